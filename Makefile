@@ -1,0 +1,48 @@
+# Two commands for a newcomer: `make demo` and `make test`. Both create the virtual environment, install everything,
+# obtain and start a local Neo4j (unless NEO4J_URI is set) and apply the migrations.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+export MEMORA_HOME ?= $(CURDIR)/.memora
+PYTEST_ARGS ?=
+
+.PHONY: demo test install db-start db-stop db-status migrate lint serve eval clean
+
+$(BIN)/memora: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --upgrade --quiet pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(BIN)/memora
+
+install: $(BIN)/memora
+
+db-start: install
+	$(BIN)/memora db start
+
+db-stop: install
+	$(BIN)/memora db stop
+
+db-status: install
+	$(BIN)/memora db status
+
+migrate: db-start
+	$(BIN)/memora migrate
+
+demo: migrate
+	$(BIN)/memora demo
+
+test: migrate
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check graph ingest queries api tests bench
+	$(BIN)/mypy graph ingest queries api
+
+serve: migrate
+	$(BIN)/memora serve
+
+eval: migrate
+	$(BIN)/python bench/run_evals.py
+
+clean: db-stop
+	rm -rf $(MEMORA_HOME)

@@ -1,0 +1,234 @@
+"""The HTTP service. Every endpoint but /health needs a valid bearer token; what a viewer may not see answers
+exactly like what does not exist (404), and project access without membership is 403 whether or not it exists."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, HTTPException, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from neo4j.exceptions import ServiceUnavailable, SessionExpired
+
+from api import auth
+from api.models import (
+    EntryIn,
+    EntryOut,
+    EntryUpdate,
+    MemberIn,
+    MemberOut,
+    SearchRequest,
+    SearchResponseOut,
+    WriteOut,
+)
+from graph.db import Graph, get_graph
+from graph.entries import delete_entry, get_visible_entry
+from graph.members import members_of, projects_of, remove_member, role_of, set_member
+from graph.settings import Settings, get_settings
+from graph.visibility import Viewer, visibility_params
+from ingest.embedders import CheckedEmbedder, get_embedder
+from ingest.pipeline import Ingestor
+from queries.search import CHANNELS, AccessDenied, Filters, Scope, SearchOptions, hybrid_search
+
+log = logging.getLogger(__name__)
+_bearer = HTTPBearer(auto_error=False)
+NOT_FOUND = "entry not found"
+
+
+class Services:
+    """What a request needs, built once per app."""
+
+    def __init__(self, settings: Settings, graph: Graph | None = None, embedder: CheckedEmbedder | None = None):
+        self.settings = settings
+        self._graph = graph
+        self._embedder = embedder
+
+    @property
+    def graph(self) -> Graph:
+        if self._graph is None:
+            self._graph = get_graph(self.settings)
+        return self._graph
+
+    @property
+    def embedder(self) -> CheckedEmbedder:
+        if self._embedder is None:
+            self._embedder = get_embedder(self.settings)
+        return self._embedder
+
+
+def create_app(services: Services | None = None) -> FastAPI:
+    svc = services or Services(get_settings())
+    app = FastAPI(title="Memora Graph", version="0.1.0",
+                  description="Personal memory search on Neo4j: hybrid retrieval with privacy in the query.")
+
+    @app.middleware("http")
+    async def limit_body(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > svc.settings.max_body_bytes):
+            return JSONResponse(status_code=422, content={
+                "detail": f"request body larger than the limit of {svc.settings.max_body_bytes} bytes"})
+        return await call_next(request)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = [{"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
+                  for e in exc.errors()]
+        return JSONResponse(status_code=422, content={"detail": errors})
+
+    @app.exception_handler(ServiceUnavailable)
+    @app.exception_handler(SessionExpired)
+    async def db_down(_: Request, exc: Exception) -> JSONResponse:
+        log.error("Neo4j unavailable: %s", exc)
+        return JSONResponse(status_code=503, content={"detail": "the graph database is unavailable; retry later"})
+
+    def viewer(creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> Viewer:
+        if creds is None or creds.scheme.lower() != "bearer":
+            raise HTTPException(401, "missing bearer token", headers={"WWW-Authenticate": "Bearer"})
+        try:
+            return Viewer(user_id=auth.verify(svc.settings, creds.credentials))
+        except auth.TokenError as exc:
+            raise HTTPException(401, f"invalid token: {exc}", headers={"WWW-Authenticate": "Bearer"}) from exc
+
+    ViewerDep = Annotated[Viewer, Depends(viewer)]
+
+    @app.get("/health")
+    def health() -> dict[str, Any]:
+        try:
+            svc.graph.read("RETURN 1 AS ok")
+            return {"status": "ok", "neo4j": "up"}
+        except Exception:  # noqa: BLE001 - health reports, it does not raise
+            return {"status": "degraded", "neo4j": "down"}
+
+    @app.post("/v1/search", response_model=SearchResponseOut)
+    def search(body: SearchRequest, who: ViewerDep) -> SearchResponseOut:
+        f = body.filters
+        date_from, date_to = f.date_from, f.date_to
+        if f.occurred_year is not None:
+            from datetime import date
+
+            date_from = max(date_from or date.min, date(f.occurred_year, 1, 1))
+            date_to = min(date_to or date.max, date(f.occurred_year, 12, 31))
+        filters = Filters(date_from=date_from, date_to=date_to, intimacy_max=f.intimacy_max,
+                          person_ids=f.person_ids, persons=f.persons, place_ids=f.place_ids, places=f.places,
+                          author_ids=f.author_ids, kinds=list(f.kinds) if f.kinds else None, tags=f.tags,
+                          period_id=f.period_id)
+        options = SearchOptions(k=body.k, include_chunks=body.include_chunks, explain=body.explain, filters=filters,
+                                channels=tuple(body.channels) if body.channels else CHANNELS)
+        try:
+            resp = hybrid_search(svc.graph, svc.embedder, svc.settings, who, body.q,
+                                 Scope(project_id=body.project_id, multi_project=body.multi_project), options)
+        except AccessDenied as exc:
+            raise HTTPException(403, str(exc)) from exc
+        return SearchResponseOut.model_validate(asdict(resp))
+
+    @app.get("/v1/entries/{entry_id:path}", response_model=EntryOut)
+    def get_entry(entry_id: str, who: ViewerDep) -> EntryOut:
+        row = get_visible_entry(svc.graph, visibility_params(who), entry_id)
+        if row is None:
+            raise HTTPException(404, NOT_FOUND)
+        return _entry_out(row)
+
+    @app.post("/v1/entries", response_model=WriteOut, status_code=201)
+    def create_entry(body: EntryIn, who: ViewerDep) -> WriteOut:
+        assert who.user_id is not None
+        if role_of(svc.graph, body.project_id, who.user_id) not in ("owner", "coauthor"):
+            raise HTTPException(403, "only the project's owner and coauthors can write entries")
+        entry_id = body.entry_id or f"{body.project_id}/{uuid.uuid4().hex[:12]}"
+        if svc.graph.read("MATCH (e:Entry {id: $id}) RETURN e.id", {"id": entry_id}):
+            raise HTTPException(409, "an entry with this id already exists")
+        return _write(svc, _record_or_422(lambda: body.to_record(entry_id, who.user_id or "")), "created")
+
+    @app.put("/v1/entries/{entry_id:path}", response_model=WriteOut)
+    def update_entry(entry_id: str, body: EntryUpdate, who: ViewerDep) -> WriteOut:
+        row = _editable(svc, who, entry_id)
+        from ingest.records import EntryRecord
+
+        record = _record_or_422(lambda: EntryRecord.model_validate({
+            **body.model_dump(), "entry_id": entry_id, "project_id": row["entry"]["project_id"],
+            "author": row["entry"]["author_id"]}))
+        return _write(svc, record, "updated")
+
+    @app.delete("/v1/entries/{entry_id:path}", response_model=WriteOut)
+    def remove_entry(entry_id: str, who: ViewerDep) -> WriteOut:
+        _editable(svc, who, entry_id)
+        delete_entry(svc.graph, entry_id)
+        return WriteOut(entry_id=entry_id, status="deleted")
+
+    @app.get("/v1/projects")
+    def my_projects(who: ViewerDep) -> list[dict[str, str]]:
+        return projects_of(svc.graph, who.user_id or "")
+
+    @app.get("/v1/projects/{project_id}/members", response_model=list[MemberOut])
+    def list_members(project_id: str, who: ViewerDep) -> list[MemberOut]:
+        if role_of(svc.graph, project_id, who.user_id or "") is None:
+            raise HTTPException(403, "not a member of this project")
+        return [MemberOut.model_validate(m) for m in members_of(svc.graph, project_id)]
+
+    @app.put("/v1/projects/{project_id}/members", response_model=MemberOut)
+    def put_member(project_id: str, body: MemberIn, who: ViewerDep) -> MemberOut:
+        _require_owner(svc, project_id, who)
+        set_member(svc.graph, project_id, body.user_id, body.role)
+        return MemberOut(user_id=body.user_id, role=body.role)
+
+    @app.delete("/v1/projects/{project_id}/members/{user_id}", status_code=204)
+    def delete_member(project_id: str, user_id: str, who: ViewerDep) -> Response:
+        _require_owner(svc, project_id, who)
+        if not remove_member(svc.graph, project_id, user_id):
+            raise HTTPException(404, "no such member")
+        return Response(status_code=204)
+
+    return app
+
+
+def _require_owner(svc: Services, project_id: str, who: Viewer) -> None:
+    if role_of(svc.graph, project_id, who.user_id or "") != "owner":
+        raise HTTPException(403, "only the project's owner manages members")
+
+
+def _editable(svc: Services, who: Viewer, entry_id: str) -> dict[str, Any]:
+    """Hidden and missing entries are both 404; a visible entry may be changed by its author or the owner."""
+    row = get_visible_entry(svc.graph, visibility_params(who), entry_id)
+    if row is None:
+        raise HTTPException(404, NOT_FOUND)
+    entry = row["entry"]
+    if entry.get("author_id") != who.user_id and role_of(svc.graph, entry["project_id"], who.user_id or "") != "owner":
+        raise HTTPException(403, "only the entry's author or the project's owner can change it")
+    return row
+
+
+def _record_or_422(build: Callable[[], Any]) -> Any:
+    from pydantic import ValidationError
+
+    try:
+        return build()
+    except ValidationError as exc:
+        raise HTTPException(422, [{"loc": list(e["loc"]), "msg": e["msg"]} for e in exc.errors()]) from exc
+
+
+def _write(svc: Services, record: Any, status: str) -> WriteOut:
+    report = Ingestor(svc.graph, svc.embedder).ingest([(1, record)])
+    if report.errors:
+        raise HTTPException(422, report.errors[0].reason)
+    if not report.written:
+        return WriteOut(entry_id=record.entry_id, status="unchanged", embedding="done")
+    return WriteOut(entry_id=record.entry_id, status=status,  # type: ignore[arg-type]
+                    embedding="pending" if report.chunks_pending else "done")
+
+
+def _entry_out(row: dict[str, Any]) -> EntryOut:
+    e = row["entry"]
+
+    def iso(v: Any) -> str | None:
+        return v.iso_format() if v is not None else None
+
+    return EntryOut(entry_id=e["id"], project_id=e["project_id"], author_id=e.get("author_id"), title=e.get("title"),
+                    text=e.get("body", ""), occurred_on=iso(e.get("occurred_start")),
+                    occurred_end=iso(e.get("occurred_end")), occurred_precision=e.get("occurred_precision"),
+                    intimacy_level=e["intimacy"], kind=e["kind"], tags=list(e.get("tags") or []),
+                    persons=sorted(row["persons"]), places=sorted(row["places"]), things=sorted(row["things"]),
+                    periods=row["periods"], embedding_pending=bool(row["pending"]))

@@ -1,0 +1,76 @@
+"""Signed bearer tokens (HMAC-SHA256, with expiry). A token names a user, never a role: roles come from the graph."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import os
+import secrets
+import time
+from pathlib import Path
+
+from graph.settings import Settings
+
+PREFIX = "mem1"
+
+
+class TokenError(ValueError):
+    """Missing, malformed, forged or expired token."""
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def secret_of(settings: Settings) -> str:
+    """MEMORA_SECRET, or a random secret generated once under MEMORA_HOME (mode 0600) for development."""
+    if settings.secret:
+        return settings.secret
+    path: Path = settings.home / "secret"
+    if not path.exists():
+        settings.home.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w") as fh:
+                fh.write(secrets.token_urlsafe(32))
+        except FileExistsError:
+            pass
+    return path.read_text().strip()
+
+
+def _sign(secret: str, payload: str) -> str:
+    return _b64(hmac.new(secret.encode(), payload.encode(), hashlib.sha256).digest())
+
+
+def issue(settings: Settings, user_id: str, ttl_seconds: int | None = None, now: float | None = None) -> str:
+    if not user_id or len(user_id) > 200:
+        raise TokenError("a token needs a user id of 1..200 characters")
+    issued = int(now if now is not None else time.time())
+    body = {"sub": user_id, "iat": issued, "exp": issued + (ttl_seconds or settings.token_ttl_seconds)}
+    payload = _b64(json.dumps(body, separators=(",", ":")).encode())
+    return f"{PREFIX}.{payload}.{_sign(secret_of(settings), payload)}"
+
+
+def verify(settings: Settings, token: str, now: float | None = None) -> str:
+    """The user id named by a valid token; the previous secret is still accepted during a rotation."""
+    parts = token.split(".")
+    if len(parts) != 3 or parts[0] != PREFIX:
+        raise TokenError("malformed token")
+    payload, signature = parts[1], parts[2]
+    secrets_ok = [secret_of(settings)] + ([settings.secret_previous] if settings.secret_previous else [])
+    if not any(hmac.compare_digest(_sign(s, payload), signature) for s in secrets_ok):
+        raise TokenError("bad signature")
+    try:
+        body = json.loads(_unb64(payload))
+        user_id, expires = str(body["sub"]), int(body["exp"])
+    except (ValueError, KeyError, TypeError) as exc:
+        raise TokenError("malformed token") from exc
+    if expires < (now if now is not None else time.time()):
+        raise TokenError("token expired")
+    return user_id

@@ -1,0 +1,307 @@
+"""`memora` command line: the same code paths as the service, for operators, the demo, tests and evaluation."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from dataclasses import asdict
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from graph.settings import Settings, get_settings
+
+
+def _out(data: Any) -> None:
+    print(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+
+
+def _err(message: str) -> None:
+    print(f"memora: {message}", file=sys.stderr)
+
+
+def connect(settings: Settings, migrate_schema: bool = True) -> Any:
+    """The graph, starting the managed Neo4j first when needed and applying pending migrations."""
+    from graph.db import get_graph
+    from graph.runtime import Neo4jRuntime
+    from graph.schema import migrate
+
+    if settings.managed_neo4j:
+        runtime = Neo4jRuntime(settings)
+        if not runtime.status().running:
+            _err(f"starting Neo4j {settings.neo4j_version} on bolt port {settings.neo4j_bolt_port} …")
+            runtime.start()
+    graph = get_graph(settings)
+    if migrate_schema:
+        migrate(graph)
+    return graph
+
+
+def cmd_db(args: argparse.Namespace, settings: Settings) -> int:
+    from graph.runtime import Neo4jRuntime
+
+    runtime = Neo4jRuntime(settings)
+    if args.action == "start":
+        if not settings.managed_neo4j:
+            _err(f"NEO4J_URI is set ({settings.bolt_uri}); nothing to start")
+        status = runtime.start()
+    elif args.action == "stop":
+        status = runtime.stop()
+    else:
+        status = runtime.status()
+    _out({"managed": status.managed, "running": status.running, "uri": status.uri, "pid": status.pid,
+          "home": str(status.home) if status.home else None, "detail": status.detail})
+    return 0 if status.running or args.action == "stop" else 1
+
+
+def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
+    from graph.schema import migrate
+
+    graph = connect(settings, migrate_schema=False)
+    applied = migrate(graph)
+    _out({"applied": applied})
+    return 0
+
+
+def _progress(total: int | None, label: str) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=label, unit="entry", disable=None, file=sys.stderr)
+
+
+def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
+    from graph.members import ensure_owner
+    from ingest.embedders import get_embedder
+    from ingest.pipeline import Ingestor, LineError, read_jsonl
+
+    path = Path(args.file)
+    if not path.is_file():
+        _err(f"no such file: {path}")
+        return 2
+    graph = connect(settings)
+    total = sum(1 for line in path.open(encoding="utf-8", errors="replace") if line.strip())
+    with _progress(total, "ingest") as bar:
+        report = Ingestor(graph, get_embedder(settings)).ingest(read_jsonl(path), progress=bar.update)
+    if args.owner:
+        projects = {r.project_id for _, r in read_jsonl(path) if not isinstance(r, LineError)}
+        for project in sorted(projects):
+            ensure_owner(graph, project, args.owner)
+    summary = report.as_dict()
+    if args.json:
+        _out(summary)
+    else:
+        print(f"written {report.written}, unchanged {report.unchanged}, chunks embedded {report.chunks_embedded}, "
+              f"reused {report.chunks_reused}, pending {report.chunks_pending}, bad lines {len(report.errors)}")
+        for e in report.errors:
+            print(f"  line {e.line}{f' ({e.entry_id})' if e.entry_id else ''}: {e.reason}")
+    return 0 if not report.errors else 3
+
+
+def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
+    from api.models import SearchResponseOut
+    from graph.visibility import Viewer
+    from ingest.embedders import get_embedder
+    from queries.search import CHANNELS, AccessDenied, Filters, Scope, SearchOptions, hybrid_search
+
+    graph = connect(settings, migrate_schema=False)
+    filters = Filters(
+        date_from=date.fromisoformat(args.date_from) if args.date_from else None,
+        date_to=date.fromisoformat(args.date_to) if args.date_to else None,
+        persons=args.person or None, places=args.place or None, author_ids=args.author or None,
+        intimacy_max=args.intimacy_max,
+    )
+    options = SearchOptions(k=args.k, explain=args.explain, filters=filters,
+                            channels=tuple(args.channels.split(",")) if args.channels else CHANNELS)
+    try:
+        resp = hybrid_search(graph, get_embedder(settings), settings, Viewer(user_id=args.as_user), args.text,
+                             Scope(project_id=args.project, multi_project=args.project is None), options)
+    except AccessDenied as exc:
+        _err(str(exc))
+        return 4
+    body = SearchResponseOut.model_validate(asdict(resp)).model_dump()
+    if args.json:
+        _out(body)
+        return 0
+    print(f"{len(resp.results)} of {resp.total_candidates} candidates (source: {resp.source}, "
+          f"{resp.latency_ms['total']:.0f} ms)")
+    for i, r in enumerate(resp.results, start=1):
+        when = r.occurred_on or "undated"
+        print(f"{i:2d}. [{r.intimacy_level}] {r.entry_id} ({when}, {r.author_id}) {r.score:.4f}")
+        print(f"    {r.snippet_md}")
+    return 0
+
+
+def cmd_token(args: argparse.Namespace, settings: Settings) -> int:
+    from api.auth import issue
+
+    print(issue(settings, args.user_id, ttl_seconds=args.ttl))
+    return 0
+
+
+def cmd_member(args: argparse.Namespace, settings: Settings) -> int:
+    from graph.members import members_of, remove_member, set_member
+
+    graph = connect(settings)
+    if args.action == "add":
+        if not args.user or not args.role:
+            _err("member add needs --user and --role")
+            return 2
+        role = set_member(graph, args.project, args.user, args.role)
+        _out({"project": args.project, "user": args.user, "role": role})
+    elif args.action == "remove":
+        _out({"project": args.project, "user": args.user, "removed": remove_member(graph, args.project, args.user)})
+    else:
+        _out(members_of(graph, args.project))
+    return 0
+
+
+def cmd_entity(args: argparse.Namespace, settings: Settings) -> int:
+    from graph.entities import list_entities, upsert_entity
+
+    graph = connect(settings)
+    if args.action == "add":
+        e = upsert_entity(graph, args.project, args.kind, args.name, args.alias or [])
+        _out({"id": e.id, "kind": e.kind, "name": e.name, "aliases": list(e.aliases)})
+    else:
+        _out([{"id": e.id, "kind": e.kind, "name": e.name, "aliases": list(e.aliases)}
+              for e in list_entities(graph, [args.project])])
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
+    import uvicorn
+
+    from api.app import Services, create_app
+
+    graph = connect(settings)
+    app = create_app(Services(settings, graph=graph))
+    uvicorn.run(app, host=args.host or settings.api_host, port=args.port or settings.api_port, log_level="info")
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
+    from ingest.embedders import get_embedder
+    from queries.evaluate import ingest_dataset, load_queries, namespace, run_eval
+
+    entries, queries = Path(args.entries), Path(args.queries)
+    for p in (entries, queries):
+        if not p.is_file():
+            _err(f"no such file: {p}")
+            return 2
+    graph = connect(settings)
+    embedder = get_embedder(settings)
+    prefix = namespace(entries)
+    total = sum(1 for line in entries.open(encoding="utf-8") if line.strip())
+    with _progress(total, "ingest") as bar:
+        report = ingest_dataset(graph, embedder, entries, prefix, progress=bar.update)
+    qs = load_queries(queries, prefix)
+    channels = tuple(c.strip() for c in args.channels.split(",")) if args.channels else ("dense", "fulltext",
+                                                                                           "structured")
+    with _progress(len(qs), "queries") as bar:
+        result = run_eval(graph, embedder, settings, qs, channels, k=args.k, progress=bar.update)
+    result["ingest"] = {"written": report.written, "unchanged": report.unchanged, "errors": len(report.errors)}
+    result["dataset"] = {"entries": str(entries), "queries": str(queries)}
+    if args.json:
+        _out(result)
+    else:
+        keys = ("n_queries", "recall@5", "recall@10", "recall@30", "mrr@10", "ndcg@10", "latency_ms")
+        for key in keys:
+            print(f"{key:>10}: {result[key]}")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
+    from api.demo import run_demo
+
+    return run_demo(connect(settings), settings)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="memora", description="Memora Graph: personal memory search on Neo4j.")
+    p.add_argument("-v", "--verbose", action="store_true")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    db = sub.add_parser("db", help="start, stop or inspect the local Neo4j")
+    db.add_argument("action", choices=["start", "stop", "status"])
+    db.set_defaults(func=cmd_db)
+
+    sub.add_parser("migrate", help="apply pending schema migrations").set_defaults(func=cmd_migrate)
+
+    ing = sub.add_parser("ingest", help="ingest a JSON Lines file of entries")
+    ing.add_argument("file")
+    ing.add_argument("--owner", help="make this user owner of projects that have no owner yet")
+    ing.add_argument("--json", action="store_true")
+    ing.set_defaults(func=cmd_ingest)
+
+    se = sub.add_parser("search", help="search as a user (same search as the API)")
+    se.add_argument("text")
+    se.add_argument("--project")
+    se.add_argument("--as", dest="as_user", required=True, help="the viewer's user id")
+    se.add_argument("--k", type=int, default=10)
+    se.add_argument("--channels", help="comma-separated subset of dense,fulltext,structured")
+    se.add_argument("--from", dest="date_from", help="YYYY-MM-DD")
+    se.add_argument("--to", dest="date_to", help="YYYY-MM-DD")
+    se.add_argument("--person", action="append")
+    se.add_argument("--place", action="append")
+    se.add_argument("--author", action="append")
+    se.add_argument("--intimacy-max", choices=["public", "circle", "intimate", "private"])
+    se.add_argument("--explain", action="store_true")
+    se.add_argument("--json", action="store_true")
+    se.set_defaults(func=cmd_search)
+
+    tok = sub.add_parser("token", help="print a development bearer token for a user")
+    tok.add_argument("user_id")
+    tok.add_argument("--ttl", type=int, help="seconds (default MEMORA_TOKEN_TTL_SECONDS)")
+    tok.set_defaults(func=cmd_token)
+
+    mem = sub.add_parser("member", help="manage project membership")
+    mem.add_argument("action", choices=["add", "remove", "list"])
+    mem.add_argument("--project", required=True)
+    mem.add_argument("--user")
+    mem.add_argument("--role", choices=["owner", "coauthor", "reader"])
+    mem.set_defaults(func=cmd_member)
+
+    ent = sub.add_parser("entity", help="manage persons, places and things with aliases")
+    ent.add_argument("action", choices=["add", "list"])
+    ent.add_argument("--project", required=True)
+    ent.add_argument("--kind", choices=["person", "place", "thing"], default="person")
+    ent.add_argument("--name")
+    ent.add_argument("--alias", action="append")
+    ent.set_defaults(func=cmd_entity)
+
+    srv = sub.add_parser("serve", help="run the HTTP API (OpenAPI docs at /docs)")
+    srv.add_argument("--host")
+    srv.add_argument("--port", type=int)
+    srv.set_defaults(func=cmd_serve)
+
+    ev = sub.add_parser("eval", help="evaluate retrieval on a dataset")
+    ev.add_argument("--entries", required=True)
+    ev.add_argument("--queries", required=True)
+    ev.add_argument("--k", type=int, default=10)
+    ev.add_argument("--channels")
+    ev.add_argument("--json", action="store_true")
+    ev.set_defaults(func=cmd_eval)
+
+    sub.add_parser("demo", help="load the bundled demo diary and search it as different viewers").set_defaults(
+        func=cmd_demo)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(message)s")
+    from graph.runtime import RuntimeProblem
+
+    try:
+        return int(args.func(args, get_settings()) or 0)
+    except RuntimeProblem as exc:
+        _err(str(exc))
+        return 5
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,66 @@
+"""`memora demo`: load the bundled family diary and search it as different viewers. Idempotent."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+from graph.db import Graph
+from graph.entities import upsert_entity
+from graph.members import set_member
+from graph.settings import REPO_ROOT, Settings
+from graph.visibility import Viewer
+from ingest.embedders import get_embedder
+from ingest.pipeline import Ingestor, read_jsonl
+from queries.search import Filters, Scope, SearchOptions, hybrid_search
+
+PROJECT = "demo-family"
+DEMO_DIR = REPO_ROOT / "demo"
+MEMBERS = {"ana": "owner", "pep": "coauthor", "lola": "reader"}
+SEARCHES: list[tuple[str, str, Filters]] = [
+    ("ana", "medicina para el dolor de cabeza", Filters()),
+    ("lola", "medicina para el dolor de cabeza", Filters()),
+    ("pep", "¿qué dijo papá del piso?", Filters()),
+    ("ana", "when did we cry in Berlin?", Filters()),
+    ("lola", "when did we cry in Berlin?", Filters()),
+    ("pep", "playa y viento", Filters(persons=["Marta"], date_from=date(2008, 6, 21), date_to=date(2008, 9, 22))),
+]
+
+
+def _load(graph: Graph, settings: Settings) -> str:
+    for user, role in MEMBERS.items():
+        set_member(graph, PROJECT, user, role)
+    for item in json.loads((DEMO_DIR / "entities.json").read_text(encoding="utf-8")):
+        upsert_entity(graph, PROJECT, item["kind"], item["name"], item.get("aliases", []))
+    report = Ingestor(graph, get_embedder(settings)).ingest(read_jsonl(DEMO_DIR / "sample_diary.jsonl"))
+    return (f"demo diary: {report.written} entries written, {report.unchanged} unchanged, "
+            f"{len(report.errors)} bad lines")
+
+
+def run_demo(graph: Graph, settings: Settings, out: Path | None = None) -> int:
+    print(_load(graph, settings))
+    print(f"members of {PROJECT}: " + ", ".join(f"{u} ({r})" for u, r in MEMBERS.items()))
+    embedder = get_embedder(settings)
+    for user, query, filters in SEARCHES:
+        resp = hybrid_search(graph, embedder, settings, Viewer(user_id=user), query, Scope(project_id=PROJECT),
+                             SearchOptions(k=3, filters=filters))
+        print(f"\n» {user} ({MEMBERS[user]}) searches {query!r}: {resp.total_candidates} candidates, "
+              f"source {resp.source}")
+        for i, r in enumerate(resp.results, start=1):
+            print(f"  {i}. [{r.intimacy_level:8s}] {r.entry_id} ({r.occurred_on}, by {r.author_id})")
+            print(f"     {r.snippet_md[:160]}")
+    counts = {}
+    for user in MEMBERS:
+        resp = hybrid_search(graph, embedder, settings, Viewer(user_id=user), "", Scope(project_id=PROJECT),
+                             SearchOptions(k=100))
+        counts[user] = {lvl: sum(1 for r in resp.results if r.intimacy_level == lvl)
+                        for lvl in ("private", "intimate", "circle", "public")}
+    print("\nwhat each viewer can see (entries by intimacy):")
+    for user, c in counts.items():
+        print(f"  {user:5s} ({MEMBERS[user]:8s}) " + "  ".join(f"{k} {v}" for k, v in c.items()))
+    print("\nThe reader never sees private or intimate entries, nor counts them.")
+    print(f"Start the API:  MEMORA_HOME={settings.home} .venv/bin/memora serve   (OpenAPI docs at "
+          f"http://{settings.api_host}:{settings.api_port}/docs)")
+    print(f"Get a token:    MEMORA_HOME={settings.home} .venv/bin/memora token ana")
+    return 0

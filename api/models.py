@@ -1,0 +1,164 @@
+"""Request and response bodies of the HTTP API (shape of section 16 of the retrieval design, adapted to Neo4j)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from ingest.records import EntryRecord
+
+Intimacy = Literal["private", "intimate", "circle", "public"]
+Kind = Literal["diary", "chronicle", "session", "witness"]
+Channel = Literal["dense", "fulltext", "structured"]
+Role = Literal["owner", "coauthor", "reader"]
+_IDS = Field(default=None, max_length=100)
+
+
+class SearchFilters(BaseModel):
+    """Hard filters: never relaxed, and they can only narrow what the viewer may see."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    intimacy_max: Intimacy | None = None
+    period_id: str | None = Field(default=None, max_length=300)
+    person_ids: list[str] | None = _IDS
+    persons: list[str] | None = _IDS
+    place_ids: list[str] | None = _IDS
+    places: list[str] | None = _IDS
+    author_ids: list[str] | None = _IDS
+    kinds: list[Kind] | None = None
+    tags: list[str] | None = _IDS
+    occurred_year: int | None = Field(default=None, ge=1, le=9999)
+    date_from: date | None = None
+    date_to: date | None = None
+
+    @model_validator(mode="after")
+    def _range(self) -> SearchFilters:
+        if self.date_from and self.date_to and self.date_to < self.date_from:
+            raise ValueError("date_to is before date_from")
+        return self
+
+
+class SearchRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    q: str = Field(max_length=10_000, description="The question, in any language.")
+    project_id: str | None = Field(default=None, max_length=200, description="Defaults to every project of the viewer.")
+    multi_project: bool = False
+    k: int = Field(default=10, ge=1, le=100)
+    include_chunks: bool = False
+    explain: bool = Field(default=False, description="Return the query understanding (debugging, opt-in).")
+    channels: list[Channel] | None = None
+    rerank: Literal["none", "fast", "premium"] = "none"
+    hyde: bool = False
+    filters: SearchFilters = Field(default_factory=SearchFilters)
+
+
+class ResultOut(BaseModel):
+    entry_id: str
+    project_id: str
+    score: float
+    score_breakdown: dict[str, dict[str, float]]
+    snippet_md: str
+    highlights: list[str]
+    title: str | None
+    occurred_on: str | None
+    occurred_end: str | None
+    occurred_precision: str | None
+    author_id: str | None
+    intimacy_level: Intimacy
+    kind: Kind
+    persons: list[str]
+    places: list[str]
+    things: list[str]
+    tags: list[str]
+    periods: list[dict[str, str]]
+    chunk: dict[str, Any] | None = None
+
+
+class SearchResponseOut(BaseModel):
+    results: list[ResultOut]
+    total_candidates: int
+    source: str
+    latency_ms: dict[str, float]
+    query_understanding: dict[str, Any] | None = None
+    warnings: list[str] = []
+
+
+class EntryIn(BaseModel):
+    """An entry written through the API; its author is the caller."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    entry_id: str | None = Field(default=None, pattern=r"^[^\s/][^\x00-\x1f]{0,199}$")
+    project_id: str = Field(max_length=200)
+    text: str = Field(min_length=1, max_length=200_000)
+    title: str | None = Field(default=None, max_length=500)
+    occurred_on: str | None = Field(default=None, max_length=50)
+    persons: list[str] = Field(default_factory=list, max_length=200)
+    places: list[str] = Field(default_factory=list, max_length=200)
+    tags: list[str] = Field(default_factory=list, max_length=200)
+    intimacy: Intimacy = "circle"
+    kind: Kind = "diary"
+    period: str | None = Field(default=None, max_length=200)
+
+    def to_record(self, entry_id: str, author: str) -> EntryRecord:
+        data = self.model_dump(exclude={"entry_id"})
+        return EntryRecord.model_validate({**data, "entry_id": entry_id, "author": author})
+
+
+class EntryUpdate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    text: str = Field(min_length=1, max_length=200_000)
+    title: str | None = Field(default=None, max_length=500)
+    occurred_on: str | None = Field(default=None, max_length=50)
+    persons: list[str] = Field(default_factory=list, max_length=200)
+    places: list[str] = Field(default_factory=list, max_length=200)
+    tags: list[str] = Field(default_factory=list, max_length=200)
+    intimacy: Intimacy = "circle"
+    kind: Kind = "diary"
+    period: str | None = Field(default=None, max_length=200)
+
+
+class EntryOut(BaseModel):
+    entry_id: str
+    project_id: str
+    author_id: str | None
+    title: str | None
+    text: str
+    occurred_on: str | None
+    occurred_end: str | None
+    occurred_precision: str | None
+    intimacy_level: Intimacy
+    kind: Kind
+    tags: list[str]
+    persons: list[str]
+    places: list[str]
+    things: list[str]
+    periods: list[dict[str, str]]
+    embedding_pending: bool = False
+
+
+class WriteOut(BaseModel):
+    entry_id: str
+    status: Literal["created", "updated", "unchanged", "deleted"]
+    embedding: Literal["done", "pending", "n/a"] = "n/a"
+
+
+class MemberIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    user_id: str = Field(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f]+$")
+    role: Role
+
+
+class MemberOut(BaseModel):
+    user_id: str
+    role: Role
+
+
+class ErrorOut(BaseModel):
+    detail: Any

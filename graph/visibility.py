@@ -1,0 +1,58 @@
+"""`can_see(viewer, entry)` as ONE Cypher predicate, written once here and embedded in every read statement.
+
+Rules (DESIGN.md), in order: the viewer must belong to the entry's project (or hold a witness grant for one of its
+chapters); `private` -> only its author; `intimate` -> its author, the project's coauthors and owner; `circle` -> any
+member; `public` -> any member, and witnesses of the entry's chapter. A witness sees circle and public entries of the
+chapter they were invited to, and nothing else.
+
+The predicate reads the viewer's role from the graph on every evaluation, so a role change or removal takes effect on
+the next query. Statements that use it bind the entry to `e` and pass the parameters of `visibility_params`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+INTIMACY_LEVELS = ("private", "intimate", "circle", "public")
+ROLES = ("owner", "coauthor", "reader")
+
+CAN_SEE = """(
+  ($viewer_id IS NOT NULL AND EXISTS {
+     MATCH (:User {id: $viewer_id})-[m:MEMBER_OF]->(:Project {id: e.project_id})
+     WHERE e.intimacy IN ['circle', 'public']
+        OR (e.intimacy = 'private' AND e.author_id = $viewer_id)
+        OR (e.intimacy = 'intimate' AND (e.author_id = $viewer_id OR m.role IN ['owner', 'coauthor']))
+  })
+  OR ($witness_period_id IS NOT NULL AND e.intimacy IN ['circle', 'public'] AND EXISTS {
+     MATCH (e)-[:IN_PERIOD]->(:Period)-[:PART_OF*0..5]->(:Period {id: $witness_period_id})
+  })
+)"""
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is asking. A user id comes from a verified token; a witness grant names one chapter."""
+
+    user_id: str | None = None
+    witness_period_id: str | None = None
+
+    def __post_init__(self) -> None:
+        if (self.user_id is None) == (self.witness_period_id is None):
+            raise ValueError("a viewer is either a user or a witness of one chapter")
+
+    @property
+    def is_witness(self) -> bool:
+        return self.witness_period_id is not None
+
+
+def visibility_params(viewer: Viewer) -> dict[str, Any]:
+    return {"viewer_id": viewer.user_id, "witness_period_id": viewer.witness_period_id}
+
+
+def levels_up_to(intimacy_max: str | None) -> list[str] | None:
+    """A caller's `intimacy_max` can only narrow: the levels at or below it, from public upward in openness."""
+    if intimacy_max is None:
+        return None
+    order = ("public", "circle", "intimate", "private")
+    return list(order[: order.index(intimacy_max) + 1])

@@ -1,0 +1,258 @@
+"""Ingest: validate -> link entities -> chunk -> add context -> embed (or mark pending) -> one batched write.
+
+Unchanged entries (same content hash, chunks embedded by the active model) are skipped; identical chunk content
+reuses the stored vector; an embedding failure never blocks the write.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from graph.db import Graph
+from graph.entities import list_entities
+from graph.entries import EXISTING, PREVIOUS_IN_THREAD, REUSABLE_VECTORS, write_batch
+from graph.ids import chunk_id, period_id, sha256
+from graph.schema import vector_property
+from graph.textnorm import fold
+from ingest.chunking import chunk_text
+from ingest.context import chunk_context, may_lend_context, previous_turn
+from ingest.embedders import CheckedEmbedder, EmbeddingError
+from ingest.linking import ProjectLexicon, link
+from ingest.records import EntryRecord
+
+log = logging.getLogger(__name__)
+BATCH = 64
+
+
+@dataclass
+class LineError:
+    line: int
+    entry_id: str | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The last entry seen of a conversation thread (entries of a project sharing one `occurred_at`)."""
+
+    pos: int
+    entry_id: str
+    author: str | None
+    text: str
+    intimacy: str
+
+
+@dataclass
+class IngestReport:
+    written: int = 0
+    unchanged: int = 0
+    chunks_embedded: int = 0
+    chunks_reused: int = 0
+    chunks_pending: int = 0
+    errors: list[LineError] = field(default_factory=list)
+    written_ids: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "written": self.written, "unchanged": self.unchanged, "chunks_embedded": self.chunks_embedded,
+            "chunks_reused": self.chunks_reused, "chunks_pending": self.chunks_pending,
+            "errors": [e.__dict__ for e in self.errors],
+        }
+
+
+def read_jsonl(path: Path) -> Iterator[tuple[int, EntryRecord | LineError]]:
+    """Each line parsed on its own: a bad line becomes a LineError with its number and reason."""
+    with path.open(encoding="utf-8", errors="replace") as fh:
+        for number, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            yield number, parse_line(number, line)
+
+
+def parse_line(number: int, line: str) -> EntryRecord | LineError:
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return LineError(number, None, f"invalid JSON: {exc.msg} at column {exc.colno}")
+    if not isinstance(data, dict):
+        return LineError(number, None, "a line must be a JSON object")
+    try:
+        return EntryRecord.model_validate(data)
+    except ValidationError as exc:
+        reason = "; ".join(f"{'.'.join(str(p) for p in err['loc']) or 'entry'}: {err['msg']}" for err in exc.errors())
+        return LineError(number, data.get("entry_id") if isinstance(data.get("entry_id"), str) else None, reason)
+
+
+class Ingestor:
+    def __init__(self, graph: Graph, embedder: CheckedEmbedder) -> None:
+        self.graph = graph
+        self.embedder = embedder
+        self.prop = vector_property(embedder.slug)
+        self._lexicons: dict[str, ProjectLexicon] = {}
+        self._last_turn: dict[str, Turn] = {}
+
+    def lexicon(self, project_id: str) -> ProjectLexicon:
+        if project_id not in self._lexicons:
+            lex = ProjectLexicon(project_id)
+            for entity in list_entities(self.graph, [project_id]):
+                lex.add(entity)
+            self._lexicons[project_id] = lex
+        return self._lexicons[project_id]
+
+    def ingest(self, records: Iterable[tuple[int, EntryRecord | LineError]], report: IngestReport | None = None,
+               progress: Callable[[int], None] | None = None) -> IngestReport:
+        report = report or IngestReport()
+        batch: list[tuple[int, EntryRecord]] = []
+        for number, item in records:
+            if isinstance(item, LineError):
+                report.errors.append(item)
+                if progress:
+                    progress(1)
+                continue
+            batch.append((number, item))
+            if len(batch) >= BATCH:
+                self._flush(batch, report, progress)
+                batch = []
+        if batch:
+            self._flush(batch, report, progress)
+        return report
+
+    def _flush(self, batch: list[tuple[int, EntryRecord]], report: IngestReport,
+               progress: Callable[[int], None] | None) -> None:
+        seen: dict[str, int] = {}
+        unique: list[tuple[int, EntryRecord]] = []
+        for number, rec in batch:
+            if rec.entry_id in seen:
+                unique[seen[rec.entry_id]] = (number, rec)
+            else:
+                seen[rec.entry_id] = len(unique)
+                unique.append((number, rec))
+        existing = {r["id"]: r for r in self.graph.read(
+            EXISTING, {"ids": [rec.entry_id for _, rec in unique], "model": self.embedder.model_id})}
+        entries: list[dict[str, Any]] = []
+        periods: list[dict[str, Any]] = []
+        mentions: dict[str, list[dict[str, Any]]] = {"person": [], "place": [], "thing": []}
+        chunks: list[dict[str, Any]] = []
+        for number, rec in unique:
+            prior = existing.get(rec.entry_id)
+            if prior is not None and prior["project_id"] != rec.project_id:
+                report.errors.append(LineError(number, rec.entry_id,
+                                               "entry_id already belongs to another project"))
+                continue
+            prepared = self._prepare(rec, number)
+            if prior is not None and prior["content_hash"] == prepared["props"]["content_hash"] \
+                    and prior["chunks"] == prior["embedded"] and prior["chunks"] > 0:
+                report.unchanged += 1
+                continue
+            entries.append({"id": rec.entry_id, "project_id": rec.project_id, "props": prepared["props"]})
+            if rec.period:
+                periods.append({"entry_id": rec.entry_id, "project_id": rec.project_id,
+                                "period_id": period_id(rec.project_id, rec.period), "name": rec.period})
+            for m in prepared["mentions"]:
+                mentions[m["kind"]].append(m)
+            chunks.extend(prepared["chunks"])
+        if entries:
+            self._embed(chunks, report)
+            write_batch(self.graph, entries, periods, mentions, chunks, self.prop)
+            report.written += len(entries)
+            report.written_ids.extend(e["id"] for e in entries)
+        if progress:
+            progress(len(batch))
+
+    def _thread(self, rec: EntryRecord, number: int) -> tuple[str | None, int | None, Turn | None]:
+        """Entries of one project that share an `occurred_at` are one recorded session, ordered by `turn`."""
+        if not rec.occurred_at:
+            return None, None, None
+        tid = sha256(rec.project_id, rec.occurred_at)[:24]
+        turn = rec.metadata().get("turn")
+        pos = turn if isinstance(turn, int) else number
+        prev = self._last_turn.get(tid)
+        if prev is None or prev.pos >= pos:
+            rows = self.graph.read(PREVIOUS_IN_THREAD, {"thread_id": tid, "pos": pos})
+            prev = Turn(rows[0]["pos"], rows[0]["id"], rows[0]["author"], rows[0]["text"], rows[0]["intimacy"]) \
+                if rows else None
+        self._last_turn[tid] = Turn(pos, rec.entry_id, rec.author, rec.text, rec.intimacy)
+        return tid, pos, prev
+
+    def _prepare(self, rec: EntryRecord, number: int) -> dict[str, Any]:
+        occurred = rec.occurred()
+        thread_id, thread_pos, prev = self._thread(rec, number)
+        lent = prev if prev and may_lend_context(prev.intimacy, prev.author, rec.intimacy, rec.author) else None
+        lent_text = previous_turn(lent.author, lent.text) if lent else None
+        lex = self.lexicon(rec.project_id)
+        found = link(lex, f"{rec.title or ''}\n{rec.text}", rec.persons, rec.places)
+        persons = [m.name for m in found if m.kind == "person"]
+        places = [m.name for m in found if m.kind == "place"]
+        names = [rec.author or ""] + [
+            " ".join((e.name, *e.aliases)) for m in found if (e := lex.by_key.get((m.kind, fold(m.name))))
+        ]
+        metadata = json.dumps(rec.metadata(), ensure_ascii=False, sort_keys=True, default=str)
+        content_hash = sha256(
+            self.embedder.model_id, rec.text, rec.title or "", rec.author or "", rec.occurred_on or "",
+            rec.occurred_at or "", rec.intimacy, rec.kind, rec.period or "", json.dumps(rec.tags),
+            json.dumps([(m.id, m.count) for m in found]), " ".join(names), metadata,
+            prev.entry_id if prev else "", lent_text or "",
+        )
+        props: dict[str, Any] = {
+            "project_id": rec.project_id, "author_id": rec.author, "kind": rec.kind, "intimacy": rec.intimacy,
+            "title": rec.title, "body": rec.text, "names": " · ".join(n for n in names if n), "tags": rec.tags,
+            "occurred_start": occurred.start if occurred else None,
+            "occurred_end": occurred.end if occurred else None,
+            "occurred_precision": occurred.precision if occurred else None,
+            "occurred_at": rec.occurred_at, "period_name": rec.period, "content_hash": content_hash,
+            "metadata": metadata, "thread_id": thread_id, "thread_pos": thread_pos,
+            "prev_id": prev.entry_id if prev else None,
+            "context": lent_text,
+        }
+        context = chunk_context(title=rec.title, author=rec.author, occurred=occurred, period=rec.period,
+                                persons=persons, places=places)
+        if thread_id:
+            context = "\n".join(p for p in (context, lent_text, f"{rec.author}:" if rec.author else "") if p)
+        chunks = []
+        for ordinal, text in enumerate(chunk_text(rec.text, rec.kind)):
+            chunks.append({
+                "id": chunk_id(rec.entry_id, ordinal), "entry_id": rec.entry_id, "ord": ordinal, "text": text,
+                "context": context, "model": self.embedder.model_id,
+                "embedding_hash": sha256(self.embedder.model_id, context, text), "vector": None, "error": None,
+            })
+        return {"props": props, "chunks": chunks,
+                "mentions": [{"entry_id": rec.entry_id, "id": m.id, "kind": m.kind, "name": m.name,
+                              "count": m.count} for m in found]}
+
+    def _embed(self, chunks: list[dict[str, Any]], report: IngestReport) -> None:
+        """Reuse stored vectors for identical content; embed the rest; on failure leave them pending."""
+        if not chunks:
+            return
+        reusable = {r["hash"]: r["vector"] for r in self.graph.read(
+            REUSABLE_VECTORS, {"hashes": list({c["embedding_hash"] for c in chunks}), "prop": self.prop})}
+        todo = []
+        for c in chunks:
+            if c["embedding_hash"] in reusable:
+                c["vector"] = list(reusable[c["embedding_hash"]])
+                report.chunks_reused += 1
+            else:
+                todo.append(c)
+        if not todo:
+            return
+        try:
+            vectors = self.embedder.embed_passages([embedding_input(c["context"], c["text"]) for c in todo])
+        except EmbeddingError as exc:
+            log.warning("embedding failed for %d chunks; saved as pending: %s", len(todo), exc)
+            for c in todo:
+                c["error"] = str(exc)[:500]
+            report.chunks_pending += len(todo)
+            return
+        for c, vec in zip(todo, vectors, strict=True):
+            c["vector"] = [float(x) for x in vec]
+        report.chunks_embedded += len(todo)
+
+
+def embedding_input(context: str, text: str) -> str:
+    return f"{context}\n{text}" if context else text

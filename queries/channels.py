@@ -1,0 +1,116 @@
+"""The retrieval channels as named, parameterised Cypher statements; every one filters by `ENTRY_SCOPE`.
+
+`ENTRY_SCOPE` = the project scope + the caller's hard filters + the one visibility predicate, evaluated inside the
+query, so nothing the viewer cannot see is ever ranked, counted or returned.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graph.db import Graph
+from graph.visibility import CAN_SEE
+from queries.fusion import Hit
+
+ENTRY_SCOPE = f"""e.project_id IN $project_ids
+  AND ($date_from IS NULL OR e.occurred_end >= $date_from)
+  AND ($date_to IS NULL OR e.occurred_start <= $date_to)
+  AND ($intimacy_levels IS NULL OR e.intimacy IN $intimacy_levels)
+  AND ($author_ids IS NULL OR e.author_id IN $author_ids)
+  AND ($kinds IS NULL OR e.kind IN $kinds)
+  AND ($tags IS NULL OR any(t IN e.tags WHERE t IN $tags))
+  AND ($period_id IS NULL
+       OR EXISTS {{ MATCH (e)-[:IN_PERIOD]->(:Period)-[:PART_OF*0..5]->(:Period {{id: $period_id}}) }})
+  AND ($person_ids IS NULL OR EXISTS {{ MATCH (e)-[:MENTIONS]->(x:Person) WHERE x.id IN $person_ids }})
+  AND ($place_ids IS NULL OR EXISTS {{ MATCH (e)-[:MENTIONS]->(x:Place) WHERE x.id IN $place_ids }})
+  AND {CAN_SEE}"""
+
+SCOPE_CHUNKS = "MATCH (c:Chunk) WHERE c.project_id IN $project_ids RETURN count(c) AS n"
+
+DENSE_EXACT = f"""
+MATCH (e:Entry) WHERE {ENTRY_SCOPE}
+MATCH (c:Chunk)-[:OF]->(e)
+WHERE c.embedding_status = 'done' AND c.embedding_model = $model AND c[$prop] IS NOT NULL
+WITH e, c, vector.similarity.cosine(c[$prop], $vector) AS sim
+ORDER BY sim DESC
+WITH e, head(collect({{id: c.id, sim: sim}})) AS best
+RETURN e.id AS id, best.sim AS score, best.id AS chunk_id
+ORDER BY score DESC, id LIMIT $limit
+"""
+
+DENSE_INDEX = f"""
+CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node AS c, score
+MATCH (c)-[:OF]->(e:Entry)
+WHERE {ENTRY_SCOPE}
+WITH e, c, score ORDER BY score DESC
+WITH e, head(collect({{id: c.id, sim: score}})) AS best
+RETURN e.id AS id, best.sim AS score, best.id AS chunk_id
+ORDER BY score DESC, id LIMIT $limit
+"""
+
+FULLTEXT = f"""
+CALL db.index.fulltext.queryNodes('entry_text_v2', $lucene) YIELD node AS e, score
+WHERE {ENTRY_SCOPE}
+RETURN e.id AS id, score
+ORDER BY score DESC, id LIMIT $limit
+"""
+
+STRUCTURED = f"""
+MATCH (e:Entry) WHERE {ENTRY_SCOPE}
+  AND ($q_from IS NULL OR e.occurred_end >= $q_from)
+  AND ($q_to IS NULL OR e.occurred_start <= $q_to)
+OPTIONAL MATCH (e)-[m:MENTIONS]->(x) WHERE x.id IN $q_entity_ids
+WITH e, count(DISTINCT x) AS matched, sum(coalesce(m.count, 0)) AS mentions
+WHERE size($q_entity_ids) = 0 OR matched > 0
+WITH e, matched + 0.01 * mentions AS score
+ORDER BY score DESC, e.occurred_start DESC, e.id
+WITH collect({{id: e.id, score: score}}) AS hits
+RETURN size(hits) AS total, hits[0..$limit] AS hits
+"""
+
+THREAD = f"""
+UNWIND range(0, size($seeds) - 1) AS i
+MATCH (:Entry {{id: $seeds[i]}})-[:NEXT]-(e:Entry)
+WHERE NOT e.id IN $seeds AND {ENTRY_SCOPE}
+WITH e, min(i) AS r
+RETURN e.id AS id, 1.0 / (1 + r) AS score
+ORDER BY r, id LIMIT $limit
+"""
+
+TOP_TEXT = "MATCH (e:Entry {id: $id}) RETURN coalesce(e.title, '') + ' ' + e.body AS text"
+
+RECENT = f"""
+MATCH (e:Entry) WHERE {ENTRY_SCOPE}
+RETURN e.id AS id, 0.0 AS score
+ORDER BY coalesce(e.occurred_end, date(e.created_at)) DESC, e.updated_at DESC, id LIMIT $limit
+"""
+
+DETAILS = f"""
+UNWIND $ids AS id
+MATCH (e:Entry {{id: id}})
+WHERE {CAN_SEE}
+OPTIONAL MATCH (e)-[:MENTIONS]->(x)
+OPTIONAL MATCH (e)-[:IN_PERIOD]->(per:Period)
+WITH e, collect(DISTINCT x) AS xs, collect(DISTINCT per) AS pers
+RETURN e.id AS id, e.project_id AS project_id, e.title AS title, e.body AS body, e.author_id AS author_id,
+       e.intimacy AS intimacy, e.kind AS kind, e.occurred_start AS occurred_start, e.occurred_end AS occurred_end,
+       e.occurred_precision AS occurred_precision, e.tags AS tags,
+       [x IN xs WHERE x:Person | x.name] AS persons, [x IN xs WHERE x:Place | x.name] AS places,
+       [x IN xs WHERE x:Thing | x.name] AS things, [p IN pers | {{id: p.id, name: p.name}}] AS periods
+"""
+
+CHUNK_TEXT = "UNWIND $ids AS id MATCH (c:Chunk {id: id}) RETURN c.id AS id, c.ord AS ord, c.text AS text"
+
+
+def run_channel(graph: Graph, statement: str, params: dict[str, Any]) -> tuple[list[Hit], dict[str, str]]:
+    """Hits in rank order, plus the best chunk of each entry where the channel knows it."""
+    rows = graph.read(statement, params)
+    hits = [Hit(r["id"], float(r["score"])) for r in rows]
+    chunks = {r["id"]: r["chunk_id"] for r in rows if "chunk_id" in r.keys() and r["chunk_id"]}  # noqa: SIM118
+    return hits, chunks
+
+
+def run_structured(graph: Graph, params: dict[str, Any]) -> tuple[list[Hit], int]:
+    """Entries meeting the query's own constraints, and how many there are in all (its selectivity)."""
+    row = graph.read(STRUCTURED, params)[0]
+    return [Hit(h["id"], float(h["score"])) for h in row["hits"]], int(row["total"])

@@ -1,0 +1,301 @@
+"""`hybrid_search`: the one retrieval door. Channels run in parallel, are fused by RRF and returned as entries.
+
+Every channel statement carries the scope, the caller's filters and the visibility predicate, so candidates,
+`total_candidates`, snippets and details only ever come from entries the viewer may see.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from graph.db import Graph
+from graph.entities import list_entities
+from graph.members import projects_of, role_of
+from graph.schema import vector_index_name, vector_property
+from graph.settings import Settings
+from graph.textnorm import fold
+from graph.visibility import Viewer, levels_up_to, visibility_params
+from ingest.embedders import CheckedEmbedder, EmbeddingError
+from ingest.linking import ProjectLexicon
+from queries import channels as ch
+from queries.fusion import Fused, Hit, channel_weights, rrf
+from queries.lucene import to_lucene
+from queries.snippets import query_terms, snippet
+
+log = logging.getLogger(__name__)
+CHANNELS = ("dense", "fulltext", "structured")
+THREAD_SEEDS = 5
+_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="memora-search")
+
+
+class AccessDenied(PermissionError):
+    """The viewer is not a member of the requested project (same answer whether or not it exists)."""
+
+
+@dataclass
+class Filters:
+    """Hard filters from the caller: never relaxed, and they can only narrow what the viewer may see."""
+
+    date_from: date | None = None
+    date_to: date | None = None
+    intimacy_max: str | None = None
+    person_ids: list[str] | None = None
+    persons: list[str] | None = None
+    place_ids: list[str] | None = None
+    places: list[str] | None = None
+    author_ids: list[str] | None = None
+    kinds: list[str] | None = None
+    tags: list[str] | None = None
+    period_id: str | None = None
+
+
+@dataclass
+class Scope:
+    project_id: str | None = None
+    multi_project: bool = False
+
+
+@dataclass
+class SearchOptions:
+    k: int = 10
+    channels: tuple[str, ...] = CHANNELS
+    include_chunks: bool = False
+    explain: bool = False
+    candidates_per_channel: int = 50
+    filters: Filters = field(default_factory=Filters)
+
+
+@dataclass
+class SearchResult:
+    entry_id: str
+    project_id: str
+    score: float
+    score_breakdown: dict[str, dict[str, float]]
+    snippet_md: str
+    highlights: list[str]
+    title: str | None
+    occurred_on: str | None
+    occurred_end: str | None
+    occurred_precision: str | None
+    author_id: str | None
+    intimacy_level: str
+    kind: str
+    persons: list[str]
+    places: list[str]
+    things: list[str]
+    tags: list[str]
+    periods: list[dict[str, str]]
+    chunk: dict[str, Any] | None = None
+
+
+@dataclass
+class SearchResponse:
+    results: list[SearchResult]
+    total_candidates: int
+    source: str
+    latency_ms: dict[str, float]
+    query_understanding: dict[str, Any] | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+def resolve_projects(graph: Graph, viewer: Viewer, scope: Scope) -> list[str]:
+    """The projects a search covers; a user must be a member of the one named."""
+    if viewer.user_id is None:
+        raise AccessDenied("witness searches go through their chapter")
+    if scope.multi_project or scope.project_id is None:
+        projects = [p["project_id"] for p in projects_of(graph, viewer.user_id)]
+        if scope.project_id is not None and scope.project_id not in projects:
+            raise AccessDenied("not a member of this project")
+        return projects
+    if role_of(graph, scope.project_id, viewer.user_id) is None:
+        raise AccessDenied("not a member of this project")
+    return [scope.project_id]
+
+
+def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer, query: str,
+                  scope: Scope, options: SearchOptions, project_ids: list[str] | None = None) -> SearchResponse:
+    """Search what `viewer` may see. `project_ids` is given only by callers that already resolved the scope."""
+    t0 = time.perf_counter()
+    latency: dict[str, float] = {}
+    warnings: list[str] = []
+    projects = project_ids if project_ids is not None else resolve_projects(graph, viewer, scope)
+    if not projects:
+        return SearchResponse([], 0, "none", {"total": _ms(t0)})
+
+    t = time.perf_counter()
+    lexicons = _lexicons(graph, projects)
+    base = _base_params(viewer, projects, options.filters, lexicons)
+    q_entities = sorted({e.id for lex in lexicons.values() for e, _ in lex.find_in(query).values()})
+    lucene = to_lucene(query)
+    understanding: dict[str, Any] = {"entities": q_entities, "lucene": lucene}
+    latency["parse"] = _ms(t)
+
+    limit = max(options.candidates_per_channel, options.k)
+    wanted = [c for c in options.channels if c in CHANNELS]
+    futures: dict[str, Future[tuple[list[Hit], dict[str, str]]]] = {}
+    started: dict[str, float] = {}
+    if "fulltext" in wanted and lucene:
+        started["fulltext"] = time.perf_counter()
+        futures["fulltext"] = _POOL.submit(ch.run_channel, graph, ch.FULLTEXT, {**base, "lucene": lucene,
+                                                                                 "limit": limit})
+    structured: Future[tuple[list[Hit], int]] | None = None
+    if "structured" in wanted and q_entities:
+        started["structured"] = time.perf_counter()
+        structured = _POOL.submit(ch.run_structured, graph, {
+            **base, "q_entity_ids": q_entities, "q_from": None, "q_to": None, "limit": limit})
+    results: dict[str, list[Hit]] = {}
+    best_chunk: dict[str, str] = {}
+    if "dense" in wanted and query.strip():
+        t = time.perf_counter()
+        try:
+            vector = [float(x) for x in embedder.embed_query(query)]
+            latency["embed"] = _ms(t)
+            t = time.perf_counter()
+            hits, chunks = _dense(graph, embedder, settings, viewer, base, vector, limit)
+            results["dense"] = hits
+            best_chunk.update(chunks)
+            latency["dense"] = _ms(t)
+        except EmbeddingError as exc:
+            warnings.append("dense channel unavailable: the query could not be embedded")
+            log.warning("query embedding failed: %s", exc)
+    for name, fut in futures.items():
+        hits, _ = fut.result()
+        results[name] = hits
+        latency[name] = _ms(started[name])
+    if structured is not None:
+        hits, total = structured.result()
+        latency["structured"] = _ms(started["structured"])
+        understanding["structured_matches"] = total
+        if total <= limit:
+            results["structured"] = hits
+    if results.get("dense") and len(wanted) > 1:
+        t = time.perf_counter()
+        seeds = [h.id for h in results["dense"][:THREAD_SEEDS]]
+        results["thread"], _ = ch.run_channel(graph, ch.THREAD, {**base, "seeds": seeds, "limit": limit})
+        latency["thread"] = _ms(t)
+
+    t = time.perf_counter()
+    top_text = None
+    if results.get("fulltext"):
+        top_text = graph.read(ch.TOP_TEXT, {"id": results["fulltext"][0].id})[0]["text"]
+    weights = channel_weights(query, top_text)
+    understanding["weights"] = {c: weights[c] for c in results}
+    fused = rrf({c: h for c, h in results.items() if h}, k=settings.rrf_k, weights=weights)
+    source = _source(results)
+    if not fused:
+        recent, _ = ch.run_channel(graph, ch.RECENT, {**base, "limit": options.k})
+        fused = [Fused(h.id, 0.0, {"recency": {"rank": i + 1, "score": 0.0}}) for i, h in enumerate(recent)]
+        source = "recency" if fused else "none"
+    latency["fuse"] = _ms(t)
+
+    t = time.perf_counter()
+    top = fused[: options.k]
+    out = _materialise(graph, viewer, top, query, best_chunk if options.include_chunks else {})
+    latency["details"] = _ms(t)
+    latency["total"] = _ms(t0)
+    return SearchResponse(out, len(fused), source, latency, understanding if options.explain else None, warnings)
+
+
+def _dense(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer, base: dict[str, Any],
+           vector: list[float], limit: int) -> tuple[list[Hit], dict[str, str]]:
+    """Exact cosine over a small scope (and always for witnesses); the vector index with over-fetch otherwise."""
+    params = {**base, "vector": vector, "prop": vector_property(embedder.slug), "model": embedder.model_id,
+              "limit": limit}
+    in_scope = int(graph.read(ch.SCOPE_CHUNKS, {"project_ids": base["project_ids"]})[0]["n"])
+    if viewer.is_witness or in_scope <= settings.exact_scan_max_chunks:
+        return ch.run_channel(graph, ch.DENSE_EXACT, params)
+    fetch = max(limit * 10, 200)
+    while True:
+        hits, chunks = ch.run_channel(graph, ch.DENSE_INDEX, {**params, "index": vector_index_name(embedder.slug),
+                                                              "fetch": fetch})
+        if len(hits) >= limit or fetch >= in_scope or fetch >= 20000:
+            if len(hits) < limit and fetch < in_scope:
+                return ch.run_channel(graph, ch.DENSE_EXACT, params)
+            return hits, chunks
+        fetch *= 4
+
+
+def _lexicons(graph: Graph, projects: list[str]) -> dict[str, ProjectLexicon]:
+    lexicons = {p: ProjectLexicon(p) for p in projects}
+    for entity in list_entities(graph, projects):
+        lexicons[entity.project_id].add(entity)
+    return lexicons
+
+
+def _resolve_names(lexicons: dict[str, ProjectLexicon], kind: str, names: list[str] | None,
+                   ids: list[str] | None) -> list[str] | None:
+    if names is None and ids is None:
+        return None
+    out = list(ids or [])
+    for name in names or []:
+        for lex in lexicons.values():
+            found = lex.by_key.get((kind, fold(name)))
+            out.append(found.id if found else f"\x00unknown:{name}")
+    return out
+
+
+def _base_params(viewer: Viewer, projects: list[str], f: Filters,
+                 lexicons: dict[str, ProjectLexicon]) -> dict[str, Any]:
+    return {
+        "project_ids": projects,
+        "date_from": f.date_from,
+        "date_to": f.date_to,
+        "intimacy_levels": levels_up_to(f.intimacy_max),
+        "author_ids": f.author_ids,
+        "kinds": f.kinds,
+        "tags": f.tags,
+        "period_id": f.period_id,
+        "person_ids": _resolve_names(lexicons, "person", f.persons, f.person_ids),
+        "place_ids": _resolve_names(lexicons, "place", f.places, f.place_ids),
+        **visibility_params(viewer),
+    }
+
+
+def _source(results: dict[str, list[Hit]]) -> str:
+    live = [c for c, hits in results.items() if hits and c != "thread"]
+    if not live:
+        return "none"
+    return live[0] if len(live) == 1 else "hybrid"
+
+
+def _materialise(graph: Graph, viewer: Viewer, top: list[Fused], query: str,
+                 best_chunk: dict[str, str]) -> list[SearchResult]:
+    if not top:
+        return []
+    rows = {r["id"]: r for r in graph.read(ch.DETAILS, {"ids": [f.id for f in top], **visibility_params(viewer)})}
+    chunk_rows = {}
+    wanted_chunks = [best_chunk[f.id] for f in top if f.id in best_chunk]
+    if wanted_chunks:
+        chunk_rows = {r["id"]: r for r in graph.read(ch.CHUNK_TEXT, {"ids": wanted_chunks})}
+    terms = query_terms(query)
+    out: list[SearchResult] = []
+    for f in top:
+        row = rows.get(f.id)
+        if row is None:
+            continue
+        snip, marks = snippet(row["body"] or "", terms)
+        chunk = chunk_rows.get(best_chunk.get(f.id, ""))
+        out.append(SearchResult(
+            entry_id=row["id"], project_id=row["project_id"], score=round(f.score, 6), score_breakdown=f.channels,
+            snippet_md=snip, highlights=marks, title=row["title"],
+            occurred_on=_iso(row["occurred_start"]), occurred_end=_iso(row["occurred_end"]),
+            occurred_precision=row["occurred_precision"], author_id=row["author_id"], intimacy_level=row["intimacy"],
+            kind=row["kind"], persons=sorted(row["persons"]), places=sorted(row["places"]),
+            things=sorted(row["things"]), tags=list(row["tags"] or []), periods=list(row["periods"]),
+            chunk={"id": chunk["id"], "ord": chunk["ord"], "text": chunk["text"]} if chunk else None,
+        ))
+    return out
+
+
+def _iso(value: Any) -> str | None:
+    return value.iso_format() if value is not None and hasattr(value, "iso_format") else (
+        str(value) if value is not None else None)
+
+
+def _ms(start: float) -> float:
+    return round((time.perf_counter() - start) * 1000, 2)

@@ -1,0 +1,98 @@
+"""Fixtures: a real Neo4j (the managed one `make test` started, or NEO4J_URI), the real default embedder, and
+projects named uniquely per test so runs never see each other's data."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graph.db import Graph, get_graph
+from graph.members import set_member
+from graph.runtime import Neo4jRuntime
+from graph.schema import migrate
+from graph.settings import Settings, get_settings
+from ingest.embedders import CheckedEmbedder, get_embedder
+from ingest.pipeline import Ingestor, IngestReport, parse_line
+
+CLEANUP = """
+MATCH (n) WHERE n.project_id STARTS WITH $prefix OR (n:Project AND n.id STARTS WITH $prefix)
+   OR (n:User AND n.id STARTS WITH $prefix)
+DETACH DELETE n
+"""
+
+
+@pytest.fixture(scope="session")
+def settings() -> Settings:
+    return get_settings()
+
+
+@pytest.fixture(scope="session")
+def graph(settings: Settings) -> Graph:
+    if settings.managed_neo4j:
+        Neo4jRuntime(settings).start()
+    g = get_graph(settings)
+    migrate(g)
+    return g
+
+
+@pytest.fixture(scope="session")
+def embedder(settings: Settings) -> CheckedEmbedder:
+    return get_embedder(settings)
+
+
+@pytest.fixture()
+def prefix(graph: Graph) -> Iterator[str]:
+    """A unique prefix for this test's project and user ids; everything under it is deleted afterwards."""
+    p = f"t{uuid.uuid4().hex[:10]}-"
+    yield p
+    graph.write(CLEANUP, {"prefix": p})
+
+
+@pytest.fixture()
+def ingest(graph: Graph, embedder: CheckedEmbedder) -> Callable[..., IngestReport]:
+    """Ingest records given as dicts (through the same JSON line parser the CLI uses)."""
+    import json
+
+    def run(records: list[dict[str, Any]], emb: Any = None) -> IngestReport:
+        items = [(i, parse_line(i, json.dumps(r, ensure_ascii=False))) for i, r in enumerate(records, start=1)]
+        return Ingestor(graph, emb or embedder).ingest(items)
+
+    return run
+
+
+@pytest.fixture()
+def family(graph: Graph, prefix: str, ingest: Callable[..., IngestReport]) -> dict[str, str]:
+    """One project, four members (owner, coauthor, reader, author-coauthor) and one entry per intimacy level and
+    author; returns the ids."""
+    project = f"{prefix}fam"
+    users = {role: f"{prefix}{role}" for role in ("owner", "coauthor", "reader", "other")}
+    set_member(graph, project, users["owner"], "owner")
+    set_member(graph, project, users["coauthor"], "coauthor")
+    set_member(graph, project, users["reader"], "reader")
+    set_member(graph, project, users["other"], "coauthor")
+    rows = []
+    for author_key in ("owner", "other"):
+        for level in ("private", "intimate", "circle", "public"):
+            rows.append({
+                "entry_id": f"{project}/{author_key}-{level}", "project_id": project, "author": users[author_key],
+                "intimacy": level, "occurred_on": "2008-07-12",
+                "text": f"Zanahoria secreta {level} escrita por {author_key}: fuimos a Cádiz con papá.",
+                "persons": ["Josep"], "places": ["Cádiz"],
+            })
+    report = ingest(rows)
+    assert not report.errors
+    return {"project": project, **users, "outsider": f"{prefix}outsider"}
+
+
+@pytest.fixture()
+def tmp_jsonl(tmp_path: Path) -> Callable[[list[str]], Path]:
+    def write(lines: list[str]) -> Path:
+        path = tmp_path / "entries.jsonl"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        return path
+
+    return write
