@@ -7,6 +7,7 @@ import logging
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict
+from datetime import timedelta
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, HTTPException, Request, Response
@@ -17,6 +18,8 @@ from neo4j.exceptions import ServiceUnavailable, SessionExpired
 
 from api import auth
 from api.models import (
+    EntityIn,
+    EntityOut,
     EntryIn,
     EntryOut,
     EntryUpdate,
@@ -24,13 +27,20 @@ from api.models import (
     MemberOut,
     SearchRequest,
     SearchResponseOut,
+    WitnessEntryIn,
+    WitnessIn,
+    WitnessOut,
+    WitnessSearchRequest,
     WriteOut,
 )
 from graph.db import Graph, get_graph
+from graph.entities import list_visible_entities, upsert_entity
 from graph.entries import delete_entry, get_visible_entry
+from graph.ids import period_id
 from graph.members import members_of, projects_of, remove_member, role_of, set_member
 from graph.settings import Settings, get_settings
 from graph.visibility import Viewer, visibility_params
+from graph.witnesses import Grant, active_grant, create_grant, list_grants, revoke_grant
 from ingest.embedders import CheckedEmbedder, get_embedder
 from ingest.pipeline import Ingestor
 from queries.search import CHANNELS, AccessDenied, Filters, Scope, SearchOptions, hybrid_search
@@ -61,10 +71,26 @@ class Services:
         return self._embedder
 
 
+def current_viewer(request: Request,
+                   creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> Viewer:
+    """The user named by a valid bearer token; roles are read from the graph by each statement."""
+    settings: Settings = request.app.state.services.settings
+    if creds is None or creds.scheme.lower() != "bearer":
+        raise HTTPException(401, "missing bearer token", headers={"WWW-Authenticate": "Bearer"})
+    try:
+        return Viewer(user_id=auth.verify(settings, creds.credentials))
+    except auth.TokenError as exc:
+        raise HTTPException(401, f"invalid token: {exc}", headers={"WWW-Authenticate": "Bearer"}) from exc
+
+
+ViewerDep = Annotated[Viewer, Depends(current_viewer)]
+
+
 def create_app(services: Services | None = None) -> FastAPI:
     svc = services or Services(get_settings())
     app = FastAPI(title="Memora Graph", version="0.1.0",
                   description="Personal memory search on Neo4j: hybrid retrieval with privacy in the query.")
+    app.state.services = svc
 
     @app.middleware("http")
     async def limit_body(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
@@ -85,16 +111,6 @@ def create_app(services: Services | None = None) -> FastAPI:
     async def db_down(_: Request, exc: Exception) -> JSONResponse:
         log.error("Neo4j unavailable: %s", exc)
         return JSONResponse(status_code=503, content={"detail": "the graph database is unavailable; retry later"})
-
-    def viewer(creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> Viewer:
-        if creds is None or creds.scheme.lower() != "bearer":
-            raise HTTPException(401, "missing bearer token", headers={"WWW-Authenticate": "Bearer"})
-        try:
-            return Viewer(user_id=auth.verify(svc.settings, creds.credentials))
-        except auth.TokenError as exc:
-            raise HTTPException(401, f"invalid token: {exc}", headers={"WWW-Authenticate": "Bearer"}) from exc
-
-    ViewerDep = Annotated[Viewer, Depends(viewer)]
 
     @app.get("/health")
     def health() -> dict[str, Any]:
@@ -181,6 +197,85 @@ def create_app(services: Services | None = None) -> FastAPI:
         if not remove_member(svc.graph, project_id, user_id):
             raise HTTPException(404, "no such member")
         return Response(status_code=204)
+
+    @app.get("/v1/projects/{project_id}/entities", response_model=list[EntityOut])
+    def get_entities(project_id: str, who: ViewerDep) -> list[EntityOut]:
+        if role_of(svc.graph, project_id, who.user_id or "") is None:
+            raise HTTPException(403, "not a member of this project")
+        return [EntityOut(id=e.id, kind=e.kind, name=e.name, aliases=list(e.aliases))  # type: ignore[arg-type]
+                for e in list_visible_entities(svc.graph, [project_id], visibility_params(who))]
+
+    @app.post("/v1/projects/{project_id}/entities", response_model=EntityOut)
+    def add_entity(project_id: str, body: EntityIn, who: ViewerDep) -> EntityOut:
+        if role_of(svc.graph, project_id, who.user_id or "") not in ("owner", "coauthor"):
+            raise HTTPException(403, "only the project's owner and coauthors manage its people, places and things")
+        e = upsert_entity(svc.graph, project_id, body.kind, body.name, body.aliases)
+        return EntityOut(id=e.id, kind=body.kind, name=e.name, aliases=list(e.aliases))
+
+    def witness(token: str) -> Grant:
+        try:
+            grant_id = auth.verify_witness(svc.settings, token)
+        except auth.TokenError as exc:
+            raise HTTPException(401, f"invalid witness link: {exc}") from exc
+        grant = active_grant(svc.graph, grant_id)
+        if grant is None:
+            raise HTTPException(401, "this witness link has expired or was revoked")
+        return grant
+
+    @app.post("/v1/projects/{project_id}/witnesses", response_model=WitnessOut, status_code=201)
+    def invite_witness(project_id: str, body: WitnessIn, who: ViewerDep) -> WitnessOut:
+        _require_owner(svc, project_id, who)
+        chapter = body.period_id or period_id(project_id, body.period or "")
+        grant_id = create_grant(svc.graph, project_id, chapter, who.user_id or "", timedelta(days=body.ttl_days),
+                                body.label)
+        if grant_id is None:
+            raise HTTPException(404, "no such chapter in this project")
+        token = auth.issue_witness(svc.settings, grant_id, body.ttl_days * 86400)
+        grant = active_grant(svc.graph, grant_id)
+        return WitnessOut(grant_id=grant_id, token=token, link=f"/v1/w/{token}/search",
+                          expires_at=grant.expires_at if grant else "")
+
+    @app.get("/v1/projects/{project_id}/witnesses")
+    def get_witnesses(project_id: str, who: ViewerDep) -> list[dict[str, object]]:
+        _require_owner(svc, project_id, who)
+        return list_grants(svc.graph, project_id)
+
+    @app.delete("/v1/projects/{project_id}/witnesses/{grant_id}", status_code=204)
+    def revoke_witness(project_id: str, grant_id: str, who: ViewerDep) -> Response:
+        _require_owner(svc, project_id, who)
+        if not revoke_grant(svc.graph, project_id, grant_id):
+            raise HTTPException(404, "no such witness grant")
+        return Response(status_code=204)
+
+    @app.post("/v1/w/{token}/search", response_model=SearchResponseOut)
+    def witness_search(token: str, body: WitnessSearchRequest) -> SearchResponseOut:
+        """Similarity is computed exactly over the chapter's circle and public entries, never the project index."""
+        grant = witness(token)
+        viewer_ = Viewer(witness_period_id=grant.period_id)
+        resp = hybrid_search(svc.graph, svc.embedder, svc.settings, viewer_, body.q, Scope(project_id=grant.project_id),
+                             SearchOptions(k=body.k, include_chunks=body.include_chunks,
+                                           filters=Filters(period_id=grant.period_id)),
+                             project_ids=[grant.project_id])
+        return SearchResponseOut.model_validate(asdict(resp))
+
+    @app.get("/v1/w/{token}/entries/{entry_id:path}", response_model=EntryOut)
+    def witness_entry(token: str, entry_id: str) -> EntryOut:
+        grant = witness(token)
+        row = get_visible_entry(svc.graph, visibility_params(Viewer(witness_period_id=grant.period_id)), entry_id)
+        if row is None:
+            raise HTTPException(404, NOT_FOUND)
+        return _entry_out(row)
+
+    @app.post("/v1/w/{token}/entries", response_model=WriteOut, status_code=201)
+    def witness_write(token: str, body: WitnessEntryIn) -> WriteOut:
+        grant = witness(token)
+        entry_id = f"{grant.project_id}/witness-{uuid.uuid4().hex[:12]}"
+        from ingest.records import EntryRecord
+
+        record = _record_or_422(lambda: EntryRecord.model_validate({
+            **body.model_dump(), "entry_id": entry_id, "project_id": grant.project_id,
+            "author": f"witness:{grant.id}", "kind": "witness", "intimacy": "circle", "period": grant.period_name}))
+        return _write(svc, record, "created")
 
     return app
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from graph.settings import Settings
 
 PREFIX = "mem1"
+WITNESS_PREFIX = "wit1"
 
 
 class TokenError(ValueError):
@@ -48,23 +49,34 @@ def _sign(secret: str, payload: str) -> str:
     return _b64(hmac.new(secret.encode(), payload.encode(), hashlib.sha256).digest())
 
 
-def issue(settings: Settings, user_id: str, ttl_seconds: int | None = None, now: float | None = None) -> str:
+def issue(settings: Settings, user_id: str, ttl_seconds: int | None = None, now: float | None = None,
+          prefix: str = PREFIX) -> str:
     if not user_id or len(user_id) > 200:
         raise TokenError("a token needs a user id of 1..200 characters")
     issued = int(now if now is not None else time.time())
     body = {"sub": user_id, "iat": issued, "exp": issued + (ttl_seconds or settings.token_ttl_seconds)}
     payload = _b64(json.dumps(body, separators=(",", ":")).encode())
-    return f"{PREFIX}.{payload}.{_sign(secret_of(settings), payload)}"
+    return f"{prefix}.{payload}.{_sign(secret_of(settings), prefix + payload)}"
 
 
-def verify(settings: Settings, token: str, now: float | None = None) -> str:
-    """The user id named by a valid token; the previous secret is still accepted during a rotation."""
+def issue_witness(settings: Settings, grant_id: str, ttl_seconds: int) -> str:
+    """A link token naming a witness grant; the grant in the graph decides whether it still opens anything."""
+    return issue(settings, grant_id, ttl_seconds, prefix=WITNESS_PREFIX)
+
+
+def verify_witness(settings: Settings, token: str, now: float | None = None) -> str:
+    return verify(settings, token, now, prefix=WITNESS_PREFIX)
+
+
+def verify(settings: Settings, token: str, now: float | None = None, prefix: str = PREFIX) -> str:
+    """The id named by a valid token; the previous secret is still accepted during a rotation. The prefix is part
+    of what is signed, so a witness link can never pass for a user token."""
     parts = token.split(".")
-    if len(parts) != 3 or parts[0] != PREFIX:
+    if len(parts) != 3 or parts[0] != prefix:
         raise TokenError("malformed token")
     payload, signature = parts[1], parts[2]
     secrets_ok = [secret_of(settings)] + ([settings.secret_previous] if settings.secret_previous else [])
-    if not any(hmac.compare_digest(_sign(s, payload), signature) for s in secrets_ok):
+    if not any(hmac.compare_digest(_sign(s, prefix + payload), signature) for s in secrets_ok):
         raise TokenError("bad signature")
     try:
         body = json.loads(_unb64(payload))

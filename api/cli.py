@@ -170,6 +170,24 @@ def cmd_entity(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def cmd_understand(args: argparse.Namespace, settings: Settings) -> int:
+    from graph.entities import list_entities
+    from queries.understand import KnownEntity, to_json, understand
+
+    known: list[KnownEntity] = []
+    if args.project:
+        graph = connect(settings, migrate_schema=False)
+        known = [KnownEntity(e.id, e.kind, e.name, e.aliases) for e in list_entities(graph, [args.project])]
+    now = date.fromisoformat(args.now) if args.now else date.today()
+    result = to_json(understand(args.text, known, now, args.locale, args.hemisphere))
+    if args.json:
+        _out(result)
+    else:
+        for key, value in result.items():
+            print(f"{key:>13}: {value}")
+    return 0
+
+
 def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     import uvicorn
 
@@ -183,7 +201,7 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     from ingest.embedders import get_embedder
-    from queries.evaluate import ingest_dataset, load_queries, namespace, run_eval
+    from queries.evaluate import add_entities, ingest_dataset, load_queries, namespace, run_eval
 
     entries, queries = Path(args.entries), Path(args.queries)
     for p in (entries, queries):
@@ -193,6 +211,8 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     graph = connect(settings)
     embedder = get_embedder(settings)
     prefix = namespace(entries)
+    if args.entities:
+        add_entities(graph, Path(args.entities), prefix, entries)
     total = sum(1 for line in entries.open(encoding="utf-8") if line.strip())
     with _progress(total, "ingest") as bar:
         report = ingest_dataset(graph, embedder, entries, prefix, progress=bar.update)
@@ -200,7 +220,8 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     channels = tuple(c.strip() for c in args.channels.split(",")) if args.channels else ("dense", "fulltext",
                                                                                            "structured")
     with _progress(len(qs), "queries") as bar:
-        result = run_eval(graph, embedder, settings, qs, channels, k=args.k, progress=bar.update)
+        result = run_eval(graph, embedder, settings, qs, channels, k=args.k, progress=bar.update,
+                          understanding=not args.no_understanding)
     result["ingest"] = {"written": report.written, "unchanged": report.unchanged, "errors": len(report.errors)}
     result["dataset"] = {"entries": str(entries), "queries": str(queries)}
     if args.json:
@@ -271,6 +292,15 @@ def build_parser() -> argparse.ArgumentParser:
     ent.add_argument("--alias", action="append")
     ent.set_defaults(func=cmd_entity)
 
+    und = sub.add_parser("understand", help="show how a query is parsed (dates, people, places, intent)")
+    und.add_argument("text")
+    und.add_argument("--project", help="match against this project's entities and aliases")
+    und.add_argument("--now", help="YYYY-MM-DD (default: today)")
+    und.add_argument("--locale", choices=["es", "en", "fr"])
+    und.add_argument("--hemisphere", choices=["north", "south"], default="north")
+    und.add_argument("--json", action="store_true")
+    und.set_defaults(func=cmd_understand)
+
     srv = sub.add_parser("serve", help="run the HTTP API (OpenAPI docs at /docs)")
     srv.add_argument("--host")
     srv.add_argument("--port", type=int)
@@ -281,6 +311,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--queries", required=True)
     ev.add_argument("--k", type=int, default=10)
     ev.add_argument("--channels")
+    ev.add_argument("--entities", help="JSON list of {kind, name, aliases} to add to every dataset project")
+    ev.add_argument("--no-understanding", action="store_true", help="embed the raw query; no extracted filters")
     ev.add_argument("--json", action="store_true")
     ev.set_defaults(func=cmd_eval)
 

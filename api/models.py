@@ -162,3 +162,64 @@ class MemberOut(BaseModel):
 
 class ErrorOut(BaseModel):
     detail: Any
+
+
+class EntityIn(BaseModel):
+    """A person, place or thing of a project; aliases are the words people use for it ("papá", "dad")."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["person", "place", "thing"]
+    name: str = Field(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f]+$")
+    aliases: list[str] = Field(default_factory=list, max_length=50)
+
+
+class EntityOut(BaseModel):
+    id: str
+    kind: Literal["person", "place", "thing"]
+    name: str
+    aliases: list[str]
+
+
+class WitnessIn(BaseModel):
+    """Invite an outside person to one chapter; give the chapter's `period_id` or its `period` name."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    period_id: str | None = Field(default=None, max_length=300)
+    period: str | None = Field(default=None, max_length=200)
+    ttl_days: int = Field(default=30, ge=1, le=365)
+    label: str | None = Field(default=None, max_length=200)
+
+    @model_validator(mode="after")
+    def _one_chapter(self) -> WitnessIn:
+        if (self.period_id is None) == (self.period is None):
+            raise ValueError("give exactly one of period_id and period")
+        return self
+
+
+class WitnessOut(BaseModel):
+    grant_id: str
+    token: str
+    link: str
+    expires_at: str
+
+
+class WitnessSearchRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    q: str = Field(max_length=10_000)
+    k: int = Field(default=10, ge=1, le=100)
+    include_chunks: bool = False
+
+
+class WitnessEntryIn(BaseModel):
+    """A witness's own account, added to the chapter they were invited to (kind witness, intimacy circle)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str = Field(min_length=1, max_length=50_000)
+    title: str | None = Field(default=None, max_length=500)
+    occurred_on: str | None = Field(default=None, max_length=50)
+    persons: list[str] = Field(default_factory=list, max_length=50)
+    places: list[str] = Field(default_factory=list, max_length=50)

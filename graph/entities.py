@@ -7,11 +7,22 @@ from dataclasses import dataclass
 from graph.db import Graph
 from graph.ids import ENTITY_KINDS, entity_id
 from graph.textnorm import fold
+from graph.visibility import CAN_SEE
 
 _LABEL = {"person": "Person", "place": "Place", "thing": "Thing"}
 
 LIST_ENTITIES = """
 MATCH (n:Person|Place|Thing) WHERE n.project_id IN $project_ids
+RETURN n.id AS id, n.project_id AS project_id, n.kind AS kind, n.name AS name, coalesce(n.aliases, []) AS aliases
+ORDER BY n.id
+"""
+
+# Entities a viewer may know of: named by an entry they can see, or by no entry at all (added by hand). A name that
+# only a private entry mentions must not be revealed to a reader, not even by query understanding.
+LIST_VISIBLE_ENTITIES = f"""
+MATCH (n:Person|Place|Thing) WHERE n.project_id IN $project_ids
+  AND (NOT EXISTS {{ MATCH (:Entry)-[:MENTIONS]->(n) }}
+       OR EXISTS {{ MATCH (e:Entry)-[:MENTIONS]->(n) WHERE {CAN_SEE} }})
 RETURN n.id AS id, n.project_id AS project_id, n.kind AS kind, n.name AS name, coalesce(n.aliases, []) AS aliases
 ORDER BY n.id
 """
@@ -47,6 +58,13 @@ def list_entities(graph: Graph, project_ids: list[str]) -> list[Entity]:
     return [
         Entity(r["id"], r["project_id"], r["kind"], r["name"], tuple(r["aliases"]))
         for r in graph.read(LIST_ENTITIES, {"project_ids": project_ids})
+    ]
+
+
+def list_visible_entities(graph: Graph, project_ids: list[str], viewer_params: dict[str, object]) -> list[Entity]:
+    return [
+        Entity(r["id"], r["project_id"], r["kind"], r["name"], tuple(r["aliases"]))
+        for r in graph.read(LIST_VISIBLE_ENTITIES, {"project_ids": project_ids, **viewer_params})
     ]
 
 

@@ -1,7 +1,8 @@
 """The retrieval channels as named, parameterised Cypher statements; every one filters by `ENTRY_SCOPE`.
 
 `ENTRY_SCOPE` = the project scope + the caller's hard filters + the one visibility predicate, evaluated inside the
-query, so nothing the viewer cannot see is ever ranked, counted or returned.
+query, so nothing the viewer cannot see is ever ranked, counted or returned. `QUERY_SCOPE` adds the constraints the
+query itself implied (dates, people, places, author), which the search relaxes when they leave nothing.
 """
 
 from __future__ import annotations
@@ -25,10 +26,16 @@ ENTRY_SCOPE = f"""e.project_id IN $project_ids
   AND ($place_ids IS NULL OR EXISTS {{ MATCH (e)-[:MENTIONS]->(x:Place) WHERE x.id IN $place_ids }})
   AND {CAN_SEE}"""
 
+QUERY_SCOPE = f"""{ENTRY_SCOPE}
+  AND ($q_from IS NULL OR e.occurred_end >= $q_from)
+  AND ($q_to IS NULL OR e.occurred_start <= $q_to)
+  AND (size($q_entity_ids) = 0 OR EXISTS {{ MATCH (e)-[:MENTIONS]->(x) WHERE x.id IN $q_entity_ids }})
+  AND (size($q_author_keys) = 0 OR toLower(e.author_id) IN $q_author_keys)"""
+
 SCOPE_CHUNKS = "MATCH (c:Chunk) WHERE c.project_id IN $project_ids RETURN count(c) AS n"
 
 DENSE_EXACT = f"""
-MATCH (e:Entry) WHERE {ENTRY_SCOPE}
+MATCH (e:Entry) WHERE {QUERY_SCOPE}
 MATCH (c:Chunk)-[:OF]->(e)
 WHERE c.embedding_status = 'done' AND c.embedding_model = $model AND c[$prop] IS NOT NULL
 WITH e, c, vector.similarity.cosine(c[$prop], $vector) AS sim
@@ -41,7 +48,7 @@ ORDER BY score DESC, id LIMIT $limit
 DENSE_INDEX = f"""
 CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node AS c, score
 MATCH (c)-[:OF]->(e:Entry)
-WHERE {ENTRY_SCOPE}
+WHERE {QUERY_SCOPE}
 WITH e, c, score ORDER BY score DESC
 WITH e, head(collect({{id: c.id, sim: score}})) AS best
 RETURN e.id AS id, best.sim AS score, best.id AS chunk_id
@@ -50,18 +57,15 @@ ORDER BY score DESC, id LIMIT $limit
 
 FULLTEXT = f"""
 CALL db.index.fulltext.queryNodes('entry_text_v2', $lucene) YIELD node AS e, score
-WHERE {ENTRY_SCOPE}
+WHERE {QUERY_SCOPE}
 RETURN e.id AS id, score
 ORDER BY score DESC, id LIMIT $limit
 """
 
 STRUCTURED = f"""
-MATCH (e:Entry) WHERE {ENTRY_SCOPE}
-  AND ($q_from IS NULL OR e.occurred_end >= $q_from)
-  AND ($q_to IS NULL OR e.occurred_start <= $q_to)
-OPTIONAL MATCH (e)-[m:MENTIONS]->(x) WHERE x.id IN $q_entity_ids
+MATCH (e:Entry) WHERE {QUERY_SCOPE}
+OPTIONAL MATCH (e)-[m:MENTIONS]->(x) WHERE x.id IN $rank_entity_ids
 WITH e, count(DISTINCT x) AS matched, sum(coalesce(m.count, 0)) AS mentions
-WHERE size($q_entity_ids) = 0 OR matched > 0
 WITH e, matched + 0.01 * mentions AS score
 ORDER BY score DESC, e.occurred_start DESC, e.id
 WITH collect({{id: e.id, score: score}}) AS hits
@@ -71,7 +75,7 @@ RETURN size(hits) AS total, hits[0..$limit] AS hits
 THREAD = f"""
 UNWIND range(0, size($seeds) - 1) AS i
 MATCH (:Entry {{id: $seeds[i]}})-[:NEXT]-(e:Entry)
-WHERE NOT e.id IN $seeds AND {ENTRY_SCOPE}
+WHERE NOT e.id IN $seeds AND {QUERY_SCOPE}
 WITH e, min(i) AS r
 RETURN e.id AS id, 1.0 / (1 + r) AS score
 ORDER BY r, id LIMIT $limit

@@ -9,6 +9,7 @@ import statistics
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ class EvalQuery:
     question: str
     relevant: frozenset[str]
     category: str
+    now: date | None = None
 
 
 def namespace(entries: Path) -> str:
@@ -63,7 +65,8 @@ def load_queries(path: Path, prefix: str) -> list[EvalQuery]:
         q = json.loads(line)
         out.append(EvalQuery(q["query_id"], prefix + q["project_id"], q["question"],
                              frozenset(prefix + r for r in q["relevant_entry_ids"]),
-                             str(q.get("category_name") or q.get("category") or "all")))
+                             str(q.get("category_name") or q.get("category") or "all"),
+                             date.fromisoformat(q["now"]) if q.get("now") else None))
     return out
 
 
@@ -91,13 +94,14 @@ def _summary(rows: list[dict[str, float]], latencies: list[float]) -> dict[str, 
 
 
 def run_eval(graph: Graph, embedder: CheckedEmbedder, settings: Settings, queries: list[EvalQuery],
-             channels: tuple[str, ...], k: int = 10, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+             channels: tuple[str, ...], k: int = 10, progress: Callable[[int], None] | None = None,
+             understanding: bool = True) -> dict[str, Any]:
     viewer = Viewer(user_id=EVAL_USER)
     per_query: list[dict[str, float]] = []
     latencies: list[float] = []
     by_category: dict[str, list[dict[str, float]]] = defaultdict(list)
     for q in queries:
-        options = SearchOptions(k=max(30, k), channels=channels)
+        options = SearchOptions(k=max(30, k), channels=channels, understand=understanding, now=q.now)
         response = hybrid_search(graph, embedder, settings, viewer, q.question, Scope(project_id=q.project_id),
                                  options, project_ids=[q.project_id])
         m = _metrics([r.entry_id for r in response.results], q.relevant)
@@ -109,6 +113,18 @@ def run_eval(graph: Graph, embedder: CheckedEmbedder, settings: Settings, querie
     result = _summary(per_query, latencies)
     result["k"] = k
     result["channels"] = list(channels)
+    result["understanding"] = understanding
     if len(by_category) > 1:
         result["by_category"] = {c: _summary(rows, []) for c, rows in sorted(by_category.items())}
     return result
+
+
+def add_entities(graph: Graph, path: Path, prefix: str, entries: Path) -> None:
+    """Aliases of a dataset ("papá" -> Andrés) added to each of its projects before its entries are linked."""
+    from graph.entities import upsert_entity
+
+    items = json.loads(path.read_text(encoding="utf-8"))
+    projects = {prefix + json.loads(line)["project_id"] for line in entries.open(encoding="utf-8") if line.strip()}
+    for project in sorted(projects):
+        for item in items:
+            upsert_entity(graph, project, item["kind"], item["name"], item.get("aliases", []))

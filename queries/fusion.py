@@ -48,6 +48,7 @@ DENSE_WEIGHT_CONVERSATIONAL = 3.0   # a question of 6+ words: meaning matters mo
 DENSE_WEIGHT_SHORT = 0.5            # 1-2 words: names and keywords lead, dense still finds synonyms
 FULLTEXT_WEAK_MATCH = 0.3           # keywords barely matched the best keyword hit (e.g. Spanish question, English text)
 WEAK_COVERAGE = 0.3
+STRUCTURED_WEIGHT_DATED = 2.0       # the query named a date: entries of that time, ranked by its people and places
 THREAD_WEIGHT = 0.3                 # neighbours in a conversation of the best dense hits: fill, never lead
 
 
@@ -60,12 +61,13 @@ def lexical_coverage(query: str, text: str) -> float:
     return sum(1 for t in terms if t in present) / len(terms)
 
 
-def channel_weights(query: str, top_keyword_text: str | None) -> dict[str, float]:
-    """Per-query weights: short queries lean on keywords, long conversational ones on dense, and a keyword list
-    whose best hit shares few content words with the query is trusted less."""
+def channel_weights(query: str, top_keyword_text: str | None, layer: str = "balanced") -> dict[str, float]:
+    """Per-query weights: short queries lean on keywords, long conversational ones on dense, a query with a date on
+    structure, and a keyword list whose best hit shares few content words with the query is trusted less."""
     n_words = len(query.split())
     dense = DENSE_WEIGHT_SHORT if n_words < 3 else (DENSE_WEIGHT_CONVERSATIONAL if n_words >= 6 else 1.0)
+    structured = STRUCTURED_WEIGHT_DATED if layer == "structured" else 1.0
     fulltext = 1.0
     if top_keyword_text is not None and n_words >= 3 and lexical_coverage(query, top_keyword_text) < WEAK_COVERAGE:
         fulltext = FULLTEXT_WEAK_MATCH
-    return {"dense": dense, "fulltext": fulltext, "structured": 1.0, "thread": THREAD_WEIGHT}
+    return {"dense": dense, "fulltext": fulltext, "structured": structured, "thread": THREAD_WEIGHT}

@@ -14,7 +14,7 @@ from datetime import date
 from typing import Any
 
 from graph.db import Graph
-from graph.entities import list_entities
+from graph.entities import list_visible_entities
 from graph.members import projects_of, role_of
 from graph.schema import vector_index_name, vector_property
 from graph.settings import Settings
@@ -26,6 +26,7 @@ from queries import channels as ch
 from queries.fusion import Fused, Hit, channel_weights, rrf
 from queries.lucene import to_lucene
 from queries.snippets import query_terms, snippet
+from queries.understand import KnownEntity, to_json, understand
 
 log = logging.getLogger(__name__)
 CHANNELS = ("dense", "fulltext", "structured")
@@ -67,6 +68,9 @@ class SearchOptions:
     include_chunks: bool = False
     explain: bool = False
     candidates_per_channel: int = 50
+    understand: bool = True
+    now: date | None = None
+    locale: str | None = None
     filters: Filters = field(default_factory=Filters)
 
 
@@ -128,69 +132,35 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
         return SearchResponse([], 0, "none", {"total": _ms(t0)})
 
     t = time.perf_counter()
-    lexicons = _lexicons(graph, projects)
+    lexicons = _lexicons(graph, projects, viewer)
     base = _base_params(viewer, projects, options.filters, lexicons)
-    q_entities = sorted({e.id for lex in lexicons.values() for e, _ in lex.find_in(query).values()})
-    lucene = to_lucene(query)
-    understanding: dict[str, Any] = {"entities": q_entities, "lucene": lucene}
+    parsed = _understand(graph, query, lexicons, projects, options)
     latency["parse"] = _ms(t)
 
-    limit = max(options.candidates_per_channel, options.k)
-    wanted = [c for c in options.channels if c in CHANNELS]
-    futures: dict[str, Future[tuple[list[Hit], dict[str, str]]]] = {}
-    started: dict[str, float] = {}
-    if "fulltext" in wanted and lucene:
-        started["fulltext"] = time.perf_counter()
-        futures["fulltext"] = _POOL.submit(ch.run_channel, graph, ch.FULLTEXT, {**base, "lucene": lucene,
-                                                                                 "limit": limit})
-    structured: Future[tuple[list[Hit], int]] | None = None
-    if "structured" in wanted and q_entities:
-        started["structured"] = time.perf_counter()
-        structured = _POOL.submit(ch.run_structured, graph, {
-            **base, "q_entity_ids": q_entities, "q_from": None, "q_to": None, "limit": limit})
-    results: dict[str, list[Hit]] = {}
-    best_chunk: dict[str, str] = {}
-    if "dense" in wanted and query.strip():
-        t = time.perf_counter()
-        try:
-            vector = [float(x) for x in embedder.embed_query(query)]
-            latency["embed"] = _ms(t)
-            t = time.perf_counter()
-            hits, chunks = _dense(graph, embedder, settings, viewer, base, vector, limit)
-            results["dense"] = hits
-            best_chunk.update(chunks)
-            latency["dense"] = _ms(t)
-        except EmbeddingError as exc:
-            warnings.append("dense channel unavailable: the query could not be embedded")
-            log.warning("query embedding failed: %s", exc)
-    for name, fut in futures.items():
-        hits, _ = fut.result()
-        results[name] = hits
-        latency[name] = _ms(started[name])
-    if structured is not None:
-        hits, total = structured.result()
-        latency["structured"] = _ms(started["structured"])
-        understanding["structured_matches"] = total
-        if total <= limit:
-            results["structured"] = hits
-    if results.get("dense") and len(wanted) > 1:
-        t = time.perf_counter()
-        seeds = [h.id for h in results["dense"][:THREAD_SEEDS]]
-        results["thread"], _ = ch.run_channel(graph, ch.THREAD, {**base, "seeds": seeds, "limit": limit})
-        latency["thread"] = _ms(t)
+    wanted = tuple(c for c in options.channels if c in CHANNELS)
+    relaxed: list[str] = []
+    soft = parsed.constraints
+    while True:
+        results, best_chunk = _run_channels(graph, embedder, settings, viewer, base, parsed, soft, wanted, options,
+                                            latency, warnings)
+        if any(results.values()) or soft.empty:
+            break
+        relaxed.append(soft.next_relaxation())
+        soft = soft.relaxed(relaxed[-1])
 
     t = time.perf_counter()
     top_text = None
     if results.get("fulltext"):
         top_text = graph.read(ch.TOP_TEXT, {"id": results["fulltext"][0].id})[0]["text"]
-    weights = channel_weights(query, top_text)
-    understanding["weights"] = {c: weights[c] for c in results}
+    weights = channel_weights(parsed.text_for_search, top_text, parsed.layer)
     fused = rrf({c: h for c, h in results.items() if h}, k=settings.rrf_k, weights=weights)
     source = _source(results)
     if not fused:
         recent, _ = ch.run_channel(graph, ch.RECENT, {**base, "limit": options.k})
         fused = [Fused(h.id, 0.0, {"recency": {"rank": i + 1, "score": 0.0}}) for i, h in enumerate(recent)]
         source = "recency" if fused else "none"
+    if results.get("dense"):
+        log.debug("top dense similarity %.4f for source %s", results["dense"][0].score, source)
     latency["fuse"] = _ms(t)
 
     t = time.perf_counter()
@@ -198,7 +168,140 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
     out = _materialise(graph, viewer, top, query, best_chunk if options.include_chunks else {})
     latency["details"] = _ms(t)
     latency["total"] = _ms(t0)
-    return SearchResponse(out, len(fused), source, latency, understanding if options.explain else None, warnings)
+    explained = None
+    if options.explain:
+        explained = {**parsed.explain, "relaxed": relaxed, "weights": {c: weights[c] for c in results},
+                     "channels": {c: len(h) for c, h in results.items()}}
+    return SearchResponse(out, len(fused), source, latency, explained, warnings)
+
+
+@dataclass(frozen=True)
+class SoftConstraints:
+    """Constraints the query itself implied: they narrow every channel, and are relaxed (temporal first, then
+    entities) only when they leave nothing. The caller's explicit filters are never relaxed."""
+
+    date_from: date | None = None
+    date_to: date | None = None
+    entity_ids: tuple[str, ...] = ()
+    author_keys: tuple[str, ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        return self.date_from is None and not self.entity_ids and not self.author_keys
+
+    def next_relaxation(self) -> str:
+        if self.date_from is not None:
+            return "temporal"
+        return "entities" if self.entity_ids else "author"
+
+    def relaxed(self, what: str) -> SoftConstraints:
+        if what == "temporal":
+            return SoftConstraints(None, None, self.entity_ids, self.author_keys)
+        if what == "entities":
+            return SoftConstraints(None, None, (), self.author_keys)
+        return SoftConstraints()
+
+    def params(self) -> dict[str, Any]:
+        return {"q_from": self.date_from, "q_to": self.date_to, "q_entity_ids": list(self.entity_ids),
+                "q_author_keys": list(self.author_keys)}
+
+
+@dataclass
+class Parsed:
+    text_for_search: str
+    layer: str
+    constraints: SoftConstraints
+    rank_entity_ids: list[str]
+    explain: dict[str, Any]
+
+
+def _understand(graph: Graph, query: str, lexicons: dict[str, ProjectLexicon], projects: list[str],
+                options: SearchOptions) -> Parsed:
+    """Dates, people, places and author out of the query (no language model); the rest is what gets embedded."""
+    if not options.understand or not query.strip():
+        return Parsed(query, "balanced", SoftConstraints(), [], {"understanding": "off"})
+    known = [KnownEntity(e.id, e.kind, e.name, e.aliases) for lex in lexicons.values()
+             for e in {id(x): x for x in lex.by_key.values()}.values()]
+    hemisphere = _hemisphere(graph, projects)
+    u = understand(query, sorted(known, key=lambda k: k.id), options.now or date.today(), options.locale,
+                   hemisphere)
+    people_places = [m.id for m in (*u.persons, *u.places)]
+    author_keys: tuple[str, ...] = ()
+    if u.author is not None:
+        entity = next((e for lex in lexicons.values() for e in lex.by_key.values() if e.id == u.author.id), None)
+        author_keys = tuple(entity.answers_to()) if entity else (fold(u.author.name),)
+    t = u.temporal
+    constraints = SoftConstraints(t.start if t else None, t.end if t else None, tuple(people_places), author_keys)
+    text = u.cleaned_text or query
+    return Parsed(text, u.layer, constraints, people_places + [m.id for m in u.things], to_json(u))
+
+
+def _hemisphere(graph: Graph, projects: list[str]) -> str:
+    rows = graph.read("MATCH (p:Project) WHERE p.id IN $ids RETURN p.hemisphere AS h", {"ids": projects})
+    return "south" if rows and all(r["h"] == "south" for r in rows) else "north"
+
+
+def _run_channels(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer,
+                  base: dict[str, Any], parsed: Parsed, soft: SoftConstraints, wanted: tuple[str, ...],
+                  options: SearchOptions, latency: dict[str, float],
+                  warnings: list[str]) -> tuple[dict[str, list[Hit]], dict[str, str]]:
+    """Fulltext and structured run in the pool while the query is embedded and the dense channel runs."""
+    limit = max(options.candidates_per_channel, options.k)
+    params = {**base, **soft.params()}
+    lucene = to_lucene(parsed.text_for_search)
+    futures: dict[str, Future[tuple[list[Hit], dict[str, str]]]] = {}
+    started: dict[str, float] = {}
+    if "fulltext" in wanted and lucene:
+        started["fulltext"] = time.perf_counter()
+        futures["fulltext"] = _POOL.submit(ch.run_channel, graph, ch.FULLTEXT, {**params, "lucene": lucene,
+                                                                                 "limit": limit})
+    structured: Future[tuple[list[Hit], int]] | None = None
+    ranked_entities = parsed.rank_entity_ids if soft.entity_ids or soft.date_from else []
+    if "structured" in wanted and (ranked_entities or soft.date_from is not None or soft.author_keys):
+        started["structured"] = time.perf_counter()
+        structured = _POOL.submit(ch.run_structured, graph, {**params, "rank_entity_ids": ranked_entities,
+                                                             "limit": limit})
+    results: dict[str, list[Hit]] = {}
+    best_chunk: dict[str, str] = {}
+    skip_dense = parsed.layer == "keyword" and len(wanted) > 1
+    if "dense" in wanted and parsed.text_for_search.strip() and not skip_dense:
+        _dense_into(graph, embedder, settings, viewer, params, parsed.text_for_search, limit, results, best_chunk,
+                    latency, warnings)
+    for name, fut in futures.items():
+        results[name], _ = fut.result()
+        latency[name] = _ms(started[name])
+    if structured is not None:
+        hits, total = structured.result()
+        latency["structured"] = _ms(started["structured"])
+        if total <= limit:
+            results["structured"] = hits
+    if skip_dense and not any(results.values()) and "dense" in wanted:
+        _dense_into(graph, embedder, settings, viewer, params, parsed.text_for_search, limit, results, best_chunk,
+                    latency, warnings)
+    if results.get("dense") and len(wanted) > 1:
+        t = time.perf_counter()
+        seeds = [h.id for h in results["dense"][:THREAD_SEEDS]]
+        results["thread"], _ = ch.run_channel(graph, ch.THREAD, {**params, "seeds": seeds, "limit": limit})
+        latency["thread"] = _ms(t)
+    return results, best_chunk
+
+
+def _dense_into(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer, params: dict[str, Any],
+                text: str, limit: int, results: dict[str, list[Hit]], best_chunk: dict[str, str],
+                latency: dict[str, float], warnings: list[str]) -> None:
+    t = time.perf_counter()
+    try:
+        vector = [float(x) for x in embedder.embed_query(text)]
+    except EmbeddingError as exc:
+        warnings.append("dense channel unavailable: the query could not be embedded")
+        log.warning("query embedding failed: %s", exc)
+        return
+    latency["embed"] = _ms(t)
+    t = time.perf_counter()
+    hits, chunks = _dense(graph, embedder, settings, viewer, params, vector, limit)
+    results["dense"] = hits
+    best_chunk.update(chunks)
+    latency["dense"] = _ms(t)
 
 
 def _dense(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer, base: dict[str, Any],
@@ -220,9 +323,9 @@ def _dense(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: 
         fetch *= 4
 
 
-def _lexicons(graph: Graph, projects: list[str]) -> dict[str, ProjectLexicon]:
+def _lexicons(graph: Graph, projects: list[str], viewer: Viewer) -> dict[str, ProjectLexicon]:
     lexicons = {p: ProjectLexicon(p) for p in projects}
-    for entity in list_entities(graph, projects):
+    for entity in list_visible_entities(graph, projects, visibility_params(viewer)):
         lexicons[entity.project_id].add(entity)
     return lexicons
 

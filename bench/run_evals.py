@@ -1,0 +1,74 @@
+"""Run `memora eval` on every dev set and configuration and print the BENCHMARKS.md tables.
+
+Usage: .venv/bin/python bench/run_evals.py [--only locomo|xquad-es|xquad-en|diary-es] [--json OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+from pathlib import Path
+from typing import Any
+
+from api.cli import connect
+from graph.settings import REPO_ROOT, get_settings
+from ingest.embedders import get_embedder
+from queries.evaluate import add_entities, ingest_dataset, load_queries, namespace, run_eval
+
+SHARED = REPO_ROOT.parent / "shared" / "bench"
+SETS = {
+    "locomo": (SHARED / "locomo-dev" / "entries.jsonl", SHARED / "locomo-dev" / "queries.jsonl", None),
+    "xquad-es": (SHARED / "xquad-es-dev" / "entries.jsonl", SHARED / "xquad-es-dev" / "queries.jsonl", None),
+    "xquad-en": (SHARED / "xquad-es-dev" / "entries_en.jsonl", SHARED / "xquad-es-dev" / "queries.jsonl", None),
+    "diary-es": (REPO_ROOT / "bench" / "diary-es" / "entries.jsonl", REPO_ROOT / "bench" / "diary-es" / "queries.jsonl",
+                 REPO_ROOT / "bench" / "diary-es" / "entities.json"),
+}
+CONFIGS: list[tuple[str, tuple[str, ...], bool]] = [
+    ("BM25 only (fulltext)", ("fulltext",), False),
+    ("dense only", ("dense",), False),
+    ("hybrid, no understanding", ("dense", "fulltext", "structured"), False),
+    ("hybrid + understanding", ("dense", "fulltext", "structured"), True),
+]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--only", choices=sorted(SETS))
+    parser.add_argument("--json", help="write all results to this file")
+    args = parser.parse_args()
+    settings = get_settings()
+    graph = connect(settings)
+    embedder = get_embedder(settings)
+    everything: dict[str, Any] = {"machine": f"{platform.node()} {platform.machine()} {platform.processor()}"}
+    for name, (entries, queries, entities) in SETS.items():
+        if args.only and name != args.only:
+            continue
+        prefix = namespace(entries)
+        if entities:
+            add_entities(graph, entities, prefix, entries)
+        ingest_dataset(graph, embedder, entries, prefix)
+        qs = load_queries(queries, prefix)
+        print(f"\n### {name} ({len(qs)} queries)\n")
+        print("| configuration | R@5 | R@10 | R@30 | MRR@10 | nDCG@10 | p50 ms | p95 ms |")
+        print("|---|---|---|---|---|---|---|---|")
+        for label, channels, understanding in CONFIGS:
+            r = run_eval(graph, embedder, settings, qs, channels, understanding=understanding)
+            everything[f"{name}/{label}"] = r
+            lat = r.get("latency_ms", {})
+            print(f"| {label} | {r['recall@5']:.3f} | {r['recall@10']:.3f} | {r['recall@30']:.3f} | "
+                  f"{r['mrr@10']:.3f} | {r['ndcg@10']:.3f} | {lat.get('p50', 0):.0f} | {lat.get('p95', 0):.0f} |")
+            sys.stdout.flush()
+        for label in ("hybrid, no understanding", "hybrid + understanding"):
+            cats = everything[f"{name}/{label}"].get("by_category")
+            if cats:
+                print(f"\n{label}, recall@10 by category: " + ", ".join(
+                    f"{c} {v['recall@10']:.3f} (n={v['n_queries']})" for c, v in cats.items()))
+    if args.json:
+        Path(args.json).write_text(json.dumps(everything, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,73 @@
+"""Witness grants: an outside person invited to one chapter (a period) of a project, through a link token.
+
+The grant lives in the graph, so revoking it or letting it expire takes effect on the next request whatever the
+token says.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from graph.db import Graph
+
+CREATE_GRANT = """
+MATCH (per:Period {id: $period_id, project_id: $project_id})
+CREATE (g:WitnessGrant {id: $id, project_id: $project_id, period_id: $period_id, created_by: $created_by,
+                        label: $label, created_at: datetime(), expires_at: datetime($expires_at), revoked: false})
+CREATE (g)-[:FOR]->(per)
+RETURN g.id AS id
+"""
+ACTIVE_GRANT = """
+MATCH (g:WitnessGrant {id: $id})-[:FOR]->(per:Period)
+WHERE g.revoked = false AND g.expires_at > datetime()
+RETURN g.id AS id, g.project_id AS project_id, g.period_id AS period_id, per.name AS period_name,
+       toString(g.expires_at) AS expires_at
+"""
+REVOKE_GRANT = """
+MATCH (g:WitnessGrant {id: $id, project_id: $project_id})
+SET g.revoked = true, g.revoked_at = datetime()
+RETURN count(g) AS revoked
+"""
+LIST_GRANTS = """
+MATCH (g:WitnessGrant {project_id: $project_id})
+RETURN g.id AS id, g.period_id AS period_id, g.label AS label, g.revoked AS revoked,
+       toString(g.expires_at) AS expires_at
+ORDER BY g.created_at
+"""
+
+
+@dataclass(frozen=True)
+class Grant:
+    id: str
+    project_id: str
+    period_id: str
+    period_name: str
+    expires_at: str
+
+
+def create_grant(graph: Graph, project_id: str, period_id: str, created_by: str, ttl: timedelta,
+                 label: str | None = None) -> str | None:
+    """A new grant id, or None when the chapter is not a period of that project."""
+    grant_id = secrets.token_urlsafe(12)
+    expires = (datetime.now(UTC) + ttl).isoformat()
+    rows = graph.write(CREATE_GRANT, {"id": grant_id, "project_id": project_id, "period_id": period_id,
+                                      "created_by": created_by, "label": label, "expires_at": expires})
+    return grant_id if rows else None
+
+
+def active_grant(graph: Graph, grant_id: str) -> Grant | None:
+    rows = graph.read(ACTIVE_GRANT, {"id": grant_id})
+    if not rows:
+        return None
+    r = rows[0]
+    return Grant(r["id"], r["project_id"], r["period_id"], r["period_name"], r["expires_at"])
+
+
+def revoke_grant(graph: Graph, project_id: str, grant_id: str) -> bool:
+    return bool(graph.write(REVOKE_GRANT, {"id": grant_id, "project_id": project_id})[0]["revoked"])
+
+
+def list_grants(graph: Graph, project_id: str) -> list[dict[str, object]]:
+    return [dict(r) for r in graph.read(LIST_GRANTS, {"project_id": project_id})]
