@@ -16,6 +16,11 @@ $(BIN)/memora: pyproject.toml
 
 install: $(BIN)/memora
 
+# The torch-based embedding providers (sentence-transformers, FlagEmbedding) are an optional extra the tests need.
+$(VENV)/.ml-installed: $(BIN)/memora
+	$(BIN)/pip install --quiet -e '.[dev,ml]'
+	touch $@
+
 db-start: install
 	$(BIN)/memora db start
 
@@ -31,7 +36,7 @@ migrate: db-start
 demo: migrate
 	$(BIN)/memora demo
 
-test: migrate
+test: migrate $(VENV)/.ml-installed
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: install

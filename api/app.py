@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import asdict
 from datetime import timedelta
 from typing import Annotated, Any
@@ -41,7 +42,8 @@ from graph.members import members_of, projects_of, remove_member, role_of, set_m
 from graph.settings import Settings, get_settings
 from graph.visibility import Viewer, visibility_params
 from graph.witnesses import Grant, active_grant, create_grant, list_grants, revoke_grant
-from ingest.embedders import CheckedEmbedder, get_embedder
+from ingest.embedders import CheckedEmbedder
+from ingest.embedding_jobs import Worker, active_embedder
 from ingest.pipeline import Ingestor
 from queries.search import CHANNELS, AccessDenied, Filters, Scope, SearchOptions, hybrid_search
 
@@ -66,9 +68,10 @@ class Services:
 
     @property
     def embedder(self) -> CheckedEmbedder:
-        if self._embedder is None:
-            self._embedder = get_embedder(self.settings)
-        return self._embedder
+        """The model the graph names as active (a completed migration switches it without a restart)."""
+        if self._embedder is not None:
+            return self._embedder
+        return active_embedder(self.graph, self.settings)
 
 
 def current_viewer(request: Request,
@@ -86,9 +89,20 @@ def current_viewer(request: Request,
 ViewerDep = Annotated[Viewer, Depends(current_viewer)]
 
 
-def create_app(services: Services | None = None) -> FastAPI:
+def create_app(services: Services | None = None, worker: bool = False) -> FastAPI:
+    """The service; with `worker`, a background thread embeds pending chunks (and a migration's target)."""
     svc = services or Services(get_settings())
-    app = FastAPI(title="Memora Graph", version="0.1.0",
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        background = Worker(svc.graph, svc.settings) if worker else None
+        if background is not None:
+            background.start()
+        yield
+        if background is not None:
+            background.stop()
+
+    app = FastAPI(title="Memora Graph", version="0.1.0", lifespan=lifespan,
                   description="Personal memory search on Neo4j: hybrid retrieval with privacy in the query.")
     app.state.services = svc
 

@@ -73,7 +73,7 @@ def _progress(total: int | None, label: str) -> Any:
 
 def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     from graph.members import ensure_owner
-    from ingest.embedders import get_embedder
+    from ingest.embedding_jobs import active_embedder
     from ingest.pipeline import Ingestor, LineError, read_jsonl
 
     path = Path(args.file)
@@ -83,7 +83,7 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     graph = connect(settings)
     total = sum(1 for line in path.open(encoding="utf-8", errors="replace") if line.strip())
     with _progress(total, "ingest") as bar:
-        report = Ingestor(graph, get_embedder(settings)).ingest(read_jsonl(path), progress=bar.update)
+        report = Ingestor(graph, active_embedder(graph, settings)).ingest(read_jsonl(path), progress=bar.update)
     if args.owner:
         projects = {r.project_id for _, r in read_jsonl(path) if not isinstance(r, LineError)}
         for project in sorted(projects):
@@ -102,7 +102,7 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
     from api.models import SearchResponseOut
     from graph.visibility import Viewer
-    from ingest.embedders import get_embedder
+    from ingest.embedding_jobs import active_embedder
     from queries.search import CHANNELS, AccessDenied, Filters, Scope, SearchOptions, hybrid_search
 
     graph = connect(settings, migrate_schema=False)
@@ -115,7 +115,7 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
     options = SearchOptions(k=args.k, explain=args.explain, filters=filters,
                             channels=tuple(args.channels.split(",")) if args.channels else CHANNELS)
     try:
-        resp = hybrid_search(graph, get_embedder(settings), settings, Viewer(user_id=args.as_user), args.text,
+        resp = hybrid_search(graph, active_embedder(graph, settings), settings, Viewer(user_id=args.as_user), args.text,
                              Scope(project_id=args.project, multi_project=args.project is None), options)
     except AccessDenied as exc:
         _err(str(exc))
@@ -170,6 +170,65 @@ def cmd_entity(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def cmd_embeddings(args: argparse.Namespace, settings: Settings) -> int:
+    from ingest import embedding_jobs as jobs
+
+    graph = connect(settings)
+    if args.action == "status":
+        state = jobs.current_state(graph, settings)
+        result = jobs.status(graph, jobs.active_embedder(graph, settings))
+        target = jobs.target_embedder(graph, settings)
+        if target is not None:
+            result["migration"] = {"to": state.target, **jobs.status(graph, target, active=False)}
+        if args.json:
+            _out(result)
+        else:
+            print(" ".join(f"{k}={v}" for k, v in result.items()))
+        return 0
+    if args.action == "retry-failed":
+        _out({"reset": jobs.retry_failed(graph, jobs.active_embedder(graph, settings))})
+        return 0
+    if args.action == "drop-old":
+        _out({"dropped": jobs.drop_retired(graph, settings)})
+        return 0
+    if args.action == "migrate":
+        if not args.to:
+            _err("embeddings migrate needs --to PROVIDER:MODEL[@DIMS]")
+            return 2
+        try:
+            state = jobs.start_migration(graph, settings, args.to)
+        except ValueError as exc:
+            _err(str(exc))
+            return 2
+        _err(f"migrating from {state.active} to {state.target}; searches use both indexes until it completes")
+    if args.action == "work":
+        worker = jobs.Worker(graph, settings, interval=args.interval)
+        _err("embedding worker running; Ctrl-C to stop")
+        try:
+            worker.loop()
+        except KeyboardInterrupt:
+            worker.stop_event.set()
+        return 0
+    embedders = [(jobs.active_embedder(graph, settings), True)]
+    target = jobs.target_embedder(graph, settings)
+    if target is not None:
+        embedders.append((target, False))
+    for embedder, active in embedders:
+        pending = jobs.status(graph, embedder, active=active)["pending"]
+        with _progress(pending, f"embed {embedder.slug}") as bar:
+            stats = jobs.backfill(graph, embedder, active=active, batch_size=args.batch_size, progress=bar.update)
+        if stats.errors:
+            _err(f"stopped after a failed batch ({stats.failed} chunks will be retried): {stats.errors[-1]}")
+            return 6
+    state = jobs.finish_migration(graph, settings)
+    result = jobs.status(graph, jobs.active_embedder(graph, settings))
+    result["active"] = state.active
+    if args.drop_old and state.retired:
+        result["dropped"] = jobs.drop_retired(graph, settings)
+    _out(result)
+    return 0
+
+
 def cmd_understand(args: argparse.Namespace, settings: Settings) -> int:
     from graph.entities import list_entities
     from queries.understand import KnownEntity, to_json, understand
@@ -194,13 +253,13 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     from api.app import Services, create_app
 
     graph = connect(settings)
-    app = create_app(Services(settings, graph=graph))
+    app = create_app(Services(settings, graph=graph), worker=settings.embed_worker)
     uvicorn.run(app, host=args.host or settings.api_host, port=args.port or settings.api_port, log_level="info")
     return 0
 
 
 def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
-    from ingest.embedders import get_embedder
+    from ingest.embedding_jobs import active_embedder
     from queries.evaluate import add_entities, ingest_dataset, load_queries, namespace, run_eval
 
     entries, queries = Path(args.entries), Path(args.queries)
@@ -209,7 +268,7 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
             _err(f"no such file: {p}")
             return 2
     graph = connect(settings)
-    embedder = get_embedder(settings)
+    embedder = active_embedder(graph, settings)
     prefix = namespace(entries)
     if args.entities:
         add_entities(graph, Path(args.entities), prefix, entries)
@@ -291,6 +350,15 @@ def build_parser() -> argparse.ArgumentParser:
     ent.add_argument("--name")
     ent.add_argument("--alias", action="append")
     ent.set_defaults(func=cmd_entity)
+
+    emb = sub.add_parser("embeddings", help="embedding jobs: status, backfill, worker, model migration")
+    emb.add_argument("action", choices=["status", "backfill", "work", "migrate", "retry-failed", "drop-old"])
+    emb.add_argument("--to", help="with migrate: the new model, PROVIDER:MODEL[@DIMS]")
+    emb.add_argument("--drop-old", action="store_true", help="after a completed migration, drop the old index")
+    emb.add_argument("--batch-size", type=int, default=64)
+    emb.add_argument("--interval", type=float, default=5.0, help="with work: seconds between rounds")
+    emb.add_argument("--json", action="store_true")
+    emb.set_defaults(func=cmd_embeddings)
 
     und = sub.add_parser("understand", help="show how a query is parsed (dates, people, places, intent)")
     und.add_argument("text")

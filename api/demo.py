@@ -11,7 +11,7 @@ from graph.entities import upsert_entity
 from graph.members import set_member
 from graph.settings import REPO_ROOT, Settings
 from graph.visibility import Viewer
-from ingest.embedders import get_embedder
+from ingest.embedding_jobs import active_embedder
 from ingest.pipeline import Ingestor, read_jsonl
 from queries.search import Filters, Scope, SearchOptions, hybrid_search
 
@@ -33,7 +33,7 @@ def _load(graph: Graph, settings: Settings) -> str:
         set_member(graph, PROJECT, user, role)
     for item in json.loads((DEMO_DIR / "entities.json").read_text(encoding="utf-8")):
         upsert_entity(graph, PROJECT, item["kind"], item["name"], item.get("aliases", []))
-    report = Ingestor(graph, get_embedder(settings)).ingest(read_jsonl(DEMO_DIR / "sample_diary.jsonl"))
+    report = Ingestor(graph, active_embedder(graph, settings)).ingest(read_jsonl(DEMO_DIR / "sample_diary.jsonl"))
     return (f"demo diary: {report.written} entries written, {report.unchanged} unchanged, "
             f"{len(report.errors)} bad lines")
 
@@ -41,7 +41,7 @@ def _load(graph: Graph, settings: Settings) -> str:
 def run_demo(graph: Graph, settings: Settings, out: Path | None = None) -> int:
     print(_load(graph, settings))
     print(f"members of {PROJECT}: " + ", ".join(f"{u} ({r})" for u, r in MEMBERS.items()))
-    embedder = get_embedder(settings)
+    embedder = active_embedder(graph, settings)
     for user, query, filters in SEARCHES:
         resp = hybrid_search(graph, embedder, settings, Viewer(user_id=user), query, Scope(project_id=PROJECT),
                              SearchOptions(k=3, filters=filters))

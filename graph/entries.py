@@ -118,32 +118,6 @@ RETURN e {{.*}} AS entry,
        COUNT {{ MATCH (c:Chunk)-[:OF]->(e) WHERE c.embedding_status <> 'done' }} AS pending
 """
 
-PENDING_CHUNKS = """
-MATCH (c:Chunk)
-WHERE c.embedding_status IN ['pending', 'failed'] OR c.embedding_model <> $model
-RETURN c.id AS id, c.context AS context, c.text AS text
-ORDER BY c.id
-LIMIT $limit
-"""
-
-SET_CHUNK_VECTORS = """
-UNWIND $rows AS row
-MATCH (c:Chunk {id: row.id})
-SET c.embedding_status = 'done', c.embedding_model = $model, c.embedding_hash = row.embedding_hash,
-    c.embedding_error = null
-WITH c, row
-CALL db.create.setNodeVectorProperty(c, $prop, row.vector)
-"""
-
-EMBEDDING_COUNTS = """
-MATCH (c:Chunk)
-RETURN count(CASE WHEN c.embedding_status = 'done' AND c.embedding_model = $model THEN 1 END) AS done,
-       count(CASE WHEN c.embedding_status = 'pending' OR (c.embedding_status = 'done' AND c.embedding_model <> $model)
-                  THEN 1 END) AS pending,
-       count(CASE WHEN c.embedding_status = 'failed' THEN 1 END) AS failed
-"""
-
-
 def write_batch(graph: Graph, entries: list[dict[str, Any]], periods: list[dict[str, Any]],
                 mentions: dict[str, list[dict[str, Any]]], chunks: list[dict[str, Any]], prop: str) -> None:
     """Everything about a batch of entries in one transaction: all of it lands or none of it does."""

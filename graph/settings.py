@@ -44,6 +44,12 @@ class Settings(BaseSettings):
     exact_scan_max_chunks: int = Field(
         default=20000, description="Below this many chunks in scope, dense similarity is computed exactly."
     )
+    dense_floor: float | None = Field(
+        default=None,
+        description="Dense hits below this similarity count as nothing (fallback chain); default per model, see "
+                    "docs/BENCHMARKS.md; 0 disables.",
+    )
+    embed_worker: bool = Field(default=True, description="Run the background embedding worker inside `serve`.")
     rrf_k: int = 60
     max_body_bytes: int = 1_000_000
 

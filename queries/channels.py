@@ -37,7 +37,7 @@ SCOPE_CHUNKS = "MATCH (c:Chunk) WHERE c.project_id IN $project_ids RETURN count(
 DENSE_EXACT = f"""
 MATCH (e:Entry) WHERE {QUERY_SCOPE}
 MATCH (c:Chunk)-[:OF]->(e)
-WHERE c.embedding_status = 'done' AND c.embedding_model = $model AND c[$prop] IS NOT NULL
+WHERE c[$prop] IS NOT NULL
 WITH e, c, vector.similarity.cosine(c[$prop], $vector) AS sim
 ORDER BY sim DESC
 WITH e, head(collect({{id: c.id, sim: sim}})) AS best

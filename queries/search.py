@@ -14,12 +14,14 @@ from datetime import date
 from typing import Any
 
 from graph.db import Graph
+from graph.embeddings import get_state
 from graph.entities import list_visible_entities
 from graph.members import projects_of, role_of
 from graph.schema import vector_index_name, vector_property
 from graph.settings import Settings
 from graph.textnorm import fold
 from graph.visibility import Viewer, levels_up_to, visibility_params
+from ingest.embedder_specs import embedder_for_spec
 from ingest.embedders import CheckedEmbedder, EmbeddingError
 from ingest.linking import ProjectLexicon
 from queries import channels as ch
@@ -30,6 +32,8 @@ from queries.understand import KnownEntity, to_json, understand
 
 log = logging.getLogger(__name__)
 CHANNELS = ("dense", "fulltext", "structured")
+# Dense similarity below which a hit counts as nothing, per model (bench/calibrate_floor.py, docs/BENCHMARKS.md).
+DENSE_FLOORS = {"e5small": 0.88}
 THREAD_SEEDS = 5
 _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="memora-search")
 
@@ -159,8 +163,6 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
         recent, _ = ch.run_channel(graph, ch.RECENT, {**base, "limit": options.k})
         fused = [Fused(h.id, 0.0, {"recency": {"rank": i + 1, "score": 0.0}}) for i, h in enumerate(recent)]
         source = "recency" if fused else "none"
-    if results.get("dense"):
-        log.debug("top dense similarity %.4f for source %s", results["dense"][0].score, source)
     latency["fuse"] = _ms(t)
 
     t = time.perf_counter()
@@ -265,8 +267,8 @@ def _run_channels(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
     best_chunk: dict[str, str] = {}
     skip_dense = parsed.layer == "keyword" and len(wanted) > 1
     if "dense" in wanted and parsed.text_for_search.strip() and not skip_dense:
-        _dense_into(graph, embedder, settings, viewer, params, parsed.text_for_search, limit, results, best_chunk,
-                    latency, warnings)
+        _all_dense(graph, embedder, settings, viewer, params, parsed.text_for_search, limit, results, best_chunk,
+                   latency, warnings)
     for name, fut in futures.items():
         results[name], _ = fut.result()
         latency[name] = _ms(started[name])
@@ -276,8 +278,8 @@ def _run_channels(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
         if total <= limit:
             results["structured"] = hits
     if skip_dense and not any(results.values()) and "dense" in wanted:
-        _dense_into(graph, embedder, settings, viewer, params, parsed.text_for_search, limit, results, best_chunk,
-                    latency, warnings)
+        _all_dense(graph, embedder, settings, viewer, params, parsed.text_for_search, limit, results, best_chunk,
+                   latency, warnings)
     if results.get("dense") and len(wanted) > 1:
         t = time.perf_counter()
         seeds = [h.id for h in results["dense"][:THREAD_SEEDS]]
@@ -286,9 +288,26 @@ def _run_channels(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
     return results, best_chunk
 
 
+def _all_dense(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer, params: dict[str, Any],
+               text: str, limit: int, results: dict[str, list[Hit]], best_chunk: dict[str, str],
+               latency: dict[str, float], warnings: list[str]) -> None:
+    """The active model's index, plus the target's while a model migration is under way (fused by RRF)."""
+    _dense_into(graph, embedder, settings, viewer, params, text, limit, results, best_chunk, latency, warnings,
+                "dense")
+    state = get_state(graph)
+    if state is not None and state.target and state.target_slug != embedder.slug:
+        try:
+            target = embedder_for_spec(settings, state.target)
+        except EmbeddingError as exc:
+            log.warning("target model %s unavailable: %s", state.target, exc)
+            return
+        _dense_into(graph, target, settings, viewer, params, text, limit, results, best_chunk, latency, warnings,
+                    "dense_next")
+
+
 def _dense_into(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer, params: dict[str, Any],
                 text: str, limit: int, results: dict[str, list[Hit]], best_chunk: dict[str, str],
-                latency: dict[str, float], warnings: list[str]) -> None:
+                latency: dict[str, float], warnings: list[str], channel: str = "dense") -> None:
     t = time.perf_counter()
     try:
         vector = [float(x) for x in embedder.embed_query(text)]
@@ -296,12 +315,16 @@ def _dense_into(graph: Graph, embedder: CheckedEmbedder, settings: Settings, vie
         warnings.append("dense channel unavailable: the query could not be embedded")
         log.warning("query embedding failed: %s", exc)
         return
-    latency["embed"] = _ms(t)
+    latency[f"embed_{channel}" if channel != "dense" else "embed"] = _ms(t)
     t = time.perf_counter()
     hits, chunks = _dense(graph, embedder, settings, viewer, params, vector, limit)
-    results["dense"] = hits
-    best_chunk.update(chunks)
-    latency["dense"] = _ms(t)
+    floor = settings.dense_floor if settings.dense_floor is not None else DENSE_FLOORS.get(embedder.slug, 0.0)
+    if hits:
+        log.info("top %s similarity %.4f (floor %.2f)", channel, hits[0].score, floor)
+    results[channel] = [h for h in hits if h.score >= floor]
+    for h in results[channel]:
+        best_chunk.setdefault(h.id, chunks[h.id])
+    latency[channel] = _ms(t)
 
 
 def _dense(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer, base: dict[str, Any],

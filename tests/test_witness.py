@@ -23,7 +23,8 @@ def _client(settings: Settings, graph: Graph, embedder: CheckedEmbedder) -> Test
 def _setup(family: dict[str, str], ingest: Callable[..., Any]) -> list[dict[str, Any]]:
     project = family["project"]
     rows = [{"entry_id": f"{project}/ch-{lvl}", "project_id": project, "author": family["owner"], "intimacy": lvl,
-             "period": "Berlín 2008", "text": f"Invierno en Berlín, lloramos en la estación ({lvl})."} for lvl in LEVELS]
+             "period": "Berlín 2008", "text": f"Invierno en Berlín, lloramos en la estación ({lvl})."}
+            for lvl in LEVELS]
     rows.append({"entry_id": f"{project}/other-chapter", "project_id": project, "author": family["owner"],
                  "intimacy": "public", "period": "Madrid", "text": "Invierno en Madrid, lloramos en la estación."})
     assert not ingest(rows).errors

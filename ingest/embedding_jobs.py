@@ -1,0 +1,218 @@
+"""Embedding jobs: backfill what is pending (resumable, committed per batch), report status, migrate models.
+
+The jobs are the chunks themselves: a chunk without a vector for a model is pending for it, with an attempts
+counter and the last error; nothing else needs to be kept in sync.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from graph.db import Graph
+from graph.embeddings import (
+    EmbeddingState,
+    attempts_key,
+    counts,
+    drop_vectors,
+    get_state,
+    pending_batch,
+    record_failures,
+    set_state,
+    store_vectors,
+)
+from graph.ids import sha256
+from graph.schema import ensure_vector_index, vector_index_name, vector_property
+from graph.settings import Settings
+from ingest.embedder_specs import embedder_for_spec, settings_spec
+from ingest.embedders import CheckedEmbedder, EmbeddingError
+from ingest.pipeline import embedding_input
+
+log = logging.getLogger(__name__)
+MAX_ATTEMPTS = 5
+
+
+@dataclass
+class BackfillStats:
+    embedded: int = 0
+    failed: int = 0
+    batches: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+def backfill(graph: Graph, embedder: CheckedEmbedder, *, active: bool = True, batch_size: int = 64,
+             max_attempts: int = MAX_ATTEMPTS, max_batches: int | None = None,
+             progress: Callable[[int], None] | None = None, stop: threading.Event | None = None,
+             project_id: str | None = None) -> BackfillStats:
+    """Embed every chunk that lacks this model's vector, one committed batch at a time.
+
+    Interrupted, it resumes where it stopped: what is done has its vector, what is not is still pending. A failing
+    provider stops the run after one failed batch (the worker retries later); each chunk gets `max_attempts`.
+    """
+    prop = vector_property(embedder.slug)
+    key = attempts_key(embedder.slug, active)
+    stats = BackfillStats()
+    after = ""
+    while max_batches is None or stats.batches < max_batches:
+        if stop is not None and stop.is_set():
+            break
+        batch = pending_batch(graph, prop, key, max_attempts, after, batch_size, project_id)
+        if not batch:
+            break
+        after = batch[-1]["id"]
+        stats.batches += 1
+        try:
+            vectors = embedder.embed_passages([embedding_input(c["context"] or "", c["text"]) for c in batch])
+        except EmbeddingError as exc:
+            rows = []
+            for c in batch:
+                props: dict[str, Any] = {key: c["attempts"] + 1}
+                if active:
+                    props |= {"embedding_status": "failed" if c["attempts"] + 1 >= max_attempts else "pending",
+                              "embedding_error": str(exc)[:500]}
+                rows.append({"id": c["id"], "props": props})
+            record_failures(graph, rows)
+            stats.failed += len(batch)
+            stats.errors.append(str(exc)[:200])
+            log.warning("embedding batch failed (%d chunks), will retry later: %s", len(batch), exc)
+            break
+        rows = []
+        for c, vec in zip(batch, vectors, strict=True):
+            props = {key: None}
+            if active:
+                props |= {"embedding_status": "done", "embedding_model": embedder.model_id, "embedding_error": None,
+                          "embedding_hash": sha256(embedder.model_id, c["context"] or "", c["text"])}
+            rows.append({"id": c["id"], "props": props, "vector": [float(x) for x in vec]})
+        store_vectors(graph, prop, rows)
+        stats.embedded += len(batch)
+        if progress:
+            progress(len(batch))
+    return stats
+
+
+def status(graph: Graph, embedder: CheckedEmbedder, active: bool = True,
+           max_attempts: int = MAX_ATTEMPTS) -> dict[str, Any]:
+    c = counts(graph, vector_property(embedder.slug), attempts_key(embedder.slug, active), max_attempts)
+    return {"model": embedder.model_id, "pending": c.pending, "done": c.done, "failed": c.failed}
+
+
+def retry_failed(graph: Graph, embedder: CheckedEmbedder, active: bool = True) -> int:
+    """Give failed chunks a fresh set of attempts (after the provider is fixed)."""
+    key = attempts_key(embedder.slug, active)
+    rows = graph.write(
+        "MATCH (c:Chunk) WHERE c[$prop] IS NULL AND coalesce(c[$key], 0) > 0 "
+        "SET c += $reset RETURN count(c) AS n",
+        {"prop": vector_property(embedder.slug), "key": key,
+         "reset": {key: 0, **({"embedding_status": "pending"} if active else {})}},
+    )
+    return int(rows[0]["n"])
+
+
+def current_state(graph: Graph, settings: Settings) -> EmbeddingState:
+    """The graph names the active model; the first time, it is the configured one."""
+    state = get_state(graph)
+    if state is None:
+        spec = settings_spec(settings)
+        state = EmbeddingState(spec, embedder_for_spec(settings, spec).slug)
+        set_state(graph, state)
+    return state
+
+
+def active_embedder(graph: Graph, settings: Settings) -> CheckedEmbedder:
+    return embedder_for_spec(settings, current_state(graph, settings).active)
+
+
+def target_embedder(graph: Graph, settings: Settings) -> CheckedEmbedder | None:
+    state = current_state(graph, settings)
+    return embedder_for_spec(settings, state.target) if state.target else None
+
+
+def start_migration(graph: Graph, settings: Settings, target_spec: str) -> EmbeddingState:
+    """Create the new model's index and record it as the target; search then queries both until it is complete."""
+    state = current_state(graph, settings)
+    target = embedder_for_spec(settings, target_spec)
+    if target.slug == state.active_slug:
+        raise ValueError(f"{target_spec} is already the active model")
+    if state.target and state.target_slug != target.slug:
+        raise ValueError(f"a migration to {state.target} is already in progress")
+    ensure_vector_index(graph, target.slug, target.dimensions)
+    new = EmbeddingState(state.active, state.active_slug, target_spec, target.slug, state.retired)
+    set_state(graph, new)
+    return new
+
+
+def finish_migration(graph: Graph, settings: Settings) -> EmbeddingState:
+    """Switch to the target once every chunk has its vector; the old index stays until `drop_retired`."""
+    state = current_state(graph, settings)
+    if not state.target or not state.target_slug:
+        return state
+    target = embedder_for_spec(settings, state.target)
+    c = counts(graph, vector_property(target.slug), attempts_key(target.slug, False), MAX_ATTEMPTS)
+    if c.pending or c.failed:
+        return state
+    graph.write("MATCH (c:Chunk) WHERE c[$prop] IS NOT NULL SET c += $props",
+                {"prop": vector_property(target.slug),
+                 "props": {"embedding_status": "done", "embedding_model": target.model_id}})
+    new = EmbeddingState(state.target, state.target_slug, None, None, (*state.retired, state.active_slug))
+    set_state(graph, new)
+    return new
+
+
+def drop_retired(graph: Graph, settings: Settings) -> list[str]:
+    """Drop the indexes and vectors of models no longer active."""
+    state = current_state(graph, settings)
+    dropped = []
+    for slug in state.retired:
+        graph.run_auto(f"DROP INDEX {vector_index_name(slug)} IF EXISTS")
+        drop_vectors(graph, vector_property(slug), attempts_key(slug, False))
+        dropped.append(slug)
+    set_state(graph, EmbeddingState(state.active, state.active_slug, state.target, state.target_slug, ()))
+    return dropped
+
+
+class Worker:
+    """Background embedding worker: backfills pending chunks every `interval` seconds until stopped."""
+
+    def __init__(self, graph: Graph, settings: Settings, interval: float = 5.0) -> None:
+        self.graph = graph
+        self.settings = settings
+        self.interval = interval
+        self.stop_event = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def run_once(self) -> BackfillStats:
+        stats = backfill(self.graph, active_embedder(self.graph, self.settings), stop=self.stop_event)
+        target = target_embedder(self.graph, self.settings)
+        if target is not None and not self.stop_event.is_set():
+            more = backfill(self.graph, target, active=False, stop=self.stop_event)
+            stats.embedded += more.embedded
+            stats.failed += more.failed
+            finish_migration(self.graph, self.settings)
+        return stats
+
+    def loop(self) -> None:
+        while not self.stop_event.is_set():
+            try:
+                self.run_once()
+            except Exception:  # noqa: BLE001 - a worker must outlive one bad round; the error is logged
+                log.exception("embedding worker round failed")
+            self.stop_event.wait(self.interval)
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self.loop, name="memora-embedder", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self.stop_event.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+
+def wait_idle(worker: Worker, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and worker.run_once().embedded:
+        pass
