@@ -11,7 +11,7 @@ import threading
 import numpy as np
 
 from graph.settings import Settings
-from ingest.embedders import CheckedEmbedder, Embedder, EmbeddingError, get_embedder
+from ingest.embedders import CheckedEmbedder, Embedder, EmbeddingError, get_embedder, get_embedder_settings
 
 _lock = threading.Lock()
 _cache: dict[str, CheckedEmbedder] = {}
@@ -59,7 +59,11 @@ def embedder_for_spec(settings: Settings, spec: str) -> CheckedEmbedder:
         if spec in _cache:
             return _cache[spec]
     provider, model, dims = parse_spec(spec)
-    base = get_embedder(settings.model_copy(update={"embedder": provider, "embedder_model": model}))
-    embedder = CheckedEmbedder(Truncated(base.inner, dims)) if dims else base
+    chosen = settings.model_copy(update={"embedder": provider, "embedder_model": model})
+    if provider == "openai-compatible" and dims:
+        embedder = get_embedder(chosen, get_embedder_settings().model_copy(update={"dimensions": dims}))
+    else:
+        base = get_embedder(chosen)
+        embedder = CheckedEmbedder(Truncated(base.inner, dims)) if dims else base
     with _lock:
         return _cache.setdefault(spec, embedder)

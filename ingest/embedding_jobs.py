@@ -122,8 +122,19 @@ def current_state(graph: Graph, settings: Settings) -> EmbeddingState:
     return state
 
 
+_indexed: set[str] = set()
+
+
 def active_embedder(graph: Graph, settings: Settings) -> CheckedEmbedder:
-    return embedder_for_spec(settings, current_state(graph, settings).active)
+    """The active model, with its vector index ensured once per process (a non-default model needs its own)."""
+    embedder = embedder_for_spec(settings, current_state(graph, settings).active)
+    if embedder.slug not in _indexed:
+        try:
+            ensure_vector_index(graph, embedder.slug, embedder.dimensions)
+            _indexed.add(embedder.slug)
+        except EmbeddingError as exc:
+            log.warning("vector index for %s not ensured yet (chunks stay pending): %s", embedder.model_id, exc)
+    return embedder
 
 
 def target_embedder(graph: Graph, settings: Settings) -> CheckedEmbedder | None:

@@ -1,0 +1,2 @@
+"""One module per embedding provider; `ingest.embedders.get_embedder` imports them only when chosen (torch is
+optional)."""
