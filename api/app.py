@@ -3,9 +3,10 @@ exactly like what does not exist (404), and project access without membership is
 
 from __future__ import annotations
 
+import json
 import logging
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import asdict
 from datetime import timedelta
@@ -16,6 +17,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from neo4j.exceptions import ServiceUnavailable, SessionExpired
+from starlette.types import ASGIApp, Message, Receive, Send
+from starlette.types import Scope as AsgiScope
 
 from api import auth
 from api.models import (
@@ -36,7 +39,7 @@ from api.models import (
 )
 from graph.db import Graph, get_graph
 from graph.entities import list_visible_entities, upsert_entity
-from graph.entries import delete_entry, get_visible_entry
+from graph.entries import get_visible_entry, load_records
 from graph.ids import period_id
 from graph.members import members_of, projects_of, remove_member, role_of, set_member
 from graph.settings import Settings, get_settings
@@ -74,6 +77,55 @@ class Services:
         return active_embedder(self.graph, self.settings)
 
 
+class BodyLimit:
+    """Refuse bodies over the limit, declared (Content-Length) or streamed (chunked), with a 422 and a reason.
+
+    A streamed body is cut at the limit and whatever the application answers to the truncated request is replaced.
+    """
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: AsgiScope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await self._reject(scope, receive, send)
+            return
+        seen = 0
+        too_large = False
+        replaced = False
+
+        async def counted() -> Message:
+            nonlocal seen, too_large
+            message = await receive()
+            if message["type"] == "http.request" and not too_large:
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    too_large = True
+                    return {"type": "http.request", "body": b"", "more_body": False}
+            return message
+
+        async def guarded(message: Message) -> None:
+            nonlocal replaced
+            if not too_large:
+                await send(message)
+            elif message["type"] == "http.response.start" and not replaced:
+                replaced = True
+                await self._reject(scope, receive, send)
+
+        await self.app(scope, counted, guarded)
+
+    async def _reject(self, scope: AsgiScope, receive: Receive, send: Send) -> None:
+        response = JSONResponse(status_code=422, content={"detail": [{
+            "loc": ["body"], "msg": f"request body larger than the limit of {self.limit} bytes",
+            "type": "body_too_large"}]})
+        await response(scope, receive, send)
+
+
 def current_viewer(request: Request,
                    creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> Viewer:
     """The user named by a valid bearer token; roles are read from the graph by each statement."""
@@ -106,13 +158,7 @@ def create_app(services: Services | None = None, worker: bool = False) -> FastAP
                   description="Personal memory search on Neo4j: hybrid retrieval with privacy in the query.")
     app.state.services = svc
 
-    @app.middleware("http")
-    async def limit_body(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > svc.settings.max_body_bytes):
-            return JSONResponse(status_code=422, content={
-                "detail": f"request body larger than the limit of {svc.settings.max_body_bytes} bytes"})
-        return await call_next(request)
+    app.add_middleware(BodyLimit, limit=svc.settings.max_body_bytes)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -178,15 +224,17 @@ def create_app(services: Services | None = None, worker: bool = False) -> FastAP
         row = _editable(svc, who, entry_id)
         from ingest.records import EntryRecord
 
+        stored = load_records(svc.graph, [entry_id])[0]
+        metadata = json.loads(stored.pop("metadata") or "{}")
         record = _record_or_422(lambda: EntryRecord.model_validate({
-            **body.model_dump(), "entry_id": entry_id, "project_id": row["entry"]["project_id"],
-            "author": row["entry"]["author_id"]}))
+            **metadata, **stored, **body.model_dump(), "entry_id": entry_id,
+            "project_id": row["entry"]["project_id"], "author": row["entry"]["author_id"]}))
         return _write(svc, record, "updated")
 
     @app.delete("/v1/entries/{entry_id:path}", response_model=WriteOut)
     def remove_entry(entry_id: str, who: ViewerDep) -> WriteOut:
         _editable(svc, who, entry_id)
-        delete_entry(svc.graph, entry_id)
+        Ingestor(svc.graph, svc.embedder).delete(entry_id)
         return WriteOut(entry_id=entry_id, status="deleted")
 
     @app.get("/v1/projects")
@@ -205,7 +253,7 @@ def create_app(services: Services | None = None, worker: bool = False) -> FastAP
         set_member(svc.graph, project_id, body.user_id, body.role)
         return MemberOut(user_id=body.user_id, role=body.role)
 
-    @app.delete("/v1/projects/{project_id}/members/{user_id}", status_code=204)
+    @app.delete("/v1/projects/{project_id}/members/{user_id:path}", status_code=204)
     def delete_member(project_id: str, user_id: str, who: ViewerDep) -> Response:
         _require_owner(svc, project_id, who)
         if not remove_member(svc.graph, project_id, user_id):
@@ -316,13 +364,14 @@ def _record_or_422(build: Callable[[], Any]) -> Any:
     try:
         return build()
     except ValidationError as exc:
-        raise HTTPException(422, [{"loc": list(e["loc"]), "msg": e["msg"]} for e in exc.errors()]) from exc
+        raise HTTPException(422, [{"loc": ["body", *e["loc"]], "msg": e["msg"], "type": e["type"]}
+                                  for e in exc.errors()]) from exc
 
 
 def _write(svc: Services, record: Any, status: str) -> WriteOut:
     report = Ingestor(svc.graph, svc.embedder).ingest([(1, record)])
     if report.errors:
-        raise HTTPException(422, report.errors[0].reason)
+        raise HTTPException(422, [{"loc": ["body"], "msg": report.errors[0].reason, "type": "value_error"}])
     if not report.written:
         return WriteOut(entry_id=record.entry_id, status="unchanged", embedding="done")
     return WriteOut(entry_id=record.entry_id, status=status,  # type: ignore[arg-type]

@@ -54,7 +54,8 @@ def issue(settings: Settings, user_id: str, ttl_seconds: int | None = None, now:
     if not user_id or len(user_id) > 200:
         raise TokenError("a token needs a user id of 1..200 characters")
     issued = int(now if now is not None else time.time())
-    body = {"sub": user_id, "iat": issued, "exp": issued + (ttl_seconds or settings.token_ttl_seconds)}
+    ttl = settings.token_ttl_seconds if ttl_seconds is None else ttl_seconds
+    body = {"sub": user_id, "iat": issued, "exp": issued + ttl}
     payload = _b64(json.dumps(body, separators=(",", ":")).encode())
     return f"{prefix}.{payload}.{_sign(secret_of(settings), prefix + payload)}"
 
@@ -76,7 +77,8 @@ def verify(settings: Settings, token: str, now: float | None = None, prefix: str
         raise TokenError("malformed token")
     payload, signature = parts[1], parts[2]
     secrets_ok = [secret_of(settings)] + ([settings.secret_previous] if settings.secret_previous else [])
-    if not any(hmac.compare_digest(_sign(s, prefix + payload), signature) for s in secrets_ok):
+    if not any(hmac.compare_digest(_sign(s, prefix + payload).encode(), signature.encode("utf-8", "replace"))
+               for s in secrets_ok):
         raise TokenError("bad signature")
     try:
         body = json.loads(_unb64(payload))

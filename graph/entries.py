@@ -19,7 +19,7 @@ RETURN e.id AS id, e.project_id AS project_id, e.content_hash AS content_hash,
 """
 
 PREVIOUS_IN_THREAD = """
-MATCH (e:Entry {thread_id: $thread_id}) WHERE e.thread_pos < $pos
+MATCH (e:Entry {thread_id: $thread_id}) WHERE e.thread_pos < $pos AND e.id <> $id
 RETURN e.id AS id, e.thread_pos AS pos, e.author_id AS author, e.body AS text, e.intimacy AS intimacy
 ORDER BY e.thread_pos DESC LIMIT 1
 """
@@ -28,7 +28,28 @@ LINK_THREAD = """
 UNWIND $rows AS row
 MATCH (e:Entry {id: row.id})
 MATCH (prev:Entry {id: row.prev_id})
+OPTIONAL MATCH (prev)-[stale:NEXT]->(other) WHERE other.id <> row.id
+DELETE stale
 MERGE (prev)-[:NEXT]->(e)
+"""
+
+THREAD_SUCCESSORS = """
+UNWIND $ids AS id
+MATCH (e:Entry {id: id}) WHERE e.thread_id IS NOT NULL
+CALL (e) {
+  MATCH (n:Entry {thread_id: e.thread_id}) WHERE n.thread_pos > e.thread_pos
+  RETURN n ORDER BY n.thread_pos LIMIT 1
+}
+RETURN DISTINCT n.id AS id
+"""
+
+LOAD_RECORDS = """
+UNWIND $ids AS id
+MATCH (e:Entry {id: id})
+RETURN e.id AS entry_id, e.project_id AS project_id, e.body AS text, e.author_id AS author, e.title AS title,
+       e.occurred_on AS occurred_on, e.occurred_at AS occurred_at, coalesce(e.listed_persons, []) AS persons,
+       coalesce(e.listed_places, []) AS places, coalesce(e.tags, []) AS tags, e.intimacy AS intimacy,
+       e.kind AS kind, e.period_name AS period, e.metadata AS metadata
 """
 
 REUSABLE_VECTORS = """
@@ -137,6 +158,16 @@ def write_batch(graph: Graph, entries: list[dict[str, Any]], periods: list[dict[
 
     with graph.driver.session(database=graph.database) as session:
         session.execute_write(work)
+
+
+def thread_successors(graph: Graph, ids: list[str]) -> list[str]:
+    """The next turn of each entry's conversation: its lent context depends on the entry before it."""
+    return [r["id"] for r in graph.read(THREAD_SUCCESSORS, {"ids": ids})]
+
+
+def load_records(graph: Graph, ids: list[str]) -> list[dict[str, Any]]:
+    """Stored entries as ingest records (what was written, not what was derived)."""
+    return [dict(r) for r in graph.read(LOAD_RECORDS, {"ids": ids})]
 
 
 def get_visible_entry(graph: Graph, viewer_params: dict[str, Any], entry_id: str) -> dict[str, Any] | None:

@@ -102,6 +102,6 @@ def ensure_vector_index(graph: Graph, slug: str, dimensions: int, await_seconds:
 
 
 def _check_slug(slug: str) -> str:
-    if not _SLUG.match(slug):
+    if not _SLUG.fullmatch(slug):
         raise ValueError(f"invalid embedding model slug {slug!r}")
     return slug

@@ -47,7 +47,7 @@ def chunk_text(text: str, kind: str = "diary", target: int = TARGET_CHARS) -> li
         if current and size + len(unit) + 1 > target:
             chunks.append(" ".join(current) if kind != "session" else "\n".join(current))
             tail = split_sentences(current[-1])[-1:] if kind != "session" else []
-            current = [t for t in tail if len(t) < target // 3]
+            current = [t for t in tail if len(t) + 1 + min(len(unit), target) <= target]
             size = sum(len(t) + 1 for t in current)
         while len(unit) > target:
             chunks.append(unit[:target])

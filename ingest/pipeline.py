@@ -17,7 +17,15 @@ from pydantic import ValidationError
 
 from graph.db import Graph
 from graph.entities import list_entities
-from graph.entries import EXISTING, PREVIOUS_IN_THREAD, REUSABLE_VECTORS, write_batch
+from graph.entries import (
+    EXISTING,
+    PREVIOUS_IN_THREAD,
+    REUSABLE_VECTORS,
+    delete_entry,
+    load_records,
+    thread_successors,
+    write_batch,
+)
 from graph.ids import chunk_id, period_id, sha256
 from graph.schema import vector_property
 from graph.textnorm import fold
@@ -96,7 +104,7 @@ class Ingestor:
         self.embedder = embedder
         self.prop = vector_property(embedder.slug)
         self._lexicons: dict[str, ProjectLexicon] = {}
-        self._last_turn: dict[str, Turn] = {}
+        self._turns: dict[str, dict[int, Turn]] = {}
 
     def lexicon(self, project_id: str) -> ProjectLexicon:
         if project_id not in self._lexicons:
@@ -122,7 +130,36 @@ class Ingestor:
                 batch = []
         if batch:
             self._flush(batch, report, progress)
+        self.refresh(thread_successors(self.graph, report.written_ids), report)
         return report
+
+    def refresh(self, entry_ids: list[str], report: IngestReport | None = None) -> IngestReport:
+        """Re-derive entries from what is stored (after a neighbour changed): unchanged ones are skipped."""
+        report = report or IngestReport()
+        written = set(report.written_ids)
+        todo = [i for i in entry_ids if i not in written]
+        if not todo:
+            return report
+        records = []
+        for number, row in enumerate(load_records(self.graph, todo), start=1):
+            metadata = json.loads(row.pop("metadata") or "{}")
+            records.append((number, EntryRecord.model_validate({**metadata, **row})))
+        batch_report = IngestReport()
+        for start in range(0, len(records), BATCH):
+            self._flush(records[start:start + BATCH], batch_report, None)
+        report.written += batch_report.written
+        report.chunks_embedded += batch_report.chunks_embedded
+        report.chunks_reused += batch_report.chunks_reused
+        report.chunks_pending += batch_report.chunks_pending
+        return report
+
+    def delete(self, entry_id: str) -> bool:
+        """Delete an entry; the next turn of its conversation no longer borrows its words."""
+        successors = thread_successors(self.graph, [entry_id])
+        deleted = delete_entry(self.graph, entry_id)
+        if deleted:
+            self.refresh(successors)
+        return deleted
 
     def _flush(self, batch: list[tuple[int, EntryRecord]], report: IngestReport,
                progress: Callable[[int], None] | None) -> None:
@@ -167,19 +204,24 @@ class Ingestor:
             progress(len(batch))
 
     def _thread(self, rec: EntryRecord, number: int) -> tuple[str | None, int | None, Turn | None]:
-        """Entries of one project that share an `occurred_at` are one recorded session, ordered by `turn`."""
+        """Entries of one project that share an `occurred_at` are one recorded session, ordered by `turn`.
+
+        The previous turn is the closest earlier one among those stored and those of the batch being written.
+        """
         if not rec.occurred_at:
             return None, None, None
         tid = sha256(rec.project_id, rec.occurred_at)[:24]
         turn = rec.metadata().get("turn")
         pos = turn if isinstance(turn, int) else number
-        prev = self._last_turn.get(tid)
-        if prev is None or prev.pos >= pos:
-            rows = self.graph.read(PREVIOUS_IN_THREAD, {"thread_id": tid, "pos": pos})
-            prev = Turn(rows[0]["pos"], rows[0]["id"], rows[0]["author"], rows[0]["text"], rows[0]["intimacy"]) \
-                if rows else None
-        self._last_turn[tid] = Turn(pos, rec.entry_id, rec.author, rec.text, rec.intimacy)
-        return tid, pos, prev
+        turns = self._turns.setdefault(tid, {})
+        candidates = [t for p, t in turns.items() if p < pos and t.entry_id != rec.entry_id]
+        rows = self.graph.read(PREVIOUS_IN_THREAD, {"thread_id": tid, "pos": pos, "id": rec.entry_id})
+        if rows:
+            r = rows[0]
+            stored = turns.get(r["pos"])
+            candidates.append(stored if stored else Turn(r["pos"], r["id"], r["author"], r["text"], r["intimacy"]))
+        turns[pos] = Turn(pos, rec.entry_id, rec.author, rec.text, rec.intimacy)
+        return tid, pos, max(candidates, key=lambda t: t.pos) if candidates else None
 
     def _prepare(self, rec: EntryRecord, number: int) -> dict[str, Any]:
         occurred = rec.occurred()
@@ -208,6 +250,7 @@ class Ingestor:
             "occurred_precision": occurred.precision if occurred else None,
             "occurred_at": rec.occurred_at, "period_name": rec.period, "content_hash": content_hash,
             "metadata": metadata, "thread_id": thread_id, "thread_pos": thread_pos,
+            "occurred_on": rec.occurred_on, "listed_persons": rec.persons, "listed_places": rec.places,
             "prev_id": prev.entry_id if prev else None,
             "context": lent_text,
         }

@@ -33,6 +33,7 @@ QUERY_SCOPE = f"""{ENTRY_SCOPE}
   AND (size($q_author_keys) = 0 OR toLower(e.author_id) IN $q_author_keys)"""
 
 SCOPE_CHUNKS = "MATCH (c:Chunk) WHERE c.project_id IN $project_ids RETURN count(c) AS n"
+INDEXED_CHUNKS = "MATCH (c:Chunk) WHERE c[$prop] IS NOT NULL RETURN count(c) AS n"
 
 DENSE_EXACT = f"""
 MATCH (e:Entry) WHERE {QUERY_SCOPE}

@@ -335,14 +335,15 @@ def _dense(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: 
     in_scope = int(graph.read(ch.SCOPE_CHUNKS, {"project_ids": base["project_ids"]})[0]["n"])
     if viewer.is_witness or in_scope <= settings.exact_scan_max_chunks:
         return ch.run_channel(graph, ch.DENSE_EXACT, params)
+    indexed = int(graph.read(ch.INDEXED_CHUNKS, {"prop": params["prop"]})[0]["n"])
     fetch = max(limit * 10, 200)
     while True:
         hits, chunks = ch.run_channel(graph, ch.DENSE_INDEX, {**params, "index": vector_index_name(embedder.slug),
                                                               "fetch": fetch})
-        if len(hits) >= limit or fetch >= in_scope or fetch >= 20000:
-            if len(hits) < limit and fetch < in_scope:
-                return ch.run_channel(graph, ch.DENSE_EXACT, params)
+        if len(hits) >= limit or fetch >= indexed:
             return hits, chunks
+        if fetch >= 20000:
+            return ch.run_channel(graph, ch.DENSE_EXACT, params)
         fetch *= 4
 
 
