@@ -215,6 +215,10 @@ def create_app(services: Services | None = None, worker: bool = False) -> FastAP
         if role_of(svc.graph, body.project_id, who.user_id) not in ("owner", "coauthor"):
             raise HTTPException(403, "only the project's owner and coauthors can write entries")
         entry_id = body.entry_id or f"{body.project_id}/{uuid.uuid4().hex[:12]}"
+        if not entry_id.startswith(f"{body.project_id}/"):
+            # Ids live in the project's namespace, so a writer can never probe another project's ids.
+            raise HTTPException(422, [{"loc": ["body", "entry_id"], "type": "value_error",
+                                       "msg": f"entry_id must start with '{body.project_id}/'"}])
         if svc.graph.read("MATCH (e:Entry {id: $id}) RETURN e.id", {"id": entry_id}):
             raise HTTPException(409, "an entry with this id already exists")
         return _write(svc, _record_or_422(lambda: body.to_record(entry_id, who.user_id or "")), "created")

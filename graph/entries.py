@@ -20,7 +20,8 @@ RETURN e.id AS id, e.project_id AS project_id, e.content_hash AS content_hash,
 
 PREVIOUS_IN_THREAD = """
 MATCH (e:Entry {thread_id: $thread_id}) WHERE e.thread_pos < $pos AND e.id <> $id
-RETURN e.id AS id, e.thread_pos AS pos, e.author_id AS author, e.body AS text, e.intimacy AS intimacy
+RETURN e.id AS id, e.thread_pos AS pos, e.author_id AS author, e.body AS text, e.intimacy AS intimacy,
+       e.period_name AS period
 ORDER BY e.thread_pos DESC LIMIT 1
 """
 

@@ -50,13 +50,17 @@ _OPENNESS = {"public": 0, "circle": 1, "intimate": 2, "private": 3}
 PREVIOUS_TURN_CHARS = 400
 
 
-def may_lend_context(prev_intimacy: str, prev_author: str | None, intimacy: str, author: str | None) -> bool:
+def may_lend_context(prev_intimacy: str, prev_author: str | None, intimacy: str, author: str | None,
+                     prev_period: str | None = None, period: str | None = None) -> bool:
     """Whether an entry's text may enrich a neighbour's vector without carrying it to a wider audience.
 
-    A vector ranks for everyone who can see its entry, so the lender must be at least as open as the borrower, and an
-    intimate or private lender must share the borrower's author.
+    A vector ranks for everyone who can see its entry, so the lender must be at least as open as the borrower, an
+    intimate or private lender must share the borrower's author, and a borrower in a chapter (which witnesses of
+    that chapter may search) only borrows from the same chapter.
     """
     if _OPENNESS[prev_intimacy] > _OPENNESS[intimacy]:
+        return False
+    if period is not None and prev_period != period:
         return False
     return not (_OPENNESS[prev_intimacy] >= _OPENNESS["intimate"] and prev_author != author)
 

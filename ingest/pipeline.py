@@ -55,6 +55,7 @@ class Turn:
     author: str | None
     text: str
     intimacy: str
+    period: str | None = None
 
 
 @dataclass
@@ -219,14 +220,16 @@ class Ingestor:
         if rows:
             r = rows[0]
             stored = turns.get(r["pos"])
-            candidates.append(stored if stored else Turn(r["pos"], r["id"], r["author"], r["text"], r["intimacy"]))
-        turns[pos] = Turn(pos, rec.entry_id, rec.author, rec.text, rec.intimacy)
+            candidates.append(stored if stored else Turn(r["pos"], r["id"], r["author"], r["text"], r["intimacy"],
+                                                         r["period"]))
+        turns[pos] = Turn(pos, rec.entry_id, rec.author, rec.text, rec.intimacy, rec.period)
         return tid, pos, max(candidates, key=lambda t: t.pos) if candidates else None
 
     def _prepare(self, rec: EntryRecord, number: int) -> dict[str, Any]:
         occurred = rec.occurred()
         thread_id, thread_pos, prev = self._thread(rec, number)
-        lent = prev if prev and may_lend_context(prev.intimacy, prev.author, rec.intimacy, rec.author) else None
+        lent = prev if prev and may_lend_context(prev.intimacy, prev.author, rec.intimacy, rec.author,
+                                                 prev.period, rec.period) else None
         lent_text = previous_turn(lent.author, lent.text) if lent else None
         lex = self.lexicon(rec.project_id)
         found = link(lex, f"{rec.title or ''}\n{rec.text}", rec.persons, rec.places)

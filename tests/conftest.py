@@ -25,6 +25,9 @@ DETACH DELETE n
 """
 
 
+ORPHAN_WITNESS_AUTHORS = "MATCH (u:User) WHERE u.id STARTS WITH 'witness:' AND NOT (u)--() DELETE u"
+
+
 @pytest.fixture(scope="session")
 def settings() -> Settings:
     return get_settings()
@@ -50,6 +53,7 @@ def prefix(graph: Graph) -> Iterator[str]:
     p = f"t{uuid.uuid4().hex[:10]}-"
     yield p
     graph.write(CLEANUP, {"prefix": p})
+    graph.write(ORPHAN_WITNESS_AUTHORS)
 
 
 @pytest.fixture()
