@@ -25,6 +25,15 @@ DETACH DELETE n
 """
 
 
+# Lines tests want in the run's output whatever the capture mode (case counts of the property and fuzz tests).
+SUMMARY: list[str] = []
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    for line in SUMMARY:
+        terminalreporter.write_line(line)
+
+
 ORPHAN_WITNESS_AUTHORS = "MATCH (u:User) WHERE u.id STARTS WITH 'witness:' AND NOT (u)--() DELETE u"
 
 

@@ -33,7 +33,7 @@ from graph.settings import Settings, get_settings
 from graph.witnesses import create_grant
 from ingest.embedders import CheckedEmbedder
 from ingest.pipeline import Ingestor, parse_line
-from tests.conftest import CLEANUP
+from tests.conftest import CLEANUP, SUMMARY
 
 EXAMPLES_PER_OPERATION = 25
 STATUSES: Counter[int] = Counter()
@@ -65,8 +65,8 @@ def fuzz_world(graph: Graph, embedder: CheckedEmbedder, settings: Settings) -> I
            "token": auth.issue(settings, owner), "witness": auth.issue_witness(settings, grant, 3600)}
     graph.write(CLEANUP, {"prefix": prefix})
     graph.write("MATCH (u:User {id: $id}) DETACH DELETE u", {"id": f"witness:{grant}"})
-    print(f"\nopenapi fuzz: {sum(STATUSES.values())} generated requests over {len(OPERATIONS)} operations passed "
-          f"both checks; statuses {dict(sorted(STATUSES.items()))}")
+    SUMMARY.append(f"openapi fuzz: {sum(STATUSES.values())} generated requests over {len(OPERATIONS)} operations "
+                   f"passed both checks; statuses {dict(sorted(STATUSES.items()))}")
 
 
 def _half(value: Any) -> bool:

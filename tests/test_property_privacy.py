@@ -34,7 +34,7 @@ from graph.witnesses import create_grant, revoke_grant
 from ingest.embedders import CheckedEmbedder
 from ingest.pipeline import IngestReport
 from queries.search import AccessDenied, Filters, Scope, SearchOptions, hybrid_search
-from tests.conftest import CLEANUP
+from tests.conftest import CLEANUP, SUMMARY
 
 LEVELS = ("private", "intimate", "circle", "public")
 ROLE_CHOICES = ("owner", "coauthor", "reader", None)
@@ -183,8 +183,8 @@ class Checker:
 @pytest.fixture(scope="module", autouse=True)
 def _report() -> Iterator[None]:
     yield
-    print(f"\nproperty privacy: {TALLY['worlds']} worlds, {TALLY['checks']} (viewer, entry, read path) cases, "
-          f"{TALLY['failing']} leaks (failing examples, shrinking included)")
+    SUMMARY.append(f"property privacy: {TALLY['worlds']} worlds, {TALLY['checks']} (viewer, entry, read path) "
+                   f"cases, {TALLY['failing']} leaks (failing examples, shrinking included)")
 
 
 @pytest.fixture(scope="module")
