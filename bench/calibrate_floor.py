@@ -38,7 +38,7 @@ def main() -> None:
     loc_entries = [e for e in _lines(SHARED / "locomo-dev" / "entries.jsonl") if e["project_id"] == "conv-26"]
     loc_queries = [q for q in _lines(SHARED / "locomo-dev" / "queries.jsonl") if q["project_id"] == "conv-26"]
     xq_entries = _lines(SHARED / "xquad-es-dev" / "entries_en.jsonl")
-    xq_queries = _lines(SHARED / "xquad-es-dev" / "queries.jsonl")[:150]
+    xq_queries = _lines(SHARED / "xquad-es-dev" / "queries.jsonl")
     e_loc = emb.embed_passages([_passage(e) for e in loc_entries])
     e_xq = emb.embed_passages([_passage(e) for e in xq_entries])
 

@@ -57,8 +57,8 @@ REUSABLE_VECTORS = """
 UNWIND $hashes AS h
 MATCH (c:Chunk {embedding_hash: h})
 WHERE c[$prop] IS NOT NULL
-WITH h, head(collect(c[$prop])) AS vector
-RETURN h AS hash, vector
+WITH h, head(collect(c)) AS c
+RETURN h AS hash, c[$prop] AS vector, c.sparse_tokens AS sparse_tokens, c.sparse_weights AS sparse_weights
 """
 
 UPSERT_ENTRIES = """
@@ -115,7 +115,8 @@ MATCH (e:Entry {id: row.entry_id})
 CREATE (c:Chunk {id: row.id, entry_id: row.entry_id, project_id: e.project_id, ord: row.ord, text: row.text,
                  context: row.context, embedding_hash: row.embedding_hash, embedding_model: row.model,
                  embedding_status: CASE WHEN row.vector IS NULL THEN 'pending' ELSE 'done' END,
-                 embedding_error: row.error, created_at: datetime()})
+                 embedding_error: row.error, sparse_tokens: row.sparse_tokens, sparse_weights: row.sparse_weights,
+                 created_at: datetime()})
 CREATE (c)-[:OF]->(e)
 WITH c, row WHERE row.vector IS NOT NULL
 CALL db.create.setNodeVectorProperty(c, $prop, row.vector)

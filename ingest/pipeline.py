@@ -37,6 +37,7 @@ from ingest.records import EntryRecord
 
 log = logging.getLogger(__name__)
 BATCH = 64
+SPARSE_TERMS = 128
 
 
 @dataclass
@@ -267,6 +268,7 @@ class Ingestor:
                 "id": chunk_id(rec.entry_id, ordinal), "entry_id": rec.entry_id, "ord": ordinal, "text": text,
                 "context": context, "model": self.embedder.model_id,
                 "embedding_hash": sha256(self.embedder.model_id, context, text), "vector": None, "error": None,
+                "sparse_tokens": None, "sparse_weights": None,
             })
         return {"props": props, "chunks": chunks,
                 "mentions": [{"entry_id": rec.entry_id, "id": m.id, "kind": m.kind, "name": m.name,
@@ -276,12 +278,14 @@ class Ingestor:
         """Reuse stored vectors for identical content; embed the rest; on failure leave them pending."""
         if not chunks:
             return
-        reusable = {r["hash"]: r["vector"] for r in self.graph.read(
+        reusable = {r["hash"]: r for r in self.graph.read(
             REUSABLE_VECTORS, {"hashes": list({c["embedding_hash"] for c in chunks}), "prop": self.prop})}
         todo = []
         for c in chunks:
-            if c["embedding_hash"] in reusable:
-                c["vector"] = list(reusable[c["embedding_hash"]])
+            stored = reusable.get(c["embedding_hash"])
+            if stored is not None and (stored["sparse_tokens"] is not None or not self.embedder.supports_sparse):
+                c["vector"] = list(stored["vector"])
+                c["sparse_tokens"], c["sparse_weights"] = stored["sparse_tokens"], stored["sparse_weights"]
                 report.chunks_reused += 1
             else:
                 todo.append(c)
@@ -298,6 +302,20 @@ class Ingestor:
         for c, vec in zip(todo, vectors, strict=True):
             c["vector"] = [float(x) for x in vec]
         report.chunks_embedded += len(todo)
+        if self.embedder.supports_sparse:
+            self._embed_sparse(todo)
+
+    def _embed_sparse(self, chunks: list[dict[str, Any]]) -> None:
+        """Lexical weights (bge-m3) as two parallel arrays: Neo4j properties cannot hold maps."""
+        try:
+            weights = self.embedder.embed_sparse([embedding_input(c["context"], c["text"]) for c in chunks])
+        except EmbeddingError as exc:
+            log.warning("sparse weights unavailable for %d chunks: %s", len(chunks), exc)
+            return
+        for c, w in zip(chunks, weights, strict=True):
+            top = sorted(w.items(), key=lambda kv: -kv[1])[:SPARSE_TERMS]
+            c["sparse_tokens"] = [t for t, _ in top]
+            c["sparse_weights"] = [float(v) for _, v in top]
 
 
 def embedding_input(context: str, text: str) -> str:

@@ -56,6 +56,17 @@ RETURN e.id AS id, best.sim AS score, best.id AS chunk_id
 ORDER BY score DESC, id LIMIT $limit
 """
 
+SPARSE = f"""
+MATCH (e:Entry) WHERE {QUERY_SCOPE}
+MATCH (c:Chunk)-[:OF]->(e) WHERE c.sparse_tokens IS NOT NULL AND c.embedding_model = $model
+WITH e, c, reduce(s = 0.0, i IN range(0, size(c.sparse_tokens) - 1) |
+                  s + coalesce($weights[c.sparse_tokens[i]], 0.0) * c.sparse_weights[i]) AS score
+WHERE score > 0
+WITH e, max(score) AS score
+RETURN e.id AS id, score
+ORDER BY score DESC, id LIMIT $limit
+"""
+
 FULLTEXT = f"""
 CALL db.index.fulltext.queryNodes('entry_text_v2', $lucene) YIELD node AS e, score
 WHERE {QUERY_SCOPE}

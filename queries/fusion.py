@@ -70,5 +70,5 @@ def channel_weights(query: str, top_keyword_text: str | None, layer: str = "bala
     fulltext = 1.0
     if top_keyword_text is not None and n_words >= 3 and lexical_coverage(query, top_keyword_text) < WEAK_COVERAGE:
         fulltext = FULLTEXT_WEAK_MATCH
-    return {"dense": dense, "dense_next": dense, "fulltext": fulltext, "structured": structured,
+    return {"dense": dense, "dense_next": dense, "sparse": fulltext, "fulltext": fulltext, "structured": structured,
             "thread": THREAD_WEIGHT}

@@ -33,7 +33,7 @@ from queries.understand import KnownEntity, to_json, understand
 log = logging.getLogger(__name__)
 CHANNELS = ("dense", "fulltext", "structured")
 # Dense similarity below which a hit counts as nothing, per model (bench/calibrate_floor.py, docs/BENCHMARKS.md).
-DENSE_FLOORS = {"e5small": 0.88}
+DENSE_FLOORS = {"e5small": 0.86}
 THREAD_SEEDS = 5
 _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="memora-search")
 
@@ -294,6 +294,16 @@ def _all_dense(graph: Graph, embedder: CheckedEmbedder, settings: Settings, view
     """The active model's index, plus the target's while a model migration is under way (fused by RRF)."""
     _dense_into(graph, embedder, settings, viewer, params, text, limit, results, best_chunk, latency, warnings,
                 "dense")
+    if embedder.supports_sparse:
+        t = time.perf_counter()
+        try:
+            weights = embedder.embed_sparse([text], query=True)[0]
+            results["sparse"], _ = ch.run_channel(graph, ch.SPARSE, {**params, "weights": weights,
+                                                                     "model": embedder.model_id, "limit": limit})
+        except EmbeddingError as exc:
+            warnings.append("sparse channel unavailable: the query could not be weighted")
+            log.warning("sparse query weights failed: %s", exc)
+        latency["sparse"] = _ms(t)
     state = get_state(graph)
     if state is not None and state.target and state.target_slug != embedder.slug:
         try:
