@@ -28,7 +28,8 @@ def _lines(path: Path) -> list[dict[str, object]]:
 
 def _passage(e: dict[str, object]) -> str:
     when = parse_occurred(str(e["occurred_on"])) if e.get("occurred_on") else None
-    ctx = chunk_context(title=None, author=e.get("author"), occurred=when, period=None,  # type: ignore[arg-type]
+    ctx = chunk_context(title=e.get("title"), author=e.get("author"), occurred=when,  # type: ignore[arg-type]
+                        period=None,
                         persons=list(e.get("persons", [])), places=[])  # type: ignore[call-overload]
     return f"{ctx}\n{e['text']}"
 
