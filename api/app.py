@@ -212,8 +212,7 @@ def create_app(services: Services | None = None, worker: bool = False) -> FastAP
     @app.post("/v1/entries", response_model=WriteOut, status_code=201)
     def create_entry(body: EntryIn, who: ViewerDep) -> WriteOut:
         assert who.user_id is not None
-        if role_of(svc.graph, body.project_id, who.user_id) not in ("owner", "coauthor"):
-            raise HTTPException(403, "only the project's owner and coauthors can write entries")
+        _require_writer(svc, body.project_id, who)
         entry_id = body.entry_id or f"{body.project_id}/{uuid.uuid4().hex[:12]}"
         if not entry_id.startswith(f"{body.project_id}/"):
             # Ids live in the project's namespace, so a writer can never probe another project's ids.
@@ -273,8 +272,7 @@ def create_app(services: Services | None = None, worker: bool = False) -> FastAP
 
     @app.post("/v1/projects/{project_id}/entities", response_model=EntityOut)
     def add_entity(project_id: str, body: EntityIn, who: ViewerDep) -> EntityOut:
-        if role_of(svc.graph, project_id, who.user_id or "") not in ("owner", "coauthor"):
-            raise HTTPException(403, "only the project's owner and coauthors manage its people, places and things")
+        _require_writer(svc, project_id, who)
         e = upsert_entity(svc.graph, project_id, body.kind, body.name, body.aliases)
         return EntityOut(id=e.id, kind=body.kind, name=e.name, aliases=list(e.aliases))
 
@@ -344,6 +342,11 @@ def create_app(services: Services | None = None, worker: bool = False) -> FastAP
         return _write(svc, record, "created")
 
     return app
+
+
+def _require_writer(svc: Services, project_id: str, who: Viewer) -> None:
+    if role_of(svc.graph, project_id, who.user_id or "") not in ("owner", "coauthor"):
+        raise HTTPException(403, "only the project's owner and coauthors can write to it")
 
 
 def _require_owner(svc: Services, project_id: str, who: Viewer) -> None:

@@ -87,13 +87,11 @@ class SearchResponseOut(BaseModel):
     warnings: list[str] = []
 
 
-class EntryIn(BaseModel):
-    """An entry written through the API; its author is the caller."""
+class EntryUpdate(BaseModel):
+    """The fields a person writes; PUT replaces them, keeping what ingest derived (thread, metadata)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    entry_id: str | None = Field(default=None, pattern=r"^[^\s/][^\x00-\x1f]{0,199}$")
-    project_id: str = Field(max_length=200)
     text: str = Field(min_length=1, max_length=200_000)
     title: str | None = Field(default=None, max_length=500)
     occurred_on: str | None = Field(default=None, max_length=50)
@@ -103,24 +101,17 @@ class EntryIn(BaseModel):
     intimacy: Intimacy = "circle"
     kind: Kind = "diary"
     period: str | None = Field(default=None, max_length=200)
+
+
+class EntryIn(EntryUpdate):
+    """An entry written through the API; its author is the caller."""
+
+    entry_id: str | None = Field(default=None, pattern=r"^[^\s/][^\x00-\x1f]{0,199}$")
+    project_id: str = Field(max_length=200)
 
     def to_record(self, entry_id: str, author: str) -> EntryRecord:
         data = self.model_dump(exclude={"entry_id"})
         return EntryRecord.model_validate({**data, "entry_id": entry_id, "author": author})
-
-
-class EntryUpdate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    text: str = Field(min_length=1, max_length=200_000)
-    title: str | None = Field(default=None, max_length=500)
-    occurred_on: str | None = Field(default=None, max_length=50)
-    persons: list[str] = Field(default_factory=list, max_length=200)
-    places: list[str] = Field(default_factory=list, max_length=200)
-    tags: list[str] = Field(default_factory=list, max_length=200)
-    intimacy: Intimacy = "circle"
-    kind: Kind = "diary"
-    period: str | None = Field(default=None, max_length=200)
 
 
 class EntryOut(BaseModel):
