@@ -22,6 +22,16 @@ ORDER BY c.id
 LIMIT $limit
 """
 
+# The active model's pending chunks are found through the embedding_status index, not by scanning every vector.
+PENDING_ACTIVE_BATCH = """
+MATCH (c:Chunk)
+WHERE c.embedding_status IN ['pending', 'failed'] AND c.id > $after AND c[$prop] IS NULL
+  AND coalesce(c[$attempts_key], 0) < $max_attempts AND ($project_id IS NULL OR c.project_id = $project_id)
+RETURN c.id AS id, c.context AS context, c.text AS text, coalesce(c[$attempts_key], 0) AS attempts
+ORDER BY c.id
+LIMIT $limit
+"""
+
 STORE_VECTORS = """
 UNWIND $rows AS row
 MATCH (c:Chunk {id: row.id})
@@ -100,8 +110,9 @@ def set_state(graph: Graph, state: EmbeddingState) -> None:
 
 
 def pending_batch(graph: Graph, prop: str, key: str, max_attempts: int, after: str, limit: int,
-                  project_id: str | None = None) -> list[dict[str, Any]]:
-    return [dict(r) for r in graph.read(PENDING_BATCH, {"prop": prop, "attempts_key": key,
+                  project_id: str | None = None, active: bool = False) -> list[dict[str, Any]]:
+    statement = PENDING_ACTIVE_BATCH if active else PENDING_BATCH
+    return [dict(r) for r in graph.read(statement, {"prop": prop, "attempts_key": key,
                                                          "max_attempts": max_attempts, "after": after,
                                                          "limit": limit, "project_id": project_id})]
 

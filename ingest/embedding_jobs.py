@@ -60,7 +60,7 @@ def backfill(graph: Graph, embedder: CheckedEmbedder, *, active: bool = True, ba
     while max_batches is None or stats.batches < max_batches:
         if stop is not None and stop.is_set():
             break
-        batch = pending_batch(graph, prop, key, max_attempts, after, batch_size, project_id)
+        batch = pending_batch(graph, prop, key, max_attempts, after, batch_size, project_id, active)
         if not batch:
             break
         after = batch[-1]["id"]

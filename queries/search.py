@@ -345,16 +345,35 @@ def _dense(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: 
     in_scope = int(graph.read(ch.SCOPE_CHUNKS, {"project_ids": base["project_ids"]})[0]["n"])
     if viewer.is_witness or in_scope <= settings.exact_scan_max_chunks:
         return ch.run_channel(graph, ch.DENSE_EXACT, params)
-    indexed = int(graph.read(ch.INDEXED_CHUNKS, {"prop": params["prop"]})[0]["n"])
+    indexed = _indexed_chunks(graph, params["prop"])
     fetch = max(limit * 10, 200)
     while True:
         hits, chunks = ch.run_channel(graph, ch.DENSE_INDEX, {**params, "index": vector_index_name(embedder.slug),
                                                               "fetch": fetch})
-        if len(hits) >= limit or fetch >= indexed:
+        if len(hits) >= limit:
             return hits, chunks
+        if fetch >= indexed:
+            indexed = _indexed_chunks(graph, params["prop"], fresh=True)
+            if fetch >= indexed:
+                return hits, chunks
         if fetch >= 20000:
             return ch.run_channel(graph, ch.DENSE_EXACT, params)
         fetch *= 4
+
+
+_INDEXED: dict[str, tuple[float, int]] = {}
+INDEXED_TTL_SECONDS = 60.0
+
+
+def _indexed_chunks(graph: Graph, prop: str, fresh: bool = False) -> int:
+    """How many chunks the model's index holds: bounds the over-fetch; counted at most once a minute unless the
+    caller is about to stop on it."""
+    now = time.monotonic()
+    cached = _INDEXED.get(prop)
+    if fresh or cached is None or now - cached[0] > INDEXED_TTL_SECONDS:
+        cached = (now, int(graph.read(ch.INDEXED_CHUNKS, {"prop": prop})[0]["n"]))
+        _INDEXED[prop] = cached
+    return cached[1]
 
 
 def _lexicons(graph: Graph, projects: list[str], viewer: Viewer) -> dict[str, ProjectLexicon]:
