@@ -29,6 +29,8 @@ from api.models import (
     EntryUpdate,
     MemberIn,
     MemberOut,
+    ProjectOut,
+    ProjectPatch,
     SearchRequest,
     SearchResponseOut,
     WitnessEntryIn,
@@ -41,7 +43,7 @@ from graph.db import Graph, get_graph
 from graph.entities import list_visible_entities, upsert_entity
 from graph.entries import get_visible_entry, load_records
 from graph.ids import period_id
-from graph.members import members_of, projects_of, remove_member, role_of, set_member
+from graph.members import members_of, projects_of, remove_member, role_of, set_member, update_project
 from graph.settings import Settings, get_settings
 from graph.visibility import Viewer, visibility_params
 from graph.witnesses import Grant, active_grant, create_grant, list_grants, revoke_grant
@@ -243,6 +245,14 @@ def create_app(services: Services | None = None, worker: bool = False) -> FastAP
     @app.get("/v1/projects")
     def my_projects(who: ViewerDep) -> list[dict[str, str]]:
         return projects_of(svc.graph, who.user_id or "")
+
+    @app.patch("/v1/projects/{project_id}", response_model=ProjectOut)
+    def patch_project(project_id: str, body: ProjectPatch, who: ViewerDep) -> ProjectOut:
+        _require_owner(svc, project_id, who)
+        row = update_project(svc.graph, project_id, body.name, body.hemisphere)
+        if row is None:
+            raise HTTPException(404, "no such project")
+        return ProjectOut.model_validate(row)
 
     @app.get("/v1/projects/{project_id}/members", response_model=list[MemberOut])
     def list_members(project_id: str, who: ViewerDep) -> list[MemberOut]:

@@ -72,7 +72,7 @@ def _progress(total: int | None, label: str) -> Any:
 
 
 def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
-    from graph.members import ensure_owner
+    from graph.members import authors_without_membership, ensure_owner
     from ingest.embedding_jobs import active_embedder
     from ingest.pipeline import Ingestor, LineError, read_jsonl
 
@@ -84,10 +84,13 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     total = sum(1 for line in path.open(encoding="utf-8", errors="replace") if line.strip())
     with _progress(total, "ingest") as bar:
         report = Ingestor(graph, active_embedder(graph, settings)).ingest(read_jsonl(path), progress=bar.update)
+    projects = sorted({r.project_id for _, r in read_jsonl(path) if not isinstance(r, LineError)})
     if args.owner:
-        projects = {r.project_id for _, r in read_jsonl(path) if not isinstance(r, LineError)}
-        for project in sorted(projects):
+        for project in projects:
             ensure_owner(graph, project, args.owner)
+    for project, users in authors_without_membership(graph, projects).items():
+        _err(f"note: in {project}, {', '.join(users)} wrote entries but are not members, so they cannot see them; "
+             f"add them with `memora member add --project {project} --user USER --role coauthor`")
     summary = report.as_dict()
     if args.json:
         _out(summary)
@@ -154,6 +157,18 @@ def cmd_member(args: argparse.Namespace, settings: Settings) -> int:
         _out({"project": args.project, "user": args.user, "removed": remove_member(graph, args.project, args.user)})
     else:
         _out(members_of(graph, args.project))
+    return 0
+
+
+def cmd_project(args: argparse.Namespace, settings: Settings) -> int:
+    from graph.members import update_project
+
+    graph = connect(settings)
+    row = update_project(graph, args.project, args.name, args.hemisphere)
+    if row is None:
+        _err(f"no such project: {args.project}")
+        return 2
+    _out(row)
     return 0
 
 
@@ -342,6 +357,13 @@ def build_parser() -> argparse.ArgumentParser:
     mem.add_argument("--user")
     mem.add_argument("--role", choices=["owner", "coauthor", "reader"])
     mem.set_defaults(func=cmd_member)
+
+    prj = sub.add_parser("project", help="rename a project or set its hemisphere (what 'summer' means)")
+    prj.add_argument("action", choices=["set"])
+    prj.add_argument("--project", required=True)
+    prj.add_argument("--name")
+    prj.add_argument("--hemisphere", choices=["north", "south"])
+    prj.set_defaults(func=cmd_project)
 
     ent = sub.add_parser("entity", help="manage persons, places and things with aliases")
     ent.add_argument("action", choices=["add", "list"])

@@ -214,3 +214,17 @@ class WitnessEntryIn(BaseModel):
     occurred_on: str | None = Field(default=None, max_length=50)
     persons: list[str] = Field(default_factory=list, max_length=50)
     places: list[str] = Field(default_factory=list, max_length=50)
+
+
+class ProjectPatch(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str | None = Field(default=None, min_length=1, max_length=200, pattern=r"^[^\x00-\x1f]+$")
+    hemisphere: Literal["north", "south"] | None = Field(
+        default=None, description="Decides which months a season means in this project's queries.")
+
+
+class ProjectOut(BaseModel):
+    project_id: str
+    name: str
+    hemisphere: Literal["north", "south"]

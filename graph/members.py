@@ -32,6 +32,17 @@ MEMBERS_OF = """
 MATCH (u:User)-[m:MEMBER_OF]->(:Project {id: $project_id})
 RETURN u.id AS user_id, m.role AS role ORDER BY u.id
 """
+UPDATE_PROJECT = """
+MATCH (p:Project {id: $project_id})
+SET p.name = coalesce($name, p.name), p.hemisphere = coalesce($hemisphere, p.hemisphere), p.updated_at = datetime()
+RETURN p.id AS project_id, p.name AS name, p.hemisphere AS hemisphere
+"""
+AUTHORS_WITHOUT_MEMBERSHIP = """
+MATCH (u:User)-[:WROTE]->(e:Entry) WHERE e.project_id IN $project_ids
+  AND NOT EXISTS { MATCH (u)-[:MEMBER_OF]->(:Project {id: e.project_id}) }
+RETURN e.project_id AS project_id, collect(DISTINCT u.id)[0..20] AS users
+ORDER BY project_id
+"""
 OWNERS_OF = "MATCH (u:User)-[:MEMBER_OF {role: 'owner'}]->(:Project {id: $project_id}) RETURN u.id AS user_id"
 
 
@@ -62,3 +73,18 @@ def ensure_owner(graph: Graph, project_id: str, user_id: str) -> None:
     """Make `user_id` owner of a project that has no owner yet (used by file ingest and eval)."""
     if not graph.read(OWNERS_OF, {"project_id": project_id}):
         set_member(graph, project_id, user_id, "owner")
+
+
+def update_project(graph: Graph, project_id: str, name: str | None = None,
+                   hemisphere: str | None = None) -> dict[str, str] | None:
+    """Rename a project or set its hemisphere (which decides what "summer" means in its queries)."""
+    if hemisphere is not None and hemisphere not in ("north", "south"):
+        raise ValueError("hemisphere must be north or south")
+    rows = graph.write(UPDATE_PROJECT, {"project_id": project_id, "name": name, "hemisphere": hemisphere})
+    return dict(rows[0]) if rows else None
+
+
+def authors_without_membership(graph: Graph, project_ids: list[str]) -> dict[str, list[str]]:
+    """Authors who cannot see their own entries yet, because nobody made them members."""
+    return {r["project_id"]: list(r["users"]) for r in graph.read(AUTHORS_WITHOUT_MEMBERSHIP,
+                                                                     {"project_ids": project_ids})}

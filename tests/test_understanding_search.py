@@ -94,3 +94,33 @@ def test_understanding_can_be_turned_off(graph: Graph, embedder: CheckedEmbedder
     resp = _search(graph, embedder, settings, diary, "papá coche verano pasado", understand=False)
     assert (resp.query_understanding or {}).get("understanding") == "off"
     assert len(resp.results) >= 2
+
+
+def test_the_projects_hemisphere_decides_what_summer_means(graph: Graph, embedder: CheckedEmbedder,
+                                                           settings: Settings, diary: dict[str, str],
+                                                           ingest: Callable[..., Any]) -> None:
+    from fastapi.testclient import TestClient
+
+    from api import auth
+    from api.app import Services, create_app
+
+    project = diary["project"]
+    assert not ingest([{"entry_id": f"{project}/beach-jan", "project_id": project, "author": diary["owner"],
+                        "occurred_on": "2026-01-15", "text": "Un día entero en la playa, calor de enero."}]).errors
+    client = TestClient(create_app(Services(settings, graph=graph, embedder=embedder)))
+    owner = {"Authorization": f"Bearer {auth.issue(settings, diary['owner'])}"}
+    north = _search(graph, embedder, settings, diary, "la playa el verano pasado")
+    assert north.results[0].entry_id == f"{project}/beach-2026"
+
+    assert client.patch(f"/v1/projects/{project}", json={"hemisphere": "equator"}, headers=owner).status_code == 422
+    reader = f"{project}-reader"
+    set_member(graph, project, reader, "reader")
+    as_reader = {"Authorization": f"Bearer {auth.issue(settings, reader)}"}
+    assert client.patch(f"/v1/projects/{project}", json={"hemisphere": "south"}, headers=as_reader).status_code == 403
+    changed = client.patch(f"/v1/projects/{project}", json={"hemisphere": "south"}, headers=owner)
+    assert changed.status_code == 200 and changed.json()["hemisphere"] == "south"
+
+    south = _search(graph, embedder, settings, diary, "la playa el verano pasado")
+    u = south.query_understanding or {}
+    assert u["temporal"]["start"] == "2025-12-21" and u["temporal"]["end"] == "2026-03-20"
+    assert south.results[0].entry_id == f"{project}/beach-jan"

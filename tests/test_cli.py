@@ -1,0 +1,67 @@
+"""The `memora` command line runs the same code paths as the API: ingest with per-line errors, search as a user
+(its JSON is the API's body), tokens the API accepts, membership and entity management."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from api import auth
+from api.cli import main
+from graph.settings import Settings
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_ingest_search_and_manage_from_the_command_line(tmp_path: Path, prefix: str, settings: Settings,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    project, ana, lola = f"{prefix}cli", f"{prefix}ana", f"{prefix}lola"
+    lines = [
+        {"entry_id": f"{project}/e1", "project_id": project, "author": ana, "intimacy": "circle",
+         "text": "Papá arregló la persiana del piso de Lavapiés."},
+        {"entry_id": f"{project}/e2", "project_id": project, "author": ana, "intimacy": "private",
+         "text": "Secreto: la persiana la rompí yo."},
+    ]
+    path = tmp_path / "entries.jsonl"
+    path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in lines) + "\n{not json\n", encoding="utf-8")
+
+    code, out, err = _run(capsys, "entity", "add", "--project", project, "--kind", "person", "--name", "Josep",
+                          "--alias", "papá")
+    assert code == 0 and json.loads(out)["aliases"] == ["papá"]
+    code, out, err = _run(capsys, "ingest", str(path), "--owner", ana)
+    assert code == 3, "a bad line makes the exit code non-zero"
+    assert "written 2" in out and "line 3: invalid JSON" in out
+    assert _run(capsys, "member", "add", "--project", project, "--user", lola, "--role", "reader")[0] == 0
+
+    code, out, _ = _run(capsys, "search", "persiana", "--project", project, "--as", lola, "--json")
+    body = json.loads(out)
+    assert code == 0 and [r["entry_id"] for r in body["results"]] == [f"{project}/e1"]
+    assert body["total_candidates"] == 1 and "persons" in body["results"][0]
+    assert body["results"][0]["persons"] == ["Josep"]
+    code, out, _ = _run(capsys, "search", "persiana", "--project", project, "--as", ana, "--json")
+    assert {r["entry_id"] for r in json.loads(out)["results"]} == {f"{project}/e1", f"{project}/e2"}
+
+    code, _, err = _run(capsys, "search", "persiana", "--project", project, "--as", f"{prefix}nobody")
+    assert code == 4 and "not a member" in err
+
+    code, out, _ = _run(capsys, "token", lola)
+    assert code == 0 and auth.verify(settings, out.strip()) == lola
+    code, out, _ = _run(capsys, "understand", "qué dijo papá el verano pasado", "--project", project,
+                        "--now", "2026-11-30", "--json")
+    parsed = json.loads(out)
+    assert parsed["persons"] == [{"id": f"{project}/person/josep", "name": "Josep"}]
+    assert parsed["temporal"]["start"] == "2026-06-21"
+    code, out, _ = _run(capsys, "embeddings", "status", "--json")
+    status = json.loads(out)
+    assert code == 0 and set(status) >= {"model", "pending", "done", "failed"}
+
+
+def test_a_missing_file_is_a_clear_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = _run(capsys, "ingest", str(tmp_path / "nope.jsonl"))
+    assert code == 2 and "no such file" in err
