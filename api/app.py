@@ -10,9 +10,9 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import asdict
 from datetime import timedelta
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from fastapi import Depends, FastAPI, HTTPException, Request, Response
+from fastapi import Depends, FastAPI, HTTPException, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -39,12 +39,14 @@ from api.models import (
     WitnessSearchRequest,
     WriteOut,
 )
+from graph.analytics import co_occurrence, importance, timeline
 from graph.db import Graph, get_graph
 from graph.entities import list_visible_entities, upsert_entity
 from graph.entries import get_visible_entry, load_records
 from graph.ids import period_id
 from graph.members import members_of, projects_of, remove_member, role_of, set_member, update_project
 from graph.settings import Settings, get_settings
+from graph.textnorm import fold
 from graph.visibility import Viewer, visibility_params
 from graph.witnesses import Grant, active_grant, create_grant, list_grants, revoke_grant
 from ingest.embedders import CheckedEmbedder
@@ -279,6 +281,40 @@ def create_app(services: Services | None = None, worker: bool = False) -> FastAP
             raise HTTPException(403, "not a member of this project")
         return [EntityOut(id=e.id, kind=e.kind, name=e.name, aliases=list(e.aliases))  # type: ignore[arg-type]
                 for e in list_visible_entities(svc.graph, [project_id], visibility_params(who))]
+
+    def visible_entity(project_id: str, who: Viewer, name: str) -> Any:
+        """An entity by id, name or alias among those the viewer may know of; otherwise 404 (hidden == missing)."""
+        if role_of(svc.graph, project_id, who.user_id or "") is None:
+            raise HTTPException(403, "not a member of this project")
+        key = fold(name)
+        for e in list_visible_entities(svc.graph, [project_id], visibility_params(who)):
+            if e.id == name or key in e.answers_to():
+                return e
+        raise HTTPException(404, "no such person, place or thing")
+
+    @app.get("/v1/projects/{project_id}/analytics/cooccurrence")
+    def get_cooccurrence(project_id: str, who: ViewerDep, entity: Annotated[str, Query(max_length=200)],
+                         limit: Annotated[int, Query(ge=1, le=100)] = 10) -> dict[str, Any]:
+        """Who or what appears with an entity ("who appears with Pep?"), counted over visible entries only."""
+        e = visible_entity(project_id, who, entity)
+        return {"entity": {"id": e.id, "name": e.name, "kind": e.kind},
+                "with": co_occurrence(svc.graph, visibility_params(who), project_id, e.id, limit)}
+
+    @app.get("/v1/projects/{project_id}/analytics/timeline")
+    def get_timeline(project_id: str, who: ViewerDep, entity: Annotated[str, Query(max_length=200)]) -> dict[str, Any]:
+        """Visible entries per year mentioning an entity ("when did Marta disappear from my life?")."""
+        e = visible_entity(project_id, who, entity)
+        return {"entity": {"id": e.id, "name": e.name, "kind": e.kind},
+                "years": timeline(svc.graph, visibility_params(who), project_id, e.id)}
+
+    @app.get("/v1/projects/{project_id}/analytics/importance")
+    def get_importance(project_id: str, who: ViewerDep,
+                       kind: Annotated[Literal["person", "place", "thing"] | None, Query()] = None,
+                       limit: Annotated[int, Query(ge=1, le=100)] = 10) -> list[dict[str, Any]]:
+        """The project's most important entities: visible entries × (1 + chapters + years) they span."""
+        if role_of(svc.graph, project_id, who.user_id or "") is None:
+            raise HTTPException(403, "not a member of this project")
+        return importance(svc.graph, visibility_params(who), project_id, kind, limit)
 
     @app.post("/v1/projects/{project_id}/entities", response_model=EntityOut)
     def add_entity(project_id: str, body: EntityIn, who: ViewerDep) -> EntityOut:

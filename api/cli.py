@@ -173,11 +173,37 @@ def cmd_project(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_entity(args: argparse.Namespace, settings: Settings) -> int:
-    from graph.entities import list_entities, upsert_entity
+    from graph import analytics
+    from graph.entities import list_entities, list_visible_entities, upsert_entity
+    from graph.members import role_of
+    from graph.textnorm import fold
+    from graph.visibility import Viewer, visibility_params
 
     graph = connect(settings)
+    if args.action in ("with", "timeline", "top"):
+        if not args.as_user:
+            _err(f"entity {args.action} needs --as USER (counts cover what that user may see)")
+            return 2
+        if role_of(graph, args.project, args.as_user) is None:
+            _err("not a member of this project")
+            return 4
+        params = visibility_params(Viewer(user_id=args.as_user))
+        if args.action == "top":
+            _out(analytics.importance(graph, params, args.project, args.kind))
+            return 0
+        key = fold(args.name or "")
+        entity = next((e for e in list_visible_entities(graph, [args.project], params) if key in e.answers_to()),
+                      None)
+        if entity is None:
+            _err(f"no such person, place or thing: {args.name}")
+            return 2
+        if args.action == "with":
+            _out(analytics.co_occurrence(graph, params, args.project, entity.id))
+        else:
+            _out(analytics.timeline(graph, params, args.project, entity.id))
+        return 0
     if args.action == "add":
-        e = upsert_entity(graph, args.project, args.kind, args.name, args.alias or [])
+        e = upsert_entity(graph, args.project, args.kind or "person", args.name, args.alias or [])
         _out({"id": e.id, "kind": e.kind, "name": e.name, "aliases": list(e.aliases)})
     else:
         _out([{"id": e.id, "kind": e.kind, "name": e.name, "aliases": list(e.aliases)}
@@ -366,9 +392,11 @@ def build_parser() -> argparse.ArgumentParser:
     prj.set_defaults(func=cmd_project)
 
     ent = sub.add_parser("entity", help="manage persons, places and things with aliases")
-    ent.add_argument("action", choices=["add", "list"])
+    ent.add_argument("action", choices=["add", "list", "with", "timeline", "top"],
+                     help="with: who appears with NAME; timeline: NAME's entries per year; top: most important")
     ent.add_argument("--project", required=True)
-    ent.add_argument("--kind", choices=["person", "place", "thing"], default="person")
+    ent.add_argument("--as", dest="as_user", help="with/timeline/top: count what this user may see")
+    ent.add_argument("--kind", choices=["person", "place", "thing"])
     ent.add_argument("--name")
     ent.add_argument("--alias", action="append")
     ent.set_defaults(func=cmd_entity)

@@ -6,7 +6,8 @@ member; `public` -> any member, and witnesses of the entry's chapter. A witness 
 chapter they were invited to, and nothing else.
 
 The predicate reads the viewer's role from the graph on every evaluation, so a role change or removal takes effect on
-the next query. Statements that use it bind the entry to `e` and pass the parameters of `visibility_params`.
+the next query. Statements that use it bind the entry to `e` and pass the parameters of `visibility_params`; they must
+not bind `vis_membership` (the predicate's own variable: an outer variable of that name would capture it).
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ ROLES = ("owner", "coauthor", "reader")
 
 CAN_SEE = """(
   ($viewer_id IS NOT NULL AND EXISTS {
-     MATCH (:User {id: $viewer_id})-[m:MEMBER_OF]->(:Project {id: e.project_id})
+     MATCH (:User {id: $viewer_id})-[vis_membership:MEMBER_OF]->(:Project {id: e.project_id})
      WHERE e.intimacy IN ['circle', 'public']
         OR (e.intimacy = 'private' AND e.author_id = $viewer_id)
-        OR (e.intimacy = 'intimate' AND (e.author_id = $viewer_id OR m.role IN ['owner', 'coauthor']))
+        OR (e.intimacy = 'intimate' AND (e.author_id = $viewer_id OR vis_membership.role IN ['owner', 'coauthor']))
   })
   OR ($witness_period_id IS NOT NULL AND e.intimacy IN ['circle', 'public'] AND EXISTS {
      MATCH (e)-[:IN_PERIOD]->(:Period)-[:PART_OF*0..5]->(:Period {id: $witness_period_id})

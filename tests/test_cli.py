@@ -57,6 +57,12 @@ def test_ingest_search_and_manage_from_the_command_line(tmp_path: Path, prefix: 
     parsed = json.loads(out)
     assert parsed["persons"] == [{"id": f"{project}/person/josep", "name": "Josep"}]
     assert parsed["temporal"]["start"] == "2026-06-21"
+    code, out, _ = _run(capsys, "entity", "timeline", "--project", project, "--name", "papá", "--as", lola)
+    assert code == 0 and json.loads(out) == [], "the entries naming Josep are undated"
+    code, _, err = _run(capsys, "entity", "with", "--project", project, "--name", "papá")
+    assert code == 2 and "--as" in err
+    code, out, _ = _run(capsys, "entity", "top", "--project", project, "--as", lola)
+    assert code == 0 and [r["name"] for r in json.loads(out)] == ["Josep"]
     code, out, _ = _run(capsys, "embeddings", "status", "--json")
     status = json.loads(out)
     assert code == 0 and set(status) >= {"model", "pending", "done", "failed"}

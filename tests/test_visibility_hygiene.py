@@ -1,0 +1,30 @@
+"""Every read statement embeds the one predicate, and none can capture its variable."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+import graph
+import queries
+from graph.visibility import CAN_SEE
+
+
+def _statements() -> dict[str, str]:
+    found: dict[str, str] = {}
+    for package in (graph, queries):
+        for info in pkgutil.iter_modules(package.__path__):
+            module = importlib.import_module(f"{package.__name__}.{info.name}")
+            for name, value in vars(module).items():
+                if isinstance(value, str) and CAN_SEE in value and name != "CAN_SEE":
+                    found[f"{module.__name__}.{name}"] = value
+    return found
+
+
+def test_statements_with_the_predicate_never_bind_its_variable() -> None:
+    statements = _statements()
+    assert {"queries.channels.FULLTEXT", "queries.channels.DENSE_EXACT", "graph.entries.GET_ENTRY",
+            "graph.analytics.CO_OCCURRENCE", "graph.entities.LIST_VISIBLE_ENTITIES"} <= set(statements)
+    for name, text in statements.items():
+        outside = text.replace(CAN_SEE, "")
+        assert "vis_membership" not in outside, name
