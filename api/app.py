@@ -198,7 +198,8 @@ def create_app(services: Services | None = None, worker: bool = False) -> FastAP
                           author_ids=f.author_ids, kinds=list(f.kinds) if f.kinds else None, tags=f.tags,
                           period_id=f.period_id)
         options = SearchOptions(k=body.k, include_chunks=body.include_chunks, explain=body.explain, filters=filters,
-                                channels=tuple(body.channels) if body.channels else CHANNELS)
+                                channels=tuple(body.channels) if body.channels else CHANNELS,
+                                diversify=body.diversify)
         try:
             resp = hybrid_search(svc.graph, svc.embedder, svc.settings, who, body.q,
                                  Scope(project_id=body.project_id, multi_project=body.multi_project), options)

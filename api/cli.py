@@ -115,7 +115,7 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
         persons=args.person or None, places=args.place or None, author_ids=args.author or None,
         intimacy_max=args.intimacy_max,
     )
-    options = SearchOptions(k=args.k, explain=args.explain, filters=filters,
+    options = SearchOptions(k=args.k, explain=args.explain, filters=filters, diversify=not args.no_diversify,
                             channels=tuple(args.channels.split(",")) if args.channels else CHANNELS)
     try:
         resp = hybrid_search(graph, active_embedder(graph, settings), settings, Viewer(user_id=args.as_user), args.text,
@@ -321,7 +321,7 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
                                                                                            "structured")
     with _progress(len(qs), "queries") as bar:
         result = run_eval(graph, embedder, settings, qs, channels, k=args.k, progress=bar.update,
-                          understanding=not args.no_understanding)
+                          understanding=not args.no_understanding, diversify=not args.no_diversify)
     result["ingest"] = {"written": report.written, "unchanged": report.unchanged, "errors": len(report.errors)}
     result["dataset"] = {"entries": str(entries), "queries": str(queries)}
     if args.json:
@@ -369,6 +369,7 @@ def build_parser() -> argparse.ArgumentParser:
     se.add_argument("--author", action="append")
     se.add_argument("--intimacy-max", choices=["public", "circle", "intimate", "private"])
     se.add_argument("--explain", action="store_true")
+    se.add_argument("--no-diversify", action="store_true", help="keep near-identical entries (no MMR)")
     se.add_argument("--json", action="store_true")
     se.set_defaults(func=cmd_search)
 
@@ -431,6 +432,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--channels")
     ev.add_argument("--entities", help="JSON list of {kind, name, aliases} to add to every dataset project")
     ev.add_argument("--no-understanding", action="store_true", help="embed the raw query; no extracted filters")
+    ev.add_argument("--no-diversify", action="store_true", help="no MMR on the ranking")
     ev.add_argument("--json", action="store_true")
     ev.set_defaults(func=cmd_eval)
 

@@ -51,6 +51,7 @@ class SearchRequest(BaseModel):
     include_chunks: bool = False
     explain: bool = Field(default=False, description="Return the query understanding (debugging, opt-in).")
     channels: list[Channel] | None = None
+    diversify: bool = Field(default=True, description="MMR, so near-identical entries do not fill the page.")
     rerank: Literal["none", "fast", "premium"] = "none"
     hyde: bool = False
     filters: SearchFilters = Field(default_factory=SearchFilters)

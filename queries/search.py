@@ -25,6 +25,7 @@ from ingest.embedder_specs import embedder_for_spec
 from ingest.embedders import CheckedEmbedder, EmbeddingError
 from ingest.linking import ProjectLexicon
 from queries import channels as ch
+from queries.diversify import diversify, word_set
 from queries.fusion import Fused, Hit, channel_weights, rrf
 from queries.lucene import to_lucene
 from queries.snippets import query_terms, snippet
@@ -73,6 +74,7 @@ class SearchOptions:
     explain: bool = False
     candidates_per_channel: int = 50
     understand: bool = True
+    diversify: bool = True
     now: date | None = None
     locale: str | None = None
     filters: Filters = field(default_factory=Filters)
@@ -166,6 +168,12 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
     latency["fuse"] = _ms(t)
 
     t = time.perf_counter()
+    if options.diversify and len(fused) > 1:
+        pool = fused[: max(options.k * 3, 30)]
+        rows = graph.read(ch.ENTRY_TEXTS, {"ids": [f.id for f in pool]})
+        fused = diversify(pool, {r["id"]: word_set(r["text"]) for r in rows}, len(pool)) + fused[len(pool):]
+        latency["diversify"] = _ms(t)
+        t = time.perf_counter()
     top = fused[: options.k]
     out = _materialise(graph, viewer, top, query, best_chunk if options.include_chunks else {})
     latency["details"] = _ms(t)
