@@ -3,7 +3,6 @@ exactly like what does not exist (404), and project access without membership is
 
 from __future__ import annotations
 
-import json
 import logging
 import uuid
 from collections.abc import AsyncIterator, Callable
@@ -41,17 +40,16 @@ from api.models import (
 )
 from graph.analytics import co_occurrence, importance, timeline
 from graph.db import Graph, get_graph
-from graph.entities import list_visible_entities, upsert_entity
-from graph.entries import get_visible_entry, load_records
+from graph.entities import find_visible_entity, list_visible_entities, upsert_entity
+from graph.entries import get_visible_entry
 from graph.ids import period_id
 from graph.members import members_of, projects_of, remove_member, role_of, set_member, update_project
 from graph.settings import Settings, get_settings
-from graph.textnorm import fold
 from graph.visibility import Viewer, visibility_params
 from graph.witnesses import Grant, active_grant, create_grant, list_grants, revoke_grant
 from ingest.embedders import CheckedEmbedder
 from ingest.embedding_jobs import Worker, active_embedder
-from ingest.pipeline import Ingestor
+from ingest.pipeline import Ingestor, stored_records
 from queries.search import CHANNELS, AccessDenied, Filters, Scope, SearchOptions, hybrid_search
 
 log = logging.getLogger(__name__)
@@ -232,10 +230,9 @@ def create_app(services: Services | None = None, worker: bool = False) -> FastAP
         row = _editable(svc, who, entry_id)
         from ingest.records import EntryRecord
 
-        stored = load_records(svc.graph, [entry_id])[0]
-        metadata = json.loads(stored.pop("metadata") or "{}")
+        stored = stored_records(svc.graph, [entry_id])[0]
         record = _record_or_422(lambda: EntryRecord.model_validate({
-            **metadata, **stored, **body.model_dump(), "entry_id": entry_id,
+            **stored, **body.model_dump(), "entry_id": entry_id,
             "project_id": row["entry"]["project_id"], "author": row["entry"]["author_id"]}))
         return _write(svc, record, "updated")
 
@@ -287,11 +284,10 @@ def create_app(services: Services | None = None, worker: bool = False) -> FastAP
         """An entity by id, name or alias among those the viewer may know of; otherwise 404 (hidden == missing)."""
         if role_of(svc.graph, project_id, who.user_id or "") is None:
             raise HTTPException(403, "not a member of this project")
-        key = fold(name)
-        for e in list_visible_entities(svc.graph, [project_id], visibility_params(who)):
-            if e.id == name or key in e.answers_to():
-                return e
-        raise HTTPException(404, "no such person, place or thing")
+        entity = find_visible_entity(svc.graph, project_id, visibility_params(who), name)
+        if entity is None:
+            raise HTTPException(404, "no such person, place or thing")
+        return entity
 
     @app.get("/v1/projects/{project_id}/analytics/cooccurrence")
     def get_cooccurrence(project_id: str, who: ViewerDep, entity: Annotated[str, Query(max_length=200)],

@@ -174,9 +174,8 @@ def cmd_project(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_entity(args: argparse.Namespace, settings: Settings) -> int:
     from graph import analytics
-    from graph.entities import list_entities, list_visible_entities, upsert_entity
+    from graph.entities import find_visible_entity, list_entities, upsert_entity
     from graph.members import role_of
-    from graph.textnorm import fold
     from graph.visibility import Viewer, visibility_params
 
     graph = connect(settings)
@@ -191,9 +190,7 @@ def cmd_entity(args: argparse.Namespace, settings: Settings) -> int:
         if args.action == "top":
             _out(analytics.importance(graph, params, args.project, args.kind))
             return 0
-        key = fold(args.name or "")
-        entity = next((e for e in list_visible_entities(graph, [args.project], params) if key in e.answers_to()),
-                      None)
+        entity = find_visible_entity(graph, args.project, params, args.name or "")
         if entity is None:
             _err(f"no such person, place or thing: {args.name}")
             return 2

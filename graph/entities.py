@@ -68,6 +68,14 @@ def list_visible_entities(graph: Graph, project_ids: list[str], viewer_params: d
     ]
 
 
+def find_visible_entity(graph: Graph, project_id: str, viewer_params: dict[str, object],
+                        name: str) -> Entity | None:
+    """An entity by id, name or alias among those the viewer may know of; None for hidden and missing alike."""
+    key = fold(name)
+    return next((e for e in list_visible_entities(graph, [project_id], viewer_params)
+                 if e.id == name or key in e.answers_to()), None)
+
+
 def upsert_entity(graph: Graph, project_id: str, kind: str, name: str, aliases: list[str] | None = None) -> Entity:
     if kind not in ENTITY_KINDS:
         raise ValueError(f"kind must be one of {', '.join(ENTITY_KINDS)}")

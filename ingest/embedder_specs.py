@@ -11,7 +11,14 @@ import threading
 import numpy as np
 
 from graph.settings import Settings
-from ingest.embedders import CheckedEmbedder, Embedder, EmbeddingError, get_embedder, get_embedder_settings
+from ingest.embedders import (
+    CheckedEmbedder,
+    Embedder,
+    EmbeddingError,
+    get_embedder,
+    get_embedder_settings,
+    matryoshka,
+)
 
 _lock = threading.Lock()
 _cache: dict[str, CheckedEmbedder] = {}
@@ -28,16 +35,11 @@ class Truncated:
         self.model_id = f"{inner.model_id}@{dimensions}"
         self.slug = f"{inner.slug}_d{dimensions}"
 
-    def _cut(self, vectors: np.ndarray) -> np.ndarray:
-        cut = np.atleast_2d(vectors)[:, : self.dimensions]
-        norms = np.linalg.norm(cut, axis=1, keepdims=True)
-        return np.asarray(cut / np.where(norms == 0, 1, norms))
-
     def embed_passages(self, texts: list[str]) -> np.ndarray:
-        return self._cut(self.inner.embed_passages(texts))
+        return matryoshka(self.inner.embed_passages(texts), self.dimensions)
 
     def embed_query(self, text: str) -> np.ndarray:
-        return self._cut(self.inner.embed_query(text))[0]
+        return matryoshka(self.inner.embed_query(text), self.dimensions)[0]
 
 
 def settings_spec(settings: Settings) -> str:

@@ -30,7 +30,7 @@ from graph.schema import ensure_vector_index, vector_index_name, vector_property
 from graph.settings import Settings
 from ingest.embedder_specs import embedder_for_spec, settings_spec
 from ingest.embedders import CheckedEmbedder, EmbeddingError
-from ingest.pipeline import SPARSE_TERMS, embedding_input
+from ingest.pipeline import embedding_input, sparse_arrays
 
 log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 5
@@ -80,36 +80,20 @@ def backfill(graph: Graph, embedder: CheckedEmbedder, *, active: bool = True, ba
             stats.errors.append(str(exc)[:200])
             log.warning("embedding batch failed (%d chunks), will retry later: %s", len(batch), exc)
             break
-        sparse = _sparse(embedder, batch) if active else {}
+        sparse = sparse_arrays(embedder, batch) if active else [{} for _ in batch]
         rows = []
-        for c, vec in zip(batch, vectors, strict=True):
+        for c, vec, arrays in zip(batch, vectors, sparse, strict=True):
             props = {key: None}
             if active:
                 props |= {"embedding_status": "done", "embedding_model": embedder.model_id, "embedding_error": None,
                           "embedding_hash": sha256(embedder.model_id, c["context"] or "", c["text"]),
-                          **sparse.get(c["id"], {})}
+                          **arrays}
             rows.append({"id": c["id"], "props": props, "vector": [float(x) for x in vec]})
         store_vectors(graph, prop, rows)
         stats.embedded += len(batch)
         if progress:
             progress(len(batch))
     return stats
-
-
-def _sparse(embedder: CheckedEmbedder, batch: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Lexical weights for the sparse channel, when the model has them; their failure never blocks the vectors."""
-    if not embedder.supports_sparse:
-        return {}
-    try:
-        weights = embedder.embed_sparse([embedding_input(c["context"] or "", c["text"]) for c in batch])
-    except EmbeddingError as exc:
-        log.warning("sparse weights unavailable: %s", exc)
-        return {}
-    out = {}
-    for c, w in zip(batch, weights, strict=True):
-        top = sorted(w.items(), key=lambda kv: -kv[1])[:SPARSE_TERMS]
-        out[c["id"]] = {"sparse_tokens": [t for t, _ in top], "sparse_weights": [float(v) for _, v in top]}
-    return out
 
 
 def status(graph: Graph, embedder: CheckedEmbedder, active: bool = True,

@@ -35,6 +35,10 @@ class ProjectLexicon:
                 bucket.append(entity)
         self._pattern = None
 
+    def entities(self) -> list[Entity]:
+        """Each known entity once (by_key holds one row per name and alias)."""
+        return list({e.id: e for e in self.by_key.values()}.values())
+
     def resolve(self, kind: str, name: str) -> Entity:
         """The known entity answering to `name`, or a new one (created on write)."""
         found = self.by_key.get((kind, fold(name)))

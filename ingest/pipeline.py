@@ -143,9 +143,8 @@ class Ingestor:
         if not todo:
             return report
         records = []
-        for number, row in enumerate(load_records(self.graph, todo), start=1):
-            metadata = json.loads(row.pop("metadata") or "{}")
-            records.append((number, EntryRecord.model_validate({**metadata, **row})))
+        for number, data in enumerate(stored_records(self.graph, todo), start=1):
+            records.append((number, EntryRecord.model_validate(data)))
         batch_report = IngestReport()
         for start in range(0, len(records), BATCH):
             self._flush(records[start:start + BATCH], batch_report, None)
@@ -303,19 +302,34 @@ class Ingestor:
             c["vector"] = [float(x) for x in vec]
         report.chunks_embedded += len(todo)
         if self.embedder.supports_sparse:
-            self._embed_sparse(todo)
+            for c, arrays in zip(todo, sparse_arrays(self.embedder, todo), strict=True):
+                c.update(arrays)
 
-    def _embed_sparse(self, chunks: list[dict[str, Any]]) -> None:
-        """Lexical weights (bge-m3) as two parallel arrays: Neo4j properties cannot hold maps."""
-        try:
-            weights = self.embedder.embed_sparse([embedding_input(c["context"], c["text"]) for c in chunks])
-        except EmbeddingError as exc:
-            log.warning("sparse weights unavailable for %d chunks: %s", len(chunks), exc)
-            return
-        for c, w in zip(chunks, weights, strict=True):
-            top = sorted(w.items(), key=lambda kv: -kv[1])[:SPARSE_TERMS]
-            c["sparse_tokens"] = [t for t, _ in top]
-            c["sparse_weights"] = [float(v) for _, v in top]
+
+def sparse_arrays(embedder: CheckedEmbedder, chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Lexical weights (bge-m3) as two parallel arrays per chunk, since Neo4j properties cannot hold maps; empty
+    dicts when the model has none or they fail (they never block the dense vectors)."""
+    if not embedder.supports_sparse:
+        return [{} for _ in chunks]
+    try:
+        weights = embedder.embed_sparse([embedding_input(c["context"] or "", c["text"]) for c in chunks])
+    except EmbeddingError as exc:
+        log.warning("sparse weights unavailable for %d chunks: %s", len(chunks), exc)
+        return [{} for _ in chunks]
+    out = []
+    for w in weights:
+        top = sorted(w.items(), key=lambda kv: -kv[1])[:SPARSE_TERMS]
+        out.append({"sparse_tokens": [t for t, _ in top], "sparse_weights": [float(v) for _, v in top]})
+    return out
+
+
+def stored_records(graph: Graph, ids: list[str]) -> list[dict[str, Any]]:
+    """What was written for these entries, metadata unfolded, ready for `EntryRecord.model_validate`."""
+    out = []
+    for row in load_records(graph, ids):
+        metadata = json.loads(row.pop("metadata") or "{}")
+        out.append({**metadata, **row})
+    return out
 
 
 def embedding_input(context: str, text: str) -> str:

@@ -230,15 +230,15 @@ def _understand(graph: Graph, query: str, lexicons: dict[str, ProjectLexicon], p
     """Dates, people, places and author out of the query (no language model); the rest is what gets embedded."""
     if not options.understand or not query.strip():
         return Parsed(query, "balanced", SoftConstraints(), [], {"understanding": "off"})
-    known = [KnownEntity(e.id, e.kind, e.name, e.aliases) for lex in lexicons.values()
-             for e in {id(x): x for x in lex.by_key.values()}.values()]
+    entities = {e.id: e for lex in lexicons.values() for e in lex.entities()}
+    known = [KnownEntity(e.id, e.kind, e.name, e.aliases) for e in entities.values()]
     hemisphere = _hemisphere(graph, projects)
     u = understand(query, sorted(known, key=lambda k: k.id), options.now or date.today(), options.locale,
                    hemisphere)
     people_places = [m.id for m in (*u.persons, *u.places)]
     author_keys: tuple[str, ...] = ()
     if u.author is not None:
-        entity = next((e for lex in lexicons.values() for e in lex.by_key.values() if e.id == u.author.id), None)
+        entity = entities.get(u.author.id)
         author_keys = tuple(entity.answers_to()) if entity else (fold(u.author.name),)
     t = u.temporal
     constraints = SoftConstraints(t.start if t else None, t.end if t else None, tuple(people_places), author_keys)
