@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from graph.db import Graph
+from graph.entities import display_name
 from graph.visibility import CAN_SEE
 
 CO_OCCURRENCE = f"""
@@ -16,9 +17,11 @@ MATCH (e:Entry)-[:MENTIONS]->(x)
 WHERE e.project_id = $project_id AND x.id = $entity_id AND {CAN_SEE}
 MATCH (e)-[:MENTIONS]->(y) WHERE y <> x
 WITH y, count(DISTINCT e) AS together, min(e.occurred_start) AS first, max(e.occurred_end) AS last
-RETURN y.id AS id, y.name AS name, y.kind AS kind, together, toString(first) AS first, toString(last) AS last
-ORDER BY together DESC, name
+ORDER BY together DESC, y.id
 LIMIT $limit
+RETURN y.id AS id, {display_name("y")} AS name, y.kind AS kind, together, toString(first) AS first,
+       toString(last) AS last
+ORDER BY together DESC, name
 """
 
 TIMELINE = f"""
@@ -34,8 +37,10 @@ WHERE e.project_id = $project_id AND ($kind IS NULL OR x.kind = $kind) AND {CAN_
 OPTIONAL MATCH (e)-[:IN_PERIOD]->(per:Period)
 WITH x, count(DISTINCT e) AS entries, sum(m.count) AS mentions, count(DISTINCT per) AS periods,
      count(DISTINCT e.occurred_start.year) AS years
-RETURN x.id AS id, x.name AS name, x.kind AS kind, entries, mentions, periods, years,
-       entries * (1 + periods + years) AS importance
+WITH x, entries, mentions, periods, years, entries * (1 + periods + years) AS importance
+ORDER BY importance DESC, x.id
+LIMIT $limit
+RETURN x.id AS id, {display_name("x")} AS name, x.kind AS kind, entries, mentions, periods, years, importance
 ORDER BY importance DESC, name
 LIMIT $limit
 """

@@ -1,41 +1,82 @@
-"""Persons, places and things of a project, with aliases ("papá", "dad", "Josep" are one person)."""
+"""Persons, places and things of a project, with aliases ("papá", "dad", "Josep" are one person).
+
+What a viewer may know of an entity follows from its sources, never from the entity node itself: the entries that
+name it (`(:Entry)-[:MENTIONS {name}]->(entity)`, each mention keeping the name as its writer linked it) and the
+declarations made by hand (`(:Declaration {name, aliases, intimacy, author_id})-[:DECLARES]->(entity)`, each with a
+stated audience). A viewer sees an entity only through sources they may see, with the names and aliases those
+sources carry, so nothing about it changes when entries hidden from them are added, edited or deleted.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from graph.db import Graph
-from graph.ids import ENTITY_KINDS, entity_id
+from graph.ids import ENTITY_KINDS, entity_id, sha256
 from graph.textnorm import fold
-from graph.visibility import CAN_SEE
+from graph.visibility import CAN_SEE_DECLARATION, INTIMACY_LEVELS, can_see
 
 _LABEL = {"person": "Person", "place": "Place", "thing": "Thing"}
 
+
+def display_name(var: str) -> str:
+    """The name of entity `var` for the viewer of the statement: the first declaration they may see, else the
+    smallest name among the mentions of entries they may see (null when they may see neither)."""
+    return f"""coalesce(
+  COLLECT {{ MATCH (d:Declaration)-[:DECLARES]->({var}) WHERE {CAN_SEE_DECLARATION}
+            WITH d ORDER BY d.created_at, d.id RETURN d.name }}[0],
+  COLLECT {{ MATCH (dn_e:Entry)-[dn_m:MENTIONS]->({var}) WHERE {can_see("dn_e")}
+            RETURN dn_m.name AS dn_name ORDER BY dn_name LIMIT 1 }}[0])"""
+
+
+# Every entity of the project with its declared names: for the operator's CLI, which is trusted with everything.
 LIST_ENTITIES = """
 MATCH (n:Person|Place|Thing) WHERE n.project_id IN $project_ids
-RETURN n.id AS id, n.project_id AS project_id, n.kind AS kind, n.name AS name, coalesce(n.aliases, []) AS aliases
+RETURN n.id AS id, n.project_id AS project_id, n.kind AS kind, n.name AS name,
+       COLLECT { MATCH (d:Declaration)-[:DECLARES]->(n) WITH d ORDER BY d.created_at, d.id
+                 UNWIND d.aliases AS a RETURN a } AS aliases
 ORDER BY n.id
 """
 
-# Entities a viewer may know of: named by an entry they can see, or by no entry at all (added by hand). A name that
-# only a private entry mentions must not be revealed to a reader, not even by query understanding.
+# Entities a viewer may know of, named as the sources they may see name them.
 LIST_VISIBLE_ENTITIES = f"""
 MATCH (n:Person|Place|Thing) WHERE n.project_id IN $project_ids
-  AND (NOT EXISTS {{ MATCH (:Entry)-[:MENTIONS]->(n) }}
-       OR EXISTS {{ MATCH (e:Entry)-[:MENTIONS]->(n) WHERE {CAN_SEE} }})
-RETURN n.id AS id, n.project_id AS project_id, n.kind AS kind, n.name AS name, coalesce(n.aliases, []) AS aliases
+WITH n, {display_name("n")} AS name
+WHERE name IS NOT NULL
+RETURN n.id AS id, n.project_id AS project_id, n.kind AS kind, name,
+       COLLECT {{ MATCH (d:Declaration)-[:DECLARES]->(n) WHERE {CAN_SEE_DECLARATION}
+                 WITH d ORDER BY d.created_at, d.id UNWIND d.aliases AS a RETURN a }} AS aliases
 ORDER BY n.id
 """
 
+# Declarations an entry may be linked through: at least as open as the entry, and an intimate or private one only by
+# the entry's own author (the rule for lent conversation context), so linking never carries a name or an alias to a
+# wider audience than the one it was declared for. Names other entries list are not used: how an entry is linked
+# then never depends on which other entries exist, were written before it, or are hidden from its readers.
+LINKABLE_DECLARED = """
+MATCH (d:Declaration)-[:DECLARES]->(n)
+WHERE d.project_id = $project_id AND d.intimacy IN $levels
+  AND (d.intimacy IN ['circle', 'public'] OR (d.author_id IS NOT NULL AND d.author_id = $author_id))
+WITH n, d ORDER BY d.created_at, d.id
+WITH n, collect(d) AS ds
+RETURN n.id AS id, n.project_id AS project_id, n.kind AS kind, ds[0].name AS name,
+       reduce(acc = [], d IN ds | acc + d.aliases) AS aliases
+ORDER BY n.id
+"""
 # One statement per label: labels cannot be parameters in Cypher 5.
-UPSERT_ENTITY = {
+DECLARE_ENTITY = {
     kind: f"""
 MERGE (n:{label} {{id: $id}})
-ON CREATE SET n.project_id = $project_id, n.kind = '{kind}', n.name = $name, n.aliases = [], n.created_at = datetime()
-WITH n
-SET n.aliases = reduce(acc = coalesce(n.aliases, []), a IN $aliases | CASE WHEN a IN acc THEN acc ELSE acc + a END)
-SET n.aliases_text = reduce(s = '', a IN n.aliases | s + ' ' + a)
-RETURN n.id AS id, n.name AS name, n.aliases AS aliases
+ON CREATE SET n.project_id = $project_id, n.kind = '{kind}', n.name = $name, n.aliases = [], n.aliases_text = '',
+              n.created_at = datetime()
+MERGE (d:Declaration {{id: $declaration_id}})
+ON CREATE SET d.project_id = $project_id, d.entity_id = $id, d.kind = '{kind}', d.name = $name, d.aliases = [],
+              d.intimacy = $intimacy, d.author_id = $author_id, d.created_at = datetime()
+MERGE (d)-[:DECLARES]->(n)
+SET d.aliases = reduce(acc = d.aliases, a IN $aliases | CASE WHEN a IN acc THEN acc ELSE acc + a END),
+    d.updated_at = datetime()
+RETURN d.name AS name, d.aliases AS aliases
 """
     for kind, label in _LABEL.items()
 }
@@ -54,18 +95,27 @@ class Entity:
         return list(dict.fromkeys(fold(k) for k in (self.name, *self.aliases) if k.strip()))
 
 
+def _entities(rows: list[Any]) -> list[Entity]:
+    return [Entity(r["id"], r["project_id"], r["kind"], r["name"],
+                   tuple(dict.fromkeys(a for a in r["aliases"] if a != r["name"]))) for r in rows]
+
+
 def list_entities(graph: Graph, project_ids: list[str]) -> list[Entity]:
-    return [
-        Entity(r["id"], r["project_id"], r["kind"], r["name"], tuple(r["aliases"]))
-        for r in graph.read(LIST_ENTITIES, {"project_ids": project_ids})
-    ]
+    return _entities(graph.read(LIST_ENTITIES, {"project_ids": project_ids}))
 
 
 def list_visible_entities(graph: Graph, project_ids: list[str], viewer_params: dict[str, object]) -> list[Entity]:
-    return [
-        Entity(r["id"], r["project_id"], r["kind"], r["name"], tuple(r["aliases"]))
-        for r in graph.read(LIST_VISIBLE_ENTITIES, {"project_ids": project_ids, **viewer_params})
-    ]
+    return _entities(graph.read(LIST_VISIBLE_ENTITIES, {"project_ids": project_ids, **viewer_params}))
+
+
+def linkable_entities(graph: Graph, project_id: str, author_id: str | None, intimacy: str,
+                      witness: bool = False) -> list[Entity]:
+    """Declarations an entry of `author_id` at level `intimacy` may be linked through (a witness's account: only
+    public ones, since a witness may not see the others)."""
+    openness = INTIMACY_LEVELS.index(intimacy)
+    levels = ["public"] if witness else [lvl for lvl in INTIMACY_LEVELS if INTIMACY_LEVELS.index(lvl) >= openness]
+    return _entities(graph.read(LINKABLE_DECLARED, {"project_id": project_id, "levels": levels,
+                                                     "author_id": author_id}))
 
 
 def find_visible_entity(graph: Graph, project_id: str, viewer_params: dict[str, object],
@@ -76,15 +126,23 @@ def find_visible_entity(graph: Graph, project_id: str, viewer_params: dict[str, 
                  if e.id == name or key in e.answers_to()), None)
 
 
-def upsert_entity(graph: Graph, project_id: str, kind: str, name: str, aliases: list[str] | None = None) -> Entity:
+def upsert_entity(graph: Graph, project_id: str, kind: str, name: str, aliases: list[str] | None = None,
+                  audience: str = "circle", author_id: str | None = None) -> Entity:
+    """Declare a name with aliases for `audience` (an intimacy level). Returns the declaration as its author sees
+    it: what they declared, never what other sources hold about an entity of the same name."""
     if kind not in ENTITY_KINDS:
         raise ValueError(f"kind must be one of {', '.join(ENTITY_KINDS)}")
+    if audience not in INTIMACY_LEVELS:
+        raise ValueError(f"audience must be one of {', '.join(INTIMACY_LEVELS)}")
+    if audience in ("private", "intimate") and not author_id:
+        raise ValueError(f"a {audience} declaration needs an author")
     name = name.strip()
     if not name:
         raise ValueError("an entity needs a name")
-    clean = [a.strip() for a in aliases or [] if a.strip() and a.strip() != name]
-    row = graph.write(
-        UPSERT_ENTITY[kind],
-        {"id": entity_id(project_id, kind, name), "project_id": project_id, "name": name, "aliases": clean},
-    )[0]
-    return Entity(row["id"], project_id, kind, row["name"], tuple(row["aliases"]))
+    clean = list(dict.fromkeys(a.strip() for a in aliases or [] if a.strip() and a.strip() != name))
+    eid = entity_id(project_id, kind, name)
+    row = graph.write(DECLARE_ENTITY[kind], {
+        "id": eid, "project_id": project_id, "name": name, "aliases": clean, "intimacy": audience,
+        "author_id": author_id, "declaration_id": sha256(eid, audience, author_id or "")[:32],
+    })[0]
+    return Entity(eid, project_id, kind, row["name"], tuple(row["aliases"]))

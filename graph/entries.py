@@ -13,36 +13,19 @@ EXISTING = """
 UNWIND $ids AS id
 MATCH (e:Entry {id: id})
 OPTIONAL MATCH (c:Chunk)-[:OF]->(e)
-RETURN e.id AS id, e.project_id AS project_id, e.content_hash AS content_hash,
+RETURN e.id AS id, e.project_id AS project_id, e.content_hash AS content_hash, e.thread_id AS thread_id,
        count(c) AS chunks,
        count(CASE WHEN c.embedding_status = 'done' AND c.embedding_model = $model THEN 1 END) AS embedded
-"""
-
-PREVIOUS_IN_THREAD = """
-MATCH (e:Entry {thread_id: $thread_id}) WHERE e.thread_pos < $pos AND e.id <> $id
-RETURN e.id AS id, e.thread_pos AS pos, e.author_id AS author, e.body AS text, e.intimacy AS intimacy,
-       e.period_name AS period
-ORDER BY e.thread_pos DESC LIMIT 1
 """
 
 LINK_THREAD = """
 UNWIND $rows AS row
 MATCH (e:Entry {id: row.id})
 MATCH (prev:Entry {id: row.prev_id})
-OPTIONAL MATCH (prev)-[stale:NEXT]->(other) WHERE other.id <> row.id
-DELETE stale
 MERGE (prev)-[:NEXT]->(e)
 """
 
-THREAD_SUCCESSORS = """
-UNWIND $ids AS id
-MATCH (e:Entry {id: id}) WHERE e.thread_id IS NOT NULL
-CALL (e) {
-  MATCH (n:Entry {thread_id: e.thread_id}) WHERE n.thread_pos > e.thread_pos
-  RETURN n ORDER BY n.thread_pos LIMIT 1
-}
-RETURN DISTINCT n.id AS id
-"""
+ENTRY_THREAD = "MATCH (e:Entry {id: $id}) RETURN e.thread_id AS thread_id"
 
 LOAD_RECORDS = """
 UNWIND $ids AS id
@@ -104,7 +87,7 @@ MERGE (n:{label} {{id: row.id}})
 ON CREATE SET n.project_id = e.project_id, n.kind = '{kind}', n.name = row.name, n.aliases = [], n.aliases_text = '',
               n.created_at = datetime()
 MERGE (e)-[m:MENTIONS]->(n)
-SET m.count = row.count
+SET m.count = row.count, m.name = row.name
 """
 LINK_MENTIONS = {kind: _LINK_MENTIONS.format(label=label, kind=kind)
                  for kind, label in (("person", "Person"), ("place", "Place"), ("thing", "Thing"))}
@@ -132,12 +115,14 @@ RETURN count(DISTINCT e) AS deleted
 GET_ENTRY = f"""
 MATCH (e:Entry {{id: $id}})
 WHERE {CAN_SEE}
-OPTIONAL MATCH (e)-[:MENTIONS]->(x)
+OPTIONAL MATCH (e)-[xm:MENTIONS]->(x)
+WITH e, collect(DISTINCT {{kind: x.kind, name: xm.name}}) AS xs
 OPTIONAL MATCH (e)-[:IN_PERIOD]->(per:Period)
-WITH e, collect(DISTINCT x) AS xs, collect(DISTINCT per) AS pers
+WITH e, xs, collect(DISTINCT per) AS pers
 RETURN e {{.*}} AS entry,
-       [x IN xs WHERE x:Person | x.name] AS persons, [x IN xs WHERE x:Place | x.name] AS places,
-       [x IN xs WHERE x:Thing | x.name] AS things, [p IN pers | {{id: p.id, name: p.name}}] AS periods,
+       [x IN xs WHERE x.kind = 'person' | x.name] AS persons,
+       [x IN xs WHERE x.kind = 'place' | x.name] AS places,
+       [x IN xs WHERE x.kind = 'thing' | x.name] AS things, [p IN pers | {{id: p.id, name: p.name}}] AS periods,
        COUNT {{ MATCH (c:Chunk)-[:OF]->(e) WHERE c.embedding_status <> 'done' }} AS pending
 """
 
@@ -162,9 +147,9 @@ def write_batch(graph: Graph, entries: list[dict[str, Any]], periods: list[dict[
         session.execute_write(work)
 
 
-def thread_successors(graph: Graph, ids: list[str]) -> list[str]:
-    """The next turn of each entry's conversation: its lent context depends on the entry before it."""
-    return [r["id"] for r in graph.read(THREAD_SUCCESSORS, {"ids": ids})]
+def entry_thread(graph: Graph, entry_id: str) -> str | None:
+    rows = graph.read(ENTRY_THREAD, {"id": entry_id})
+    return rows[0]["thread_id"] if rows else None
 
 
 def load_records(graph: Graph, ids: list[str]) -> list[dict[str, Any]]:

@@ -47,6 +47,8 @@ OWNERS_OF = "MATCH (u:User)-[:MEMBER_OF {role: 'owner'}]->(:Project {id: $projec
 
 
 def set_member(graph: Graph, project_id: str, user_id: str, role: str) -> str:
+    if "/" in project_id or not project_id.strip():
+        raise ValueError("a project id is not empty and holds no '/' (entry ids start with '<project_id>/')")
     if role not in ROLES:
         raise ValueError(f"role must be one of {', '.join(ROLES)}")
     return str(graph.write(SET_MEMBER, {"project_id": project_id, "user_id": user_id, "role": role})[0]["role"])

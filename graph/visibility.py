@@ -18,16 +18,35 @@ from typing import Any
 INTIMACY_LEVELS = ("private", "intimate", "circle", "public")
 ROLES = ("owner", "coauthor", "reader")
 
-CAN_SEE = """(
-  ($viewer_id IS NOT NULL AND EXISTS {
-     MATCH (:User {id: $viewer_id})-[vis_membership:MEMBER_OF]->(:Project {id: e.project_id})
-     WHERE e.intimacy IN ['circle', 'public']
-        OR (e.intimacy = 'private' AND e.author_id = $viewer_id)
-        OR (e.intimacy = 'intimate' AND (e.author_id = $viewer_id OR vis_membership.role IN ['owner', 'coauthor']))
-  })
-  OR ($witness_period_id IS NOT NULL AND e.intimacy IN ['circle', 'public'] AND EXISTS {
-     MATCH (e)-[:IN_PERIOD]->(:Period)-[:PART_OF*0..5]->(:Period {id: $witness_period_id})
-  })
+def _member_sees(var: str) -> str:
+    return f"""($viewer_id IS NOT NULL AND EXISTS {{
+     MATCH (:User {{id: $viewer_id}})-[vis_membership:MEMBER_OF]->(:Project {{id: {var}.project_id}})
+     WHERE {var}.intimacy IN ['circle', 'public']
+        OR ({var}.intimacy = 'private' AND {var}.author_id = $viewer_id)
+        OR ({var}.intimacy = 'intimate' AND ({var}.author_id = $viewer_id
+                                            OR vis_membership.role IN ['owner', 'coauthor']))
+  }})"""
+
+
+def can_see(var: str = "e") -> str:
+    """The predicate for an entry bound to `var` (a subquery that binds its own entry names another variable)."""
+    return f"""(
+  {_member_sees(var)}
+  OR ($witness_period_id IS NOT NULL AND {var}.intimacy IN ['circle', 'public'] AND EXISTS {{
+     MATCH ({var})-[:IN_PERIOD]->(:Period)-[:PART_OF*0..5]->(:Period {{id: $witness_period_id}})
+  }})
+)"""
+
+
+CAN_SEE = can_see("e")
+
+# A name or alias declared by hand, `(d:Declaration)-[:DECLARES]->(entity)`, has an audience stored as `intimacy` and
+# read like an entry's: `private` -> its author; `intimate` -> its author, coauthors and owner; `circle` -> members;
+# `public` -> members and the witnesses of the project's chapters. Declarations belong to no chapter.
+CAN_SEE_DECLARATION = f"""(
+  {_member_sees("d")}
+  OR ($witness_period_id IS NOT NULL AND d.intimacy = 'public'
+      AND EXISTS {{ MATCH (:Period {{id: $witness_period_id, project_id: d.project_id}}) }})
 )"""
 
 

@@ -40,11 +40,11 @@ class ProjectLexicon:
         return list({e.id: e for e in self.by_key.values()}.values())
 
     def resolve(self, kind: str, name: str) -> Entity:
-        """The known entity answering to `name`, or a new one (created on write)."""
+        """The known entity answering to `name`, or a new one (created on write). A listed name never joins the
+        lexicon: one entry's list must not decide how another entry's text is linked."""
         found = self.by_key.get((kind, fold(name)))
         if found is None:
             found = Entity(entity_id(self.project_id, kind, name), self.project_id, kind, name, ())
-            self.add(found)
         return found
 
     def find_in(self, text: str) -> dict[str, tuple[Entity, int]]:
@@ -64,7 +64,7 @@ class ProjectLexicon:
 
 
 def link(lexicon: ProjectLexicon, text: str, persons: list[str], places: list[str]) -> list[Mention]:
-    """Listed names count once each at least; text occurrences add to the count."""
+    """Listed names count once each at least; text occurrences of declared names and aliases add to the count."""
     mentions: dict[str, Mention] = {}
     for kind, names in (("person", persons), ("place", places)):
         for name in names:

@@ -16,27 +16,21 @@ from typing import Any
 from pydantic import ValidationError
 
 from graph.db import Graph
-from graph.entities import list_entities
-from graph.entries import (
-    EXISTING,
-    PREVIOUS_IN_THREAD,
-    REUSABLE_VECTORS,
-    delete_entry,
-    load_records,
-    thread_successors,
-    write_batch,
-)
+from graph.entities import linkable_entities
+from graph.entries import EXISTING, REUSABLE_VECTORS, delete_entry, entry_thread, load_records, write_batch
 from graph.ids import chunk_id, period_id, sha256
 from graph.schema import vector_property
-from graph.textnorm import fold
+from graph.textnorm import fold, words
 from ingest.chunking import chunk_text
-from ingest.context import chunk_context, may_lend_context, previous_turn
+from ingest.context import chunk_context
 from ingest.embedders import CheckedEmbedder, EmbeddingError
 from ingest.linking import ProjectLexicon, link
 from ingest.records import EntryRecord
+from ingest.threads import Placement, Threads
 
 log = logging.getLogger(__name__)
 BATCH = 64
+WITNESS_AUTHOR_PREFIX = "witness:"
 SPARSE_TERMS = 128
 
 
@@ -45,18 +39,6 @@ class LineError:
     line: int
     entry_id: str | None
     reason: str
-
-
-@dataclass(frozen=True)
-class Turn:
-    """The last entry seen of a conversation thread (entries of a project sharing one `occurred_at`)."""
-
-    pos: int
-    entry_id: str
-    author: str | None
-    text: str
-    intimacy: str
-    period: str | None = None
 
 
 @dataclass
@@ -105,16 +87,19 @@ class Ingestor:
         self.graph = graph
         self.embedder = embedder
         self.prop = vector_property(embedder.slug)
-        self._lexicons: dict[str, ProjectLexicon] = {}
-        self._turns: dict[str, dict[int, Turn]] = {}
+        self._lexicons: dict[tuple[str, str | None, str, bool], ProjectLexicon] = {}
+        self.threads = Threads(graph)
 
-    def lexicon(self, project_id: str) -> ProjectLexicon:
-        if project_id not in self._lexicons:
-            lex = ProjectLexicon(project_id)
-            for entity in list_entities(self.graph, [project_id]):
+    def lexicon(self, rec: EntryRecord) -> ProjectLexicon:
+        """The declared names this entry may be linked through (graph.entities.linkable_entities)."""
+        witness = bool(rec.author and rec.author.startswith(WITNESS_AUTHOR_PREFIX))
+        key = (rec.project_id, rec.author, rec.intimacy, witness)
+        if key not in self._lexicons:
+            lex = ProjectLexicon(rec.project_id)
+            for entity in linkable_entities(self.graph, rec.project_id, rec.author, rec.intimacy, witness):
                 lex.add(entity)
-            self._lexicons[project_id] = lex
-        return self._lexicons[project_id]
+            self._lexicons[key] = lex
+        return self._lexicons[key]
 
     def ingest(self, records: Iterable[tuple[int, EntryRecord | LineError]], report: IngestReport | None = None,
                progress: Callable[[int], None] | None = None) -> IngestReport:
@@ -132,19 +117,18 @@ class Ingestor:
                 batch = []
         if batch:
             self._flush(batch, report, progress)
-        self.refresh(thread_successors(self.graph, report.written_ids), report)
+        self.refresh(self.threads.stale(), report)
         return report
 
-    def refresh(self, entry_ids: list[str], report: IngestReport | None = None) -> IngestReport:
-        """Re-derive entries from what is stored (after a neighbour changed): unchanged ones are skipped."""
+    def refresh(self, stale: list[tuple[str, int]], report: IngestReport | None = None) -> IngestReport:
+        """Re-derive entries (id, thread position) from what is stored after a neighbour changed; unchanged ones
+        are skipped by their content hash."""
         report = report or IngestReport()
-        written = set(report.written_ids)
-        todo = [i for i in entry_ids if i not in written]
-        if not todo:
+        if not stale:
             return report
-        records = []
-        for number, data in enumerate(stored_records(self.graph, todo), start=1):
-            records.append((number, EntryRecord.model_validate(data)))
+        positions = dict(stale)
+        records = [(positions[data["entry_id"]], EntryRecord.model_validate(data))
+                   for data in stored_records(self.graph, list(positions))]
         batch_report = IngestReport()
         for start in range(0, len(records), BATCH):
             self._flush(records[start:start + BATCH], batch_report, None)
@@ -155,11 +139,13 @@ class Ingestor:
         return report
 
     def delete(self, entry_id: str) -> bool:
-        """Delete an entry; the next turn of its conversation no longer borrows its words."""
-        successors = thread_successors(self.graph, [entry_id])
+        """Delete an entry; the turns of its conversation are re-derived without it."""
+        tid = entry_thread(self.graph, entry_id)
         deleted = delete_entry(self.graph, entry_id)
-        if deleted:
-            self.refresh(successors)
+        if deleted and tid:
+            self.threads.forget(tid)
+            self.threads.load({tid})
+            self.refresh(self.threads.stale())
         return deleted
 
     def _flush(self, batch: list[tuple[int, EntryRecord]], report: IngestReport,
@@ -184,7 +170,10 @@ class Ingestor:
                 report.errors.append(LineError(number, rec.entry_id,
                                                "entry_id already belongs to another project"))
                 continue
-            prepared = self._prepare(rec, number)
+            turn = rec.metadata().get("turn")
+            placed = self.threads.prepare(rec, turn if isinstance(turn, int) else number,
+                                          prior["thread_id"] if prior is not None else None)
+            prepared = self._prepare(rec, placed)
             if prior is not None and prior["content_hash"] == prepared["props"]["content_hash"] \
                     and prior["chunks"] == prior["embedded"] and prior["chunks"] > 0:
                 report.unchanged += 1
@@ -204,34 +193,10 @@ class Ingestor:
         if progress:
             progress(len(batch))
 
-    def _thread(self, rec: EntryRecord, number: int) -> tuple[str | None, int | None, Turn | None]:
-        """Entries of one project that share an `occurred_at` are one recorded session, ordered by `turn`.
-
-        The previous turn is the closest earlier one among those stored and those of the batch being written.
-        """
-        if not rec.occurred_at:
-            return None, None, None
-        tid = sha256(rec.project_id, rec.occurred_at)[:24]
-        turn = rec.metadata().get("turn")
-        pos = turn if isinstance(turn, int) else number
-        turns = self._turns.setdefault(tid, {})
-        candidates = [t for p, t in turns.items() if p < pos and t.entry_id != rec.entry_id]
-        rows = self.graph.read(PREVIOUS_IN_THREAD, {"thread_id": tid, "pos": pos, "id": rec.entry_id})
-        if rows:
-            r = rows[0]
-            stored = turns.get(r["pos"])
-            candidates.append(stored if stored else Turn(r["pos"], r["id"], r["author"], r["text"], r["intimacy"],
-                                                         r["period"]))
-        turns[pos] = Turn(pos, rec.entry_id, rec.author, rec.text, rec.intimacy, rec.period)
-        return tid, pos, max(candidates, key=lambda t: t.pos) if candidates else None
-
-    def _prepare(self, rec: EntryRecord, number: int) -> dict[str, Any]:
+    def _prepare(self, rec: EntryRecord, placed: Placement) -> dict[str, Any]:
         occurred = rec.occurred()
-        thread_id, thread_pos, prev = self._thread(rec, number)
-        lent = prev if prev and may_lend_context(prev.intimacy, prev.author, rec.intimacy, rec.author,
-                                                 prev.period, rec.period) else None
-        lent_text = previous_turn(lent.author, lent.text) if lent else None
-        lex = self.lexicon(rec.project_id)
+        thread_id, lent_text = placed.thread_id, placed.lent_text
+        lex = self.lexicon(rec)
         found = link(lex, f"{rec.title or ''}\n{rec.text}", rec.persons, rec.places)
         persons = [m.name for m in found if m.kind == "person"]
         places = [m.name for m in found if m.kind == "place"]
@@ -243,7 +208,7 @@ class Ingestor:
             self.embedder.model_id, rec.text, rec.title or "", rec.author or "", rec.occurred_on or "",
             rec.occurred_at or "", rec.intimacy, rec.kind, rec.period or "", json.dumps(rec.tags),
             json.dumps([(m.id, m.count) for m in found]), " ".join(names), metadata,
-            prev.entry_id if prev else "", lent_text or "",
+            placed.prev_id or "", lent_text or "",
         )
         props: dict[str, Any] = {
             "project_id": rec.project_id, "author_id": rec.author, "kind": rec.kind, "intimacy": rec.intimacy,
@@ -252,10 +217,11 @@ class Ingestor:
             "occurred_end": occurred.end if occurred else None,
             "occurred_precision": occurred.precision if occurred else None,
             "occurred_at": rec.occurred_at, "period_name": rec.period, "content_hash": content_hash,
-            "metadata": metadata, "thread_id": thread_id, "thread_pos": thread_pos,
+            "metadata": metadata, "thread_id": thread_id, "thread_pos": placed.pos if thread_id else None,
             "occurred_on": rec.occurred_on, "listed_persons": rec.persons, "listed_places": rec.places,
-            "prev_id": prev.entry_id if prev else None,
+            "prev_id": placed.prev_id,
             "context": lent_text,
+            "ft_len": len(words(" ".join((rec.title or "", rec.text, " · ".join(names), lent_text or "")))),
         }
         context = chunk_context(title=rec.title, author=rec.author, occurred=occurred, period=rec.period,
                                 persons=persons, places=places)

@@ -11,6 +11,9 @@ from ingest.dates import DateRange, parse_occurred, parse_point
 Intimacy = Literal["private", "intimate", "circle", "public"]
 Kind = Literal["diary", "chronicle", "session", "witness"]
 _ID = r"^[^\s/][^\x00-\x1f]{0,199}$"
+# A project id holds no "/", and an entry id starts with "<project_id>/": an id then names its project
+# unambiguously, so no writer can probe or take the ids of a project they cannot see.
+_PROJECT_ID = r"^[^\s/][^\x00-\x1f/]{0,199}$"
 MAX_TEXT = 200_000
 
 
@@ -20,7 +23,7 @@ class EntryRecord(BaseModel):
     model_config = ConfigDict(extra="allow", str_strip_whitespace=True)
 
     entry_id: str = Field(pattern=_ID)
-    project_id: str = Field(pattern=_ID)
+    project_id: str = Field(pattern=_PROJECT_ID)
     text: str = Field(min_length=1, max_length=MAX_TEXT)
     author: str | None = Field(default=None, max_length=200)
     occurred_on: str | None = Field(default=None, max_length=50)
@@ -51,6 +54,12 @@ class EntryRecord(BaseModel):
         if value is not None and "\x00" in value:
             raise ValueError("NUL bytes are not allowed")
         return value
+
+    @model_validator(mode="after")
+    def _id_in_project(self) -> EntryRecord:
+        if not self.entry_id.startswith(f"{self.project_id}/") or self.entry_id == f"{self.project_id}/":
+            raise ValueError(f"entry_id must start with '{self.project_id}/' (the id of its project)")
+        return self
 
     @model_validator(mode="after")
     def _dates_parse(self) -> EntryRecord:

@@ -11,6 +11,7 @@ from typing import Any
 
 from graph.db import Graph
 from graph.visibility import CAN_SEE
+from queries import keyword
 from queries.fusion import Hit
 
 ENTRY_SCOPE = f"""e.project_id IN $project_ids
@@ -32,7 +33,11 @@ QUERY_SCOPE = f"""{ENTRY_SCOPE}
   AND (size($q_entity_ids) = 0 OR EXISTS {{ MATCH (e)-[:MENTIONS]->(x) WHERE x.id IN $q_entity_ids }})
   AND (size($q_author_keys) = 0 OR toLower(e.author_id) IN $q_author_keys)"""
 
-SCOPE_CHUNKS = "MATCH (c:Chunk) WHERE c.project_id IN $project_ids RETURN count(c) AS n"
+# Chunks the viewer may see in scope: whether dense similarity is exact must not depend on hidden entries.
+SCOPE_CHUNKS = f"""
+MATCH (e:Entry) WHERE {ENTRY_SCOPE}
+RETURN sum(COUNT {{ MATCH (c:Chunk)-[:OF]->(e) }}) AS n
+"""
 INDEXED_CHUNKS = "MATCH (c:Chunk) WHERE c[$prop] IS NOT NULL RETURN count(c) AS n"
 
 DENSE_EXACT = f"""
@@ -67,12 +72,8 @@ RETURN e.id AS id, score
 ORDER BY score DESC, id LIMIT $limit
 """
 
-FULLTEXT = f"""
-CALL db.index.fulltext.queryNodes('entry_text_v2', $lucene) YIELD node AS e, score
-WHERE {QUERY_SCOPE}
-RETURN e.id AS id, score
-ORDER BY score DESC, id LIMIT $limit
-"""
+# Candidates for keyword ranking; queries/keyword.py ranks them with statistics of visible entries only.
+FULLTEXT = keyword.statement(QUERY_SCOPE)
 
 STRUCTURED = f"""
 MATCH (e:Entry) WHERE {QUERY_SCOPE}
@@ -84,10 +85,21 @@ WITH collect({{id: e.id, score: score}}) AS hits
 RETURN size(hits) AS total, hits[0..$limit] AS hits
 """
 
+# The closest turns before and after each seed in its conversation that the viewer may see (by position, not by
+# [:NEXT], which would stop at a hidden turn and so tell that one is there).
 THREAD = f"""
 UNWIND range(0, size($seeds) - 1) AS i
-MATCH (:Entry {{id: $seeds[i]}})-[:NEXT]-(e:Entry)
-WHERE NOT e.id IN $seeds AND {QUERY_SCOPE}
+MATCH (s:Entry {{id: $seeds[i]}}) WHERE s.thread_id IS NOT NULL
+CALL (s) {{
+  MATCH (e:Entry {{thread_id: s.thread_id}})
+  WHERE (e.thread_pos > s.thread_pos OR (e.thread_pos = s.thread_pos AND e.id > s.id)) AND {QUERY_SCOPE}
+  RETURN e ORDER BY e.thread_pos, e.id LIMIT 1
+  UNION
+  MATCH (e:Entry {{thread_id: s.thread_id}})
+  WHERE (e.thread_pos < s.thread_pos OR (e.thread_pos = s.thread_pos AND e.id < s.id)) AND {QUERY_SCOPE}
+  RETURN e ORDER BY e.thread_pos DESC, e.id DESC LIMIT 1
+}}
+WITH e, i WHERE NOT e.id IN $seeds
 WITH e, min(i) AS r
 RETURN e.id AS id, 1.0 / (1 + r) AS score
 ORDER BY r, id LIMIT $limit
@@ -105,14 +117,16 @@ DETAILS = f"""
 UNWIND $ids AS id
 MATCH (e:Entry {{id: id}})
 WHERE {CAN_SEE}
-OPTIONAL MATCH (e)-[:MENTIONS]->(x)
+OPTIONAL MATCH (e)-[xm:MENTIONS]->(x)
+WITH e, collect(DISTINCT {{kind: x.kind, name: xm.name}}) AS xs
 OPTIONAL MATCH (e)-[:IN_PERIOD]->(per:Period)
-WITH e, collect(DISTINCT x) AS xs, collect(DISTINCT per) AS pers
+WITH e, xs, collect(DISTINCT per) AS pers
 RETURN e.id AS id, e.project_id AS project_id, e.title AS title, e.body AS body, e.author_id AS author_id,
        e.intimacy AS intimacy, e.kind AS kind, e.occurred_start AS occurred_start, e.occurred_end AS occurred_end,
        e.occurred_precision AS occurred_precision, e.tags AS tags,
-       [x IN xs WHERE x:Person | x.name] AS persons, [x IN xs WHERE x:Place | x.name] AS places,
-       [x IN xs WHERE x:Thing | x.name] AS things, [p IN pers | {{id: p.id, name: p.name}}] AS periods
+       [x IN xs WHERE x.kind = 'person' | x.name] AS persons,
+       [x IN xs WHERE x.kind = 'place' | x.name] AS places,
+       [x IN xs WHERE x.kind = 'thing' | x.name] AS things, [p IN pers | {{id: p.id, name: p.name}}] AS periods
 """
 
 ENTRY_TEXTS = "UNWIND $ids AS id MATCH (e:Entry {id: id}) RETURN id, coalesce(e.title, '') + ' ' + e.body AS text"

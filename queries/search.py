@@ -27,6 +27,7 @@ from ingest.linking import ProjectLexicon
 from queries import channels as ch
 from queries.diversify import diversify, word_set
 from queries.fusion import Fused, Hit, channel_weights, rrf
+from queries.keyword import run_keyword
 from queries.lucene import to_lucene
 from queries.snippets import query_terms, snippet
 from queries.understand import KnownEntity, to_json, understand
@@ -263,8 +264,8 @@ def _run_channels(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
     started: dict[str, float] = {}
     if "fulltext" in wanted and lucene:
         started["fulltext"] = time.perf_counter()
-        futures["fulltext"] = _POOL.submit(ch.run_channel, graph, ch.FULLTEXT, {**params, "lucene": lucene,
-                                                                                 "limit": limit})
+        futures["fulltext"] = _POOL.submit(_keyword, graph, {**params, "lucene": lucene}, parsed.text_for_search,
+                                           limit)
     structured: Future[tuple[list[Hit], int]] | None = None
     ranked_entities = parsed.rank_entity_ids if soft.entity_ids or soft.date_from else []
     if "structured" in wanted and (ranked_entities or soft.date_from is not None or soft.author_keys):
@@ -294,6 +295,10 @@ def _run_channels(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
         results["thread"], _ = ch.run_channel(graph, ch.THREAD, {**params, "seeds": seeds, "limit": limit})
         latency["thread"] = _ms(t)
     return results, best_chunk
+
+
+def _keyword(graph: Graph, params: dict[str, Any], text: str, limit: int) -> tuple[list[Hit], dict[str, str]]:
+    return run_keyword(graph, ch.FULLTEXT, params, text, limit), {}
 
 
 def _all_dense(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer, params: dict[str, Any],
@@ -350,7 +355,7 @@ def _dense(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: 
     """Exact cosine over a small scope (and always for witnesses); the vector index with over-fetch otherwise."""
     params = {**base, "vector": vector, "prop": vector_property(embedder.slug), "model": embedder.model_id,
               "limit": limit}
-    in_scope = int(graph.read(ch.SCOPE_CHUNKS, {"project_ids": base["project_ids"]})[0]["n"])
+    in_scope = int(graph.read(ch.SCOPE_CHUNKS, base)[0]["n"] or 0)
     if viewer.is_witness or in_scope <= settings.exact_scan_max_chunks:
         return ch.run_channel(graph, ch.DENSE_EXACT, params)
     indexed = _indexed_chunks(graph, params["prop"])

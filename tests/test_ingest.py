@@ -161,7 +161,12 @@ def test_edit_removes_stale_mentions(graph: Graph, prefix: str, ingest: Ingest) 
     ingest([dict(row, text="Cena con Marta, sin Pep.", persons=["Marta"])])
     names = {r["n"] for r in graph.read("MATCH (:Entry {id: $id})-[:MENTIONS]->(x) RETURN x.name AS n",
                                         {"id": row["entry_id"]})}
-    assert names == {"Marta", "Pep"}, "Pep is still named in the text"
+    assert names == {"Marta"}, "a listed name is not a declaration: only the entry that lists it names it"
+    upsert_entity(graph, project, "person", "Pep")
+    ingest([dict(row, text="Cena con Marta y Pep.", persons=["Marta"])])
+    names = {r["n"] for r in graph.read("MATCH (:Entry {id: $id})-[:MENTIONS]->(x) RETURN x.name AS n",
+                                        {"id": row["entry_id"]})}
+    assert names == {"Marta", "Pep"}, "Pep is declared and named in the text"
     ingest([dict(row, text="Cena con Marta.", persons=["Marta"])])
     names = {r["n"] for r in graph.read("MATCH (:Entry {id: $id})-[:MENTIONS]->(x) RETURN x.name AS n",
                                         {"id": row["entry_id"]})}
@@ -202,7 +207,7 @@ def test_bad_lines_are_reported_and_good_lines_written(graph: Graph, prefix: str
     assert "text" in by_line[4].reason and by_line[4].entry_id == f"{project}/4"
     assert "intimacy" in by_line[5].reason
     assert "month" in by_line[6].reason and by_line[6].entry_id == f"{project}/6"
-    assert "another project" in by_line[8].reason and by_line[8].entry_id == taken["entry_id"]
+    assert f"must start with '{project}/'" in by_line[8].reason and by_line[8].entry_id == taken["entry_id"]
     assert "object" in by_line[9].reason
     assert "text" in by_line[10].reason
     assert report.written == 3
@@ -465,8 +470,8 @@ def test_private_turn_is_not_lent_to_a_circle_reply(graph: Graph, prefix: str, i
     third = chunks_of(graph, f"{project}/t3")
     assert all("Pues yo prefiero la paella valenciana." in c["context"] for c in third)
     assert "paella valenciana" in one(graph, "MATCH (e:Entry {id: $id}) RETURN e.context", id=f"{project}/t3")
-    # The thread is still linked: order is not content.
-    assert next_links(graph, project) == [(f"{project}/t1", f"{project}/t2"), (f"{project}/t2", f"{project}/t3")]
+    # [:NEXT] links a reply to the turn it borrows from: the private turn lends to nobody.
+    assert next_links(graph, project) == [(f"{project}/t2", f"{project}/t3")]
 
 
 def test_private_turn_words_do_not_find_the_reply(graph: Graph, prefix: str, ingest: Ingest, settings: Settings,
@@ -503,3 +508,44 @@ def test_narrowing_a_turn_withdraws_its_lent_context(graph: Graph, prefix: str, 
                          Scope(project_id=project), SearchOptions(channels=("fulltext",)))
     assert resp.source == "recency", [r.entry_id for r in resp.results]
     assert all("valenciana" not in c["context"] for c in chunks_of(graph, f"{project}/t3"))
+
+
+def test_a_reply_written_before_its_narrowed_turn_in_the_same_file_loses_its_words(graph: Graph, prefix: str,
+                                                                                   ingest: Ingest) -> None:
+    """The reply's line comes first: it is placed against the old turn, and reconciled once the turn is narrowed."""
+    project = f"{prefix}order"
+    rows = thread_rows(project, f"{prefix}ana", f"{prefix}bob", "circle")
+    ingest(rows)
+    assert "valenciana" in one(graph, "MATCH (e:Entry {id: $id}) RETURN e.context", id=f"{project}/t3")
+    ingest([rows[2], dict(rows[1], intimacy="private")])
+    assert "valenciana" not in (one(graph, "MATCH (e:Entry {id: $id}) RETURN e.context", id=f"{project}/t3") or "")
+    assert all("valenciana" not in c["context"] for c in chunks_of(graph, f"{project}/t3"))
+    assert "lentejas" in one(graph, "MATCH (e:Entry {id: $id}) RETURN e.context", id=f"{project}/t3"), \
+        "the closest turn that may lend (ana's circle turn) lends instead"
+
+
+def test_a_turn_that_moves_to_another_session_and_narrows_is_withdrawn_from_its_old_reply(
+        graph: Graph, prefix: str, ingest: Ingest) -> None:
+    project = f"{prefix}moved"
+    rows = thread_rows(project, f"{prefix}ana", f"{prefix}bob", "private")
+    ingest(rows)
+    assert "valenciana" in one(graph, "MATCH (e:Entry {id: $id}) RETURN e.context", id=f"{project}/t3")
+    ingest([dict(rows[1], occurred_at="2021-02-02T09:00:00", intimacy="private")])
+    assert one(graph, "MATCH (e:Entry {id: $id}) RETURN e.context", id=f"{project}/t3") is None
+    assert all("valenciana" not in c["context"] for c in chunks_of(graph, f"{project}/t3"))
+    assert next_links(graph, project) == []
+
+
+def test_a_hidden_turn_between_two_visible_ones_changes_nothing_they_show(graph: Graph, prefix: str,
+                                                                          ingest: Ingest) -> None:
+    """A private turn inserted between a circle turn and its circle reply neither lends nor stands in the way."""
+    project = f"{prefix}between"
+    rows = thread_rows(project, f"{prefix}ana", f"{prefix}bob", "circle")
+    ingest(rows[:2])
+    before = graph.read("MATCH (e:Entry {id: $id}) RETURN e.context AS c, e.updated_at AS u, e.content_hash AS h",
+                        {"id": f"{project}/t2"})[0]
+    ingest([{**rows[0], "entry_id": f"{project}/t1b", "turn": 1, "intimacy": "private",
+             "text": "Esto no lo sabe nadie."}])
+    after = graph.read("MATCH (e:Entry {id: $id}) RETURN e.context AS c, e.updated_at AS u, e.content_hash AS h",
+                       {"id": f"{project}/t2"})[0]
+    assert dict(after) == dict(before)

@@ -1,0 +1,69 @@
+"""Keyword ranking over what the viewer may see: the fulltext index only selects candidates, BM25 ranks them.
+
+Lucene's own score weighs each word by its rarity in the whole index (every project, every private entry), so both
+the number it returns and the order it gives would change when entries hidden from the viewer are added. Here every
+statistic comes from the viewer's visible entries in scope: N is how many there are, a word's document frequency and
+the average length come from the visible entries the index matched (which are all visible entries holding any of the
+words, up to `POOL`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Any
+
+from graph.db import Graph
+from graph.textnorm import words
+from queries.fusion import Hit
+
+K1 = 1.2
+B = 0.75
+POOL = 1000          # visible candidates rescored; past it, Lucene's order picks which (docs/SECURITY.md)
+TEXT_CHARS = 8000    # of each candidate's indexed text, for term frequencies (BM25 saturates long before)
+
+
+def statement(scope: str) -> str:
+    """Visible entries in scope (their count) and the visible ones the index matched, with their indexed text."""
+    return f"""
+CALL () {{ MATCH (e:Entry) WHERE {scope} RETURN count(e) AS visible }}
+CALL db.index.fulltext.queryNodes('entry_text_v2', $lucene) YIELD node AS e, score
+WHERE {scope}
+WITH visible, e, score ORDER BY score DESC, e.id LIMIT $pool
+RETURN visible, e.id AS id, e.ft_len AS length,
+       left(coalesce(e.title, '') + ' ' + coalesce(e.body, '') + ' ' + coalesce(e.names, '') + ' '
+            + coalesce(e.context, ''), $chars) AS text
+"""
+
+
+def query_terms(text: str, limit: int = 64) -> list[str]:
+    return list(dict.fromkeys(words(text)))[:limit]
+
+
+def bm25(rows: list[dict[str, Any]], terms: list[str], limit: int) -> list[Hit]:
+    """Okapi BM25 of each candidate for `terms`, with N, document frequencies and average length of the rows."""
+    if not rows or not terms:
+        return []
+    n_visible = max(int(rows[0]["visible"]), len(rows))
+    wanted = set(terms)
+    counts: list[Counter[str]] = []
+    lengths: list[int] = []
+    for row in rows:
+        tokens = words(row["text"] or "")
+        counts.append(Counter(t for t in tokens if t in wanted))
+        lengths.append(int(row["length"]) if row["length"] else len(tokens))
+    avg = (sum(lengths) / len(lengths)) or 1.0
+    df = Counter(t for c in counts for t in c)
+    idf = {t: math.log(1 + (n_visible - df[t] + 0.5) / (df[t] + 0.5)) for t in df}
+    hits = []
+    for row, tf, length in zip(rows, counts, lengths, strict=True):
+        norm = K1 * (1 - B + B * length / avg)
+        score = sum(idf[t] * f * (K1 + 1) / (f + norm) for t, f in tf.items())
+        hits.append(Hit(row["id"], round(score, 6)))
+    hits.sort(key=lambda h: (-h.score, h.id))
+    return hits[:limit]
+
+
+def run_keyword(graph: Graph, stmt: str, params: dict[str, Any], text: str, limit: int) -> list[Hit]:
+    rows = [dict(r) for r in graph.read(stmt, {**params, "pool": POOL, "chars": TEXT_CHARS})]
+    return bm25(rows, query_terms(text), limit)
