@@ -52,6 +52,18 @@ def test_the_api_serves_exactly_its_routes(settings: Settings) -> None:
     assert {(path, method) for path, ops in paths.items() for method in ops} == ROUTES
 
 
+def test_every_route_declares_its_response(settings: Settings) -> None:
+    """A typed response documents the body in /docs and is checked by the fuzz test; 204 answers have no body."""
+    paths = create_app(Services(settings)).openapi()["paths"]
+    for path, ops in paths.items():
+        for method, op in ops.items():
+            status, response = next((s, r) for s, r in op["responses"].items() if s.startswith("2"))
+            if status == "204":
+                continue
+            schema = response["content"]["application/json"]["schema"]
+            assert "$ref" in schema or "$ref" in schema.get("items", {}), (method, path, schema)
+
+
 def test_memora_help_lists_exactly_its_subcommands(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
         main(["--help"])
