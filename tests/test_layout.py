@@ -8,8 +8,10 @@ import re
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
 from api.app import Services, create_app
+from api.auth import issue
 from api.cli import main
 from graph.settings import Settings
 
@@ -62,6 +64,29 @@ def test_every_route_declares_its_response(settings: Settings) -> None:
                 continue
             schema = response["content"]["application/json"]["schema"]
             assert "$ref" in schema or "$ref" in schema.get("items", {}), (method, path, schema)
+
+
+@pytest.mark.parametrize(("method", "path", "body"), [
+    ("patch", "/v1/projects/{p}", {"hemisphere": "east"}),
+    ("put", "/v1/projects/{p}/members", {"user_id": "x", "role": "boss"}),
+    ("post", "/v1/projects/{p}/entities", {"kind": "animal", "name": "Rex"}),
+    ("get", "/v1/projects/{p}/analytics/cooccurrence", None),
+    ("get", "/v1/projects/{p}/analytics/importance?limit=0", None),
+    ("post", "/v1/projects/{p}/witnesses", {}),
+    ("post", "/v1/entries", {"project_id": "{p}"}),
+    ("post", "/v1/w/not-a-link/search", {}),
+    ("post", "/v1/w/not-a-link/entries", {}),
+])
+def test_a_bad_request_is_422_before_any_role_or_link_check(settings: Settings, method: str, path: str,
+                                                             body: dict[str, str] | None) -> None:
+    """Role and witness-link checks run after validation, as they always did: a non-member (or a dead link) sending
+    a malformed request learns it is malformed, not 403/401. Nothing here reaches the graph."""
+    project = "layout-no-such-project"
+    headers = {"Authorization": f"Bearer {issue(settings, 'layout-nobody')}"}
+    client = TestClient(create_app(Services(settings)))
+    json_body = {k: v.format(p=project) for k, v in body.items()} if body is not None else None
+    resp = client.request(method, path.format(p=project), headers=headers, json=json_body)
+    assert resp.status_code == 422, resp.text
 
 
 def test_memora_help_lists_exactly_its_subcommands(capsys: pytest.CaptureFixture[str]) -> None:
