@@ -229,3 +229,73 @@ class ProjectOut(BaseModel):
     project_id: str
     name: str
     hemisphere: Literal["north", "south"]
+
+
+class HealthOut(BaseModel):
+    status: Literal["ok", "degraded"]
+    neo4j: Literal["up", "down"]
+
+
+class MembershipOut(BaseModel):
+    """One of the caller's projects, with the caller's role in it."""
+
+    project_id: str
+    name: str | None
+    role: Role
+
+
+class EntityRef(BaseModel):
+    id: str
+    name: str
+    kind: str
+
+
+class CompanionOut(BaseModel):
+    """An entity named together with another, in `together` visible entries, between `first` and `last`."""
+
+    id: str
+    name: str
+    kind: str
+    together: int
+    first: str | None
+    last: str | None
+
+
+class CooccurrenceOut(BaseModel):
+    # `with` is a Python keyword: the field is `with_`, the JSON key stays "with".
+    model_config = ConfigDict(populate_by_name=True)
+
+    entity: EntityRef
+    with_: list[CompanionOut] = Field(alias="with")
+
+
+class YearOut(BaseModel):
+    year: int
+    entries: int
+    mentions: int
+
+
+class TimelineOut(BaseModel):
+    entity: EntityRef
+    years: list[YearOut]
+
+
+class ImportanceOut(BaseModel):
+    """Visible entries × (1 + chapters + years) that mention the entity."""
+
+    id: str
+    name: str
+    kind: str
+    entries: int
+    mentions: int
+    periods: int
+    years: int
+    importance: int
+
+
+class WitnessGrantOut(BaseModel):
+    id: str
+    period_id: str
+    label: str | None
+    revoked: bool
+    expires_at: str | None

@@ -1,0 +1,80 @@
+"""`memora embeddings status|backfill|work|migrate|retry-failed|drop-old`: the embedding jobs (pending chunks) and
+model migrations; exit 6 when a backfill batch failed (its chunks are retried later)."""
+
+from __future__ import annotations
+
+import argparse
+
+from api.commands.common import Subparsers, connect, err, out, progress
+from graph.settings import Settings
+
+
+def cmd_embeddings(args: argparse.Namespace, settings: Settings) -> int:
+    from ingest import embedding_jobs as jobs
+
+    graph = connect(settings)
+    if args.action == "status":
+        state = jobs.current_state(graph, settings)
+        result = jobs.status(graph, jobs.active_embedder(graph, settings))
+        target = jobs.target_embedder(graph, settings)
+        if target is not None:
+            result["migration"] = {"to": state.target, **jobs.status(graph, target, active=False)}
+        if args.json:
+            out(result)
+        else:
+            print(" ".join(f"{k}={v}" for k, v in result.items()))
+        return 0
+    if args.action == "retry-failed":
+        out({"reset": jobs.retry_failed(graph, jobs.active_embedder(graph, settings))})
+        return 0
+    if args.action == "drop-old":
+        out({"dropped": jobs.drop_retired(graph, settings)})
+        return 0
+    if args.action == "migrate":
+        if not args.to:
+            err("embeddings migrate needs --to PROVIDER:MODEL[@DIMS]")
+            return 2
+        try:
+            state = jobs.start_migration(graph, settings, args.to)
+        except ValueError as exc:
+            err(str(exc))
+            return 2
+        err(f"migrating from {state.active} to {state.target}; searches use both indexes until it completes")
+    if args.action == "work":
+        worker = jobs.Worker(graph, settings, interval=args.interval)
+        err("embedding worker running; Ctrl-C to stop")
+        try:
+            worker.loop()
+        except KeyboardInterrupt:
+            worker.stop_event.set()
+        return 0
+    # backfill, and migrate right after it starts: embed what is pending for the active model and the target.
+    embedders = [(jobs.active_embedder(graph, settings), True)]
+    target = jobs.target_embedder(graph, settings)
+    if target is not None:
+        embedders.append((target, False))
+    for embedder, active in embedders:
+        pending = jobs.status(graph, embedder, active=active)["pending"]
+        with progress(pending, f"embed {embedder.slug}") as bar:
+            stats = jobs.backfill(graph, embedder, active=active, batch_size=args.batch_size, progress=bar.update)
+        if stats.errors:
+            err(f"stopped after a failed batch ({stats.failed} chunks will be retried): {stats.errors[-1]}")
+            return 6
+    state = jobs.finish_migration(graph, settings)
+    result = jobs.status(graph, jobs.active_embedder(graph, settings))
+    result["active"] = state.active
+    if args.drop_old and state.retired:
+        result["dropped"] = jobs.drop_retired(graph, settings)
+    out(result)
+    return 0
+
+
+def add_embeddings(sub: Subparsers) -> None:
+    emb = sub.add_parser("embeddings", help="embedding jobs: status, backfill, worker, model migration")
+    emb.add_argument("action", choices=["status", "backfill", "work", "migrate", "retry-failed", "drop-old"])
+    emb.add_argument("--to", help="with migrate: the new model, PROVIDER:MODEL[@DIMS]")
+    emb.add_argument("--drop-old", action="store_true", help="after a completed migration, drop the old index")
+    emb.add_argument("--batch-size", type=int, default=64)
+    emb.add_argument("--interval", type=float, default=5.0, help="with work: seconds between rounds")
+    emb.add_argument("--json", action="store_true")
+    emb.set_defaults(func=cmd_embeddings)

@@ -1,0 +1,71 @@
+"""`/v1/projects/{project_id}/entities` and `/analytics`: persons, places and things, and the questions about them
+(who appears with whom, when, who matters most), every count taken over the entries the viewer may see."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, HTTPException, Query
+
+from api.deps import ProjectMember, ServicesDep, ViewerDep, require_member, require_writer
+from api.models import CooccurrenceOut, EntityIn, EntityOut, EntityRef, ImportanceOut, TimelineOut
+from api.services import Services
+from graph.analytics import co_occurrence, importance, timeline
+from graph.entities import Entity, find_visible_entity, list_visible_entities, upsert_entity
+from graph.visibility import Viewer, visibility_params
+
+router = APIRouter(prefix="/v1/projects/{project_id}", tags=["entities"])
+
+
+@router.get("/entities", response_model=list[EntityOut])
+def get_entities(project_id: str, who: ProjectMember, svc: ServicesDep) -> list[EntityOut]:
+    return [EntityOut(id=e.id, kind=e.kind, name=e.name, aliases=list(e.aliases))  # type: ignore[arg-type]
+            for e in list_visible_entities(svc.graph, [project_id], visibility_params(who))]
+
+
+@router.get("/analytics/cooccurrence", response_model=CooccurrenceOut)
+def get_cooccurrence(project_id: str, who: ViewerDep, svc: ServicesDep, entity: Annotated[str, Query(max_length=200)],
+                     limit: Annotated[int, Query(ge=1, le=100)] = 10) -> CooccurrenceOut:
+    """Who or what appears with an entity ("who appears with Pep?"), counted over visible entries only."""
+    e = _visible_entity(svc, project_id, who, entity)
+    return CooccurrenceOut.model_validate({
+        "entity": _ref(e), "with": co_occurrence(svc.graph, visibility_params(who), project_id, e.id, limit)})
+
+
+@router.get("/analytics/timeline", response_model=TimelineOut)
+def get_timeline(project_id: str, who: ViewerDep, svc: ServicesDep,
+                 entity: Annotated[str, Query(max_length=200)]) -> TimelineOut:
+    """Visible entries per year mentioning an entity ("when did Marta disappear from my life?")."""
+    e = _visible_entity(svc, project_id, who, entity)
+    return TimelineOut.model_validate({
+        "entity": _ref(e), "years": timeline(svc.graph, visibility_params(who), project_id, e.id)})
+
+
+@router.get("/analytics/importance", response_model=list[ImportanceOut])
+def get_importance(project_id: str, who: ViewerDep, svc: ServicesDep,
+                   kind: Annotated[Literal["person", "place", "thing"] | None, Query()] = None,
+                   limit: Annotated[int, Query(ge=1, le=100)] = 10) -> list[ImportanceOut]:
+    """The project's most important entities: visible entries × (1 + chapters + years) they span."""
+    require_member(svc, project_id, who)
+    return [ImportanceOut.model_validate(row)
+            for row in importance(svc.graph, visibility_params(who), project_id, kind, limit)]
+
+
+@router.post("/entities", response_model=EntityOut)
+def add_entity(project_id: str, body: EntityIn, who: ViewerDep, svc: ServicesDep) -> EntityOut:
+    require_writer(svc, project_id, who)
+    e = upsert_entity(svc.graph, project_id, body.kind, body.name, body.aliases)
+    return EntityOut(id=e.id, kind=body.kind, name=e.name, aliases=list(e.aliases))
+
+
+def _visible_entity(svc: Services, project_id: str, who: Viewer, name: str) -> Entity:
+    """An entity by id, name or alias among those the viewer may know of; otherwise 404 (hidden == missing)."""
+    require_member(svc, project_id, who)
+    entity = find_visible_entity(svc.graph, project_id, visibility_params(who), name)
+    if entity is None:
+        raise HTTPException(404, "no such person, place or thing")
+    return entity
+
+
+def _ref(e: Entity) -> EntityRef:
+    return EntityRef(id=e.id, name=e.name, kind=e.kind)

@@ -1,0 +1,40 @@
+"""`POST /v1/search`: the API's door to `queries.search.hybrid_search`, the one retrieval path."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from datetime import date
+
+from fastapi import APIRouter, HTTPException
+
+from api.deps import ServicesDep, ViewerDep
+from api.models import SearchFilters, SearchRequest, SearchResponseOut
+from queries.search import CHANNELS, AccessDenied, Filters, Scope, SearchOptions, hybrid_search
+
+router = APIRouter(tags=["search"])
+
+
+@router.post("/v1/search", response_model=SearchResponseOut)
+def search(body: SearchRequest, who: ViewerDep, svc: ServicesDep) -> SearchResponseOut:
+    options = SearchOptions(k=body.k, include_chunks=body.include_chunks, explain=body.explain,
+                            filters=_filters(body.filters),
+                            channels=tuple(body.channels) if body.channels else CHANNELS,
+                            diversify=body.diversify)
+    try:
+        resp = hybrid_search(svc.graph, svc.embedder, svc.settings, who, body.q,
+                             Scope(project_id=body.project_id, multi_project=body.multi_project), options)
+    except AccessDenied as exc:
+        raise HTTPException(403, str(exc)) from exc
+    return SearchResponseOut.model_validate(asdict(resp))
+
+
+def _filters(f: SearchFilters) -> Filters:
+    """The caller's hard filters; `occurred_year` narrows the date range to that year."""
+    date_from, date_to = f.date_from, f.date_to
+    if f.occurred_year is not None:
+        date_from = max(date_from or date.min, date(f.occurred_year, 1, 1))
+        date_to = min(date_to or date.max, date(f.occurred_year, 12, 31))
+    return Filters(date_from=date_from, date_to=date_to, intimacy_max=f.intimacy_max,
+                   person_ids=f.person_ids, persons=f.persons, place_ids=f.place_ids, places=f.places,
+                   author_ids=f.author_ids, kinds=list(f.kinds) if f.kinds else None, tags=f.tags,
+                   period_id=f.period_id)

@@ -1,0 +1,107 @@
+"""Witnesses: an owner invites an outside person to one chapter (`/v1/projects/{project_id}/witnesses`); the link
+token then opens that chapter's circle and public entries, and lets the witness add an account (`/v1/w/{token}`).
+
+The link's check is called inside each `/v1/w/{token}` route, not declared as a dependency, so that an invalid body
+is still a 422 before an expired link is a 401 (FastAPI solves dependencies before it validates the body).
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import asdict
+from datetime import timedelta
+
+from fastapi import APIRouter, HTTPException, Response
+
+from api import auth
+from api.deps import ProjectOwner, ServicesDep, ViewerDep, require_owner
+from api.errors import NOT_FOUND
+from api.models import (
+    EntryOut,
+    SearchResponseOut,
+    WitnessEntryIn,
+    WitnessGrantOut,
+    WitnessIn,
+    WitnessOut,
+    WitnessSearchRequest,
+    WriteOut,
+)
+from api.routes.entries import entry_out, record_or_422, write_record
+from api.services import Services
+from graph.entries import get_visible_entry
+from graph.ids import period_id
+from graph.visibility import Viewer, visibility_params
+from graph.witnesses import Grant, active_grant, create_grant, list_grants, revoke_grant
+from ingest.records import EntryRecord
+from queries.search import Filters, Scope, SearchOptions, hybrid_search
+
+router = APIRouter(tags=["witnesses"])
+
+
+@router.post("/v1/projects/{project_id}/witnesses", response_model=WitnessOut, status_code=201)
+def invite_witness(project_id: str, body: WitnessIn, who: ViewerDep, svc: ServicesDep) -> WitnessOut:
+    require_owner(svc, project_id, who)
+    chapter = body.period_id or period_id(project_id, body.period or "")
+    grant_id = create_grant(svc.graph, project_id, chapter, who.user_id or "", timedelta(days=body.ttl_days),
+                            body.label)
+    if grant_id is None:
+        raise HTTPException(404, "no such chapter in this project")
+    token = auth.issue_witness(svc.settings, grant_id, body.ttl_days * 86400)
+    grant = active_grant(svc.graph, grant_id)
+    return WitnessOut(grant_id=grant_id, token=token, link=f"/v1/w/{token}/search",
+                      expires_at=grant.expires_at if grant else "")
+
+
+@router.get("/v1/projects/{project_id}/witnesses", response_model=list[WitnessGrantOut])
+def get_witnesses(project_id: str, who: ProjectOwner, svc: ServicesDep) -> list[WitnessGrantOut]:
+    return [WitnessGrantOut.model_validate(g) for g in list_grants(svc.graph, project_id)]
+
+
+@router.delete("/v1/projects/{project_id}/witnesses/{grant_id}", status_code=204, response_model=None)
+def revoke_witness(project_id: str, grant_id: str, who: ProjectOwner, svc: ServicesDep) -> Response:
+    if not revoke_grant(svc.graph, project_id, grant_id):
+        raise HTTPException(404, "no such witness grant")
+    return Response(status_code=204)
+
+
+@router.post("/v1/w/{token}/search", response_model=SearchResponseOut)
+def witness_search(token: str, body: WitnessSearchRequest, svc: ServicesDep) -> SearchResponseOut:
+    """Similarity is computed exactly over the chapter's circle and public entries, never the project index."""
+    grant = _witness(svc, token)
+    viewer_ = Viewer(witness_period_id=grant.period_id)
+    resp = hybrid_search(svc.graph, svc.embedder, svc.settings, viewer_, body.q, Scope(project_id=grant.project_id),
+                         SearchOptions(k=body.k, include_chunks=body.include_chunks,
+                                       filters=Filters(period_id=grant.period_id)),
+                         project_ids=[grant.project_id])
+    return SearchResponseOut.model_validate(asdict(resp))
+
+
+@router.get("/v1/w/{token}/entries/{entry_id:path}", response_model=EntryOut)
+def witness_entry(token: str, entry_id: str, svc: ServicesDep) -> EntryOut:
+    grant = _witness(svc, token)
+    row = get_visible_entry(svc.graph, visibility_params(Viewer(witness_period_id=grant.period_id)), entry_id)
+    if row is None:
+        raise HTTPException(404, NOT_FOUND)
+    return entry_out(row)
+
+
+@router.post("/v1/w/{token}/entries", response_model=WriteOut, status_code=201)
+def witness_write(token: str, body: WitnessEntryIn, svc: ServicesDep) -> WriteOut:
+    grant = _witness(svc, token)
+    entry_id = f"{grant.project_id}/witness-{uuid.uuid4().hex[:12]}"
+    record = record_or_422(lambda: EntryRecord.model_validate({
+        **body.model_dump(), "entry_id": entry_id, "project_id": grant.project_id,
+        "author": f"witness:{grant.id}", "kind": "witness", "intimacy": "circle", "period": grant.period_name}))
+    return write_record(svc, record, "created")
+
+
+def _witness(svc: Services, token: str) -> Grant:
+    """The grant a link token names, while it is neither expired nor revoked; otherwise 401."""
+    try:
+        grant_id = auth.verify_witness(svc.settings, token)
+    except auth.TokenError as exc:
+        raise HTTPException(401, f"invalid witness link: {exc}") from exc
+    grant = active_grant(svc.graph, grant_id)
+    if grant is None:
+        raise HTTPException(401, "this witness link has expired or was revoked")
+    return grant

@@ -1,0 +1,31 @@
+"""What a request needs (settings, the graph, the active embedder), built once per app and found by every route
+through `api.deps.get_services`."""
+
+from __future__ import annotations
+
+from graph.db import Graph, get_graph
+from graph.settings import Settings
+from ingest.embedders import CheckedEmbedder
+from ingest.embedding_jobs import active_embedder
+
+
+class Services:
+    """What a request needs, built once per app."""
+
+    def __init__(self, settings: Settings, graph: Graph | None = None, embedder: CheckedEmbedder | None = None):
+        self.settings = settings
+        self._graph = graph
+        self._embedder = embedder
+
+    @property
+    def graph(self) -> Graph:
+        if self._graph is None:
+            self._graph = get_graph(self.settings)
+        return self._graph
+
+    @property
+    def embedder(self) -> CheckedEmbedder:
+        """The model the graph names as active (a completed migration switches it without a restart)."""
+        if self._embedder is not None:
+            return self._embedder
+        return active_embedder(self.graph, self.settings)
