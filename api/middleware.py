@@ -10,7 +10,8 @@ from starlette.types import Scope as AsgiScope
 class BodyLimit:
     """Refuse bodies over the limit, declared (Content-Length) or streamed (chunked), with a 422 and a reason.
 
-    A streamed body is cut at the limit and whatever the application answers to the truncated request is replaced.
+    A streamed body is read whole (up to the limit) before the application sees any of it, so a refused request
+    never reaches a handler and writes nothing.
     """
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
@@ -25,29 +26,32 @@ class BodyLimit:
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
             await self._reject(scope, receive, send)
             return
+        chunks: list[bytes] = []
         seen = 0
-        too_large = False
-        replaced = False
-
-        async def counted() -> Message:
-            nonlocal seen, too_large
+        while True:
             message = await receive()
-            if message["type"] == "http.request" and not too_large:
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    too_large = True
-                    return {"type": "http.request", "body": b"", "more_body": False}
-            return message
-
-        async def guarded(message: Message) -> None:
-            nonlocal replaced
-            if not too_large:
-                await send(message)
-            elif message["type"] == "http.response.start" and not replaced:
-                replaced = True
+            if message["type"] == "http.disconnect":
+                return
+            if message["type"] != "http.request":
+                continue
+            body = message.get("body", b"")
+            seen += len(body)
+            if seen > self.limit:
                 await self._reject(scope, receive, send)
+                return
+            chunks.append(body)
+            if not message.get("more_body", False):
+                break
+        replayed = False
 
-        await self.app(scope, counted, guarded)
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
 
     async def _reject(self, scope: AsgiScope, receive: Receive, send: Send) -> None:
         response = JSONResponse(status_code=422, content={"detail": [{

@@ -164,6 +164,8 @@ class EntityIn(BaseModel):
     kind: Literal["person", "place", "thing"]
     name: str = Field(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f]+$")
     aliases: list[str] = Field(default_factory=list, max_length=50)
+    audience: Intimacy = Field(default="circle", description="Who may learn this name and its aliases, read like "
+                                                           "an entry's intimacy level (private: only you).")
 
 
 class EntityOut(BaseModel):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from neo4j import ManagedTransaction
+from neo4j.exceptions import ConstraintError
 
 from graph.db import Graph
 from graph.visibility import CAN_SEE
@@ -70,6 +71,11 @@ FOREACH (_ IN CASE WHEN row.props.author_id IS NULL THEN [] ELSE [1] END |
   MERGE (u)-[:WROTE]->(e))
 """
 
+# A create never overwrites: the uniqueness constraint on the id makes the second of two concurrent creates fail.
+CREATE_ENTRIES = UPSERT_ENTRIES.replace("MERGE (e:Entry {id: row.id})\nON CREATE SET e.created_at = datetime()",
+                                        "CREATE (e:Entry {id: row.id, created_at: datetime()})")
+assert CREATE_ENTRIES != UPSERT_ENTRIES
+
 LINK_PERIODS = """
 UNWIND $rows AS row
 MATCH (e:Entry {id: row.entry_id})
@@ -126,12 +132,18 @@ RETURN e {{.*}} AS entry,
        COUNT {{ MATCH (c:Chunk)-[:OF]->(e) WHERE c.embedding_status <> 'done' }} AS pending
 """
 
+class EntryExists(Exception):
+    """A create named an id that is already taken (in the caller's own project: ids carry their project)."""
+
+
 def write_batch(graph: Graph, entries: list[dict[str, Any]], periods: list[dict[str, Any]],
-                mentions: dict[str, list[dict[str, Any]]], chunks: list[dict[str, Any]], prop: str) -> None:
-    """Everything about a batch of entries in one transaction: all of it lands or none of it does."""
+                mentions: dict[str, list[dict[str, Any]]], chunks: list[dict[str, Any]], prop: str,
+                create: bool = False) -> None:
+    """Everything about a batch of entries in one transaction: all of it lands or none of it does. With `create`,
+    an id that exists (or is created concurrently) fails the whole batch with EntryExists."""
 
     def work(tx: ManagedTransaction) -> None:
-        tx.run(UPSERT_ENTRIES, rows=entries).consume()
+        tx.run(CREATE_ENTRIES if create else UPSERT_ENTRIES, rows=entries).consume()
         if periods:
             tx.run(LINK_PERIODS, rows=periods).consume()
         for kind, rows in mentions.items():
@@ -143,8 +155,13 @@ def write_batch(graph: Graph, entries: list[dict[str, Any]], periods: list[dict[
         if threaded:
             tx.run(LINK_THREAD, rows=threaded).consume()
 
-    with graph.driver.session(database=graph.database) as session:
-        session.execute_write(work)
+    try:
+        with graph.driver.session(database=graph.database) as session:
+            session.execute_write(work)
+    except ConstraintError as exc:
+        if create:
+            raise EntryExists(str(exc)) from exc
+        raise
 
 
 def entry_thread(graph: Graph, entry_id: str) -> str | None:

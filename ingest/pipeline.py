@@ -17,7 +17,15 @@ from pydantic import ValidationError
 
 from graph.db import Graph
 from graph.entities import linkable_entities
-from graph.entries import EXISTING, REUSABLE_VECTORS, delete_entry, entry_thread, load_records, write_batch
+from graph.entries import (
+    EXISTING,
+    REUSABLE_VECTORS,
+    EntryExists,
+    delete_entry,
+    entry_thread,
+    load_records,
+    write_batch,
+)
 from graph.ids import chunk_id, period_id, sha256
 from graph.schema import vector_property
 from graph.textnorm import fold, words
@@ -83,9 +91,12 @@ def parse_line(number: int, line: str) -> EntryRecord | LineError:
 
 
 class Ingestor:
-    def __init__(self, graph: Graph, embedder: CheckedEmbedder) -> None:
+    def __init__(self, graph: Graph, embedder: CheckedEmbedder, embed: bool = True) -> None:
+        """With `embed=False` a write is acknowledged once committed: chunks without a reusable vector are left
+        pending for the embedding worker, so a long entry never holds its writer (or anyone) waiting."""
         self.graph = graph
         self.embedder = embedder
+        self.embed = embed
         self.prop = vector_property(embedder.slug)
         self._lexicons: dict[tuple[str, str | None, str, bool], ProjectLexicon] = {}
         self.threads = Threads(graph)
@@ -102,7 +113,10 @@ class Ingestor:
         return self._lexicons[key]
 
     def ingest(self, records: Iterable[tuple[int, EntryRecord | LineError]], report: IngestReport | None = None,
-               progress: Callable[[int], None] | None = None) -> IngestReport:
+               progress: Callable[[int], None] | None = None, create_only: bool = False) -> IngestReport:
+        """Write records in batches of BATCH, each batch in one transaction. `report` (when given) is filled as
+        batches commit, so a caller that is interrupted still knows what was written. With `create_only`, an id
+        that exists raises EntryExists and nothing of its batch is written."""
         report = report or IngestReport()
         batch: list[tuple[int, EntryRecord]] = []
         for number, item in records:
@@ -113,10 +127,10 @@ class Ingestor:
                 continue
             batch.append((number, item))
             if len(batch) >= BATCH:
-                self._flush(batch, report, progress)
+                self._flush(batch, report, progress, create_only)
                 batch = []
         if batch:
-            self._flush(batch, report, progress)
+            self._flush(batch, report, progress, create_only)
         self.refresh(self.threads.stale(), report)
         return report
 
@@ -149,7 +163,7 @@ class Ingestor:
         return deleted
 
     def _flush(self, batch: list[tuple[int, EntryRecord]], report: IngestReport,
-               progress: Callable[[int], None] | None) -> None:
+               progress: Callable[[int], None] | None, create_only: bool = False) -> None:
         seen: dict[str, int] = {}
         unique: list[tuple[int, EntryRecord]] = []
         for number, rec in batch:
@@ -166,6 +180,8 @@ class Ingestor:
         chunks: list[dict[str, Any]] = []
         for number, rec in unique:
             prior = existing.get(rec.entry_id)
+            if create_only and prior is not None:
+                raise EntryExists(rec.entry_id)
             if prior is not None and prior["project_id"] != rec.project_id:
                 report.errors.append(LineError(number, rec.entry_id,
                                                "entry_id already belongs to another project"))
@@ -174,8 +190,9 @@ class Ingestor:
             placed = self.threads.prepare(rec, turn if isinstance(turn, int) else number,
                                           prior["thread_id"] if prior is not None else None)
             prepared = self._prepare(rec, placed)
+            # Unchanged: same content, and every chunk embedded (or left to the worker, when this run defers).
             if prior is not None and prior["content_hash"] == prepared["props"]["content_hash"] \
-                    and prior["chunks"] == prior["embedded"] and prior["chunks"] > 0:
+                    and prior["chunks"] > 0 and (prior["chunks"] == prior["embedded"] or not self.embed):
                 report.unchanged += 1
                 continue
             entries.append({"id": rec.entry_id, "project_id": rec.project_id, "props": prepared["props"]})
@@ -187,7 +204,7 @@ class Ingestor:
             chunks.extend(prepared["chunks"])
         if entries:
             self._embed(chunks, report)
-            write_batch(self.graph, entries, periods, mentions, chunks, self.prop)
+            write_batch(self.graph, entries, periods, mentions, chunks, self.prop, create=create_only)
             report.written += len(entries)
             report.written_ids.extend(e["id"] for e in entries)
         if progress:
@@ -255,6 +272,9 @@ class Ingestor:
             else:
                 todo.append(c)
         if not todo:
+            return
+        if not self.embed:
+            report.chunks_pending += len(todo)
             return
         try:
             vectors = self.embedder.embed_passages([embedding_input(c["context"], c["text"]) for c in todo])

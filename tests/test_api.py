@@ -250,7 +250,7 @@ def test_coauthor_creates_an_entry_and_reads_it_back(client: TestClient, auth: H
                                                      family: dict[str, str]) -> None:
     body = {"project_id": family["project"], "text": "Plantamos un limonero en el patio.", "intimacy": "intimate",
             "occurred_on": "2011-04", "persons": ["Josep"], "tags": ["jardín"]}
-    resp = client.post("/v1/entries", json=body, headers=auth(family["coauthor"]))
+    resp = client.post("/v1/entries?wait=true", json=body, headers=auth(family["coauthor"]))
     assert resp.status_code == 201, resp.text
     created = resp.json()
     assert created["status"] == "created" and created["embedding"] == "done"

@@ -37,7 +37,12 @@ def cmd_entity(args: argparse.Namespace, settings: Settings) -> int:
             out(analytics.timeline(graph, params, args.project, entity.id))
         return 0
     if args.action == "add":
-        e = upsert_entity(graph, args.project, args.kind or "person", args.name, args.alias or [])
+        try:
+            e = upsert_entity(graph, args.project, args.kind or "person", args.name, args.alias or [],
+                              audience=args.audience, author_id=args.as_user)
+        except ValueError as exc:
+            err(str(exc))
+            return 2
         out({"id": e.id, "kind": e.kind, "name": e.name, "aliases": list(e.aliases)})
     else:
         out([{"id": e.id, "kind": e.kind, "name": e.name, "aliases": list(e.aliases)}
@@ -50,8 +55,11 @@ def add_entity(sub: Subparsers) -> None:
     ent.add_argument("action", choices=["add", "list", "with", "timeline", "top"],
                      help="with: who appears with NAME; timeline: NAME's entries per year; top: most important")
     ent.add_argument("--project", required=True)
-    ent.add_argument("--as", dest="as_user", help="with/timeline/top: count what this user may see")
+    ent.add_argument("--as", dest="as_user", help="with/timeline/top: count what this user may see; add: the "
+                                                  "declaration's author")
     ent.add_argument("--kind", choices=["person", "place", "thing"])
     ent.add_argument("--name")
     ent.add_argument("--alias", action="append")
+    ent.add_argument("--audience", choices=["private", "intimate", "circle", "public"], default="circle",
+                     help="add: who may learn the name and aliases (private and intimate need --as)")
     ent.set_defaults(func=cmd_entity)

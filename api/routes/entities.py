@@ -53,8 +53,11 @@ def get_importance(project_id: str, who: ViewerDep, svc: ServicesDep,
 
 @router.post("/entities", response_model=EntityOut)
 def add_entity(project_id: str, body: EntityIn, who: ViewerDep, svc: ServicesDep) -> EntityOut:
+    """Declare a name and its aliases for an audience (`circle` unless said). The answer is the caller's own
+    declaration, never what another source holds about an entity of the same name."""
     require_writer(svc, project_id, who)
-    e = upsert_entity(svc.graph, project_id, body.kind, body.name, body.aliases)
+    e = upsert_entity(svc.graph, project_id, body.kind, body.name, body.aliases, audience=body.audience,
+                      author_id=who.user_id)
     return EntityOut(id=e.id, kind=body.kind, name=e.name, aliases=list(e.aliases))
 
 

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Query
 from pydantic import ValidationError
 
 from api.deps import ServicesDep, ViewerDep, require_writer
 from api.errors import NOT_FOUND
 from api.models import EntryIn, EntryOut, EntryUpdate, WriteOut
 from api.services import Services
-from graph.entries import get_visible_entry
+from graph.entries import EntryExists, get_visible_entry
 from graph.members import role_of
 from graph.visibility import Viewer, visibility_params
 from ingest.pipeline import Ingestor, stored_records
@@ -34,8 +34,12 @@ def get_entry(entry_id: str, who: ViewerDep, svc: ServicesDep) -> EntryOut:
     return entry_out(row)
 
 
+WaitDep = Annotated[bool, Query(description="Answer only once the entry is embedded. By default a write is "
+                                            "acknowledged when committed and embedded by the worker.")]
+
+
 @router.post("", response_model=WriteOut, status_code=201)
-def create_entry(body: EntryIn, who: ViewerDep, svc: ServicesDep) -> WriteOut:
+def create_entry(body: EntryIn, who: ViewerDep, svc: ServicesDep, wait: WaitDep = False) -> WriteOut:
     assert who.user_id is not None
     require_writer(svc, body.project_id, who)
     entry_id = body.entry_id or f"{body.project_id}/{uuid.uuid4().hex[:12]}"
@@ -43,35 +47,43 @@ def create_entry(body: EntryIn, who: ViewerDep, svc: ServicesDep) -> WriteOut:
         # Ids live in the project's namespace, so a writer can never probe another project's ids.
         raise HTTPException(422, [{"loc": ["body", "entry_id"], "type": "value_error",
                                    "msg": f"entry_id must start with '{body.project_id}/'"}])
-    if svc.graph.read("MATCH (e:Entry {id: $id}) RETURN e.id", {"id": entry_id}):
-        raise HTTPException(409, "an entry with this id already exists")
-    return write_record(svc, record_or_422(lambda: body.to_record(entry_id, who.user_id or "")), "created")
+    record = record_or_422(lambda: body.to_record(entry_id, who.user_id or ""))
+    return write_record(svc, record, "created", wait=wait)
 
 
 @router.put("/{entry_id:path}", response_model=WriteOut)
-def update_entry(entry_id: str, body: EntryUpdate, who: ViewerDep, svc: ServicesDep) -> WriteOut:
+def update_entry(entry_id: str, body: EntryUpdate, who: ViewerDep, svc: ServicesDep, wait: WaitDep = False
+                 ) -> WriteOut:
+    """Replace what a person writes. An omitted `intimacy` keeps the entry's level: a correction never opens it."""
     row = _editable(svc, who, entry_id)
     stored = stored_records(svc.graph, [entry_id])[0]
+    fields = body.model_dump()
+    if "intimacy" not in body.model_fields_set:
+        fields.pop("intimacy")
     record = record_or_422(lambda: EntryRecord.model_validate({
-        **stored, **body.model_dump(), "entry_id": entry_id,
+        **stored, **fields, "entry_id": entry_id,
         "project_id": row["entry"]["project_id"], "author": row["entry"]["author_id"]}))
-    return write_record(svc, record, "updated")
+    return write_record(svc, record, "updated", wait=wait)
 
 
 @router.delete("/{entry_id:path}", response_model=WriteOut)
 def remove_entry(entry_id: str, who: ViewerDep, svc: ServicesDep) -> WriteOut:
     _editable(svc, who, entry_id)
-    Ingestor(svc.graph, svc.embedder).delete(entry_id)
+    Ingestor(svc.graph, svc.embedder, embed=False).delete(entry_id)
     return WriteOut(entry_id=entry_id, status="deleted")
 
 
 def _editable(svc: Services, who: Viewer, entry_id: str) -> dict[str, Any]:
-    """Hidden and missing entries are both 404; a visible entry may be changed by its author or the owner."""
+    """Hidden and missing entries are both 404. A visible entry may be changed by a writer of its project (owner or
+    coauthor) who is its author, or by the owner: a reader cannot edit, not even what they once wrote."""
     row = get_visible_entry(svc.graph, visibility_params(who), entry_id)
     if row is None:
         raise HTTPException(404, NOT_FOUND)
     entry = row["entry"]
-    if entry.get("author_id") != who.user_id and role_of(svc.graph, entry["project_id"], who.user_id or "") != "owner":
+    role = role_of(svc.graph, entry["project_id"], who.user_id or "")
+    if role not in ("owner", "coauthor"):
+        raise HTTPException(403, "only the project's owner and coauthors can change its entries")
+    if entry.get("author_id") != who.user_id and role != "owner":
         raise HTTPException(403, "only the entry's author or the project's owner can change it")
     return row
 
@@ -85,9 +97,15 @@ def record_or_422(build: Callable[[], EntryRecord]) -> EntryRecord:
                                   for e in exc.errors()]) from exc
 
 
-def write_record(svc: Services, record: EntryRecord, status: Literal["created", "updated"]) -> WriteOut:
-    """Write through ingest (the same path as `memora ingest`); an unchanged entry says so and embeds nothing."""
-    report = Ingestor(svc.graph, svc.embedder).ingest([(1, record)])
+def write_record(svc: Services, record: EntryRecord, status: Literal["created", "updated"],
+                 wait: bool = False) -> WriteOut:
+    """Write through ingest (the same path as `memora ingest`). A create is atomic: of two concurrent creates of
+    one id exactly one succeeds, the other gets 409. Without `wait` the answer comes once the entry is committed;
+    its chunks are embedded by the worker and found by keyword meanwhile."""
+    try:
+        report = Ingestor(svc.graph, svc.embedder, embed=wait).ingest([(1, record)], create_only=status == "created")
+    except EntryExists as exc:
+        raise HTTPException(409, "an entry with this id already exists") from exc
     if report.errors:
         raise HTTPException(422, [{"loc": ["body"], "msg": report.errors[0].reason, "type": "value_error"}])
     if not report.written:
