@@ -15,7 +15,8 @@ from typing import Any
 
 from graph.db import Graph
 from graph.textnorm import words
-from queries.fusion import Hit
+from queries.fusion import STOPWORDS, Hit
+from queries.lucene import to_lucene
 
 K1 = 1.2
 B = 0.75
@@ -37,7 +38,11 @@ RETURN visible, e.id AS id, e.ft_len AS length,
 
 
 def query_terms(text: str, limit: int = 64) -> list[str]:
-    return list(dict.fromkeys(words(text)))[:limit]
+    """Content words of the query (function words only when it has nothing else): a function word matches nearly
+    every entry, adds almost nothing to BM25 and would make every visible entry a candidate."""
+    terms = list(dict.fromkeys(words(text)))
+    content = [t for t in terms if t not in STOPWORDS]
+    return (content or terms)[:limit]
 
 
 def bm25(rows: list[dict[str, Any]], terms: list[str], limit: int) -> list[Hit]:
@@ -65,5 +70,9 @@ def bm25(rows: list[dict[str, Any]], terms: list[str], limit: int) -> list[Hit]:
 
 
 def run_keyword(graph: Graph, stmt: str, params: dict[str, Any], text: str, limit: int) -> list[Hit]:
-    rows = [dict(r) for r in graph.read(stmt, {**params, "pool": POOL, "chars": TEXT_CHARS})]
-    return bm25(rows, query_terms(text), limit)
+    terms = query_terms(text)
+    lucene = to_lucene(" ".join(terms))
+    if not lucene:
+        return []
+    rows = [dict(r) for r in graph.read(stmt, {**params, "lucene": lucene, "pool": POOL, "chars": TEXT_CHARS})]
+    return bm25(rows, terms, limit)

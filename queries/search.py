@@ -264,7 +264,7 @@ def _run_channels(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
     started: dict[str, float] = {}
     if "fulltext" in wanted and lucene:
         started["fulltext"] = time.perf_counter()
-        futures["fulltext"] = _POOL.submit(_keyword, graph, {**params, "lucene": lucene}, parsed.text_for_search,
+        futures["fulltext"] = _POOL.submit(_keyword, graph, params, parsed.text_for_search,
                                            limit)
     structured: Future[tuple[list[Hit], int]] | None = None
     ranked_entities = parsed.rank_entity_ids if soft.entity_ids or soft.date_from else []
