@@ -37,6 +37,7 @@ CHANNELS = ("dense", "fulltext", "structured")
 # Dense similarity below which a hit counts as nothing, per model (bench/calibrate_floor.py, docs/BENCHMARKS.md).
 DENSE_FLOORS = {"e5small": 0.86}
 THREAD_SEEDS = 5
+QUERY_EMBED_CHARS = 2000
 _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="memora-search")
 
 
@@ -333,7 +334,7 @@ def _dense_into(graph: Graph, embedder: CheckedEmbedder, settings: Settings, vie
                 latency: dict[str, float], warnings: list[str], channel: str = "dense") -> None:
     t = time.perf_counter()
     try:
-        vector = [float(x) for x in embedder.embed_query(text)]
+        vector = [float(x) for x in embedder.embed_query(_embeddable(text))]
     except EmbeddingError as exc:
         warnings.append("dense channel unavailable: the query could not be embedded")
         log.warning("query embedding failed: %s", exc)
@@ -348,6 +349,15 @@ def _dense_into(graph: Graph, embedder: CheckedEmbedder, settings: Settings, vie
     for h in results[channel]:
         best_chunk.setdefault(h.id, chunks[h.id])
     latency[channel] = _ms(t)
+
+
+def _embeddable(text: str) -> str:
+    """A query's first QUERY_EMBED_CHARS characters (cut at a word): a model reads about 512 tokens, and embedding a
+    10,000-character query window by window would cost seconds for nothing."""
+    if len(text) <= QUERY_EMBED_CHARS:
+        return text
+    cut = text[:QUERY_EMBED_CHARS]
+    return cut.rsplit(" ", 1)[0] if " " in cut else cut
 
 
 def _dense(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer, base: dict[str, Any],
