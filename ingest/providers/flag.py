@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ingest.embedders import EmbedderSettings, default_prompts, matryoshka, model_id_for, model_slug, truncation
+from ingest.providers.base import EmbedderSettings, default_prompts, matryoshka, model_id_for, model_slug, truncation
 from ingest.providers.common import display_name, model_version
 
 PROVIDER = "flagembedding"
