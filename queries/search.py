@@ -30,7 +30,7 @@ from queries.fusion import Fused, Hit, channel_weights, rrf
 from queries.keyword import run_keyword
 from queries.lucene import to_lucene
 from queries.snippets import query_terms, snippet
-from queries.understand import KnownEntity, to_json, understand
+from queries.understanding import KnownEntity, to_json, understand
 
 log = logging.getLogger(__name__)
 CHANNELS = ("dense", "fulltext", "structured")

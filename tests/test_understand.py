@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from queries.understand import (
+from queries.understanding import (
     EntityMatcher,
     KnownEntity,
     TemporalRange,

@@ -47,7 +47,7 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_understand(args: argparse.Namespace, settings: Settings) -> int:
     from graph.entities import list_entities
-    from queries.understand import KnownEntity, to_json, understand
+    from queries.understanding import KnownEntity, to_json, understand
 
     known: list[KnownEntity] = []
     if args.project:

@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import numpy as np
 
-from ingest.embedders import EmbedderSettings, EmbeddingError, matryoshka, model_id_for, model_slug
+from ingest.providers.base import EmbedderSettings, EmbeddingError, matryoshka, model_id_for, model_slug
 
 log = logging.getLogger(__name__)
 PROVIDER = "openai-compatible"

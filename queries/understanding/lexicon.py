@@ -1,149 +1,28 @@
 """Word lists for query understanding (es/en/fr), all in folded form (lower-case, no accents).
 
-Kept apart from the parser so the vocabulary can grow without touching the grammar. Kinship words are
-deliberately absent: they are entity aliases supplied by the project.
+Kept apart from the parser so the vocabulary can grow without touching the grammar; calendar words live in
+`temporal_words.py`. Kinship words are deliberately absent: they are entity aliases supplied by the project.
 """
 
 from __future__ import annotations
 
-MONTHS_ES: dict[str, int] = {
-    "enero": 1, "febrero": 2, "marzo": 3, "abril": 4, "mayo": 5, "junio": 6, "julio": 7, "agosto": 8,
-    "septiembre": 9, "setiembre": 9, "octubre": 10, "noviembre": 11, "diciembre": 12,
-}
-MONTHS_EN: dict[str, int] = {
-    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
-    "september": 9, "october": 10, "november": 11, "december": 12,
-}
-MONTHS_FR: dict[str, int] = {
-    "janvier": 1, "fevrier": 2, "mars": 3, "avril": 4, "mai": 5, "juin": 6, "juillet": 7, "aout": 8,
-    "septembre": 9, "octobre": 10, "novembre": 11, "decembre": 12,
-}
-MONTHS: dict[str, int] = {**MONTHS_ES, **MONTHS_EN, **MONTHS_FR}
-
-# Month names that are also everyday words: recognised only with a year, a qualifier or a preposition.
-AMBIGUOUS_MONTHS: frozenset[str] = frozenset({"may", "march", "mars"})
-
-SEASONS_ES: dict[str, str] = {"primavera": "spring", "verano": "summer", "otono": "autumn", "invierno": "winter"}
-SEASONS_EN: dict[str, str] = {
-    "spring": "spring", "summer": "summer", "autumn": "autumn", "fall": "autumn", "winter": "winter",
-}
-SEASONS_FR: dict[str, str] = {"printemps": "spring", "ete": "summer", "automne": "autumn", "hiver": "winter"}
-SEASONS: dict[str, str] = {**SEASONS_ES, **SEASONS_EN, **SEASONS_FR}
-
-# Season words that are also common words ("a été", "to fall"): need an article, preposition or qualifier.
-AMBIGUOUS_SEASONS: frozenset[str] = frozenset({"ete", "fall"})
-
-WEEKDAYS_ES: dict[str, int] = {
-    "lunes": 0, "martes": 1, "miercoles": 2, "jueves": 3, "viernes": 4, "sabado": 5, "domingo": 6,
-}
-WEEKDAYS_EN: dict[str, int] = {
-    "monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6,
-}
-WEEKDAYS_FR: dict[str, int] = {
-    "lundi": 0, "mardi": 1, "mercredi": 2, "jeudi": 3, "vendredi": 4, "samedi": 5, "dimanche": 6,
-}
-WEEKDAYS: dict[str, int] = {**WEEKDAYS_ES, **WEEKDAYS_EN, **WEEKDAYS_FR}
-
-# Holiday key -> (regex fragments over folded text, (month, day) first day, (month, day) last day, precision).
-HOLIDAYS: dict[str, tuple[tuple[str, ...], tuple[int, int], tuple[int, int], str]] = {
-    "christmas_eve": (
-        (r"nochebuena", r"noche\s+buena", r"christmas\s+eve", r"xmas\s+eve", r"reveillon\s+de\s+noel",
-         r"veille\s+de\s+noel"),
-        (12, 24), (12, 24), "day",
-    ),
-    "christmas_day": (
-        (r"dia\s+de\s+navidad", r"christmas\s+day", r"jour\s+de\s+noel"),
-        (12, 25), (12, 25), "day",
-    ),
-    "christmas": ((r"navidad(?:es)?", r"christmas", r"xmas", r"noel"), (12, 24), (12, 26), "approx"),
-    "new_years_eve": (
-        (r"nochevieja", r"noche\s+vieja", r"fin\s+de\s+ano", r"new\s+year'?s\s+eve", r"saint[- ]sylvestre",
-         r"st[- ]sylvestre", r"reveillon\s+du\s+nouvel\s+an", r"cap\s+d'any"),
-        (12, 31), (12, 31), "day",
-    ),
-    "new_years_day": (
-        (r"dia\s+de\s+ano\s+nuevo", r"ano\s+nuevo", r"new\s+year'?s\s+day", r"new\s+year'?s", r"new\s+year",
-         r"jour\s+de\s+l'an", r"nouvel\s+an"),
-        (1, 1), (1, 1), "day",
-    ),
-    "epiphany": (
-        (r"(?:dia\s+de\s+)?(?:los\s+)?reyes(?:\s+magos)?", r"epifania", r"epiphany", r"epiphanie",
-         r"fete\s+des\s+rois", r"jour\s+des\s+rois"),
-        (1, 6), (1, 6), "day",
-    ),
-    "saint_john": (
-        (r"(?:noche\s+de\s+)?san\s+juan", r"sant\s+joan", r"(?:saint|st)\.?\s+john'?s\s+(?:eve|day)",
-         r"midsummer(?:'?s)?(?:\s+eve)?", r"(?:fete\s+de\s+la\s+)?saint[- ]jean"),
-        (6, 23), (6, 24), "range",
-    ),
-    "saint_george": (
-        (r"sant\s+jordi", r"san\s+jorge", r"dia\s+del\s+libro", r"(?:saint|st)\.?\s+george'?s\s+day"),
-        (4, 23), (4, 23), "day",
-    ),
-    "valentine": (
-        (r"san\s+valentin", r"(?:saint|st)\.?\s+valentine'?s(?:\s+day)?", r"valentine'?s(?:\s+day)?",
-         r"saint[- ]valentin"),
-        (2, 14), (2, 14), "day",
-    ),
-    "halloween": ((r"halloween",), (10, 31), (10, 31), "day"),
-}
-
-# Easter-based holidays: key -> (regex fragments, days from Easter Sunday to the first and last day, precision).
-MOVABLE_HOLIDAYS: dict[str, tuple[tuple[str, ...], int, int, str]] = {
-    "holy_week": ((r"semana\s+santa", r"holy\s+week", r"semaine\s+sainte"), -7, 1, "range"),
-    "easter": ((r"pascua", r"easter", r"paques"), -2, 1, "approx"),
-}
-
-NUMBERS_ES: dict[str, int] = {
-    "un": 1, "una": 1, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7,
-    "ocho": 8, "nueve": 9, "diez": 10, "once": 11, "doce": 12, "trece": 13, "catorce": 14, "quince": 15,
-    "veinte": 20, "treinta": 30,
-}
-NUMBERS_EN: dict[str, int] = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
-    "twenty": 20, "thirty": 30,
-}
-NUMBERS_FR: dict[str, int] = {
-    "un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "sept": 7, "huit": 8, "neuf": 9, "dix": 10,
-    "onze": 11, "douze": 12, "treize": 13, "quatorze": 14, "quinze": 15, "vingt": 20, "trente": 30,
-}
-NUMBERS: dict[str, int] = {**NUMBERS_ES, **NUMBERS_EN, **NUMBERS_FR}
-
-PAIR_WORDS: tuple[str, ...] = (r"un\s+par\s+de", r"a\s+couple\s+of", r"couple\s+of", r"une\s+paire\s+de")
-
-FEW_WORDS: tuple[str, ...] = (
-    r"unos\s+pocos", r"unas\s+pocas", r"unos", r"unas", r"algunos", r"algunas", r"pocos", r"pocas", r"varios",
-    r"varias", r"a\s+few", r"few", r"several", r"some", r"quelques", r"plusieurs",
+from .temporal_words import (
+    MONTHS_EN,
+    MONTHS_ES,
+    MONTHS_FR,
+    NUMBERS_EN,
+    NUMBERS_ES,
+    NUMBERS_FR,
+    SEASONS_EN,
+    SEASONS_ES,
+    SEASONS_FR,
+    UNITS_EN,
+    UNITS_ES,
+    UNITS_FR,
+    WEEKDAYS_EN,
+    WEEKDAYS_ES,
+    WEEKDAYS_FR,
 )
-
-UNITS_ES: dict[str, str] = {
-    "dia": "day", "dias": "day", "semana": "week", "semanas": "week", "mes": "month", "meses": "month",
-    "ano": "year", "anos": "year",
-}
-UNITS_EN: dict[str, str] = {
-    "day": "day", "days": "day", "week": "week", "weeks": "week", "month": "month", "months": "month",
-    "year": "year", "years": "year",
-}
-UNITS_FR: dict[str, str] = {
-    "jour": "day", "jours": "day", "semaine": "week", "semaines": "week", "mois": "month", "an": "year",
-    "ans": "year", "annee": "year", "annees": "year",
-}
-UNITS: dict[str, str] = {**UNITS_ES, **UNITS_EN, **UNITS_FR}
-
-# Decade words -> two-digit decade (resolved against `now`) or a full year.
-DECADE_WORDS_ES: dict[str, int] = {
-    "veinte": 20, "treinta": 30, "cuarenta": 40, "cincuenta": 50, "sesenta": 60, "setenta": 70,
-    "ochenta": 80, "noventa": 90, "dos mil": 2000,
-}
-DECADE_WORDS_EN: dict[str, int] = {
-    "twenties": 20, "thirties": 30, "forties": 40, "fifties": 50, "sixties": 60, "seventies": 70,
-    "eighties": 80, "nineties": 90, "noughties": 2000, "aughts": 2000,
-}
-DECADE_WORDS_FR: dict[str, int] = {
-    "vingt": 20, "trente": 30, "quarante": 40, "cinquante": 50, "soixante": 60, "soixante-dix": 70,
-    "quatre-vingt": 80, "quatre-vingts": 80, "quatre-vingt-dix": 90, "deux mille": 2000,
-}
 
 # Words that may dangle before a removed span or at the end of cleaned_text: articles, prepositions,
 # possessives and conjunctions.
