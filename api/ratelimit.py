@@ -15,8 +15,9 @@ The dependencies that apply them are in `api.deps` (they run before the route, i
   user's search or write budget; witness searches and accounts, from the budget of the grant their correctly signed
   link names.
 
-The client address is the ASGI peer (`request.client.host`): behind a reverse proxy it is the proxy's, unless the
-server is told to trust forwarded headers (uvicorn `--proxy-headers --forwarded-allow-ips`).
+The client address is `request.client.host`. `memora serve` runs uvicorn with its defaults, which take it from
+`X-Forwarded-For` when the connection comes from 127.0.0.1 (FORWARDED_ALLOW_IPS): right behind a reverse proxy on
+the same machine; a proxy elsewhere must be listed there, or every client shares the proxy's budget.
 """
 
 from __future__ import annotations
