@@ -14,6 +14,7 @@ from fastapi import FastAPI
 
 from api.errors import NOT_FOUND, add_error_handlers
 from api.middleware import BodyLimit
+from api.ratelimit import Limits, rate_limited
 from api.routes import entities, entries, health, projects, search, witnesses
 from api.services import Services
 from graph.settings import get_settings
@@ -22,6 +23,8 @@ from ingest.embedding_jobs import Worker
 __all__ = ["NOT_FOUND", "Services", "create_app"]
 
 ROUTERS = (health.router, search.router, entries.router, projects.router, entities.router, witnesses.router)
+UNAUTHENTICATED = (health.router,)
+"""Every other route takes a token or link, so it may be refused while its caller's address has failed too often."""
 
 
 def create_app(services: Services | None = None, worker: bool = False) -> FastAPI:
@@ -40,8 +43,10 @@ def create_app(services: Services | None = None, worker: bool = False) -> FastAP
     app = FastAPI(title="Memora Graph", version="0.1.0", lifespan=lifespan,
                   description="Personal memory search on Neo4j: hybrid retrieval with privacy in the query.")
     app.state.services = svc
+    app.state.limits = Limits(svc.settings)
     app.add_middleware(BodyLimit, limit=svc.settings.max_body_bytes)
     add_error_handlers(app)
     for router in ROUTERS:
-        app.include_router(router)
+        app.include_router(router, responses=rate_limited("too many failed authentications from this address")
+                           if router not in UNAUTHENTICATED else None)
     return app

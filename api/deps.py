@@ -5,16 +5,21 @@ FastAPI solves dependencies *before* it validates the body and query, so a depen
 a 422 the service has always given first. `ProjectMember` and `ProjectOwner` are dependencies for routes whose only
 inputs are path parameters; a route with a body or query parameters calls `require_member`, `require_writer` or
 `require_owner` as its first line instead.
+
+Rate limits (`api.ratelimit`) are dependencies too, attached with `dependencies=[...]` on the routes they limit: they
+only need the token, so a request over its budget is 429 before its body is validated (and never reaches the graph).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from api import auth
+from api.ratelimit import check_address, note_auth_failure, spend
 from api.services import Services
 from graph.members import role_of
 from graph.visibility import Viewer
@@ -33,13 +38,16 @@ ServicesDep = Annotated[Services, Depends(get_services)]
 
 def current_viewer(request: Request,
                    creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> Viewer:
-    """The user named by a valid bearer token; roles are read from the graph by each statement."""
+    """The user named by a valid bearer token; roles are read from the graph by each statement. An address that sent
+    too many invalid tokens is refused (429) before its token is read; each invalid or expired one counts."""
     settings = get_services(request).settings
+    check_address(request)
     if creds is None or creds.scheme.lower() != "bearer":
         raise HTTPException(401, "missing bearer token", headers={"WWW-Authenticate": "Bearer"})
     try:
         return Viewer(user_id=auth.verify(settings, creds.credentials))
     except auth.TokenError as exc:
+        note_auth_failure(request)
         raise HTTPException(401, f"invalid token: {exc}", headers={"WWW-Authenticate": "Bearer"}) from exc
 
 
@@ -76,3 +84,57 @@ ProjectMember = Annotated[Viewer, Depends(_member_of_path_project)]
 """The viewer, once checked to be a member of the path's `{project_id}` (path-only routes, see above)."""
 ProjectOwner = Annotated[Viewer, Depends(_owner_of_path_project)]
 """The viewer, once checked to own the path's `{project_id}` (path-only routes, see above)."""
+
+
+# --- rate limits (api/ratelimit.py) ---------------------------------------------------------------------------------
+
+def _limit_searches(request: Request, who: ViewerDep) -> None:
+    spend(request, "search", ("user", who.user_id))
+
+
+def _limit_writes(request: Request, who: ViewerDep) -> None:
+    spend(request, "write", ("user", who.user_id))
+
+
+def _witness_guard(request: Request, token: str, kind: str | None) -> Iterator[None]:
+    """For `/v1/w/{token}` routes: the address check; one from the budget of the grant a correctly signed link names
+    (the link itself is still checked by the route, after the body: a 422 comes before a 401); and a 401 from the
+    route counted as a failed authentication."""
+    check_address(request)
+    if kind is not None:
+        try:
+            grant_id: str | None = auth.verify_witness(get_services(request).settings, token)
+        except auth.TokenError:
+            grant_id = None
+        if grant_id is not None:
+            spend(request, kind, ("witness", grant_id))
+    try:
+        yield
+    except HTTPException as exc:
+        if exc.status_code == 401:
+            note_auth_failure(request)
+        raise
+
+
+def _witness_search(request: Request, token: str) -> Iterator[None]:
+    yield from _witness_guard(request, token, "search")
+
+
+def _witness_write(request: Request, token: str) -> Iterator[None]:
+    yield from _witness_guard(request, token, "write")
+
+
+def _witness_read(request: Request, token: str) -> Iterator[None]:
+    yield from _witness_guard(request, token, None)
+
+
+SearchBudget = Depends(_limit_searches)
+"""POST /v1/search: one from the verified user's search budget (after the token check, before the body)."""
+WriteBudget = Depends(_limit_writes)
+"""Entry and entity writes: one from the verified user's write budget."""
+WitnessSearchBudget = Depends(_witness_search)
+"""POST /v1/w/{token}/search: one from the grant's search budget; failed links counted against the address."""
+WitnessWriteBudget = Depends(_witness_write)
+"""POST /v1/w/{token}/entries: one from the grant's write budget; failed links counted against the address."""
+WitnessRead = Depends(_witness_read)
+"""GET /v1/w/{token}/entries/...: no budget, but the address check and failed links counted."""

@@ -156,6 +156,12 @@ class ErrorOut(BaseModel):
     detail: Any
 
 
+class RateLimitedOut(BaseModel):
+    """A 429: which budget ran out (searches, writes, failed authentications) and when to retry."""
+
+    detail: str
+
+
 class EntityIn(BaseModel):
     """A person, place or thing of a project; aliases are the words people use for it ("papá", "dad")."""
 

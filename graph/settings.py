@@ -53,6 +53,18 @@ class Settings(BaseSettings):
     rrf_k: int = 60
     max_body_bytes: int = 1_000_000
 
+    # Rate limits per caller (api/ratelimit.py), in process; 0 turns a limit off.
+    rate_search_per_second: float = Field(
+        default=10.0, ge=0, description="Searches per second per user (or witness link), after a burst.")
+    rate_search_burst: int = Field(default=30, ge=0, description="Searches a caller may make at once.")
+    rate_write_per_second: float = Field(
+        default=5.0, ge=0, description="Entry and entity writes per second per user (or witness link), after a burst.")
+    rate_write_burst: int = Field(default=20, ge=0, description="Writes a caller may make at once.")
+    rate_auth_failures_per_minute: int = Field(
+        default=60, ge=0,
+        description="Invalid or expired tokens and witness links per client address per minute; past it, every "
+                    "request from the address is refused (429) until the budget refills.")
+
     @property
     def managed_neo4j(self) -> bool:
         """True when the service starts its own Neo4j rather than using NEO4J_URI."""

@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 
 from api import auth
 from api.app import Services, create_app
+from api.ratelimit import UNLIMITED
 from graph.db import Graph
 from graph.ids import period_id
 from graph.members import set_member
@@ -71,7 +72,9 @@ def world(graph: Graph, embedder: CheckedEmbedder) -> Iterator[dict[str, str]]:
 
 @pytest.fixture(scope="module")
 def client(settings: Settings, graph: Graph, embedder: CheckedEmbedder) -> Iterator[TestClient]:
-    with TestClient(create_app(Services(settings, graph=graph, embedder=embedder)),
+    """Rate limits off: the module sends about a hundred searches a second as one user (tests/test_rate_limits.py
+    covers the limits)."""
+    with TestClient(create_app(Services(settings.model_copy(update=UNLIMITED), graph=graph, embedder=embedder)),
                     raise_server_exceptions=False) as c:
         yield c
 

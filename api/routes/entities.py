@@ -7,8 +7,9 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Query
 
-from api.deps import ProjectMember, ServicesDep, ViewerDep, require_member, require_writer
+from api.deps import ProjectMember, ServicesDep, ViewerDep, WriteBudget, require_member, require_writer
 from api.models import CooccurrenceOut, EntityIn, EntityOut, EntityRef, ImportanceOut, TimelineOut
+from api.ratelimit import rate_limited
 from api.services import Services
 from graph.analytics import co_occurrence, importance, timeline
 from graph.entities import Entity, find_visible_entity, list_visible_entities, upsert_entity
@@ -51,7 +52,8 @@ def get_importance(project_id: str, who: ViewerDep, svc: ServicesDep,
             for row in importance(svc.graph, visibility_params(who), project_id, kind, limit)]
 
 
-@router.post("/entities", response_model=EntityOut)
+@router.post("/entities", response_model=EntityOut, dependencies=[WriteBudget],
+             responses=rate_limited("the caller's write budget is spent"))
 def add_entity(project_id: str, body: EntityIn, who: ViewerDep, svc: ServicesDep) -> EntityOut:
     """Declare a name and its aliases for an audience (`circle` unless said). The answer is the caller's own
     declaration, never what another source holds about an entity of the same name."""

@@ -13,9 +13,10 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, HTTPException, Query
 from pydantic import ValidationError
 
-from api.deps import ServicesDep, ViewerDep, require_writer
+from api.deps import ServicesDep, ViewerDep, WriteBudget, require_writer
 from api.errors import NOT_FOUND
 from api.models import EntryIn, EntryOut, EntryUpdate, WriteOut
+from api.ratelimit import rate_limited
 from api.services import Services
 from graph.entries import EntryExists, get_visible_entry
 from graph.members import role_of
@@ -24,6 +25,7 @@ from ingest.pipeline import Ingestor, stored_records
 from ingest.records import EntryRecord
 
 router = APIRouter(prefix="/v1/entries", tags=["entries"])
+WRITE_LIMITED = rate_limited("the caller's write budget is spent")
 
 
 @router.get("/{entry_id:path}", response_model=EntryOut)
@@ -38,7 +40,7 @@ WaitDep = Annotated[bool, Query(description="Answer only once the entry is embed
                                             "acknowledged when committed and embedded by the worker.")]
 
 
-@router.post("", response_model=WriteOut, status_code=201)
+@router.post("", response_model=WriteOut, status_code=201, dependencies=[WriteBudget], responses=WRITE_LIMITED)
 def create_entry(body: EntryIn, who: ViewerDep, svc: ServicesDep, wait: WaitDep = False) -> WriteOut:
     assert who.user_id is not None
     require_writer(svc, body.project_id, who)
@@ -51,7 +53,7 @@ def create_entry(body: EntryIn, who: ViewerDep, svc: ServicesDep, wait: WaitDep 
     return write_record(svc, record, "created", wait=wait)
 
 
-@router.put("/{entry_id:path}", response_model=WriteOut)
+@router.put("/{entry_id:path}", response_model=WriteOut, dependencies=[WriteBudget], responses=WRITE_LIMITED)
 def update_entry(entry_id: str, body: EntryUpdate, who: ViewerDep, svc: ServicesDep, wait: WaitDep = False
                  ) -> WriteOut:
     """Replace what a person writes. An omitted `intimacy` keeps the entry's level: a correction never opens it."""
@@ -66,7 +68,7 @@ def update_entry(entry_id: str, body: EntryUpdate, who: ViewerDep, svc: Services
     return write_record(svc, record, "updated", wait=wait)
 
 
-@router.delete("/{entry_id:path}", response_model=WriteOut)
+@router.delete("/{entry_id:path}", response_model=WriteOut, dependencies=[WriteBudget], responses=WRITE_LIMITED)
 def remove_entry(entry_id: str, who: ViewerDep, svc: ServicesDep) -> WriteOut:
     _editable(svc, who, entry_id)
     Ingestor(svc.graph, svc.embedder, embed=False).delete(entry_id)

@@ -7,14 +7,16 @@ from datetime import date
 
 from fastapi import APIRouter, HTTPException
 
-from api.deps import ServicesDep, ViewerDep
+from api.deps import SearchBudget, ServicesDep, ViewerDep
 from api.models import SearchFilters, SearchRequest, SearchResponseOut
+from api.ratelimit import rate_limited
 from queries.search import CHANNELS, AccessDenied, Filters, Scope, SearchOptions, hybrid_search
 
 router = APIRouter(tags=["search"])
 
 
-@router.post("/v1/search", response_model=SearchResponseOut)
+@router.post("/v1/search", response_model=SearchResponseOut, dependencies=[SearchBudget],
+             responses=rate_limited("the caller's search budget is spent"))
 def search(body: SearchRequest, who: ViewerDep, svc: ServicesDep) -> SearchResponseOut:
     options = SearchOptions(k=body.k, include_chunks=body.include_chunks, explain=body.explain,
                             filters=_filters(body.filters),

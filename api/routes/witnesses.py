@@ -14,7 +14,15 @@ from datetime import timedelta
 from fastapi import APIRouter, HTTPException, Response
 
 from api import auth
-from api.deps import ProjectOwner, ServicesDep, ViewerDep, require_owner
+from api.deps import (
+    ProjectOwner,
+    ServicesDep,
+    ViewerDep,
+    WitnessRead,
+    WitnessSearchBudget,
+    WitnessWriteBudget,
+    require_owner,
+)
 from api.errors import NOT_FOUND
 from api.models import (
     EntryOut,
@@ -26,6 +34,7 @@ from api.models import (
     WitnessSearchRequest,
     WriteOut,
 )
+from api.ratelimit import rate_limited
 from api.routes.entries import entry_out, record_or_422, write_record
 from api.services import Services
 from graph.entries import get_visible_entry
@@ -64,7 +73,8 @@ def revoke_witness(project_id: str, grant_id: str, who: ProjectOwner, svc: Servi
     return Response(status_code=204)
 
 
-@router.post("/v1/w/{token}/search", response_model=SearchResponseOut)
+@router.post("/v1/w/{token}/search", response_model=SearchResponseOut, dependencies=[WitnessSearchBudget],
+             responses=rate_limited("the witness link's search budget is spent"))
 def witness_search(token: str, body: WitnessSearchRequest, svc: ServicesDep) -> SearchResponseOut:
     """Similarity is computed exactly over the chapter's circle and public entries, never the project index."""
     grant = _witness(svc, token)
@@ -76,7 +86,7 @@ def witness_search(token: str, body: WitnessSearchRequest, svc: ServicesDep) -> 
     return SearchResponseOut.model_validate(asdict(resp))
 
 
-@router.get("/v1/w/{token}/entries/{entry_id:path}", response_model=EntryOut)
+@router.get("/v1/w/{token}/entries/{entry_id:path}", response_model=EntryOut, dependencies=[WitnessRead])
 def witness_entry(token: str, entry_id: str, svc: ServicesDep) -> EntryOut:
     grant = _witness(svc, token)
     row = get_visible_entry(svc.graph, visibility_params(Viewer(witness_period_id=grant.period_id)), entry_id)
@@ -85,7 +95,8 @@ def witness_entry(token: str, entry_id: str, svc: ServicesDep) -> EntryOut:
     return entry_out(row)
 
 
-@router.post("/v1/w/{token}/entries", response_model=WriteOut, status_code=201)
+@router.post("/v1/w/{token}/entries", response_model=WriteOut, status_code=201, dependencies=[WitnessWriteBudget],
+             responses=rate_limited("the witness link's write budget is spent"))
 def witness_write(token: str, body: WitnessEntryIn, svc: ServicesDep) -> WriteOut:
     grant = _witness(svc, token)
     entry_id = f"{grant.project_id}/witness-{uuid.uuid4().hex[:12]}"
