@@ -17,6 +17,7 @@ import uvicorn
 
 from api import auth
 from api.app import Services, create_app
+from api.ratelimit import UNLIMITED
 from graph.db import Graph
 from graph.members import set_member
 from graph.settings import Settings
@@ -31,8 +32,7 @@ VOCAB = ("casa perro verano playa abuela cocina lluvia tren carta jardín hospit
 
 def unlimited(settings: Settings) -> Settings:
     """These tests measure the service, not its rate limits."""
-    fields = {name: 0 for name in type(settings).model_fields if name.startswith("rate_")}
-    return settings.model_copy(update=fields)
+    return settings.model_copy(update=UNLIMITED)
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, MutableMapping
 from typing import Any
 
 import pytest
@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 
 from api.app import Services, create_app
 from api.auth import issue
+from api.ratelimit import UNLIMITED
 from graph.db import Graph
 from graph.members import set_member
 from graph.settings import Settings
@@ -21,8 +22,7 @@ Headers = Callable[[str], dict[str, str]]
 
 
 def _unlimited(settings: Settings, **update: Any) -> Settings:
-    return settings.model_copy(update={**{n: 0 for n in type(settings).model_fields if n.startswith("rate_")},
-                                       **update})
+    return settings.model_copy(update={**UNLIMITED, **update})
 
 
 @pytest.fixture()
@@ -113,8 +113,8 @@ def test_a_refused_chunked_body_writes_nothing(settings: Settings, graph: Graph,
     async def receive() -> dict[str, Any]:
         return messages.pop(0) if messages else {"type": "http.disconnect"}
 
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
+    async def send(message: MutableMapping[str, Any]) -> None:
+        sent.append(dict(message))
 
     before = _count(graph, project)
     asyncio.run(app(scope, receive, send))
