@@ -270,7 +270,10 @@ def test_vector_index_path_is_complete_for_a_small_project_behind_a_big_one(
     exact = search(owner, twin, project, channels=("dense",))
     assert len(exact.results) == 4 and exact.results[0].entry_id == f"{project}/pill"
     via_index = search(owner, twin, project, channels=("dense",), cfg=indexed)
-    assert [r.entry_id for r in via_index.results] == [r.entry_id for r in exact.results]
+    # Complete: the same entries, the same best one. Neo4j's index scores quantised vectors, so two entries whose
+    # exact similarities differ in the fourth decimal may swap places.
+    assert {r.entry_id for r in via_index.results} == {r.entry_id for r in exact.results}
+    assert via_index.results[0].entry_id == exact.results[0].entry_id
 
 
 def test_results_explain_themselves(family: dict[str, str], search: Callable[..., SearchResponse]) -> None:
