@@ -51,6 +51,7 @@ from ingest.embedders import CheckedEmbedder
 from ingest.pipeline import Ingestor, IngestReport
 from queries.search import CHANNELS, AccessDenied, Scope, SearchOptions, hybrid_search
 from tests.conftest import CLEANUP, SUMMARY
+from tests.design_rule import member_may_see, witness_may_see
 
 LEVELS = ("private", "intimate", "circle", "public")
 NARROWER = {"public": "circle", "circle": "intimate", "intimate": "private", "private": "private"}
@@ -188,15 +189,8 @@ def can_see(world: World, who: Who, e: EntrySpec) -> bool:
         return False
     if who.user is None:
         assert world.grant is not None
-        return (e.project, e.chapter) == world.grant and e.intimacy in ("circle", "public")
-    role = world.roles[who.user][e.project]
-    if role is None:
-        return False
-    if e.intimacy == "private":
-        return e.author == who.user
-    if e.intimacy == "intimate":
-        return e.author == who.user or role in ("owner", "coauthor")
-    return True
+        return witness_may_see((e.project, e.chapter) == world.grant, e.intimacy)
+    return member_may_see(world.roles[who.user][e.project], e.intimacy, e.author == who.user)
 
 
 class Names:

@@ -35,6 +35,7 @@ from ingest.embedders import CheckedEmbedder
 from ingest.pipeline import IngestReport
 from queries.search import AccessDenied, Filters, Scope, SearchOptions, hybrid_search
 from tests.conftest import CLEANUP, SUMMARY
+from tests.design_rule import member_may_see, witness_may_see
 
 LEVELS = ("private", "intimate", "circle", "public")
 ROLE_CHOICES = ("owner", "coauthor", "reader", None)
@@ -108,15 +109,8 @@ def can_see(world: World, who: Who, k: int) -> bool:
     e = world.entries[k]
     if who.user is None:
         assert world.grant is not None
-        return (e.project, e.chapter) == world.grant and e.intimacy in ("circle", "public")
-    role = world.roles[who.user][e.project]
-    if role is None:
-        return False
-    if e.intimacy == "private":
-        return e.author == who.user
-    if e.intimacy == "intimate":
-        return e.author == who.user or role in ("owner", "coauthor")
-    return True
+        return witness_may_see((e.project, e.chapter) == world.grant, e.intimacy)
+    return member_may_see(world.roles[who.user][e.project], e.intimacy, e.author == who.user)
 
 
 class Names:
