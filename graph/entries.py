@@ -45,12 +45,13 @@ WITH h, head(collect(c)) AS c
 RETURN h AS hash, c[$prop] AS vector, c.sparse_tokens AS sparse_tokens, c.sparse_weights AS sparse_weights
 """
 
-UPSERT_ENTRIES = """
+_ENTRY_PROJECT = """
 UNWIND $rows AS row
 MERGE (p:Project {id: row.project_id})
 ON CREATE SET p.name = row.project_id, p.created_at = datetime(), p.hemisphere = 'north'
-MERGE (e:Entry {id: row.id})
-ON CREATE SET e.created_at = datetime()
+"""
+# Everything after the entry node is bound: its properties, and what a rewrite replaces (links, chunks, author).
+_ENTRY_BODY = """
 SET e += row.props, e.updated_at = datetime()
 WITH e, row
 OPTIONAL MATCH (e)-[old:MENTIONS|IN_PERIOD]->()
@@ -70,11 +71,9 @@ FOREACH (_ IN CASE WHEN row.props.author_id IS NULL THEN [] ELSE [1] END |
   ON CREATE SET u.name = row.props.author_id, u.created_at = datetime()
   MERGE (u)-[:WROTE]->(e))
 """
-
+UPSERT_ENTRIES = _ENTRY_PROJECT + "MERGE (e:Entry {id: row.id})\nON CREATE SET e.created_at = datetime()" + _ENTRY_BODY
 # A create never overwrites: the uniqueness constraint on the id makes the second of two concurrent creates fail.
-CREATE_ENTRIES = UPSERT_ENTRIES.replace("MERGE (e:Entry {id: row.id})\nON CREATE SET e.created_at = datetime()",
-                                        "CREATE (e:Entry {id: row.id, created_at: datetime()})")
-assert CREATE_ENTRIES != UPSERT_ENTRIES
+CREATE_ENTRIES = _ENTRY_PROJECT + "CREATE (e:Entry {id: row.id, created_at: datetime()})" + _ENTRY_BODY
 
 LINK_PERIODS = """
 UNWIND $rows AS row
