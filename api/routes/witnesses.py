@@ -41,6 +41,7 @@ from graph.entries import get_visible_entry
 from graph.ids import period_id
 from graph.visibility import Viewer, visibility_params
 from graph.witnesses import Grant, active_grant, create_grant, list_grants, revoke_grant
+from ingest.pipeline import WITNESS_AUTHOR_PREFIX
 from ingest.records import EntryRecord
 from queries.search import Filters, Scope, SearchOptions, hybrid_search
 
@@ -102,7 +103,8 @@ def witness_write(token: str, body: WitnessEntryIn, svc: ServicesDep) -> WriteOu
     entry_id = f"{grant.project_id}/witness-{uuid.uuid4().hex[:12]}"
     record = record_or_422(lambda: EntryRecord.model_validate({
         **body.model_dump(), "entry_id": entry_id, "project_id": grant.project_id,
-        "author": f"witness:{grant.id}", "kind": "witness", "intimacy": "circle", "period": grant.period_name}))
+        "author": f"{WITNESS_AUTHOR_PREFIX}{grant.id}", "kind": "witness", "intimacy": "circle",
+        "period": grant.period_name}))
     return write_record(svc, record, "created")
 
 
