@@ -157,8 +157,7 @@ class Ingestor:
         tid = entry_thread(self.graph, entry_id)
         deleted = delete_entry(self.graph, entry_id)
         if deleted and tid:
-            self.threads.forget(tid)
-            self.threads.load({tid})
+            self.threads.reload(tid)
             self.refresh(self.threads.stale())
         return deleted
 

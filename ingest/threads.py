@@ -85,9 +85,10 @@ class Threads:
             self._turns[r["tid"]][r["id"]] = Turn(int(r["pos"] or 0), r["id"], r["author"], r["text"] or "",
                                                   r["intimacy"], r["period"], r["context"], r["prev_id"])
 
-    def forget(self, tid: str) -> None:
-        """Drop what is cached of a thread (after a delete the graph is the truth)."""
+    def reload(self, tid: str) -> None:
+        """Read a thread again from the graph (after a delete the graph is the truth) and mark it touched."""
         self._turns.pop(tid, None)
+        self.load({tid})
         self.touched.add(tid)
 
     def prepare(self, rec: Any, pos: int, old_tid: str | None) -> Placement:
