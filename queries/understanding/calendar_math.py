@@ -64,28 +64,26 @@ def fixed_maker(first: tuple[int, int], last: tuple[int, int]) -> Maker:
     return lambda y: (date(y, *first), date(y, *last))
 
 
-def started(make: Maker, now: date) -> tuple[date, date] | None:
-    """Most recent occurrence that has started on or before now."""
+def _most_recent(make: Maker, now: date, accept: Callable[[date, date], bool]) -> tuple[date, date] | None:
+    """The most recent occurrence (from next year back nine) that `accept` takes; impossible dates are skipped."""
     for y in range(now.year + 1, now.year - 9, -1):
         try:
             lo, hi = make(y)
         except ValueError:
             continue
-        if lo <= now:
+        if accept(lo, hi):
             return lo, hi
     return None
+
+
+def started(make: Maker, now: date) -> tuple[date, date] | None:
+    """Most recent occurrence that has started on or before now."""
+    return _most_recent(make, now, lambda lo, _hi: lo <= now)
 
 
 def ended(make: Maker, now: date) -> tuple[date, date] | None:
     """Most recent occurrence that ended strictly before now."""
-    for y in range(now.year + 1, now.year - 9, -1):
-        try:
-            lo, hi = make(y)
-        except ValueError:
-            continue
-        if hi < now:
-            return lo, hi
-    return None
+    return _most_recent(make, now, lambda _lo, hi: hi < now)
 
 
 def current(make: Maker, now: date) -> tuple[date, date] | None:
