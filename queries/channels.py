@@ -33,7 +33,10 @@ QUERY_SCOPE = f"""{ENTRY_SCOPE}
   AND (size($q_entity_ids) = 0 OR EXISTS {{ MATCH (e)-[:MENTIONS]->(x) WHERE x.id IN $q_entity_ids }})
   AND (size($q_author_keys) = 0 OR toLower(e.author_id) IN $q_author_keys)"""
 
-# Chunks the viewer may see in scope: whether dense similarity is exact must not depend on hidden entries.
+# Chunks in the projects of the scope, hidden ones included: cheap (an index), and when even they are few enough
+# the exact path is certain. Only past the threshold does the count of visible chunks decide, since whether dense
+# similarity is exact must not depend on hidden entries.
+PROJECT_CHUNKS = "MATCH (c:Chunk) WHERE c.project_id IN $project_ids RETURN count(c) AS n"
 SCOPE_CHUNKS = f"""
 MATCH (e:Entry) WHERE {ENTRY_SCOPE}
 RETURN sum(COUNT {{ MATCH (c:Chunk)-[:OF]->(e) }}) AS n

@@ -351,6 +351,10 @@ def _dense_into(graph: Graph, embedder: CheckedEmbedder, settings: Settings, vie
     latency[channel] = _ms(t)
 
 
+def _chunks(graph: Graph, statement: str, params: dict[str, Any]) -> int:
+    return int(graph.read(statement, params)[0]["n"] or 0)
+
+
 def _embeddable(text: str) -> str:
     """A query's first QUERY_EMBED_CHARS characters (cut at a word), about 250 tokens, far more than any question:
     embedding a 10,000-character query window by window would cost seconds for nothing."""
@@ -365,8 +369,9 @@ def _dense(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: 
     """Exact cosine over a small scope (and always for witnesses); the vector index with over-fetch otherwise."""
     params = {**base, "vector": vector, "prop": vector_property(embedder.slug), "model": embedder.model_id,
               "limit": limit}
-    in_scope = int(graph.read(ch.SCOPE_CHUNKS, base)[0]["n"] or 0)
-    if viewer.is_witness or in_scope <= settings.exact_scan_max_chunks:
+    limit_exact = settings.exact_scan_max_chunks
+    if viewer.is_witness or _chunks(graph, ch.PROJECT_CHUNKS, base) <= limit_exact \
+            or _chunks(graph, ch.SCOPE_CHUNKS, base) <= limit_exact:
         return ch.run_channel(graph, ch.DENSE_EXACT, params)
     indexed = _indexed_chunks(graph, params["prop"])
     fetch = max(limit * 10, 200)
