@@ -5,6 +5,8 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 export MEMORA_HOME ?= $(CURDIR)/.memora
 PYTEST_ARGS ?=
+# make eval EVAL_ARGS='--data /path/to/bench' adds the external dev sets (or set MEMORA_BENCH_DATA)
+EVAL_ARGS ?=
 
 .PHONY: demo test install db-start db-stop db-status migrate lint serve eval clean
 
@@ -47,7 +49,7 @@ serve: migrate
 	$(BIN)/memora serve
 
 eval: migrate
-	$(BIN)/python bench/run_evals.py
+	$(BIN)/python bench/run_evals.py $(EVAL_ARGS)
 
 clean: db-stop
 	rm -rf $(MEMORA_HOME)

@@ -51,7 +51,7 @@ def main() -> int:
         "MATCH (p:Project) WHERE p.id STARTS WITH 'eval:locomo-dev-entries-' AND p.id ENDS WITH $suffix "
         "RETURN p.id AS id", {"suffix": ":" + r["project_id"]}) for r in rows}
     if not all(projects.values()):
-        print("ingest LoCoMo first: make eval (or memora eval --entries ../shared/bench/locomo-dev/entries.jsonl ...)")
+        print("ingest LoCoMo first: make eval EVAL_ARGS='--data DIR' (DIR holding locomo-dev/)")
         return 2
     lucene_t, keyword_t = [], []
     for r in rows:

@@ -4,22 +4,24 @@ Answerable: each dev question against its own corpus (the relevant memory exists
 against XQuAD paragraphs and XQuAD questions against a LoCoMo conversation (nothing relevant exists). Scores are
 Neo4j's normalised cosine, (1 + cos) / 2, as the dense channel reports them. Prints percentiles as JSON.
 
-Usage: .venv/bin/python bench/calibrate_floor.py
+Usage: .venv/bin/python bench/calibrate_floor.py [--data DIR]   (DIR holds locomo-dev/ and xquad-es-dev/; default
+$MEMORA_BENCH_DATA)
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
+import sys
 from pathlib import Path
 
 import numpy as np
 
-from graph.settings import REPO_ROOT, get_settings
+from graph.settings import get_settings
 from ingest.context import chunk_context
 from ingest.dates import parse_occurred
 from ingest.embedders import get_embedder
-
-SHARED = REPO_ROOT.parent / "shared" / "bench"
 
 
 def _lines(path: Path) -> list[dict[str, object]]:
@@ -35,11 +37,16 @@ def _passage(e: dict[str, object]) -> str:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--data", type=Path, default=os.environ.get("MEMORA_BENCH_DATA") or None)
+    data = parser.parse_args().data
+    if data is None or not (data / "locomo-dev").is_dir() or not (data / "xquad-es-dev").is_dir():
+        sys.exit("calibration needs --data DIR (or MEMORA_BENCH_DATA) holding locomo-dev/ and xquad-es-dev/")
     emb = get_embedder(get_settings())
-    loc_entries = [e for e in _lines(SHARED / "locomo-dev" / "entries.jsonl") if e["project_id"] == "conv-26"]
-    loc_queries = [q for q in _lines(SHARED / "locomo-dev" / "queries.jsonl") if q["project_id"] == "conv-26"]
-    xq_entries = _lines(SHARED / "xquad-es-dev" / "entries_en.jsonl")
-    xq_queries = _lines(SHARED / "xquad-es-dev" / "queries.jsonl")
+    loc_entries = [e for e in _lines(data / "locomo-dev" / "entries.jsonl") if e["project_id"] == "conv-26"]
+    loc_queries = [q for q in _lines(data / "locomo-dev" / "queries.jsonl") if q["project_id"] == "conv-26"]
+    xq_entries = _lines(data / "xquad-es-dev" / "entries_en.jsonl")
+    xq_queries = _lines(data / "xquad-es-dev" / "queries.jsonl")
     e_loc = emb.embed_passages([_passage(e) for e in loc_entries])
     e_xq = emb.embed_passages([_passage(e) for e in xq_entries])
 

@@ -1,12 +1,17 @@
 """Run `memora eval` on every dev set and configuration and print the BENCHMARKS.md tables.
 
-Usage: .venv/bin/python bench/run_evals.py [--only locomo|xquad-es|xquad-en|diary-es] [--json OUT]
+Usage: .venv/bin/python bench/run_evals.py [--data DIR] [--only locomo|xquad-es|xquad-en|diary-es] [--json OUT]
+
+`bench/diary-es` ships with the repository and always runs. The other sets are public datasets this repository does
+not redistribute: they are read from `--data DIR` (or `MEMORA_BENCH_DATA`), a folder holding `locomo-dev/` and
+`xquad-es-dev/`; the sets absent there are named and skipped.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import sys
 from pathlib import Path
@@ -17,14 +22,23 @@ from graph.settings import REPO_ROOT, get_settings
 from ingest.embedders import get_embedder
 from queries.evaluate import add_entities, ingest_dataset, load_queries, namespace, run_eval
 
-SHARED = REPO_ROOT.parent / "shared" / "bench"
-SETS = {
-    "locomo": (SHARED / "locomo-dev" / "entries.jsonl", SHARED / "locomo-dev" / "queries.jsonl", None),
-    "xquad-es": (SHARED / "xquad-es-dev" / "entries.jsonl", SHARED / "xquad-es-dev" / "queries.jsonl", None),
-    "xquad-en": (SHARED / "xquad-es-dev" / "entries_en.jsonl", SHARED / "xquad-es-dev" / "queries.jsonl", None),
-    "diary-es": (REPO_ROOT / "bench" / "diary-es" / "entries.jsonl", REPO_ROOT / "bench" / "diary-es" / "queries.jsonl",
-                 REPO_ROOT / "bench" / "diary-es" / "entities.json"),
-}
+DIARY = REPO_ROOT / "bench" / "diary-es"
+
+
+def dataset_files(data: Path | None) -> dict[str, tuple[Path, Path, Path | None]]:
+    """Every set by name; the external ones under `data` (which may be absent)."""
+    sets: dict[str, tuple[Path, Path, Path | None]] = {
+        "diary-es": (DIARY / "entries.jsonl", DIARY / "queries.jsonl", DIARY / "entities.json")}
+    if data is not None:
+        sets |= {
+            "locomo": (data / "locomo-dev" / "entries.jsonl", data / "locomo-dev" / "queries.jsonl", None),
+            "xquad-es": (data / "xquad-es-dev" / "entries.jsonl", data / "xquad-es-dev" / "queries.jsonl", None),
+            "xquad-en": (data / "xquad-es-dev" / "entries_en.jsonl", data / "xquad-es-dev" / "queries.jsonl", None),
+        }
+    return sets
+
+
+EXTERNAL = ("locomo", "xquad-es", "xquad-en")
 CONFIGS: list[tuple[str, tuple[str, ...], bool]] = [
     ("BM25 only (fulltext)", ("fulltext",), False),
     ("dense only", ("dense",), False),
@@ -35,14 +49,25 @@ CONFIGS: list[tuple[str, tuple[str, ...], bool]] = [
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--only", choices=sorted(SETS))
+    parser.add_argument("--data", type=Path, default=os.environ.get("MEMORA_BENCH_DATA") or None,
+                        help="folder with locomo-dev/ and xquad-es-dev/ (default: $MEMORA_BENCH_DATA)")
+    parser.add_argument("--only", choices=sorted(("diary-es",) + EXTERNAL))
     parser.add_argument("--json", help="write all results to this file")
     args = parser.parse_args()
+    sets = {name: files for name, files in dataset_files(args.data).items()
+            if files[0].is_file() and files[1].is_file()}
+    missing = [name for name in ("diary-es",) + EXTERNAL if name not in sets]
+    where = f"under {args.data}" if args.data else "(no --data DIR or MEMORA_BENCH_DATA given)"
+    if missing:
+        print(f"absent, skipped {where}: {', '.join(missing)}", file=sys.stderr)
+    if args.only and args.only not in sets:
+        print(f"error: the set {args.only} is absent {where}", file=sys.stderr)
+        return 2
     settings = get_settings()
     graph = connect(settings)
     embedder = get_embedder(settings)
     everything: dict[str, Any] = {"machine": f"{platform.node()} {platform.machine()} {platform.processor()}"}
-    for name, (entries, queries, entities) in SETS.items():
+    for name, (entries, queries, entities) in sets.items():
         if args.only and name != args.only:
             continue
         prefix = namespace(entries)

@@ -1,4 +1,4 @@
-"""The ingest record: the JSON Lines format of shared/bench/README.md, validated at the boundary."""
+"""The ingest record: the JSON Lines entry format (README, "The entry format"), validated at the boundary."""
 
 from __future__ import annotations
 
