@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from typing import Any, TypeAlias
 
 from graph.settings import Settings
@@ -37,8 +38,39 @@ def connect(settings: Settings, migrate_schema: bool = True) -> Any:
     return graph
 
 
-def progress(total: int | None, label: str) -> Any:
-    """A tqdm bar on stderr, silent when stderr is not a terminal (so --json output stays clean)."""
+class LineProgress:
+    """Progress for a log or a pipe: one line on stderr every `every` seconds (and at the end), never a bar."""
+
+    def __init__(self, total: int | None, label: str, every: float = 5.0) -> None:
+        self.total, self.label, self.every = total, label, every
+        self.done = 0
+        self.started = self.last = time.monotonic()
+
+    def __enter__(self) -> LineProgress:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        if self.done:
+            self._line()
+
+    def update(self, n: int = 1) -> None:
+        self.done += n
+        now = time.monotonic()
+        if now - self.last >= self.every:
+            self.last = now
+            self._line()
+
+    def _line(self) -> None:
+        elapsed = time.monotonic() - self.started
+        of = f"/{self.total} ({100 * self.done / self.total:.0f} %)" if self.total else ""
+        print(f"{self.label}: {self.done}{of}, {elapsed:.0f} s", file=sys.stderr, flush=True)
+
+
+def progress(total: int | None, label: str, every: float = 5.0) -> Any:
+    """A tqdm bar on a terminal; elsewhere a plain line every few seconds on stderr (stdout stays clean for
+    --json), so long work in a log or CI is never silent."""
+    if not sys.stderr.isatty():
+        return LineProgress(total, label, every)
     from tqdm import tqdm
 
-    return tqdm(total=total, desc=label, unit="entry", disable=None, file=sys.stderr)
+    return tqdm(total=total, desc=label, unit="entry", file=sys.stderr)
