@@ -11,10 +11,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.routing import APIRoute
 
 from api.errors import NOT_FOUND, add_error_handlers
 from api.middleware import BodyLimit
 from api.ratelimit import Limits, rate_limited
+from api.responses import errors
 from api.routes import entities, entries, health, projects, search, witnesses
 from api.services import Services
 from graph.settings import get_settings
@@ -25,6 +27,11 @@ __all__ = ["NOT_FOUND", "Services", "create_app"]
 ROUTERS = (health.router, search.router, entries.router, projects.router, entities.router, witnesses.router)
 UNAUTHENTICATED = (health.router,)
 """Every other route takes a token or link, so it may be refused while its caller's address has failed too often."""
+
+
+def operation_id(route: APIRoute) -> str:
+    """The route function's name (`search`, `get_entry`): what a generated client calls its methods."""
+    return route.name
 
 
 def create_app(services: Services | None = None, worker: bool = False) -> FastAPI:
@@ -40,13 +47,13 @@ def create_app(services: Services | None = None, worker: bool = False) -> FastAP
         if background is not None:
             background.stop()
 
-    app = FastAPI(title="Memora Graph", version="0.1.0", lifespan=lifespan,
+    app = FastAPI(title="Memora Graph", version="0.1.0", lifespan=lifespan, generate_unique_id_function=operation_id,
                   description="Personal memory search on Neo4j: hybrid retrieval with privacy in the query.")
     app.state.services = svc
     app.state.limits = Limits(svc.settings)
     app.add_middleware(BodyLimit, limit=svc.settings.max_body_bytes)
     add_error_handlers(app)
     for router in ROUTERS:
-        app.include_router(router, responses=rate_limited("too many failed authentications from this address")
-                           if router not in UNAUTHENTICATED else None)
+        app.include_router(router, responses=errors(503) if router in UNAUTHENTICATED else
+                           errors(401, 422, 503) | rate_limited("too many failed authentications from this address"))
     return app
