@@ -17,7 +17,8 @@ _IDS = Field(default=None, max_length=100)
 
 
 class SearchFilters(BaseModel):
-    """Hard filters: never relaxed, and they can only narrow what the viewer may see."""
+    """Hard filters: never relaxed, and they can only narrow what the viewer may see. Filters combine with AND;
+    within a list filter, any of its values matches (`persons: ["Pep", "Marta"]`: entries naming Pep or Marta)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -51,9 +52,12 @@ class SearchRequest(BaseModel):
     include_chunks: bool = False
     explain: bool = Field(default=False, description="Return the query understanding (debugging, opt-in).")
     channels: list[Channel] | None = None
-    diversify: bool = Field(default=True, description="MMR, so near-identical entries do not fill the page.")
-    rerank: Literal["none", "fast", "premium"] = "none"
-    hyde: bool = False
+    diversify: bool = Field(default=True, description=(
+        "Near-duplicates (entries sharing at least 80 % of their words with one already on the page) move after "
+        "every other candidate; everything else keeps the fused order."))
+    rerank: Literal["none", "fast", "premium"] = Field(default="none", description=(
+        "A second-stage reranker over the fused candidates. No reranker is configured in this version: `fast` and "
+        "`premium` keep the fused order and say so in `warnings`."))
     filters: SearchFilters = Field(default_factory=SearchFilters)
 
 

@@ -27,7 +27,10 @@ def search(body: SearchRequest, who: ViewerDep, svc: ServicesDep) -> SearchRespo
                              Scope(project_id=body.project_id, multi_project=body.multi_project), options)
     except AccessDenied as exc:
         raise HTTPException(403, str(exc)) from exc
-    return SearchResponseOut.model_validate(asdict(resp))
+    out = SearchResponseOut.model_validate(asdict(resp))
+    if body.rerank != "none":
+        out.warnings.append(f"rerank {body.rerank!r}: no reranker is configured; the fused order is kept")
+    return out
 
 
 def _filters(f: SearchFilters) -> Filters:
