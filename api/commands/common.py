@@ -17,6 +17,58 @@ def out(data: Any) -> None:
     print(json.dumps(data, ensure_ascii=False, indent=2, default=str))
 
 
+def show(data: Any, as_json: bool) -> None:
+    """One voice for every command: JSON with the API's keys under --json, the same data as readable text
+    otherwise."""
+    if as_json:
+        out(data)
+    else:
+        print(human(data))
+
+
+def _cell(value: Any, width: int = 60) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, (list, tuple)):
+        text = ", ".join(_cell(v, width) for v in value) or "-"
+    elif isinstance(value, dict):
+        text = ", ".join(f"{k}={_cell(v, width)}" for k, v in value.items())
+    elif isinstance(value, float):
+        text = f"{value:.3f}"
+    else:
+        text = str(value)
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def human(data: Any, indent: str = "") -> str:
+    """Key-value lines for an object, a table for a list of objects, nested blocks indented."""
+    if isinstance(data, dict):
+        if not data:
+            return f"{indent}(nothing)"
+        wide = max(len(str(k)) for k in data)
+        lines = []
+        for key, value in data.items():
+            if isinstance(value, dict) or (isinstance(value, list) and value and isinstance(value[0], dict)):
+                lines.append(f"{indent}{key}:")
+                lines.append(human(value, indent + "  "))
+            else:
+                lines.append(f"{indent}{str(key).ljust(wide)}  {_cell(value, 100)}")
+        return "\n".join(lines)
+    if isinstance(data, list):
+        if not data:
+            return f"{indent}(none)"
+        if all(isinstance(row, dict) for row in data):
+            keys = list(dict.fromkeys(k for row in data for k in row))
+            cells = [[_cell(row.get(k)) for k in keys] for row in data]
+            widths = [max(len(k), *(len(r[i]) for r in cells)) for i, k in enumerate(keys)]
+            rows = [keys, *cells]
+            return "\n".join(indent + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+                             for r in rows)
+        return "\n".join(f"{indent}{_cell(v, 100)}" for v in data)
+    return f"{indent}{_cell(data, 100)}"
+
+
 def err(message: str) -> None:
     print(f"memora: {message}", file=sys.stderr)
 
