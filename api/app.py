@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from api.errors import NOT_FOUND, add_error_handlers
+from api.jwt_auth import verifier_for
 from api.middleware import BodyLimit
 from api.ratelimit import Limits, rate_limited
 from api.routes import entities, entries, health, projects, search, witnesses
@@ -28,7 +29,8 @@ UNAUTHENTICATED = (health.router,)
 
 
 def create_app(services: Services | None = None, worker: bool = False) -> FastAPI:
-    """The service; with `worker`, a background thread embeds pending chunks (and a migration's target)."""
+    """The service; with `worker`, a background thread embeds pending chunks (and a migration's target). Raises
+    `JwtConfigError` when the MEMORA_AUTH_* settings are incomplete (at startup, not on the first JWT)."""
     svc = services or Services(get_settings())
 
     @asynccontextmanager
@@ -44,6 +46,7 @@ def create_app(services: Services | None = None, worker: bool = False) -> FastAP
                   description="Personal memory search on Neo4j: hybrid retrieval with privacy in the query.")
     app.state.services = svc
     app.state.limits = Limits(svc.settings)
+    app.state.jwt = verifier_for(svc.settings)
     app.add_middleware(BodyLimit, limit=svc.settings.max_body_bytes)
     add_error_handlers(app)
     for router in ROUTERS:
