@@ -61,7 +61,6 @@ class JwksCache:
         self._fetched_at: float | None = None  # last successful fetch
         self._tried_at: float | None = None  # last attempt, successful or not
         self._failure: str | None = None  # why the last attempt failed, if it did
-        self.fetches = 0
 
     def key(self, kid: str) -> PyJWK:
         with self._lock:
@@ -82,7 +81,6 @@ class JwksCache:
 
     def _fetch(self, now: float) -> None:
         self._tried_at = now
-        self.fetches += 1
         try:
             jwk_set = self.client.get_jwk_set(refresh=True)
         except jwt.PyJWKClientConnectionError:

@@ -389,3 +389,14 @@ def test_unreachable_jwks_is_503_within_the_timeout(app_for: Callable[[Settings]
             assert projects_of(client, issue(cfg, member["user"])).status_code == 200
     finally:
         silent.close()
+
+
+def test_serve_refuses_an_incomplete_configuration(settings: Settings, capsys: pytest.CaptureFixture[str]) -> None:
+    """`memora serve` says what is missing and exits 2, before starting anything."""
+    from argparse import Namespace
+
+    from api.commands.serve import cmd_serve
+
+    bad = settings.model_copy(update={"auth_jwks_url": "https://login.example.test/jwks", "auth_issuer": None})
+    assert cmd_serve(Namespace(host=None, port=None), bad) == 2
+    assert "MEMORA_AUTH_ISSUER and MEMORA_AUTH_AUDIENCE are required" in capsys.readouterr().err
