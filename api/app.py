@@ -14,6 +14,7 @@ from fastapi import FastAPI
 from fastapi.routing import APIRoute
 
 from api.errors import NOT_FOUND, add_error_handlers
+from api.jwt_auth import verifier_for
 from api.middleware import BodyLimit
 from api.ratelimit import Limits, rate_limited
 from api.responses import errors
@@ -35,7 +36,8 @@ def operation_id(route: APIRoute) -> str:
 
 
 def create_app(services: Services | None = None, worker: bool = False) -> FastAPI:
-    """The service; with `worker`, a background thread embeds pending chunks (and a migration's target)."""
+    """The service; with `worker`, a background thread embeds pending chunks (and a migration's target). Raises
+    `JwtConfigError` when the MEMORA_AUTH_* settings are incomplete (at startup, not on the first JWT)."""
     svc = services or Services(get_settings())
 
     @asynccontextmanager
@@ -51,6 +53,7 @@ def create_app(services: Services | None = None, worker: bool = False) -> FastAP
                   description="Personal memory search on Neo4j: hybrid retrieval with privacy in the query.")
     app.state.services = svc
     app.state.limits = Limits(svc.settings)
+    app.state.jwt = verifier_for(svc.settings)
     app.add_middleware(BodyLimit, limit=svc.settings.max_body_bytes)
     add_error_handlers(app)
     for router in ROUTERS:

