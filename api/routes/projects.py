@@ -24,7 +24,8 @@ from graph.members import (
 router = APIRouter(prefix="/v1/projects", tags=["projects"])
 
 LAST_OWNER = "a project keeps at least one owner: make another member owner first"
-_CONFLICT: dict[int | str, dict[str, Any]] = {409: {"model": ErrorOut, "description": "the change would leave the project without an owner"}}
+_CONFLICT: dict[int | str, dict[str, Any]] = {
+    409: {"model": ErrorOut, "description": "the change would leave the project without an owner"}}
 
 
 @router.get("", response_model=list[MembershipOut])
