@@ -41,11 +41,14 @@ WHERE {CAN_SEE_DECLARATION}
 RETURN d.id AS id
 """)
 DELETE_DECLARATIONS = "UNWIND $ids AS did MATCH (d:Declaration {id: did}) DETACH DELETE d"
+# A renamed declaration keeps its old name as an alias (texts that use it keep linking) unless new aliases are given.
 RENAME_DECLARATIONS = """
 UNWIND $ids AS did
 MATCH (d:Declaration {id: did})
-SET d.name = coalesce($name, d.name), d.updated_at = datetime(),
-    d.aliases = [a IN coalesce($aliases, d.aliases) WHERE a <> coalesce($name, d.name)]
+WITH d, d.name AS old, coalesce($name, d.name) AS new
+WITH d, new, CASE WHEN $aliases IS NOT NULL THEN $aliases
+                  WHEN old <> new AND NOT old IN d.aliases THEN d.aliases + old ELSE d.aliases END AS aliases
+SET d.name = new, d.aliases = [a IN aliases WHERE a <> new], d.updated_at = datetime()
 """
 SET_LISTED = """
 UNWIND $rows AS row
@@ -135,8 +138,9 @@ def delete_entity(graph: Graph, entity: Entity, viewer_params: dict[str, object]
 
 def rename_entity(graph: Graph, project_id: str, entity: Entity, viewer_params: dict[str, object],
                   new_name: str | None, aliases: list[str] | None) -> Entity:
-    """Rename `entity` (and/or replace its aliases) in the sources the caller may see. Returns it as the caller will
-    see it once re-linked: the same id when a declaration carries it, else the id entries listing the new name get."""
+    """Rename `entity` (and/or replace its aliases) in the sources the caller may see; a renamed declaration keeps
+    its old name as an alias unless `aliases` are given. Returns it as the caller will see it once re-linked: the
+    same id when a declaration carries it, else the id entries listing the new name get."""
     name = new_name.strip() if new_name is not None else None
     if name is not None and not name:
         raise ValueError("an entity needs a name")
@@ -149,5 +153,8 @@ def rename_entity(graph: Graph, project_id: str, entity: Entity, viewer_params: 
             raise NameTaken(others[0].name)
     declared = _edit(graph, entity, viewer_params, name, clean, delete=False)
     final = name or entity.name
-    eid = entity.id if declared or name is None else entity_id(project_id, entity.kind, final)
-    return Entity(eid, project_id, entity.kind, final, tuple(clean) if clean is not None else entity.aliases)
+    if not declared:
+        return Entity(entity_id(project_id, entity.kind, final) if name else entity.id, project_id, entity.kind,
+                      final, ())
+    kept = clean if clean is not None else [a for a in (*entity.aliases, entity.name) if a != final]
+    return Entity(entity.id, project_id, entity.kind, final, tuple(dict.fromkeys(kept)))

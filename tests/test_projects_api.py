@@ -127,24 +127,30 @@ def test_two_owners_demoting_themselves_at_once_leave_one_owner(graph: Graph, pr
         project, a, b = f"{prefix}race{round_}", f"{prefix}a{round_}", f"{prefix}b{round_}"
         set_member(graph, project, a, "owner")
         set_member(graph, project, b, "owner")
-        start = threading.Barrier(2)
-        outcome: dict[str, str] = {}
-
-        def demote(user: str, how: str | None) -> None:
-            start.wait()
-            try:
-                change_member(graph, project, user, how)
-                outcome[user] = "changed"
-            except LastOwner:
-                outcome[user] = "refused"
-
-        threads = [threading.Thread(target=demote, args=(a, "reader")), threading.Thread(target=demote, args=(b, None))]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        outcome = _race(graph, project, [(a, "reader"), (b, None)])
         assert sorted(outcome.values()) == ["changed", "refused"], outcome
         assert len(owners(graph, project)) == 1
+
+
+def _race(graph: Graph, project: str, changes: list[tuple[str, str | None]]) -> dict[str, str]:
+    """Run the membership changes at the same moment, one thread each; who changed and who was refused."""
+    start = threading.Barrier(len(changes))
+    outcome: dict[str, str] = {}
+
+    def change(user: str, role: str | None) -> None:
+        start.wait()
+        try:
+            change_member(graph, project, user, role)
+            outcome[user] = "changed"
+        except LastOwner:
+            outcome[user] = "refused"
+
+    threads = [threading.Thread(target=change, args=c) for c in changes]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return outcome
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
