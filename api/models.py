@@ -182,9 +182,10 @@ class RelinkJobOut(BaseModel):
     job_id: str
     project_id: str
     status: Literal["queued", "running", "done", "failed"]
-    done: int = Field(description="Entries examined so far.")
-    total: int | None = Field(description="Entries of the project (known once the job runs).")
-    relinked: int = Field(description="Entries whose links changed and were rewritten (the others are untouched).")
+    done: int = Field(description="Entries examined so far, among those the caller may see.")
+    total: int | None = Field(description="Entries of the project the caller may see (known once the job runs).")
+    relinked: int = Field(description="Entries the caller may see whose links changed and were rewritten (the "
+                                      "others are untouched).")
     error: str | None = None
 
 

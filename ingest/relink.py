@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from graph.db import Graph
+from graph.visibility import CAN_SEE, Viewer, visibility_params
 from ingest.embedders import CheckedEmbedder
 from ingest.pipeline import BATCH, Ingestor
 
@@ -35,23 +36,41 @@ DETACH DELETE n
 """
 MAX_JOBS_KEPT = 1000
 
+HASHES = "UNWIND $ids AS id MATCH (e:Entry {id: id}) RETURN e.id AS id, e.content_hash AS hash"
+VISIBLE_IDS = f"UNWIND $ids AS id MATCH (e:Entry {{id: id}}) WHERE {CAN_SEE} RETURN e.id AS id"
+
 Progress = Callable[[int, int, int], None]
 """Called with (entries examined, entries in the project, entries rewritten) after each batch."""
 
 
 def relink_project(graph: Graph, embedder: CheckedEmbedder, project_id: str, embed: bool = False,
-                   progress: Progress | None = None) -> tuple[int, int]:
-    """Re-link every entry of the project; returns (entries examined, entries rewritten)."""
+                   progress: Progress | None = None, viewer: Viewer | None = None) -> tuple[int, int]:
+    """Re-link every entry of the project; returns (entries examined, entries rewritten). With `viewer`, every
+    number reported (to `progress` and returned) counts only the entries that viewer may see: how many entries a
+    project holds, or which of them a name matched, must not tell a writer about entries hidden from them."""
     rows = graph.read(PROJECT_ENTRIES, {"project_id": project_id})
+    ids = [str(r["id"]) for r in rows]
+
+    def counted(batch: list[str]) -> set[str]:
+        if viewer is None:
+            return set(batch)
+        return {str(r["id"]) for r in graph.read(VISIBLE_IDS, {"ids": batch, **visibility_params(viewer)})}
+
     ingestor = Ingestor(graph, embedder, embed=embed)
-    total, relinked = len(rows), 0
+    total, done, relinked = len(counted(ids)), 0, 0
     if progress:
         progress(0, total, 0)
-    for start in range(0, total, BATCH):
+    for start in range(0, len(rows), BATCH):
         batch = [(str(r["id"]), int(r["pos"])) for r in rows[start:start + BATCH]]
-        relinked += ingestor.refresh(batch).written
+        batch_ids = [b[0] for b in batch]
+        before = {r["id"]: r["hash"] for r in graph.read(HASHES, {"ids": batch_ids})}
+        ingestor.refresh(batch)
+        after = {r["id"]: r["hash"] for r in graph.read(HASHES, {"ids": batch_ids})}
+        seen = counted(batch_ids)
+        done += len(seen)
+        relinked += len({i for i in seen if before.get(i) != after.get(i)})
         if progress:
-            progress(min(start + BATCH, total), total, relinked)
+            progress(done, total, relinked)
     ingestor.refresh(ingestor.threads.stale())
     graph.write(DROP_UNSOURCED, {"project_id": project_id})
     return total, relinked
@@ -61,6 +80,7 @@ def relink_project(graph: Graph, embedder: CheckedEmbedder, project_id: str, emb
 class RelinkJob:
     job_id: str
     project_id: str
+    viewer_id: str
     status: str = "queued"
     done: int = 0
     total: int | None = None
@@ -80,13 +100,14 @@ class RelinkJobs:
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
 
-    def submit(self, project_id: str) -> RelinkJob:
+    def submit(self, project_id: str, viewer_id: str) -> RelinkJob:
+        """A job for `viewer_id`'s change; its numbers count what that viewer may see, and only they may read it."""
         with self._lock:
-            waiting = next((j for j in self._jobs.values()
-                            if j.project_id == project_id and j.status == "queued"), None)
+            waiting = next((j for j in self._jobs.values() if j.project_id == project_id
+                            and j.viewer_id == viewer_id and j.status == "queued"), None)
             if waiting is not None:
                 return waiting
-            job = RelinkJob(uuid.uuid4().hex, project_id)
+            job = RelinkJob(uuid.uuid4().hex, project_id, viewer_id)
             self._jobs[job.job_id] = job
             finished = [k for k, j in self._jobs.items() if j.status in ("done", "failed")]
             for old in finished[:max(0, len(self._jobs) - MAX_JOBS_KEPT)]:
@@ -124,7 +145,7 @@ class RelinkJobs:
             self._update(job_id, status="running")
             try:
                 relink_project(self.graph, self.embedder(), job.project_id, embed=False,
-                               progress=self._progress(job_id))
+                               progress=self._progress(job_id), viewer=Viewer(user_id=job.viewer_id))
             except Exception as exc:  # noqa: BLE001 - a failed job is reported through its status, never lost
                 log.exception("re-linking project %s failed", job.project_id)
                 self._update(job_id, status="failed", error=str(exc)[:300])

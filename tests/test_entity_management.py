@@ -89,7 +89,7 @@ def test_an_entity_declared_after_ingest_links_existing_entries(client: TestClie
     resp = client.post(f"/v1/projects/{p}/entities", json={"kind": "person", "name": "Pep"}, headers=ana)
     assert resp.status_code == 200 and resp.json()["relink"]["status"] in ("queued", "running", "done")
     job = wait(client, ana, p, resp.json()["relink"])
-    assert job["total"] == job["done"] == 5
+    assert job["total"] == job["done"] == 4, "Ana may see four of the five entries"
     assert job["relinked"] == 1, "only the entry whose links changed is rewritten"
     assert "Pep" in companions(client, carl, p, "Marta")
     found = client.post("/v1/search", json={"q": "playa", "project_id": p}, headers=carl).json()["results"]
@@ -189,9 +189,22 @@ def test_entity_edits_reveal_nothing_hidden(client: TestClient, auth: Headers, h
     job = client.post(f"/v1/projects/{p}/entities", json={"kind": "thing", "name": "Barca"},
                       headers=auth(house["ana"])).json()["relink"]
     assert client.get(f"/v1/projects/{p}/relink/{job['job_id']}", headers=carl).status_code == 403
+    assert client.get(f"/v1/projects/{p}/relink/{job['job_id']}", headers=bea).status_code == 404, \
+        "a job is read by the writer who started it (its counts are over what they may see)"
     assert client.get(f"/v1/projects/{p}/relink/nope", headers=bea).status_code == 404
     set_member(graph, f"{prefix}otro", house["bea"], "owner")
     assert client.get(f"/v1/projects/{prefix}otro/relink/{job['job_id']}", headers=bea).status_code == 404
+
+
+def test_a_relink_job_counts_only_what_its_writer_may_see(client: TestClient, auth: Headers,
+                                                          house: dict[str, str], graph: Graph) -> None:
+    """Bea declares "Nadie", a word only Ana's private entry uses: that entry is linked, but Bea's job counts the
+    four entries she may see and reports none changed, as in a project without Ana's private entry."""
+    p, bea = house["project"], auth(house["bea"])
+    resp = client.post(f"/v1/projects/{p}/entities", json={"kind": "person", "name": "Nadie"}, headers=bea).json()
+    job = wait(client, bea, p, resp["relink"])
+    assert (job["total"], job["done"], job["relinked"]) == (4, 4, 0)
+    assert resp["id"] in [r["id"] for r in graph.read(MENTIONED, {"entry": f"{p}/e5"})]
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

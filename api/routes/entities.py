@@ -64,7 +64,7 @@ def add_entity(project_id: str, body: EntityIn, who: ViewerDep, svc: ServicesDep
     e = upsert_entity(svc.graph, project_id, body.kind, body.name, body.aliases, audience=body.audience,
                       author_id=who.user_id)
     return EntityOut(id=e.id, kind=body.kind, name=e.name, aliases=list(e.aliases),
-                     relink=job_out(svc.relink_jobs.submit(project_id)))
+                     relink=job_out(svc.relink_jobs.submit(project_id, who.user_id or "")))
 
 
 def _visible_entity(svc: Services, project_id: str, who: Viewer, name: str) -> Entity:
@@ -77,7 +77,8 @@ def _visible_entity(svc: Services, project_id: str, who: Viewer, name: str) -> E
 
 
 def job_out(job: RelinkJob) -> RelinkJobOut:
-    return RelinkJobOut.model_validate(asdict(job))
+    """The job as its requester sees it (its numbers count only entries they may see)."""
+    return RelinkJobOut.model_validate({k: v for k, v in asdict(job).items() if k != "viewer_id"})
 
 
 def _ref(e: Entity) -> EntityRef:

@@ -43,7 +43,7 @@ def patch_entity(project_id: str, kind: EntityKind, name: str, body: EntityPatch
         raise HTTPException(409, "this entity is known only from entries: declare it (POST …/entities) to give "
                                  "it aliases") from exc
     return EntityOut(id=e.id, kind=kind, name=e.name, aliases=list(e.aliases),
-                     relink=job_out(svc.relink_jobs.submit(project_id)))
+                     relink=job_out(svc.relink_jobs.submit(project_id, who.user_id or "")))
 
 
 @router.delete("/entities/{kind}/{name:path}", response_model=RelinkJobOut, status_code=202,
@@ -53,16 +53,17 @@ def remove_entity(project_id: str, kind: EntityKind, name: str, who: ViewerDep, 
     (which stop listing it). The answer is the re-linking job that then unlinks its names from texts."""
     require_writer(svc, project_id, who)
     delete_entity(svc.graph, _editable(svc, project_id, who, kind, name), visibility_params(who))
-    return job_out(svc.relink_jobs.submit(project_id))
+    return job_out(svc.relink_jobs.submit(project_id, who.user_id or ""))
 
 
 @router.get("/relink/{job_id}", response_model=RelinkJobOut,
             responses={404: {"model": ErrorOut, "description": "no such job in this project"}})
 def get_relink_job(project_id: str, job_id: str, who: ViewerDep, svc: ServicesDep) -> RelinkJobOut:
-    """Progress of a re-linking job (kept in the server's memory: a restart forgets it; re-linking again is safe)."""
+    """Progress of the caller's own re-linking job, counted over the entries the caller may see (kept in the
+    server's memory: a restart forgets it; re-linking again is safe)."""
     require_writer(svc, project_id, who)
     job = svc.relink_jobs.get(job_id)
-    if job is None or job.project_id != project_id:
+    if job is None or job.project_id != project_id or job.viewer_id != who.user_id:
         raise HTTPException(404, "no such re-linking job")
     return job_out(job)
 
