@@ -185,3 +185,16 @@ def test_projects_and_members_from_the_command_line(capsys: pytest.CaptureFixtur
     assert owners(graph, project) == {ana}
     code, out, _ = _run(capsys, "member", "remove", "--project", project, "--user", bea)
     assert code == 0 and '"removed": true' in out
+
+
+def test_creating_projects_spends_the_write_budget(graph: Graph, embedder: CheckedEmbedder, settings: Settings,
+                                                   auth: Headers, prefix: str) -> None:
+    cfg = settings.model_copy(update={"rate_write_burst": 2, "rate_write_per_second": 0.001})
+    with TestClient(create_app(Services(cfg, graph=graph, embedder=embedder))) as c:
+        made = [c.post("/v1/projects", json={"id": f"{prefix}p{i}", "name": "x"}, headers=auth(f"{prefix}ana"))
+                for i in range(3)]
+        assert [r.status_code for r in made] == [201, 201, 429]
+        assert "too many writes" in made[2].json()["detail"]
+        assert not exists(graph, f"{prefix}p2"), "a refused create creates nothing"
+        other = c.post("/v1/projects", json={"id": f"{prefix}q", "name": "x"}, headers=auth(f"{prefix}bea"))
+        assert other.status_code == 201, "budgets are per user"
