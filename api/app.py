@@ -18,14 +18,15 @@ from api.jwt_auth import verifier_for
 from api.middleware import BodyLimit
 from api.ratelimit import Limits, rate_limited
 from api.responses import errors
-from api.routes import entities, entries, health, projects, search, witnesses
+from api.routes import entities, entity_edits, entries, health, projects, search, witnesses
 from api.services import Services
 from graph.settings import get_settings
 from ingest.embedding_jobs import Worker
 
 __all__ = ["NOT_FOUND", "Services", "create_app"]
 
-ROUTERS = (health.router, search.router, entries.router, projects.router, entities.router, witnesses.router)
+ROUTERS = (health.router, search.router, entries.router, projects.router, entities.router,
+           entity_edits.router, witnesses.router)
 UNAUTHENTICATED = (health.router,)
 """Every other route takes a token or link, so it may be refused while its caller's address has failed too often."""
 

@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from graph.members import PROJECT_ID_PATTERN
 from ingest.records import EntryRecord
 
 Intimacy = Literal["private", "intimate", "circle", "public"]
@@ -178,11 +179,43 @@ class EntityIn(BaseModel):
                                                            "an entry's intimacy level (private: only you).")
 
 
+class RelinkJobOut(BaseModel):
+    """Re-linking a project's entries after its names changed, running in the background; poll
+    `GET /v1/projects/{project_id}/relink/{job_id}` until `status` is `done` (or `failed`)."""
+
+    job_id: str
+    project_id: str
+    status: Literal["queued", "running", "done", "failed"]
+    done: int = Field(description="Entries examined so far, among those the caller may see.")
+    total: int | None = Field(description="Entries of the project the caller may see (known once the job runs).")
+    relinked: int = Field(description="Entries the caller may see whose links changed and were rewritten (the "
+                                      "others are untouched).")
+    error: str | None = None
+
+
 class EntityOut(BaseModel):
     id: str
     kind: Literal["person", "place", "thing"]
     name: str
     aliases: list[str]
+    relink: RelinkJobOut | None = Field(default=None, description="The job re-linking existing entries to the "
+                                                                  "changed names (writes only).")
+
+
+class EntityPatch(BaseModel):
+    """Rename an entity and/or replace its aliases, in every source the caller may see (docs/SECURITY.md)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str | None = Field(default=None, min_length=1, max_length=200, pattern=r"^[^\x00-\x1f]+$")
+    aliases: list[str] | None = Field(default=None, max_length=50,
+                                      description="The complete new list of aliases (replaces the old one).")
+
+    @model_validator(mode="after")
+    def _something(self) -> EntityPatch:
+        if self.name is None and self.aliases is None:
+            raise ValueError("give a new name, new aliases or both")
+        return self
 
 
 class WitnessIn(BaseModel):
@@ -227,6 +260,19 @@ class WitnessEntryIn(BaseModel):
     occurred_on: str | None = Field(default=None, max_length=50)
     persons: list[str] = Field(default_factory=list, max_length=50)
     places: list[str] = Field(default_factory=list, max_length=50)
+
+
+class ProjectIn(BaseModel):
+    """A new project; the caller becomes its owner."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str | None = Field(default=None, pattern=PROJECT_ID_PATTERN,
+                           description="1-100 letters, digits, '.', '_', ':' or '-', no '/' (entry ids are "
+                                       "'<project_id>/…'). Omitted: the name's slug plus 6 random hex digits.")
+    name: str = Field(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f]+$")
+    hemisphere: Literal["north", "south"] = Field(
+        default="north", description="Decides which months a season means in this project's queries.")
 
 
 class ProjectPatch(BaseModel):

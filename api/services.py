@@ -3,10 +3,15 @@ through `api.deps.get_services`."""
 
 from __future__ import annotations
 
+import threading
+
 from graph.db import Graph, get_graph
 from graph.settings import Settings
 from ingest.embedders import CheckedEmbedder
 from ingest.embedding_jobs import active_embedder
+from ingest.relink import RelinkJobs
+
+_RELINK_LOCK = threading.Lock()
 
 
 class Services:
@@ -16,6 +21,7 @@ class Services:
         self.settings = settings
         self._graph = graph
         self._embedder = embedder
+        self._relink: RelinkJobs | None = None
 
     @property
     def graph(self) -> Graph:
@@ -29,3 +35,11 @@ class Services:
         if self._embedder is not None:
             return self._embedder
         return active_embedder(self.graph, self.settings)
+
+    @property
+    def relink_jobs(self) -> RelinkJobs:
+        """Background re-linking after entity changes (one thread, started on the first job)."""
+        with _RELINK_LOCK:
+            if self._relink is None:
+                self._relink = RelinkJobs(self.graph, lambda: self.embedder)
+            return self._relink

@@ -2,8 +2,31 @@
 
 from __future__ import annotations
 
+import re
+import secrets
+
+from neo4j import ManagedTransaction
+from neo4j.exceptions import ConstraintError
+
 from graph.db import Graph
+from graph.ids import slug
 from graph.visibility import ROLES
+
+# What `POST /v1/projects` and `memora project create` accept as a project id (and what a generated one looks like):
+# no `/` (entry ids are `<project_id>/…`), no spaces or control characters, at most 100 characters.
+PROJECT_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$"
+
+
+class ProjectExists(Exception):
+    """`create_project` named an id that is taken."""
+
+
+class NoSuchProject(Exception):
+    """A membership change named a project that does not exist (projects are created explicitly)."""
+
+
+class LastOwner(Exception):
+    """The change would leave the project without an owner."""
 
 ENSURE_PROJECT = """
 MERGE (p:Project {id: $project_id})
@@ -43,6 +66,29 @@ MATCH (u:User)-[:WROTE]->(e:Entry) WHERE e.project_id IN $project_ids
 RETURN e.project_id AS project_id, collect(DISTINCT u.id)[0..20] AS users
 ORDER BY project_id
 """
+CREATE_PROJECT = """
+CREATE (p:Project {id: $project_id, name: $name, hemisphere: $hemisphere, created_at: datetime()})
+MERGE (u:User {id: $owner})
+ON CREATE SET u.name = $owner, u.created_at = datetime()
+CREATE (u)-[:MEMBER_OF {role: 'owner', updated_at: datetime()}]->(p)
+RETURN p.id AS project_id, p.name AS name, p.hemisphere AS hemisphere
+"""
+# The first statement of every checked membership change: it takes the project node's write lock, so two changes of
+# one project's members run one after the other and the owner count read next is the committed one.
+LOCK_PROJECT = "MATCH (p:Project {id: $project_id}) SET p.members_changed_at = datetime() RETURN p.id AS id"
+MEMBER_STATE = """
+MATCH (p:Project {id: $project_id})
+OPTIONAL MATCH (:User {id: $user_id})-[m:MEMBER_OF]->(p)
+RETURN m.role AS role, COUNT { (:User)-[:MEMBER_OF {role: 'owner'}]->(p) } AS owners
+"""
+SET_EXISTING_MEMBER = """
+MATCH (p:Project {id: $project_id})
+MERGE (u:User {id: $user_id})
+ON CREATE SET u.name = $user_id, u.created_at = datetime()
+MERGE (u)-[m:MEMBER_OF]->(p)
+SET m.role = $role, m.updated_at = datetime()
+RETURN m.role AS role
+"""
 OWNERS_OF = "MATCH (u:User)-[:MEMBER_OF {role: 'owner'}]->(:Project {id: $project_id}) RETURN u.id AS user_id"
 
 
@@ -55,7 +101,60 @@ def set_member(graph: Graph, project_id: str, user_id: str, role: str) -> str:
 
 
 def remove_member(graph: Graph, project_id: str, user_id: str) -> bool:
-    return bool(graph.write(REMOVE_MEMBER, {"project_id": project_id, "user_id": user_id})[0]["removed"])
+    """Remove a membership; refuses (LastOwner) to remove the project's only owner."""
+    return change_member(graph, project_id, user_id, None) is not None
+
+
+def new_project_id(name: str) -> str:
+    """A readable, unlikely-to-collide id for a project created without one: its name's slug and 6 hex digits."""
+    base = re.sub(r"[^A-Za-z0-9._-]+", "-", slug(name))[:40].strip("-.") or "project"
+    return f"{base}-{secrets.token_hex(3)}"
+
+
+def create_project(graph: Graph, project_id: str | None, name: str | None, hemisphere: str,
+                   owner: str) -> dict[str, str]:
+    """Create a project with `owner` as its owner; raises ProjectExists when the id is taken (the uniqueness
+    constraint decides between two concurrent creates)."""
+    if hemisphere not in ("north", "south"):
+        raise ValueError("hemisphere must be north or south")
+    pid = project_id or new_project_id(name or "")
+    if not re.fullmatch(PROJECT_ID_PATTERN, pid):
+        raise ValueError("a project id is 1-100 letters, digits, '.', '_', ':' or '-' (no '/'), starting with a "
+                         "letter or digit")
+    if not owner.strip():
+        raise ValueError("a project needs an owner")
+    try:
+        rows = graph.write(CREATE_PROJECT, {"project_id": pid, "name": (name or "").strip() or pid,
+                                            "hemisphere": hemisphere, "owner": owner})
+    except ConstraintError as exc:
+        raise ProjectExists(pid) from exc
+    return dict(rows[0])
+
+
+def change_member(graph: Graph, project_id: str, user_id: str, role: str | None) -> str | None:
+    """Set `user_id`'s role in an existing project (`role=None` removes them). Returns the role they held before
+    (None if they were not a member). Raises NoSuchProject (never creates one) and LastOwner when the change would
+    leave the project without an owner: the project node is locked first, so the owner count and the change are one
+    atomic step even when two owners demote themselves at once."""
+    if role is not None and role not in ROLES:
+        raise ValueError(f"role must be one of {', '.join(ROLES)}")
+    params = {"project_id": project_id, "user_id": user_id, "role": role}
+
+    def work(tx: ManagedTransaction) -> str | None:
+        if not list(tx.run(LOCK_PROJECT, params)):
+            raise NoSuchProject(project_id)
+        state = tx.run(MEMBER_STATE, params).single()
+        before = state["role"] if state else None
+        if before == "owner" and role != "owner" and state is not None and state["owners"] <= 1:
+            raise LastOwner(project_id)
+        if role is None:
+            tx.run(REMOVE_MEMBER, params).consume()
+        else:
+            tx.run(SET_EXISTING_MEMBER, params).consume()
+        return None if before is None else str(before)
+
+    with graph.driver.session(database=graph.database) as session:
+        return session.execute_write(work)
 
 
 def role_of(graph: Graph, project_id: str, user_id: str) -> str | None:

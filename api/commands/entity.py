@@ -1,11 +1,12 @@
-"""`memora entity add|list` (persons, places, things and their aliases) and `memora entity with|timeline|top` (the
-analytics, counted over what `--as USER` may see)."""
+"""`memora entity add|list|remove|rename|relink` (persons, places and things, their aliases, and re-linking existing
+entries to them) and `memora entity with|timeline|top` (the analytics, counted over what `--as USER` may see)."""
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
-from api.commands.common import Subparsers, connect, err, out
+from api.commands.common import Subparsers, connect, err, out, progress
 from graph.settings import Settings
 
 
@@ -36,30 +37,99 @@ def cmd_entity(args: argparse.Namespace, settings: Settings) -> int:
         else:
             out(analytics.timeline(graph, params, args.project, entity.id))
         return 0
+    if args.action in ("remove", "rename"):
+        return _edit(graph, args, settings)
     if args.action == "add":
+        if not args.kind or not args.name:
+            err("entity add needs --kind person|place|thing and --name")
+            return 2
         try:
-            e = upsert_entity(graph, args.project, args.kind or "person", args.name, args.alias or [],
+            e = upsert_entity(graph, args.project, args.kind, args.name, args.alias or [],
                               audience=args.audience, author_id=args.as_user)
         except ValueError as exc:
             err(str(exc))
             return 2
-        out({"id": e.id, "kind": e.kind, "name": e.name, "aliases": list(e.aliases)})
+        result: dict[str, Any] = {"id": e.id, "kind": e.kind, "name": e.name, "aliases": list(e.aliases)}
+        out({**result, "relink": _relink(graph, args.project, settings)})
+    elif args.action == "relink":
+        out(_relink(graph, args.project, settings))
     else:
         out([{"id": e.id, "kind": e.kind, "name": e.name, "aliases": list(e.aliases)}
              for e in list_entities(graph, [args.project])])
     return 0
 
 
+def _edit(graph: Any, args: argparse.Namespace, settings: Settings) -> int:
+    """remove and rename act as `--as USER` would through the API: on the sources that user may see."""
+    from graph.entity_edits import NameTaken, NotDeclared, delete_entity, find_for_edit, rename_entity
+    from graph.members import role_of
+    from graph.visibility import Viewer, visibility_params
+
+    if not args.as_user or not args.kind or not args.name:
+        err(f"entity {args.action} needs --as USER, --kind and --name (it changes what that user may see)")
+        return 2
+    if args.action == "rename" and args.to is None and args.alias is None:
+        err("entity rename needs --to NEW_NAME, --alias (the new aliases) or both")
+        return 2
+    if role_of(graph, args.project, args.as_user) not in ("owner", "coauthor"):
+        err("only the project's owner and coauthors can change its entities")
+        return 4
+    params = visibility_params(Viewer(user_id=args.as_user))
+    entity = find_for_edit(graph, args.project, params, args.kind, args.name)
+    if entity is None:
+        err(f"no such {args.kind}: {args.name}")
+        return 2
+    if args.action == "remove":
+        delete_entity(graph, entity, params)
+        out({"id": entity.id, "removed": True, "relink": _relink(graph, args.project, settings)})
+        return 0
+    try:
+        e = rename_entity(graph, args.project, entity, params, args.to, args.alias)
+    except NameTaken as exc:
+        err(f"another {args.kind} is already called {exc}; remove one of them first")
+        return 2
+    except NotDeclared:
+        err("this entity is known only from entries: declare it with `memora entity add` to give it aliases")
+        return 2
+    except ValueError as exc:
+        err(str(exc))
+        return 2
+    out({"id": e.id, "kind": e.kind, "name": e.name, "aliases": list(e.aliases),
+         "relink": _relink(graph, args.project, settings)})
+    return 0
+
+
+def _relink(graph: Any, project: str, settings: Settings) -> dict[str, int]:
+    """Re-link the project's entries now, with a progress bar; chunks whose context changed are embedded."""
+    from ingest.embedding_jobs import active_embedder
+    from ingest.relink import relink_project
+
+    bar = progress(None, "re-linking")
+
+    def step(done: int, total: int, _relinked: int) -> None:
+        bar.total = total
+        bar.n = done
+        bar.refresh()
+
+    try:
+        total, relinked = relink_project(graph, active_embedder(graph, settings), project, embed=True, progress=step)
+    finally:
+        bar.close()
+    return {"entries": total, "relinked": relinked}
+
+
 def add_entity(sub: Subparsers) -> None:
     ent = sub.add_parser("entity", help="manage persons, places and things with aliases")
-    ent.add_argument("action", choices=["add", "list", "with", "timeline", "top"],
-                     help="with: who appears with NAME; timeline: NAME's entries per year; top: most important")
+    ent.add_argument("action", choices=["add", "list", "remove", "rename", "relink", "with", "timeline", "top"],
+                     help="remove/rename: as --as USER may see it; relink: re-link existing entries to the names; "
+                          "with: who appears with NAME; timeline: NAME's entries per year; top: most important")
     ent.add_argument("--project", required=True)
     ent.add_argument("--as", dest="as_user", help="with/timeline/top: count what this user may see; add: the "
-                                                  "declaration's author")
+                                                  "declaration's author; remove/rename: who makes the change")
     ent.add_argument("--kind", choices=["person", "place", "thing"])
     ent.add_argument("--name")
-    ent.add_argument("--alias", action="append")
+    ent.add_argument("--to", help="rename: the new name")
+    ent.add_argument("--alias", action="append", help="add: an alias (repeat); rename: the new aliases")
     ent.add_argument("--audience", choices=["private", "intimate", "circle", "public"], default="circle",
                      help="add: who may learn the name and aliases (private and intimate need --as)")
     ent.set_defaults(func=cmd_entity)

@@ -1,5 +1,5 @@
-"""`memora member add|remove|list` and `memora project set`: who belongs to a project, and what the project is
-called and which hemisphere its seasons follow."""
+"""`memora member add|remove|list`, `memora project create|set`: who belongs to a project (it always keeps an owner),
+creating one explicitly, and what it is called and which hemisphere its seasons follow."""
 
 from __future__ import annotations
 
@@ -8,38 +8,66 @@ import argparse
 from api.commands.common import Subparsers, connect, err, out
 from graph.settings import Settings
 
+LAST_OWNER = "a project keeps at least one owner: make another member owner first"
+
 
 def cmd_member(args: argparse.Namespace, settings: Settings) -> int:
-    from graph.members import members_of, remove_member, set_member
+    from graph.members import LastOwner, NoSuchProject, change_member, members_of
 
     graph = connect(settings)
-    if args.action == "add":
-        if not args.user or not args.role:
-            err("member add needs --user and --role")
-            return 2
-        role = set_member(graph, args.project, args.user, args.role)
-        out({"project": args.project, "user": args.user, "role": role})
-    elif args.action == "remove":
-        out({"project": args.project, "user": args.user, "removed": remove_member(graph, args.project, args.user)})
-    else:
+    if args.action == "list":
         out(members_of(graph, args.project))
+        return 0
+    if not args.user or (args.action == "add" and not args.role):
+        err(f"member {args.action} needs --user" + (" and --role" if args.action == "add" else ""))
+        return 2
+    try:
+        before = change_member(graph, args.project, args.user, args.role if args.action == "add" else None)
+    except NoSuchProject:
+        err(f"no such project: {args.project} (create it with `memora project create --project "
+            f"{args.project} --owner USER`)")
+        return 2
+    except LastOwner:
+        err(f"{args.user} is the last owner of {args.project}: {LAST_OWNER}")
+        return 2
+    if args.action == "add":
+        out({"project": args.project, "user": args.user, "role": args.role})
+    else:
+        out({"project": args.project, "user": args.user, "removed": before is not None})
     return 0
 
 
 def cmd_project(args: argparse.Namespace, settings: Settings) -> int:
-    from graph.members import update_project
+    from graph.members import ProjectExists, create_project, update_project
 
     graph = connect(settings)
-    row = update_project(graph, args.project, args.name, args.hemisphere)
-    if row is None:
+    if args.action == "create":
+        if not args.owner:
+            err("project create needs --owner USER (the project's first owner)")
+            return 2
+        try:
+            row = create_project(graph, args.project, args.name, args.hemisphere or "north", args.owner)
+        except ProjectExists:
+            err(f"project {args.project} already exists")
+            return 2
+        except ValueError as exc:
+            err(str(exc))
+            return 2
+        out(row)
+        return 0
+    if not args.project:
+        err("project set needs --project")
+        return 2
+    updated = update_project(graph, args.project, args.name, args.hemisphere)
+    if updated is None:
         err(f"no such project: {args.project}")
         return 2
-    out(row)
+    out(updated)
     return 0
 
 
 def add_member(sub: Subparsers) -> None:
-    mem = sub.add_parser("member", help="manage project membership")
+    mem = sub.add_parser("member", help="manage the members of an existing project")
     mem.add_argument("action", choices=["add", "remove", "list"])
     mem.add_argument("--project", required=True)
     mem.add_argument("--user")
@@ -48,9 +76,10 @@ def add_member(sub: Subparsers) -> None:
 
 
 def add_project(sub: Subparsers) -> None:
-    prj = sub.add_parser("project", help="rename a project or set its hemisphere (what 'summer' means)")
-    prj.add_argument("action", choices=["set"])
-    prj.add_argument("--project", required=True)
+    prj = sub.add_parser("project", help="create a project; rename one or set its hemisphere (what 'summer' means)")
+    prj.add_argument("action", choices=["create", "set"])
+    prj.add_argument("--project", help="the project id (create: generated from --name when omitted)")
     prj.add_argument("--name")
     prj.add_argument("--hemisphere", choices=["north", "south"])
+    prj.add_argument("--owner", help="create: the project's first owner")
     prj.set_defaults(func=cmd_project)

@@ -3,17 +3,19 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Query
 
 from api.deps import ProjectMember, ServicesDep, ViewerDep, WriteBudget, require_member, require_writer
-from api.models import CooccurrenceOut, EntityIn, EntityOut, EntityRef, ImportanceOut, TimelineOut
+from api.models import CooccurrenceOut, EntityIn, EntityOut, EntityRef, ImportanceOut, RelinkJobOut, TimelineOut
 from api.ratelimit import rate_limited
 from api.services import Services
 from graph.analytics import co_occurrence, importance, timeline
 from graph.entities import Entity, find_visible_entity, list_visible_entities, upsert_entity
 from graph.visibility import Viewer, visibility_params
+from ingest.relink import RelinkJob
 
 router = APIRouter(prefix="/v1/projects/{project_id}", tags=["entities"])
 
@@ -56,11 +58,13 @@ def get_importance(project_id: str, who: ViewerDep, svc: ServicesDep,
              responses=rate_limited("the caller's write budget is spent"))
 def add_entity(project_id: str, body: EntityIn, who: ViewerDep, svc: ServicesDep) -> EntityOut:
     """Declare a name and its aliases for an audience (`circle` unless said). The answer is the caller's own
-    declaration, never what another source holds about an entity of the same name."""
+    declaration, never what another source holds about an entity of the same name, and the job re-linking the
+    project's existing entries to it (`relink`)."""
     require_writer(svc, project_id, who)
     e = upsert_entity(svc.graph, project_id, body.kind, body.name, body.aliases, audience=body.audience,
                       author_id=who.user_id)
-    return EntityOut(id=e.id, kind=body.kind, name=e.name, aliases=list(e.aliases))
+    return EntityOut(id=e.id, kind=body.kind, name=e.name, aliases=list(e.aliases),
+                     relink=job_out(svc.relink_jobs.submit(project_id, who.user_id or "")))
 
 
 def _visible_entity(svc: Services, project_id: str, who: Viewer, name: str) -> Entity:
@@ -70,6 +74,11 @@ def _visible_entity(svc: Services, project_id: str, who: Viewer, name: str) -> E
     if entity is None:
         raise HTTPException(404, "no such person, place or thing")
     return entity
+
+
+def job_out(job: RelinkJob) -> RelinkJobOut:
+    """The job as its requester sees it (its numbers count only entries they may see)."""
+    return RelinkJobOut.model_validate({k: v for k, v in asdict(job).items() if k != "viewer_id"})
 
 
 def _ref(e: Entity) -> EntityRef:

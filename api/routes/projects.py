@@ -1,19 +1,49 @@
-"""`/v1/projects`: the caller's projects, a project's name and hemisphere, and its members (owner manages them)."""
+"""`/v1/projects`: create a project (the caller owns it), the caller's projects, a project's name and hemisphere, and
+its members (owner manages them; a project always keeps at least one owner)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, HTTPException, Response
 
-from api.deps import ProjectMember, ProjectOwner, ServicesDep, ViewerDep, require_owner
-from api.models import MemberIn, MemberOut, MembershipOut, ProjectOut, ProjectPatch
-from graph.members import members_of, projects_of, remove_member, set_member, update_project
+from api.deps import ProjectMember, ProjectOwner, ServicesDep, ViewerDep, WriteBudget, require_owner
+from api.models import ErrorOut, MemberIn, MemberOut, MembershipOut, ProjectIn, ProjectOut, ProjectPatch
+from api.ratelimit import rate_limited
+from graph.members import (
+    LastOwner,
+    NoSuchProject,
+    ProjectExists,
+    change_member,
+    create_project,
+    members_of,
+    projects_of,
+    update_project,
+)
 
 router = APIRouter(prefix="/v1/projects", tags=["projects"])
+
+LAST_OWNER = "a project keeps at least one owner: make another member owner first"
+_CONFLICT: dict[int | str, dict[str, Any]] = {
+    409: {"model": ErrorOut, "description": "the change would leave the project without an owner"}}
 
 
 @router.get("", response_model=list[MembershipOut])
 def my_projects(who: ViewerDep, svc: ServicesDep) -> list[MembershipOut]:
     return [MembershipOut.model_validate(p) for p in projects_of(svc.graph, who.user_id or "")]
+
+
+@router.post("", response_model=ProjectOut, status_code=201, dependencies=[WriteBudget],
+             responses={**rate_limited("the caller's write budget is spent"),
+                        409: {"model": ErrorOut, "description": "a project with this id already exists"}})
+def post_project(body: ProjectIn, who: ViewerDep, svc: ServicesDep) -> ProjectOut:
+    """Create a project; the caller becomes its owner. Without `id`, one is made from the name and 6 random hex
+    digits. A taken id answers 409 whoever holds it (project ids are one namespace: see docs/SECURITY.md)."""
+    try:
+        row = create_project(svc.graph, body.id, body.name, body.hemisphere, who.user_id or "")
+    except ProjectExists as exc:
+        raise HTTPException(409, "a project with this id already exists; choose another id or omit it") from exc
+    return ProjectOut.model_validate(row)
 
 
 @router.patch("/{project_id}", response_model=ProjectOut)
@@ -30,15 +60,26 @@ def list_members(project_id: str, who: ProjectMember, svc: ServicesDep) -> list[
     return [MemberOut.model_validate(m) for m in members_of(svc.graph, project_id)]
 
 
-@router.put("/{project_id}/members", response_model=MemberOut)
+@router.put("/{project_id}/members", response_model=MemberOut, responses=_CONFLICT)
 def put_member(project_id: str, body: MemberIn, who: ViewerDep, svc: ServicesDep) -> MemberOut:
     require_owner(svc, project_id, who)
-    set_member(svc.graph, project_id, body.user_id, body.role)
+    try:
+        change_member(svc.graph, project_id, body.user_id, body.role)
+    except LastOwner as exc:
+        raise HTTPException(409, LAST_OWNER) from exc
+    except NoSuchProject as exc:  # deleted between the role check and the change
+        raise HTTPException(404, "no such project") from exc
     return MemberOut(user_id=body.user_id, role=body.role)
 
 
-@router.delete("/{project_id}/members/{user_id:path}", status_code=204, response_model=None)
+@router.delete("/{project_id}/members/{user_id:path}", status_code=204, response_model=None, responses=_CONFLICT)
 def delete_member(project_id: str, user_id: str, who: ProjectOwner, svc: ServicesDep) -> Response:
-    if not remove_member(svc.graph, project_id, user_id):
+    try:
+        before = change_member(svc.graph, project_id, user_id, None)
+    except LastOwner as exc:
+        raise HTTPException(409, LAST_OWNER) from exc
+    except NoSuchProject as exc:
+        raise HTTPException(404, "no such member") from exc
+    if before is None:
         raise HTTPException(404, "no such member")
     return Response(status_code=204)

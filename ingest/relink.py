@@ -1,0 +1,153 @@
+"""Re-linking a project's entries after its names changed (an entity or alias added, renamed or deleted).
+
+Each stored entry is run through ingest again (`Ingestor.refresh`): the same linking rules (`linkable_entities`: a
+declaration links an entry only if it is at least as open as the entry, and an intimate or private one only the
+declarer's own entries), the same content hash. An entry whose links and names did not change has the same hash and
+is skipped untouched; one whose links changed is rewritten, and since the names are part of its chunks' context, its
+chunks are embedded again (by the embedding worker unless `embed`). Jobs run one at a time on a background thread, so a
+write answers at once and its caller polls the job's progress.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from graph.db import Graph
+from graph.visibility import CAN_SEE, Viewer, visibility_params
+from ingest.embedders import CheckedEmbedder
+from ingest.pipeline import BATCH, Ingestor
+
+log = logging.getLogger(__name__)
+
+PROJECT_ENTRIES = """
+MATCH (e:Entry {project_id: $project_id})
+RETURN e.id AS id, coalesce(e.thread_pos, 0) AS pos ORDER BY id
+"""
+# Entities no source names any more (their last mention re-linked away) are of no use to anyone.
+DROP_UNSOURCED = """
+MATCH (n:Person|Place|Thing {project_id: $project_id})
+WHERE NOT EXISTS { MATCH (:Entry)-[:MENTIONS]->(n) } AND NOT EXISTS { MATCH (:Declaration)-[:DECLARES]->(n) }
+DETACH DELETE n
+"""
+MAX_JOBS_KEPT = 1000
+
+HASHES = "UNWIND $ids AS id MATCH (e:Entry {id: id}) RETURN e.id AS id, e.content_hash AS hash"
+VISIBLE_IDS = f"UNWIND $ids AS id MATCH (e:Entry {{id: id}}) WHERE {CAN_SEE} RETURN e.id AS id"
+
+Progress = Callable[[int, int, int], None]
+"""Called with (entries examined, entries in the project, entries rewritten) after each batch."""
+
+
+def relink_project(graph: Graph, embedder: CheckedEmbedder, project_id: str, embed: bool = False,
+                   progress: Progress | None = None, viewer: Viewer | None = None) -> tuple[int, int]:
+    """Re-link every entry of the project; returns (entries examined, entries rewritten). With `viewer`, every
+    number reported (to `progress` and returned) counts only the entries that viewer may see: how many entries a
+    project holds, or which of them a name matched, must not tell a writer about entries hidden from them."""
+    rows = graph.read(PROJECT_ENTRIES, {"project_id": project_id})
+    ids = [str(r["id"]) for r in rows]
+
+    def counted(batch: list[str]) -> set[str]:
+        if viewer is None:
+            return set(batch)
+        return {str(r["id"]) for r in graph.read(VISIBLE_IDS, {"ids": batch, **visibility_params(viewer)})}
+
+    ingestor = Ingestor(graph, embedder, embed=embed)
+    total, done, relinked = len(counted(ids)), 0, 0
+    if progress:
+        progress(0, total, 0)
+    for start in range(0, len(rows), BATCH):
+        batch = [(str(r["id"]), int(r["pos"])) for r in rows[start:start + BATCH]]
+        batch_ids = [b[0] for b in batch]
+        before = {r["id"]: r["hash"] for r in graph.read(HASHES, {"ids": batch_ids})}
+        ingestor.refresh(batch)
+        after = {r["id"]: r["hash"] for r in graph.read(HASHES, {"ids": batch_ids})}
+        seen = counted(batch_ids)
+        done += len(seen)
+        relinked += len({i for i in seen if before.get(i) != after.get(i)})
+        if progress:
+            progress(done, total, relinked)
+    ingestor.refresh(ingestor.threads.stale())
+    graph.write(DROP_UNSOURCED, {"project_id": project_id})
+    return total, relinked
+
+
+@dataclass(frozen=True)
+class RelinkJob:
+    job_id: str
+    project_id: str
+    viewer_id: str
+    status: str = "queued"
+    done: int = 0
+    total: int | None = None
+    relinked: int = 0
+    error: str | None = None
+
+
+class RelinkJobs:
+    """Background re-linking, one job at a time on one daemon thread. A change made while a job of the same project
+    is still queued joins that job (it has not read anything yet, so it will see the change)."""
+
+    def __init__(self, graph: Graph, embedder: Callable[[], CheckedEmbedder]) -> None:
+        self.graph = graph
+        self.embedder = embedder
+        self._jobs: dict[str, RelinkJob] = {}
+        self._queue: queue.Queue[str] = queue.Queue()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def submit(self, project_id: str, viewer_id: str) -> RelinkJob:
+        """A job for `viewer_id`'s change; its numbers count what that viewer may see, and only they may read it."""
+        with self._lock:
+            waiting = next((j for j in self._jobs.values() if j.project_id == project_id
+                            and j.viewer_id == viewer_id and j.status == "queued"), None)
+            if waiting is not None:
+                return waiting
+            job = RelinkJob(uuid.uuid4().hex, project_id, viewer_id)
+            self._jobs[job.job_id] = job
+            finished = [k for k, j in self._jobs.items() if j.status in ("done", "failed")]
+            for old in finished[:max(0, len(self._jobs) - MAX_JOBS_KEPT)]:
+                del self._jobs[old]
+            self._queue.put(job.job_id)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="memora-relink", daemon=True)
+                self._thread.start()
+            return job
+
+    def get(self, job_id: str) -> RelinkJob | None:
+        with self._lock:
+            return self._jobs.get(job_id)
+
+    def _update(self, job_id: str, **changes: object) -> None:
+        with self._lock:
+            self._jobs[job_id] = replace(self._jobs[job_id], **changes)  # type: ignore[arg-type]
+
+    def _progress(self, job_id: str) -> Progress:
+        return lambda done, total, relinked: self._update(job_id, done=done, total=total, relinked=relinked)
+
+    def _run(self) -> None:
+        while True:
+            try:
+                job_id = self._queue.get(timeout=30)
+            except queue.Empty:
+                with self._lock:  # exit only when nothing was queued meanwhile (submit starts a new thread then)
+                    if self._queue.empty():
+                        self._thread = None
+                        return
+                continue
+            job = self.get(job_id)
+            if job is None:
+                continue
+            self._update(job_id, status="running")
+            try:
+                relink_project(self.graph, self.embedder(), job.project_id, embed=False,
+                               progress=self._progress(job_id), viewer=Viewer(user_id=job.viewer_id))
+            except Exception as exc:  # noqa: BLE001 - a failed job is reported through its status, never lost
+                log.exception("re-linking project %s failed", job.project_id)
+                self._update(job_id, status="failed", error=str(exc)[:300])
+            else:
+                self._update(job_id, status="done")
