@@ -157,10 +157,6 @@ class MemberOut(BaseModel):
     role: Role
 
 
-class ErrorOut(BaseModel):
-    detail: Any
-
-
 class RateLimitedOut(BaseModel):
     """A 429: which budget ran out (searches, writes, failed authentications) and when to retry."""
 

@@ -9,8 +9,9 @@ from typing import Literal
 from fastapi import APIRouter, HTTPException
 
 from api.deps import ServicesDep, ViewerDep, WriteBudget, require_writer
-from api.models import EntityOut, EntityPatch, ErrorOut, RelinkJobOut
+from api.models import EntityOut, EntityPatch, RelinkJobOut
 from api.ratelimit import rate_limited
+from api.responses import ErrorOut
 from api.routes.entities import job_out
 from api.services import Services
 from graph.entities import Entity

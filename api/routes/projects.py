@@ -8,8 +8,9 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Response
 
 from api.deps import ProjectMember, ProjectOwner, ServicesDep, ViewerDep, WriteBudget, require_owner
-from api.models import ErrorOut, MemberIn, MemberOut, MembershipOut, ProjectIn, ProjectOut, ProjectPatch
+from api.models import MemberIn, MemberOut, MembershipOut, ProjectIn, ProjectOut, ProjectPatch
 from api.ratelimit import rate_limited
+from api.responses import ErrorOut
 from graph.members import (
     LastOwner,
     NoSuchProject,
