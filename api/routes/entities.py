@@ -11,13 +11,14 @@ from fastapi import APIRouter, HTTPException, Query
 from api.deps import ProjectMember, ServicesDep, ViewerDep, WriteBudget, require_member, require_writer
 from api.models import CooccurrenceOut, EntityIn, EntityOut, EntityRef, ImportanceOut, RelinkJobOut, TimelineOut
 from api.ratelimit import rate_limited
+from api.responses import errors
 from api.services import Services
 from graph.analytics import co_occurrence, importance, timeline
 from graph.entities import Entity, find_visible_entity, list_visible_entities, upsert_entity
 from graph.visibility import Viewer, visibility_params
 from ingest.relink import RelinkJob
 
-router = APIRouter(prefix="/v1/projects/{project_id}", tags=["entities"])
+router = APIRouter(prefix="/v1/projects/{project_id}", tags=["entities"], responses=errors(403, 404))
 
 
 @router.get("/entities", response_model=list[EntityOut])

@@ -11,14 +11,14 @@ from fastapi import APIRouter, HTTPException
 from api.deps import ServicesDep, ViewerDep, WriteBudget, require_writer
 from api.models import EntityOut, EntityPatch, RelinkJobOut
 from api.ratelimit import rate_limited
-from api.responses import ErrorOut
+from api.responses import ErrorOut, errors
 from api.routes.entities import job_out
 from api.services import Services
 from graph.entities import Entity
 from graph.entity_edits import NameTaken, NotDeclared, delete_entity, find_for_edit, rename_entity
 from graph.visibility import Viewer, visibility_params
 
-router = APIRouter(prefix="/v1/projects/{project_id}", tags=["entities"])
+router = APIRouter(prefix="/v1/projects/{project_id}", tags=["entities"], responses=errors(403, 404))
 
 EntityKind = Literal["person", "place", "thing"]
 NO_ENTITY = "no such person, place or thing"

@@ -10,7 +10,7 @@ from fastapi import APIRouter, HTTPException, Response
 from api.deps import ProjectMember, ProjectOwner, ServicesDep, ViewerDep, WriteBudget, require_owner
 from api.models import MemberIn, MemberOut, MembershipOut, ProjectIn, ProjectOut, ProjectPatch
 from api.ratelimit import rate_limited
-from api.responses import ErrorOut
+from api.responses import ErrorOut, errors
 from graph.members import (
     LastOwner,
     NoSuchProject,
@@ -47,7 +47,7 @@ def post_project(body: ProjectIn, who: ViewerDep, svc: ServicesDep) -> ProjectOu
     return ProjectOut.model_validate(row)
 
 
-@router.patch("/{project_id}", response_model=ProjectOut)
+@router.patch("/{project_id}", response_model=ProjectOut, responses=errors(403))
 def patch_project(project_id: str, body: ProjectPatch, who: ViewerDep, svc: ServicesDep) -> ProjectOut:
     require_owner(svc, project_id, who)
     row = update_project(svc.graph, project_id, body.name, body.hemisphere)
@@ -56,12 +56,12 @@ def patch_project(project_id: str, body: ProjectPatch, who: ViewerDep, svc: Serv
     return ProjectOut.model_validate(row)
 
 
-@router.get("/{project_id}/members", response_model=list[MemberOut])
+@router.get("/{project_id}/members", response_model=list[MemberOut], responses=errors(403))
 def list_members(project_id: str, who: ProjectMember, svc: ServicesDep) -> list[MemberOut]:
     return [MemberOut.model_validate(m) for m in members_of(svc.graph, project_id)]
 
 
-@router.put("/{project_id}/members", response_model=MemberOut, responses=_CONFLICT)
+@router.put("/{project_id}/members", response_model=MemberOut, responses={**errors(403), **_CONFLICT})
 def put_member(project_id: str, body: MemberIn, who: ViewerDep, svc: ServicesDep) -> MemberOut:
     require_owner(svc, project_id, who)
     try:
@@ -73,7 +73,8 @@ def put_member(project_id: str, body: MemberIn, who: ViewerDep, svc: ServicesDep
     return MemberOut(user_id=body.user_id, role=body.role)
 
 
-@router.delete("/{project_id}/members/{user_id:path}", status_code=204, response_model=None, responses=_CONFLICT)
+@router.delete("/{project_id}/members/{user_id:path}", status_code=204, response_model=None,
+                responses={**errors(403, 404), **_CONFLICT})
 def delete_member(project_id: str, user_id: str, who: ProjectOwner, svc: ServicesDep) -> Response:
     try:
         before = change_member(svc.graph, project_id, user_id, None)

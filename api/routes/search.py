@@ -10,13 +10,14 @@ from fastapi import APIRouter, HTTPException
 from api.deps import SearchBudget, ServicesDep, ViewerDep
 from api.models import SearchFilters, SearchRequest, SearchResponseOut
 from api.ratelimit import rate_limited
+from api.responses import errors
 from queries.search import CHANNELS, AccessDenied, Filters, Scope, SearchOptions, hybrid_search
 
 router = APIRouter(tags=["search"])
 
 
 @router.post("/v1/search", response_model=SearchResponseOut, dependencies=[SearchBudget],
-             responses=rate_limited("the caller's search budget is spent"))
+             responses={**errors(403), **rate_limited("the caller's search budget is spent")})
 def search(body: SearchRequest, who: ViewerDep, svc: ServicesDep) -> SearchResponseOut:
     options = SearchOptions(k=body.k, include_chunks=body.include_chunks, explain=body.explain,
                             filters=_filters(body.filters),

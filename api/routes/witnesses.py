@@ -35,6 +35,7 @@ from api.models import (
     WriteOut,
 )
 from api.ratelimit import rate_limited
+from api.responses import errors
 from api.routes.entries import entry_out, record_or_422, write_record
 from api.services import Services
 from graph.entries import get_visible_entry
@@ -48,7 +49,8 @@ from queries.search import Filters, Scope, SearchOptions, hybrid_search
 router = APIRouter(tags=["witnesses"])
 
 
-@router.post("/v1/projects/{project_id}/witnesses", response_model=WitnessOut, status_code=201)
+@router.post("/v1/projects/{project_id}/witnesses", response_model=WitnessOut, status_code=201,
+             responses=errors(403))
 def invite_witness(project_id: str, body: WitnessIn, who: ViewerDep, svc: ServicesDep) -> WitnessOut:
     require_owner(svc, project_id, who)
     chapter = body.period_id or period_id(project_id, body.period or "")
@@ -62,12 +64,13 @@ def invite_witness(project_id: str, body: WitnessIn, who: ViewerDep, svc: Servic
                       expires_at=grant.expires_at if grant else "")
 
 
-@router.get("/v1/projects/{project_id}/witnesses", response_model=list[WitnessGrantOut])
+@router.get("/v1/projects/{project_id}/witnesses", response_model=list[WitnessGrantOut], responses=errors(403))
 def get_witnesses(project_id: str, who: ProjectOwner, svc: ServicesDep) -> list[WitnessGrantOut]:
     return [WitnessGrantOut.model_validate(g) for g in list_grants(svc.graph, project_id)]
 
 
-@router.delete("/v1/projects/{project_id}/witnesses/{grant_id}", status_code=204, response_model=None)
+@router.delete("/v1/projects/{project_id}/witnesses/{grant_id}", status_code=204, response_model=None,
+               responses=errors(403, 404))
 def revoke_witness(project_id: str, grant_id: str, who: ProjectOwner, svc: ServicesDep) -> Response:
     if not revoke_grant(svc.graph, project_id, grant_id):
         raise HTTPException(404, "no such witness grant")
@@ -87,7 +90,8 @@ def witness_search(token: str, body: WitnessSearchRequest, svc: ServicesDep) -> 
     return SearchResponseOut.model_validate(asdict(resp))
 
 
-@router.get("/v1/w/{token}/entries/{entry_id:path}", response_model=EntryOut, dependencies=[WitnessRead])
+@router.get("/v1/w/{token}/entries/{entry_id:path}", response_model=EntryOut, dependencies=[WitnessRead],
+            responses=errors(404))
 def witness_entry(token: str, entry_id: str, svc: ServicesDep) -> EntryOut:
     grant = _witness(svc, token)
     row = get_visible_entry(svc.graph, visibility_params(Viewer(witness_period_id=grant.period_id)), entry_id)
