@@ -15,7 +15,7 @@ from graph.visibility import CAN_SEE
 CO_OCCURRENCE = f"""
 MATCH (e:Entry)-[:MENTIONS]->(x)
 WHERE e.project_id = $project_id AND x.id = $entity_id AND {CAN_SEE}
-MATCH (e)-[:MENTIONS]->(y) WHERE y <> x
+MATCH (e)-[:MENTIONS]->(y) WHERE y <> x AND ($kind IS NULL OR y.kind = $kind)
 WITH y, count(DISTINCT e) AS together, min(e.occurred_start) AS first, max(e.occurred_end) AS last
 ORDER BY together DESC, y.id
 LIMIT $limit
@@ -47,9 +47,10 @@ LIMIT $limit
 
 
 def co_occurrence(graph: Graph, viewer_params: dict[str, Any], project_id: str, entity_id: str,
-                  limit: int = 10) -> list[dict[str, Any]]:
+                  limit: int = 10, kind: str | None = None) -> list[dict[str, Any]]:
+    """Companions of an entity (of one kind, when given), most shared visible entries first."""
     return [dict(r) for r in graph.read(CO_OCCURRENCE, {"project_id": project_id, "entity_id": entity_id,
-                                                        "limit": limit, **viewer_params})]
+                                                        "limit": limit, "kind": kind, **viewer_params})]
 
 
 def timeline(graph: Graph, viewer_params: dict[str, Any], project_id: str, entity_id: str) -> list[dict[str, Any]]:

@@ -32,7 +32,7 @@ def test_ingest_search_and_manage_from_the_command_line(tmp_path: Path, prefix: 
     path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in lines) + "\n{not json\n", encoding="utf-8")
 
     code, out, err = _run(capsys, "entity", "add", "--project", project, "--kind", "person", "--name", "Josep",
-                          "--alias", "papá")
+                          "--alias", "papá", "--json")
     assert code == 0 and json.loads(out)["aliases"] == ["papá"]
     code, out, err = _run(capsys, "ingest", str(path), "--owner", ana)
     assert code == 3, "a bad line makes the exit code non-zero"
@@ -57,12 +57,17 @@ def test_ingest_search_and_manage_from_the_command_line(tmp_path: Path, prefix: 
     parsed = json.loads(out)
     assert parsed["persons"] == [{"id": f"{project}/person/josep", "name": "Josep"}]
     assert parsed["temporal"]["start"] == "2026-06-21"
+    code, out, _ = _run(capsys, "entity", "timeline", "--project", project, "--name", "papá", "--as", lola, "--json")
+    assert code == 0 and json.loads(out)["years"] == [], "the entries naming Josep are undated"
+    assert json.loads(out)["entity"]["name"] == "Josep", "the same keys as the API's TimelineOut"
     code, out, _ = _run(capsys, "entity", "timeline", "--project", project, "--name", "papá", "--as", lola)
-    assert code == 0 and json.loads(out) == [], "the entries naming Josep are undated"
+    assert code == 0 and out.splitlines()[0] == "entity:" and "Josep" in out and "years" in out
     code, _, err = _run(capsys, "entity", "with", "--project", project, "--name", "papá")
     assert code == 2 and "--as" in err
-    code, out, _ = _run(capsys, "entity", "top", "--project", project, "--as", lola)
+    code, out, _ = _run(capsys, "entity", "top", "--project", project, "--as", lola, "--json")
     assert code == 0 and [r["name"] for r in json.loads(out)] == ["Josep"]
+    code, out, _ = _run(capsys, "entity", "top", "--project", project, "--as", lola)
+    assert code == 0 and out.split()[:2] == ["id", "name"] and "Josep" in out, "a table by default"
     code, out, _ = _run(capsys, "embeddings", "status", "--json")
     status = json.loads(out)
     assert code == 0 and set(status) >= {"model", "pending", "done", "failed"}

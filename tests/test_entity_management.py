@@ -221,12 +221,12 @@ def test_entities_from_the_command_line(capsys: pytest.CaptureFixture[str], hous
     assert graph.read("MATCH (n:Person {id: $id}) RETURN count(n) AS n", {"id": f"{p}/person/pep"})[0]["n"] == 0
 
     code, out, _ = _run(capsys, "entity", "add", "--project", p, "--kind", "person", "--name", "Pep",
-                        "--as", house["ana"])
+                        "--as", house["ana"], "--json")
     assert code == 0 and '"relinked": 1' in out and '"entries": 5' in out
     assert f"{p}/person/pep" in [r["id"] for r in graph.read(MENTIONED, {"entry": f"{p}/e1"})]
 
     code, out, _ = _run(capsys, "entity", "rename", "--project", p, "--kind", "person", "--name", "Pep",
-                        "--to", "Josep", "--alias", "el abuelo", "--as", house["bea"])
+                        "--to", "Josep", "--alias", "el abuelo", "--as", house["bea"], "--json")
     assert code == 0 and '"name": "Josep"' in out
     assert {r["name"] for r in graph.read(MENTIONED, {"entry": f"{p}/e2"})} == {"Josep", "Marta"}
 
@@ -239,7 +239,7 @@ def test_entities_from_the_command_line(capsys: pytest.CaptureFixture[str], hous
                         "--as", house["bea"])
     assert code == 2 and "no such person" in err
     code, out, _ = _run(capsys, "entity", "remove", "--project", p, "--kind", "person", "--name", "el abuelo",
-                        "--as", house["ana"])
+                        "--as", house["ana"], "--json")
     assert code == 0 and '"removed": true' in out
     assert "Josep" not in {r["name"] for r in graph.read(MENTIONED, {"entry": f"{p}/e2"})}
     assert "Josep" not in {r["name"] for r in graph.read(MENTIONED, {"entry": f"{p}/e1"})}

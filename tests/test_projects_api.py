@@ -4,6 +4,7 @@ the same moment."""
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from collections.abc import Callable, Iterator
@@ -167,7 +168,7 @@ def test_projects_and_members_from_the_command_line(capsys: pytest.CaptureFixtur
     assert not exists(graph, f"{prefix}typo")
 
     code, out, _ = _run(capsys, "project", "create", "--project", project, "--name", "Casa", "--hemisphere",
-                        "south", "--owner", ana)
+                        "south", "--owner", ana, "--json")
     assert code == 0 and '"hemisphere": "south"' in out
     assert owners(graph, project) == {ana}
     code, _, err = _run(capsys, "project", "create", "--project", project, "--owner", bea)
@@ -183,8 +184,12 @@ def test_projects_and_members_from_the_command_line(capsys: pytest.CaptureFixtur
     code, _, err = _run(capsys, "member", "remove", "--project", project, "--user", ana)
     assert code == 2 and "last owner" in err
     assert owners(graph, project) == {ana}
-    code, out, _ = _run(capsys, "member", "remove", "--project", project, "--user", bea)
-    assert code == 0 and '"removed": true' in out
+    code, out, _ = _run(capsys, "member", "remove", "--project", project, "--user", bea, "--json")
+    assert code == 0 and json.loads(out) == {"project_id": project, "user_id": bea, "removed": True}
+    code, out, _ = _run(capsys, "member", "list", "--project", project)
+    assert code == 0 and out.split() == ["user_id", "role", ana, "owner"], "a table by default"
+    code, _, err = _run(capsys, "member", "list", "--project", f"{prefix}typo")
+    assert code == 2 and "no such project" in err
 
 
 def test_creating_projects_spends_the_write_budget(graph: Graph, embedder: CheckedEmbedder, settings: Settings,

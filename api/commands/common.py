@@ -69,6 +69,21 @@ def human(data: Any, indent: str = "") -> str:
     return f"{indent}{_cell(data, 100)}"
 
 
+def between(low: int, high: int) -> Any:
+    """An argparse type for an integer in [low, high], refused with a one-line reason."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is not within {low}..{high}")
+        return value
+
+    return parse
+
+
 def err(message: str) -> None:
     print(f"memora: {message}", file=sys.stderr)
 

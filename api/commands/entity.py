@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from api.commands.common import Subparsers, connect, err, out, progress
+from api.commands.common import Subparsers, between, connect, err, progress, show
 from graph.settings import Settings
 
 
@@ -26,16 +26,18 @@ def cmd_entity(args: argparse.Namespace, settings: Settings) -> int:
             return 4
         params = visibility_params(Viewer(user_id=args.as_user))
         if args.action == "top":
-            out(analytics.importance(graph, params, args.project, args.kind))
+            show(analytics.importance(graph, params, args.project, args.kind, args.limit), args.json)
             return 0
         entity = find_visible_entity(graph, args.project, params, args.name or "")
         if entity is None:
             err(f"no such person, place or thing: {args.name}")
             return 2
+        ref = {"id": entity.id, "name": entity.name, "kind": entity.kind}
         if args.action == "with":
-            out(analytics.co_occurrence(graph, params, args.project, entity.id))
+            show({"entity": ref, "with": analytics.co_occurrence(graph, params, args.project, entity.id, args.limit,
+                                                                 args.kind)}, args.json)
         else:
-            out(analytics.timeline(graph, params, args.project, entity.id))
+            show({"entity": ref, "years": analytics.timeline(graph, params, args.project, entity.id)}, args.json)
         return 0
     if args.action in ("remove", "rename"):
         return _edit(graph, args, settings)
@@ -50,12 +52,12 @@ def cmd_entity(args: argparse.Namespace, settings: Settings) -> int:
             err(str(exc))
             return 2
         result: dict[str, Any] = {"id": e.id, "kind": e.kind, "name": e.name, "aliases": list(e.aliases)}
-        out({**result, "relink": _relink(graph, args.project, settings)})
+        show({**result, "relink": _relink(graph, args.project, settings)}, args.json)
     elif args.action == "relink":
-        out(_relink(graph, args.project, settings))
+        show(_relink(graph, args.project, settings), args.json)
     else:
-        out([{"id": e.id, "kind": e.kind, "name": e.name, "aliases": list(e.aliases)}
-             for e in list_entities(graph, [args.project])])
+        show([{"id": e.id, "kind": e.kind, "name": e.name, "aliases": list(e.aliases)}
+              for e in list_entities(graph, [args.project])], args.json)
     return 0
 
 
@@ -81,7 +83,7 @@ def _edit(graph: Any, args: argparse.Namespace, settings: Settings) -> int:
         return 2
     if args.action == "remove":
         delete_entity(graph, entity, params)
-        out({"id": entity.id, "removed": True, "relink": _relink(graph, args.project, settings)})
+        show({"id": entity.id, "removed": True, "relink": _relink(graph, args.project, settings)}, args.json)
         return 0
     try:
         e = rename_entity(graph, args.project, entity, params, args.to, args.alias)
@@ -94,8 +96,8 @@ def _edit(graph: Any, args: argparse.Namespace, settings: Settings) -> int:
     except ValueError as exc:
         err(str(exc))
         return 2
-    out({"id": e.id, "kind": e.kind, "name": e.name, "aliases": list(e.aliases),
-         "relink": _relink(graph, args.project, settings)})
+    show({"id": e.id, "kind": e.kind, "name": e.name, "aliases": list(e.aliases),
+          "relink": _relink(graph, args.project, settings)}, args.json)
     return 0
 
 
@@ -104,17 +106,16 @@ def _relink(graph: Any, project: str, settings: Settings) -> dict[str, int]:
     from ingest.embedding_jobs import active_embedder
     from ingest.relink import relink_project
 
-    bar = progress(None, "re-linking")
+    seen = 0
+    with progress(None, "re-linking") as bar:
 
-    def step(done: int, total: int, _relinked: int) -> None:
-        bar.total = total
-        bar.n = done
-        bar.refresh()
+        def step(done: int, total: int, _relinked: int) -> None:
+            nonlocal seen
+            bar.total = total
+            bar.update(done - seen)
+            seen = done
 
-    try:
         total, relinked = relink_project(graph, active_embedder(graph, settings), project, embed=True, progress=step)
-    finally:
-        bar.close()
     return {"entries": total, "relinked": relinked}
 
 
@@ -126,7 +127,10 @@ def add_entity(sub: Subparsers) -> None:
     ent.add_argument("--project", required=True)
     ent.add_argument("--as", dest="as_user", help="with/timeline/top: count what this user may see; add: the "
                                                   "declaration's author; remove/rename: who makes the change")
-    ent.add_argument("--kind", choices=["person", "place", "thing"])
+    ent.add_argument("--kind", choices=["person", "place", "thing"],
+                     help="add/remove/rename: the entity's kind (required); with/top: only companions of this kind")
+    ent.add_argument("--limit", type=between(1, 100), default=10, help="with/top: how many, 1..100 (10)")
+    ent.add_argument("--json", action="store_true", help="print the API's JSON instead of text")
     ent.add_argument("--name")
     ent.add_argument("--to", help="rename: the new name")
     ent.add_argument("--alias", action="append", help="add: an alias (repeat); rename: the new aliases")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from api.commands.common import Subparsers, connect, err, out
+from api.commands.common import Subparsers, connect, err, show
 from graph.settings import Settings
 
 LAST_OWNER = "a project keeps at least one owner: make another member owner first"
@@ -16,7 +16,11 @@ def cmd_member(args: argparse.Namespace, settings: Settings) -> int:
 
     graph = connect(settings)
     if args.action == "list":
-        out(members_of(graph, args.project))
+        members = members_of(graph, args.project)
+        if not members:
+            err(f"no such project: {args.project}")
+            return 2
+        show(members, args.json)
         return 0
     if not args.user or (args.action == "add" and not args.role):
         err(f"member {args.action} needs --user" + (" and --role" if args.action == "add" else ""))
@@ -31,9 +35,9 @@ def cmd_member(args: argparse.Namespace, settings: Settings) -> int:
         err(f"{args.user} is the last owner of {args.project}: {LAST_OWNER}")
         return 2
     if args.action == "add":
-        out({"project": args.project, "user": args.user, "role": args.role})
+        show({"project_id": args.project, "user_id": args.user, "role": args.role}, args.json)
     else:
-        out({"project": args.project, "user": args.user, "removed": before is not None})
+        show({"project_id": args.project, "user_id": args.user, "removed": before is not None}, args.json)
     return 0
 
 
@@ -53,7 +57,7 @@ def cmd_project(args: argparse.Namespace, settings: Settings) -> int:
         except ValueError as exc:
             err(str(exc))
             return 2
-        out(row)
+        show(row, args.json)
         return 0
     if not args.project:
         err("project set needs --project")
@@ -62,7 +66,7 @@ def cmd_project(args: argparse.Namespace, settings: Settings) -> int:
     if updated is None:
         err(f"no such project: {args.project}")
         return 2
-    out(updated)
+    show(updated, args.json)
     return 0
 
 
@@ -72,6 +76,7 @@ def add_member(sub: Subparsers) -> None:
     mem.add_argument("--project", required=True)
     mem.add_argument("--user")
     mem.add_argument("--role", choices=["owner", "coauthor", "reader"])
+    mem.add_argument("--json", action="store_true", help="print the API's JSON instead of text")
     mem.set_defaults(func=cmd_member)
 
 
@@ -82,4 +87,5 @@ def add_project(sub: Subparsers) -> None:
     prj.add_argument("--name")
     prj.add_argument("--hemisphere", choices=["north", "south"])
     prj.add_argument("--owner", help="create: the project's first owner")
+    prj.add_argument("--json", action="store_true", help="print the API's JSON instead of text")
     prj.set_defaults(func=cmd_project)

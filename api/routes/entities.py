@@ -29,11 +29,13 @@ def get_entities(project_id: str, who: ProjectMember, svc: ServicesDep) -> list[
 
 @router.get("/analytics/cooccurrence", response_model=CooccurrenceOut)
 def get_cooccurrence(project_id: str, who: ViewerDep, svc: ServicesDep, entity: Annotated[str, Query(max_length=200)],
-                     limit: Annotated[int, Query(ge=1, le=100)] = 10) -> CooccurrenceOut:
-    """Who or what appears with an entity ("who appears with Pep?"), counted over visible entries only."""
+                     limit: Annotated[int, Query(ge=1, le=100)] = 10,
+                     kind: Annotated[Literal["person", "place", "thing"] | None, Query()] = None) -> CooccurrenceOut:
+    """Who or what appears with an entity ("who appears with Pep?"), counted over visible entries only; `kind`
+    keeps companions of one kind."""
     e = _visible_entity(svc, project_id, who, entity)
     return CooccurrenceOut.model_validate({
-        "entity": _ref(e), "with": co_occurrence(svc.graph, visibility_params(who), project_id, e.id, limit)})
+        "entity": _ref(e), "with": co_occurrence(svc.graph, visibility_params(who), project_id, e.id, limit, kind)})
 
 
 @router.get("/analytics/timeline", response_model=TimelineOut)
