@@ -10,8 +10,10 @@ Everything is relative to the explicit ``now``; nothing reads the clock. Matchin
 
 Rules (stable; the README repeats them):
 
-* Bare month/season/holiday ("en julio", "in summer", "en Navidad"): the most recent occurrence that has
-  started on or before ``now`` (the current one included).
+* Bare month/season/holiday/day ("en julio", "in summer", "en Navidad", "de julio a septiembre", "a finales de
+  agosto"), with no year and no "last/this": recurring, any year's occurrence (``TemporalRange.recurrence``,
+  ``by_year``); its start/end are the most recent occurrence that has started on or before ``now`` (the current
+  one included). A year anywhere in the query anchors it to that year instead.
 * "last"/"pasado"/"dernier" ("last July", "el verano pasado", "la Navidad pasada"): the most recent occurrence
   that ended strictly before ``now``; for months that is the latest such month before the current month.
 * "this"/"este"/"cet" (season, month, holiday): the occurrence containing ``now``, else the one starting in

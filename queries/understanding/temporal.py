@@ -402,13 +402,22 @@ def _apply_modifier(t: DateCandidate, folded: str) -> None:
     if not m:
         return
     word = " ".join((m["es"] or m["en"] or m["fr"] or m["fr2"]).split())
-    t.lo, t.hi = cal.thirds(t.lo, t.hi, t.precision, tw.MODIFIER_PARTS[word])
+    part, precision, anchor = tw.MODIFIER_PARTS[word], t.precision, t.anchor
+    t.lo, t.hi = cal.thirds(t.lo, t.hi, precision, part)
     t.start = t.text_start = t.start - (len(window) - m.start())
-    t.precision, t.anchor, t.whole_year = "approx", None, False
+    t.precision, t.whole_year = "approx", False
+    t.anchor = None if anchor is None else cal.part_of(anchor, precision, part)
 
 
 def _merge(a: DateCandidate, b: DateCandidate, folded: str) -> DateCandidate:
-    """Join "A connector B" into one range, lending B's stated year to a year-less A (and vice versa)."""
+    """Join "A connector B" into one range, lending B's stated year to a year-less A (and vice versa); two year-less
+    ends ("de julio a septiembre") make a range that recurs every year, like each of them."""
+    if a.anchor and b.anchor and a.yr is None and b.yr is None:
+        anchor = cal.through(a.anchor, b.anchor)
+        span = cal.in_year(anchor, a.lo.year)
+        if span:
+            start = _opener_start(a.start, folded)
+            return DateCandidate(start, b.end, start, span[0], span[1], "range", anchor=anchor)
     if a.anchor and b.yr is not None:
         span = cal.in_year(a.anchor, b.yr)
         if span and span[0] > b.lo:
@@ -421,11 +430,16 @@ def _merge(a: DateCandidate, b: DateCandidate, folded: str) -> DateCandidate:
             span = cal.in_year(b.anchor, a.yr + 1)
         if span:
             b.lo, b.hi = span
-    start = a.start
+    start = _opener_start(a.start, folded)
+    return DateCandidate(start, b.end, start, min(a.lo, b.lo), max(a.hi, b.hi), "range")
+
+
+def _opener_start(start: int, folded: str) -> int:
+    """Where a range begins once its opening word ("entre", "from", "du") is included."""
     m = _OPENER.search(folded[max(0, start - 12):start])
     if m:
         start -= len(folded[max(0, start - 12):start]) - m.start()
-    return DateCandidate(start, b.end, start, min(a.lo, b.lo), max(a.hi, b.hi), "range")
+    return start
 
 
 def _combine(ts: list[DateCandidate], folded: str) -> list[DateCandidate]:
@@ -464,7 +478,7 @@ def _final_range(ts: list[DateCandidate], text: QueryText) -> TemporalRange | No
         return None
     if len(ts) == 1:
         t = ts[0]
-        return TemporalRange(t.lo, t.hi, t.precision, text.slice(t.text_start, t.end).strip())
+        return TemporalRange(t.lo, t.hi, t.precision, text.slice(t.text_start, t.end).strip(), t.anchor)
     years = [t for t in ts if t.whole_year]
     anchors = [t for t in ts if t.anchor is not None]
     quote = _quote(ts, text)
