@@ -1,9 +1,10 @@
 """Query understanding without a language model: dates, entities, filters, intent and layer for es/en/fr queries.
 
 ``from queries.understanding import understand, to_json, KnownEntity`` is the public face; the modules split the
-work by concern: ``text`` (sanitising, folding, tokens), ``temporal`` (date expressions, with ``temporal_words``
-and ``calendar_math``), ``entities`` (entity and author matching), ``routing`` (language, emotion, intent, layer),
-``cleaning`` (the text to embed), ``results`` (the result types, ``to_json``) and ``parse`` (``understand``).
+work by concern: ``text`` (sanitising, folding, tokens), ``temporal`` (date expressions, with
+``temporal_resolve``, ``temporal_words`` and ``calendar_math``), ``entities`` (entity and author matching),
+``routing`` (language, emotion, intent, layer), ``cleaning`` (the text to embed), ``results`` (the result types,
+``to_json``) and ``parse`` (``understand``).
 
 Everything is relative to the explicit ``now``; nothing reads the clock. Matching runs on the folded text
 (``graph.textnorm.fold``: lower-case, no accents), spans are mapped back to the original to quote it.
