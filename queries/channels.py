@@ -27,11 +27,22 @@ ENTRY_SCOPE = f"""e.project_id IN $project_ids
   AND ($place_ids IS NULL OR EXISTS {{ MATCH (e)-[:MENTIONS]->(x:Place) WHERE x.id IN $place_ids }})
   AND {CAN_SEE}"""
 
+# A recurring date (`$q_occ`: one occurrence per year from `$q_occ_base`, see queries/query_constraints.py) keeps
+# an entry dated in any year's occurrence. An entry dated more vaguely than a season (a year, a span of more than
+# COARSE_DAYS days) can neither match nor miss "in August": it is kept, but the structured channel does not list it.
+COARSE_DAYS = 120
+
 QUERY_SCOPE = f"""{ENTRY_SCOPE}
   AND ($q_from IS NULL OR e.occurred_end >= $q_from)
   AND ($q_to IS NULL OR e.occurred_start <= $q_to)
   AND (size($q_entity_ids) = 0 OR EXISTS {{ MATCH (e)-[:MENTIONS]->(x) WHERE x.id IN $q_entity_ids }})
-  AND (size($q_author_keys) = 0 OR toLower(e.author_id) IN $q_author_keys)"""
+  AND (size($q_author_keys) = 0 OR toLower(e.author_id) IN $q_author_keys)
+  AND ($q_occ IS NULL OR (e.occurred_start IS NOT NULL
+       AND (e.occurred_end > e.occurred_start + duration({{days: {COARSE_DAYS}}})
+            OR any(y IN range(e.occurred_start.year - 1, e.occurred_end.year)
+                   WHERE y >= $q_occ_base AND $q_occ[y - $q_occ_base] IS NOT NULL
+                     AND e.occurred_end >= $q_occ[y - $q_occ_base][0]
+                     AND e.occurred_start <= $q_occ[y - $q_occ_base][1]))))"""
 
 # Chunks in the projects of the scope, hidden ones included: cheap (an index), and when even they are few enough
 # the exact path is certain. Only past the threshold does the count of visible chunks decide, since whether dense
@@ -80,6 +91,7 @@ FULLTEXT = keyword.statement(QUERY_SCOPE)
 
 STRUCTURED = f"""
 MATCH (e:Entry) WHERE {QUERY_SCOPE}
+  AND ($q_occ IS NULL OR e.occurred_end <= e.occurred_start + duration({{days: {COARSE_DAYS}}}))
 OPTIONAL MATCH (e)-[m:MENTIONS]->(x) WHERE x.id IN $rank_entity_ids
 WITH e, count(DISTINCT x) AS matched, sum(coalesce(m.count, 0)) AS mentions
 WITH e, matched + 0.01 * mentions AS score
@@ -106,6 +118,12 @@ WITH e, i WHERE NOT e.id IN $seeds
 WITH e, min(i) AS r
 RETURN e.id AS id, 1.0 / (1 + r) AS score
 ORDER BY r, id LIMIT $limit
+"""
+
+# Which of the filter's authors wrote an entry the viewer may see (a warning for the others, hidden or missing).
+VISIBLE_AUTHORS = f"""
+MATCH (e:Entry) WHERE e.project_id IN $project_ids AND e.author_id IN $author_ids AND {CAN_SEE}
+RETURN DISTINCT e.author_id AS a
 """
 
 TOP_TEXT = "MATCH (e:Entry {id: $id}) RETURN coalesce(e.title, '') + ' ' + e.body AS text"

@@ -61,12 +61,13 @@ def lexical_coverage(query: str, text: str) -> float:
     return sum(1 for t in terms if t in present) / len(terms)
 
 
-def channel_weights(query: str, top_keyword_text: str | None, layer: str = "balanced") -> dict[str, float]:
-    """Per-query weights: short queries lean on keywords, long conversational ones on dense, a query with a date on
-    structure, and a keyword list whose best hit shares few content words with the query is trusted less."""
+def channel_weights(query: str, top_keyword_text: str | None, dated: bool = False) -> dict[str, float]:
+    """Per-query weights: short queries lean on keywords, long conversational ones on dense, a query whose date
+    still constrains the search (`dated`: not relaxed) on structure, and a keyword list whose best hit shares few
+    content words with the query is trusted less."""
     n_words = len(query.split())
     dense = DENSE_WEIGHT_SHORT if n_words < 3 else (DENSE_WEIGHT_CONVERSATIONAL if n_words >= 6 else 1.0)
-    structured = STRUCTURED_WEIGHT_DATED if layer == "structured" else 1.0
+    structured = STRUCTURED_WEIGHT_DATED if dated else 1.0
     fulltext = 1.0
     if top_keyword_text is not None and n_words >= 3 and lexical_coverage(query, top_keyword_text) < WEAK_COVERAGE:
         fulltext = FULLTEXT_WEAK_MATCH

@@ -29,8 +29,8 @@ from queries.diversify import diversify, word_set
 from queries.fusion import Fused, Hit, channel_weights, rrf
 from queries.keyword import run_keyword
 from queries.lucene import to_lucene
+from queries.query_constraints import Parsed, SoftConstraints, parse_query, unknown_names
 from queries.snippets import query_terms, snippet
-from queries.understanding import KnownEntity, to_json, understand
 
 log = logging.getLogger(__name__)
 CHANNELS = ("dense", "fulltext", "structured")
@@ -142,7 +142,9 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
     t = time.perf_counter()
     lexicons = _lexicons(graph, projects, viewer)
     base = _base_params(viewer, projects, options.filters, lexicons)
-    parsed = _understand(graph, query, lexicons, projects, options)
+    parsed = parse_query(graph, query, lexicons, projects, options.understand, options.now or date.today(),
+                         options.locale)
+    warnings.extend(_filter_warnings(graph, viewer, projects, options.filters, lexicons))
     latency["parse"] = _ms(t)
 
     wanted = tuple(c for c in options.channels if c in CHANNELS)
@@ -160,7 +162,7 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
     top_text = None
     if results.get("fulltext"):
         top_text = graph.read(ch.TOP_TEXT, {"id": results["fulltext"][0].id})[0]["text"]
-    weights = channel_weights(parsed.text_for_search, top_text, parsed.layer)
+    weights = channel_weights(parsed.text_for_search, top_text, dated=soft.dated)
     fused = rrf({c: h for c, h in results.items() if h}, k=settings.rrf_k, weights=weights)
     source = _source(results)
     if not fused:
@@ -187,72 +189,6 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
     return SearchResponse(out, len(fused), source, latency, explained, warnings)
 
 
-@dataclass(frozen=True)
-class SoftConstraints:
-    """Constraints the query itself implied: they narrow every channel, and are relaxed (temporal first, then
-    entities) only when they leave nothing. The caller's explicit filters are never relaxed."""
-
-    date_from: date | None = None
-    date_to: date | None = None
-    entity_ids: tuple[str, ...] = ()
-    author_keys: tuple[str, ...] = ()
-
-    @property
-    def empty(self) -> bool:
-        return self.date_from is None and not self.entity_ids and not self.author_keys
-
-    def next_relaxation(self) -> str:
-        if self.date_from is not None:
-            return "temporal"
-        return "entities" if self.entity_ids else "author"
-
-    def relaxed(self, what: str) -> SoftConstraints:
-        if what == "temporal":
-            return SoftConstraints(None, None, self.entity_ids, self.author_keys)
-        if what == "entities":
-            return SoftConstraints(None, None, (), self.author_keys)
-        return SoftConstraints()
-
-    def params(self) -> dict[str, Any]:
-        return {"q_from": self.date_from, "q_to": self.date_to, "q_entity_ids": list(self.entity_ids),
-                "q_author_keys": list(self.author_keys)}
-
-
-@dataclass
-class Parsed:
-    text_for_search: str
-    layer: str
-    constraints: SoftConstraints
-    rank_entity_ids: list[str]
-    explain: dict[str, Any]
-
-
-def _understand(graph: Graph, query: str, lexicons: dict[str, ProjectLexicon], projects: list[str],
-                options: SearchOptions) -> Parsed:
-    """Dates, people, places and author out of the query (no language model); the rest is what gets embedded."""
-    if not options.understand or not query.strip():
-        return Parsed(query, "balanced", SoftConstraints(), [], {"understanding": "off"})
-    entities = {e.id: e for lex in lexicons.values() for e in lex.entities()}
-    known = [KnownEntity(e.id, e.kind, e.name, e.aliases) for e in entities.values()]
-    hemisphere = _hemisphere(graph, projects)
-    u = understand(query, sorted(known, key=lambda k: k.id), options.now or date.today(), options.locale,
-                   hemisphere)
-    people_places = [m.id for m in (*u.persons, *u.places)]
-    author_keys: tuple[str, ...] = ()
-    if u.author is not None:
-        entity = entities.get(u.author.id)
-        author_keys = tuple(entity.answers_to()) if entity else (fold(u.author.name),)
-    t = u.temporal
-    constraints = SoftConstraints(t.start if t else None, t.end if t else None, tuple(people_places), author_keys)
-    text = u.cleaned_text or query
-    return Parsed(text, u.layer, constraints, people_places + [m.id for m in u.things], to_json(u))
-
-
-def _hemisphere(graph: Graph, projects: list[str]) -> str:
-    rows = graph.read("MATCH (p:Project) WHERE p.id IN $ids RETURN p.hemisphere AS h", {"ids": projects})
-    return "south" if rows and all(r["h"] == "south" for r in rows) else "north"
-
-
 def _run_channels(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer,
                   base: dict[str, Any], parsed: Parsed, soft: SoftConstraints, wanted: tuple[str, ...],
                   options: SearchOptions, latency: dict[str, float],
@@ -268,8 +204,8 @@ def _run_channels(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
         futures["fulltext"] = _POOL.submit(_keyword, graph, params, parsed.text_for_search,
                                            limit)
     structured: Future[tuple[list[Hit], int]] | None = None
-    ranked_entities = parsed.rank_entity_ids if soft.entity_ids or soft.date_from else []
-    if "structured" in wanted and (ranked_entities or soft.date_from is not None or soft.author_keys):
+    ranked_entities = parsed.rank_entity_ids if soft.entity_ids or soft.dated else []
+    if "structured" in wanted and (ranked_entities or soft.dated or soft.author_keys):
         started["structured"] = time.perf_counter()
         structured = _POOL.submit(ch.run_structured, graph, {**params, "rank_entity_ids": ranked_entities,
                                                              "limit": limit})
@@ -438,6 +374,22 @@ def _base_params(viewer: Viewer, projects: list[str], f: Filters,
         "place_ids": _resolve_names(lexicons, "place", f.places, f.place_ids),
         **visibility_params(viewer),
     }
+
+
+def _filter_warnings(graph: Graph, viewer: Viewer, projects: list[str], f: Filters,
+                     lexicons: dict[str, ProjectLexicon]) -> list[str]:
+    """One warning per filter value that names nothing the viewer may see: decided from visible entities and
+    entries only, so a hidden name and a missing one read the same."""
+    out = [f"no visible {kind} named {name!r}: the {field} filter matches nothing for it"
+           for kind, field, names, ids in (("person", "persons", f.persons, f.person_ids),
+                                           ("place", "places", f.places, f.place_ids))
+           for name in unknown_names(lexicons, kind, names, ids)]
+    if f.author_ids:
+        seen = {r["a"] for r in graph.read(ch.VISIBLE_AUTHORS, {"project_ids": projects, "author_ids": f.author_ids,
+                                                               **visibility_params(viewer)})}
+        out += [f"no visible entry by author {a!r}: the author_ids filter matches nothing for it"
+                for a in f.author_ids if a not in seen]
+    return out
 
 
 def _source(results: dict[str, list[Hit]]) -> str:

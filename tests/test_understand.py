@@ -479,3 +479,45 @@ def test_median_latency_with_fifty_entities() -> None:
         times.append(time.perf_counter() - start)
     times.sort()
     assert times[len(times) // 2] < 0.002
+
+
+@pytest.mark.parametrize(("query", "hemi", "year", "occurrence"), [
+    ("un verano entero en Cádiz con la abuela", "north", 2017, ("2017-06-21", "2017-09-22")),
+    ("in August", "north", 2019, ("2019-08-01", "2019-08-31")),
+    ("por Navidad", "north", 2010, ("2010-12-24", "2010-12-26")),
+    ("en invierno", "south", 2012, ("2012-06-21", "2012-09-22")),
+    ("en invierno", "north", 2012, ("2012-12-21", "2013-03-20")),
+    ("la Semana Santa", "north", 2017, ("2017-04-09", "2017-04-17")),
+    ("de noviembre a febrero", "north", 2015, ("2015-11-01", "2016-02-29")),
+    ("a finales de agosto", "north", 2011, ("2011-08-21", "2011-08-31")),
+    ("el 14 de febrero", "north", 2001, ("2001-02-14", "2001-02-14")),
+])
+def test_a_date_without_year_or_marker_recurs(query: str, hemi: str, year: int, occurrence: tuple[str, str]) -> None:
+    t = understand(query, ENTITIES, NOW, hemisphere=hemi).temporal
+    assert t is not None and t.recurring
+    assert t.by_year(year, year) == [(date.fromisoformat(occurrence[0]), date.fromisoformat(occurrence[1]))]
+    assert t.by_year(year - 1, year + 1)[1] == t.by_year(year, year)[0]
+    assert (t.start, t.end) in t.by_year(NOW.year - 1, NOW.year), "start/end: its most recent occurrence"
+
+
+def test_an_impossible_occurrence_is_a_gap() -> None:
+    t = understand("el 29 de febrero", ENTITIES, NOW).temporal
+    assert t is not None and t.recurring
+    assert t.by_year(2023, 2024) == [None, (date(2024, 2, 29), date(2024, 2, 29))]
+
+
+@pytest.mark.parametrize("query", ["summer 2017", "el verano pasado", "last August", "este verano", "this summer",
+                                   "en verano, el año pasado", "la Navidad de 2015", "la Navidad pasada",
+                                   "de julio a septiembre de 2008", "hace dos años en verano", "2017"])
+def test_a_date_with_a_year_or_a_marker_does_not_recur(query: str) -> None:
+    u = understand(query, ENTITIES, NOW)
+    assert u.temporal is not None and not u.temporal.recurring
+    assert "recurring" not in (to_json(u)["temporal"] or {})
+    assert u.temporal.by_year(u.temporal.start.year - 1, u.temporal.start.year) == [None, (u.temporal.start,
+                                                                                       u.temporal.end)]
+
+
+def test_recurring_in_json_only_when_so() -> None:
+    data = to_json(understand("por Navidad", ENTITIES, NOW))
+    assert data["temporal"] == {"start": "2025-12-24", "end": "2025-12-26", "precision": "approx", "text": "Navidad",
+                                "recurring": True}

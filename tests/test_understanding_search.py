@@ -72,7 +72,7 @@ def test_caller_filters_are_never_relaxed(graph: Graph, embedder: CheckedEmbedde
     assert resp.results == [] and resp.total_candidates == 0
 
 
-def test_holiday_without_year_is_the_most_recent_one(graph: Graph, embedder: CheckedEmbedder, settings: Settings,
+def test_holiday_without_year_matches_any_years_holiday(graph: Graph, embedder: CheckedEmbedder, settings: Settings,
                                                      diary: dict[str, str]) -> None:
     resp = _search(graph, embedder, settings, diary, "la cena de Nochebuena")
     assert resp.results[0].entry_id == f"{diary['project']}/xmas-2025"
@@ -124,3 +124,110 @@ def test_the_projects_hemisphere_decides_what_summer_means(graph: Graph, embedde
     u = south.query_understanding or {}
     assert u["temporal"]["start"] == "2025-12-21" and u["temporal"]["end"] == "2026-03-20"
     assert south.results[0].entry_id == f"{project}/beach-jan"
+
+
+@pytest.fixture()
+def summers(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> dict[str, str]:
+    """Cádiz with the grandmother in two summers nine years apart, a winter, and an entry dated only by its year."""
+    project, owner = f"{prefix}summers", f"{prefix}lucia"
+    set_member(graph, project, owner, "owner")
+    upsert_entity(graph, project, "place", "Cádiz", [])
+    upsert_entity(graph, project, "person", "Abuela Rosa", ["la abuela"])
+    rows = [
+        ("cadiz-2017", "2017-07-20", "Un verano entero en Cádiz con la abuela: la playa de la Caleta cada tarde."),
+        ("cadiz-2026", "2026-08-05", "Un verano entero en Cádiz con la abuela, otra vez en la Caleta."),
+        ("cadiz-winter", "2019-01-10", "Un invierno entero en Cádiz con la abuela, con lluvia y levante."),
+        ("cadiz-year", "2015", "Aquel año fui a Cádiz con la abuela, no recuerdo cuándo exactamente."),
+    ]
+    assert not ingest([{"entry_id": f"{project}/{eid}", "project_id": project, "author": owner, "text": text,
+                        "occurred_on": when} for eid, when, text in rows]).errors
+    return {"project": project, "owner": owner}
+
+
+def test_a_bare_season_means_any_years_season(graph: Graph, embedder: CheckedEmbedder, settings: Settings,
+                                              summers: dict[str, str]) -> None:
+    resp = _search(graph, embedder, settings, summers, "un verano entero en Cádiz con la abuela")
+    u = resp.query_understanding or {}
+    assert u["temporal"]["recurring"] is True and u["relaxed"] == []
+    got = {r.entry_id.rsplit("/", 1)[1]: r for r in resp.results}
+    assert {"cadiz-2017", "cadiz-2026"} <= set(got), "last year's summer is not the only summer"
+    assert "cadiz-winter" not in got, "a recurring season still narrows: winter is not summer"
+    assert "cadiz-year" in got, "an entry dated only by its year is not excluded by a season"
+    assert "structured" not in got["cadiz-year"].score_breakdown, "…but does not match it either"
+    assert "structured" in got["cadiz-2017"].score_breakdown
+    assert u["weights"]["structured"] == 2.0
+
+
+def test_an_explicit_season_still_filters_to_its_year(graph: Graph, embedder: CheckedEmbedder, settings: Settings,
+                                                      summers: dict[str, str]) -> None:
+    resp = _search(graph, embedder, settings, summers, "Cádiz con la abuela en el verano de 2017")
+    u = resp.query_understanding or {}
+    assert "recurring" not in u["temporal"] and u["temporal"]["start"] == "2017-06-21"
+    got = {r.entry_id.rsplit("/", 1)[1] for r in resp.results}
+    assert "cadiz-2017" in got and not got & {"cadiz-2026", "cadiz-winter"}
+    last = _search(graph, embedder, settings, summers, "Cádiz con la abuela el verano pasado")
+    assert {r.entry_id.rsplit("/", 1)[1] for r in last.results} == {"cadiz-2026"}
+
+
+def test_a_relaxed_date_drops_the_dated_weight(graph: Graph, embedder: CheckedEmbedder, settings: Settings,
+                                               diary: dict[str, str]) -> None:
+    dated = _search(graph, embedder, settings, diary, "el coche de papá el verano pasado")
+    assert (dated.query_understanding or {})["weights"]["structured"] == 2.0
+    relaxed = _search(graph, embedder, settings, diary, "el coche de papá en 2019")
+    u = relaxed.query_understanding or {}
+    assert u["relaxed"] == ["temporal"] and u["layer"] == "structured"
+    assert u["channels"]["structured"] > 0, "the kinship name still ranks through the structured channel"
+    assert u["weights"]["structured"] == 1.0
+
+
+def test_an_unknown_filter_value_warns_alike_whether_hidden_or_missing(
+        graph: Graph, embedder: CheckedEmbedder, settings: Settings, prefix: str, ingest: Callable[..., Any]) -> None:
+    project, owner, hider, reader = f"{prefix}w", f"{prefix}owner", f"{prefix}hider", f"{prefix}reader"
+    set_member(graph, project, owner, "owner")
+    set_member(graph, project, hider, "coauthor")
+    set_member(graph, project, reader, "reader")
+    rows = [("open", owner, "circle", ["Nerea"], ["Bilbao"], "Paseo con Nerea por Bilbao."),
+            ("secret", hider, "private", ["Sigilo"], ["Escondite"], "Sigilo me esperaba en el Escondite.")]
+    assert not ingest([{"entry_id": f"{project}/{eid}", "project_id": project, "author": who, "intimacy": lvl,
+                        "persons": persons, "places": places, "text": text}
+                       for eid, who, lvl, persons, places, text in rows]).errors
+
+    def run(**filters: Any) -> SearchResponse:
+        return hybrid_search(graph, embedder, settings, Viewer(user_id=reader), "paseo", Scope(project_id=project),
+                             SearchOptions(k=5, now=NOW, filters=Filters(**filters)))
+
+    def shape(resp: SearchResponse, name: str) -> tuple[Any, ...]:
+        return ([r.entry_id for r in resp.results], resp.total_candidates, resp.source,
+                [w.replace(repr(name), "<name>") for w in resp.warnings])
+
+    for field, hidden, missing in (("persons", "Sigilo", "Zorro"), ("places", "Escondite", "Narnia"),
+                                   ("author_ids", hider, f"{prefix}ghost")):
+        seen, absent = run(**{field: [hidden]}), run(**{field: [missing]})
+        assert len(absent.warnings) == 1 and repr(missing) in absent.warnings[0] and field in absent.warnings[0]
+        assert shape(seen, hidden) == shape(absent, missing), field
+    known = run(persons=["Nerea"], places=["bilbao"], author_ids=[owner])
+    assert known.warnings == [] and [r.entry_id for r in known.results] == [f"{project}/open"]
+    as_owner = hybrid_search(graph, embedder, settings, Viewer(user_id=hider), "paseo", Scope(project_id=project),
+                             SearchOptions(k=5, now=NOW, filters=Filters(persons=["Sigilo"])))
+    assert as_owner.warnings == [], "its own author may see the name"
+
+
+def test_the_api_refuses_unknown_channels_and_warns_on_unknown_names(graph: Graph, embedder: CheckedEmbedder,
+                                                                    settings: Settings, diary: dict[str, str]) -> None:
+    from fastapi.testclient import TestClient
+
+    from api import auth
+    from api.app import Services, create_app
+
+    client = TestClient(create_app(Services(settings, graph=graph, embedder=embedder)))
+    owner = {"Authorization": f"Bearer {auth.issue(settings, diary['owner'])}"}
+    bad = client.post("/v1/search", json={"q": "coche", "project_id": diary["project"], "channels": ["dense", "bogus"]},
+                      headers=owner)
+    assert bad.status_code == 422
+    assert "'dense', 'fulltext' or 'structured'" in bad.json()["detail"][0]["msg"]
+    resp = client.post("/v1/search", json={"q": "coche", "project_id": diary["project"],
+                                           "filters": {"persons": ["Zorro", "Nerea"]}}, headers=owner)
+    assert resp.status_code == 200
+    assert resp.json()["warnings"] == ["no visible person named 'Zorro': the persons filter matches nothing for it"]
+    got = {r["entry_id"].rsplit("/", 1)[1] for r in resp.json()["results"]}
+    assert "car-nerea-2026" in got and got <= {"car-nerea-2026", "beach-2026"}, "the known name still filters"

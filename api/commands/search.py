@@ -1,14 +1,49 @@
 """`memora search` (the API's search, as a user; `--json` prints exactly the API's body) and `memora understand`
-(how a query is parsed, without searching)."""
+(how a query is parsed, without searching). User mistakes (a bad date, an unknown channel) are argparse errors:
+a clear message and exit 2, never a traceback."""
 
 from __future__ import annotations
 
 import argparse
 from dataclasses import asdict
 from datetime import date
+from typing import Any
 
 from api.commands.common import Subparsers, connect, err, out
 from graph.settings import Settings
+
+# The search channels a caller may ask for (queries.search.CHANNELS; tests/test_cli.py checks they agree).
+CHANNEL_CHOICES = ("dense", "fulltext", "structured")
+
+
+def iso_date(text: str) -> date:
+    """An argparse type: a calendar date written YYYY-MM-DD."""
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date: {text!r} (use YYYY-MM-DD, a real calendar day)") from None
+
+
+def channel_list(text: str) -> tuple[str, ...]:
+    """An argparse type: comma-separated channels, each one of CHANNEL_CHOICES."""
+    names = tuple(c.strip() for c in text.split(",") if c.strip())
+    unknown = [c for c in names if c not in CHANNEL_CHOICES]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown channel(s) {', '.join(map(repr, unknown)) or '(none given)'}; choose from "
+            f"{', '.join(CHANNEL_CHOICES)}")
+    return names
+
+
+def result_count(text: str) -> int:
+    """An argparse type: how many results, 1..100 (the API's bounds)."""
+    try:
+        k = int(text)
+    except ValueError:
+        k = 0
+    if not 1 <= k <= 100:
+        raise argparse.ArgumentTypeError(f"--k must be a whole number from 1 to 100, not {text!r}")
+    return k
 
 
 def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
@@ -17,15 +52,14 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
     from ingest.embedding_jobs import active_embedder
     from queries.search import CHANNELS, AccessDenied, Filters, Scope, SearchOptions, hybrid_search
 
+    if args.date_from and args.date_to and args.date_to < args.date_from:
+        err("--to is before --from")
+        return 2
     graph = connect(settings, migrate_schema=False)
-    filters = Filters(
-        date_from=date.fromisoformat(args.date_from) if args.date_from else None,
-        date_to=date.fromisoformat(args.date_to) if args.date_to else None,
-        persons=args.person or None, places=args.place or None, author_ids=args.author or None,
-        intimacy_max=args.intimacy_max,
-    )
+    filters = Filters(date_from=args.date_from, date_to=args.date_to, persons=args.person or None,
+                      places=args.place or None, author_ids=args.author or None, intimacy_max=args.intimacy_max)
     options = SearchOptions(k=args.k, explain=args.explain, filters=filters, diversify=not args.no_diversify,
-                            channels=tuple(args.channels.split(",")) if args.channels else CHANNELS)
+                            channels=args.channels or CHANNELS, now=args.now)
     try:
         resp = hybrid_search(graph, active_embedder(graph, settings), settings, Viewer(user_id=args.as_user), args.text,
                              Scope(project_id=args.project, multi_project=args.project is None), options)
@@ -35,32 +69,87 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
     body = SearchResponseOut.model_validate(asdict(resp)).model_dump()
     if args.json:
         out(body)
-        return 0
-    print(f"{len(resp.results)} of {resp.total_candidates} candidates (source: {resp.source}, "
-          f"{resp.latency_ms['total']:.0f} ms)")
-    for i, r in enumerate(resp.results, start=1):
-        when = r.occurred_on or "undated"
-        print(f"{i:2d}. [{r.intimacy_level}] {r.entry_id} ({when}, {r.author_id}) {r.score:.4f}")
-        print(f"    {r.snippet_md}")
+    else:
+        _print_search(body)
     return 0
+
+
+def _print_search(body: dict[str, Any]) -> None:
+    """The human form of the API's body: the header's latency is the body's `latency_ms.total`, as written there."""
+    print(f"{len(body['results'])} of {body['total_candidates']} candidates (source: {body['source']}, "
+          f"{body['latency_ms']['total']} ms)")
+    for warning in body["warnings"]:
+        print(f"warning: {warning}")
+    for i, r in enumerate(body["results"], start=1):
+        print(f"{i:2d}. [{r['intimacy_level']}] {r['entry_id']} ({r['occurred_on'] or 'undated'}, {r['author_id']}) "
+              f"{r['score']:.4f}")
+        print(f"    {r['snippet_md']}")
+    explained = body.get("query_understanding")
+    if explained:
+        print()
+        _print_understanding(explained)
+        for key in ("relaxed", "weights", "channels"):
+            if key in explained:
+                print(f"{key:>10}: {_plain(explained[key])}")
 
 
 def cmd_understand(args: argparse.Namespace, settings: Settings) -> int:
     from graph.entities import list_entities
+    from queries.query_constraints import project_hemisphere
     from queries.understanding import KnownEntity, to_json, understand
 
     known: list[KnownEntity] = []
+    hemisphere = args.hemisphere
     if args.project:
         graph = connect(settings, migrate_schema=False)
         known = [KnownEntity(e.id, e.kind, e.name, e.aliases) for e in list_entities(graph, [args.project])]
-    now = date.fromisoformat(args.now) if args.now else date.today()
-    result = to_json(understand(args.text, known, now, args.locale, args.hemisphere))
+        hemisphere = hemisphere or project_hemisphere(graph, [args.project])
+    result = to_json(understand(args.text, known, args.now or date.today(), args.locale, hemisphere or "north"))
     if args.json:
         out(result)
     else:
-        for key, value in result.items():
-            print(f"{key:>13}: {value}")
+        _print_understanding(result)
     return 0
+
+
+def _print_understanding(u: dict[str, Any]) -> None:
+    """One line per finding, in words: what the query names and what is left to embed."""
+    if u.get("understanding") == "off":
+        print("understanding: off")
+        return
+    t = u.get("temporal")
+    when = "—"
+    if t:
+        when = f"{t['start']} … {t['end']} ({t['precision']}, from {t['text']!r})"
+        if t.get("recurring"):
+            when = f"any year's {t['text']!r} (latest: {t['start']} … {t['end']}, {t['precision']})"
+    rows = [
+        ("date", when),
+        ("persons", _names(u.get("persons"))),
+        ("places", _names(u.get("places"))),
+        ("things", _names(u.get("things"))),
+        ("author", _names([u["author"]] if u.get("author") else [])),
+        ("tags", ", ".join(f"#{tag}" for tag in u.get("tags") or []) or "—"),
+        ("to embed", repr(u.get("cleaned_text", ""))),
+        ("language", u.get("language")),
+        ("intent", u.get("intent")),
+        ("emotion", u.get("emotion")),
+        ("layer", u.get("layer")),
+    ]
+    for key, value in rows:
+        print(f"{key:>10}: {value}")
+
+
+def _names(matches: list[dict[str, Any]] | None) -> str:
+    return ", ".join(m["name"] + (" (ambiguous)" if m.get("ambiguous") else "") for m in matches or []) or "—"
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {v}" for k, v in value.items()) or "—"
+    if isinstance(value, list):
+        return ", ".join(map(str, value)) or "—"
+    return str(value)
 
 
 def add_search(sub: Subparsers) -> None:
@@ -68,10 +157,11 @@ def add_search(sub: Subparsers) -> None:
     se.add_argument("text")
     se.add_argument("--project")
     se.add_argument("--as", dest="as_user", required=True, help="the viewer's user id")
-    se.add_argument("--k", type=int, default=10)
-    se.add_argument("--channels", help="comma-separated subset of dense,fulltext,structured")
-    se.add_argument("--from", dest="date_from", help="YYYY-MM-DD")
-    se.add_argument("--to", dest="date_to", help="YYYY-MM-DD")
+    se.add_argument("--k", type=result_count, default=10, help="results, 1..100 (default 10)")
+    se.add_argument("--channels", type=channel_list, help=f"comma-separated subset of {','.join(CHANNEL_CHOICES)}")
+    se.add_argument("--from", dest="date_from", type=iso_date, help="YYYY-MM-DD")
+    se.add_argument("--to", dest="date_to", type=iso_date, help="YYYY-MM-DD")
+    se.add_argument("--now", type=iso_date, help="YYYY-MM-DD: the day relative dates count from (default: today)")
     se.add_argument("--person", action="append")
     se.add_argument("--place", action="append")
     se.add_argument("--author", action="append")
@@ -85,9 +175,10 @@ def add_search(sub: Subparsers) -> None:
 def add_understand(sub: Subparsers) -> None:
     und = sub.add_parser("understand", help="show how a query is parsed (dates, people, places, intent)")
     und.add_argument("text")
-    und.add_argument("--project", help="match against this project's entities and aliases")
-    und.add_argument("--now", help="YYYY-MM-DD (default: today)")
+    und.add_argument("--project", help="match against this project's entities and aliases, in its hemisphere")
+    und.add_argument("--now", type=iso_date, help="YYYY-MM-DD (default: today)")
     und.add_argument("--locale", choices=["es", "en", "fr"])
-    und.add_argument("--hemisphere", choices=["north", "south"], default="north")
-    und.add_argument("--json", action="store_true")
+    und.add_argument("--hemisphere", choices=["north", "south"],
+                     help="what the seasons mean (default: the project's, else north)")
+    und.add_argument("--json", action="store_true", help="the structured result (the API's query_understanding)")
     und.set_defaults(func=cmd_understand)

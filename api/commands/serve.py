@@ -27,9 +27,16 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_token(args: argparse.Namespace, settings: Settings) -> int:
-    from api.auth import issue
+    from api.auth import TokenError, issue
 
-    print(issue(settings, args.user_id, ttl_seconds=args.ttl))
+    if args.ttl is not None and args.ttl <= 0:
+        err("--ttl must be a positive number of seconds")
+        return 2
+    try:
+        print(issue(settings, args.user_id, ttl_seconds=args.ttl))
+    except TokenError as exc:
+        err(str(exc))
+        return 2
     return 0
 
 

@@ -1,17 +1,20 @@
 """Query understanding without a language model: dates, entities, filters, intent and layer for es/en/fr queries.
 
 ``from queries.understanding import understand, to_json, KnownEntity`` is the public face; the modules split the
-work by concern: ``text`` (sanitising, folding, tokens), ``temporal`` (date expressions, with ``temporal_words``
-and ``calendar_math``), ``entities`` (entity and author matching), ``routing`` (language, emotion, intent, layer),
-``cleaning`` (the text to embed), ``results`` (the result types, ``to_json``) and ``parse`` (``understand``).
+work by concern: ``text`` (sanitising, folding, tokens), ``temporal`` (date expressions, with
+``temporal_resolve``, ``temporal_words`` and ``calendar_math``), ``entities`` (entity and author matching),
+``routing`` (language, emotion, intent, layer), ``cleaning`` (the text to embed), ``results`` (the result types,
+``to_json``) and ``parse`` (``understand``).
 
 Everything is relative to the explicit ``now``; nothing reads the clock. Matching runs on the folded text
 (``graph.textnorm.fold``: lower-case, no accents), spans are mapped back to the original to quote it.
 
 Rules (stable; the README repeats them):
 
-* Bare month/season/holiday ("en julio", "in summer", "en Navidad"): the most recent occurrence that has
-  started on or before ``now`` (the current one included).
+* Bare month/season/holiday/day ("en julio", "in summer", "en Navidad", "de julio a septiembre", "a finales de
+  agosto"), with no year and no "last/this": recurring, any year's occurrence (``TemporalRange.recurrence``,
+  ``by_year``); its start/end are the most recent occurrence that has started on or before ``now`` (the current
+  one included). A year anywhere in the query anchors it to that year instead.
 * "last"/"pasado"/"dernier" ("last July", "el verano pasado", "la Navidad pasada"): the most recent occurrence
   that ended strictly before ``now``; for months that is the latest such month before the current month.
 * "this"/"este"/"cet" (season, month, holiday): the occurrence containing ``now``, else the one starting in

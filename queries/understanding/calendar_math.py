@@ -1,9 +1,9 @@
 """Calendar arithmetic for temporal expressions: spans of days, weeks, months and years, seasons by hemisphere,
 Easter, and which occurrence of a yearly event a phrase means ("makers" give an event's dates for a year).
 
-Rules (the package docstring and the README repeat them): a bare month/season/holiday is the most recent
-occurrence that has started (`started`); "last ..." the most recent that has ended (`ended`); "this ..." the one
-containing now, else the one starting in now's year (`current`).
+Rules (the package docstring and the README repeat them): a bare month/season/holiday recurs every year (its
+maker); its shown range is the most recent occurrence that has started (`started`); "last ..." the most recent
+that has ended (`ended`); "this ..." the one containing now, else the one starting in now's year (`current`).
 """
 
 from __future__ import annotations
@@ -145,6 +145,21 @@ def _easter(y: int) -> date:
 
 def easter_maker(first: int, last: int) -> Maker:
     return lambda y: (_easter(y) + timedelta(days=first), _easter(y) + timedelta(days=last))
+
+
+def through(first: Maker, last: Maker) -> Maker:
+    """From `first`'s start to the next end of `last` ("from November to February" crosses the new year)."""
+
+    def make(y: int) -> tuple[date, date]:
+        lo, hi = first(y)[0], last(y)[1]
+        return (lo, hi) if hi >= lo else (lo, last(y + 1)[1])
+
+    return make
+
+
+def part_of(anchor: Maker, precision: str, part: str) -> Maker:
+    """The early/mid/late third of each occurrence of `anchor`."""
+    return lambda y: thirds(*anchor(y), precision, part)
 
 
 def in_year(anchor: Maker, y: int) -> tuple[date, date] | None:

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import date
 
 
@@ -19,12 +20,35 @@ class KnownEntity:
 
 @dataclass(frozen=True)
 class TemporalRange:
-    """Inclusive date range for the structured filter, with the words it came from for explanations."""
+    """Inclusive date range for the structured filter, with the words it came from for explanations.
+
+    A season, month, holiday or day named without a year or a "last/this" marker ("en verano", "in August", "por
+    Navidad") is recurring: any year's occurrence matches. `start`/`end` are then its most recent occurrence (what
+    "the" one would be), and `recurrence` gives the occurrence of any year (the year it starts in)."""
 
     start: date
     end: date
     precision: str
     text: str
+    recurrence: Callable[[int], tuple[date, date]] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def recurring(self) -> bool:
+        return self.recurrence is not None
+
+    def by_year(self, first_year: int, last_year: int) -> list[tuple[date, date] | None]:
+        """The occurrence starting in each year first_year..last_year, None where a year has none (29 February);
+        a range that does not recur occurs only in its own year."""
+        out: list[tuple[date, date] | None] = []
+        for y in range(first_year, last_year + 1):
+            if self.recurrence is None:
+                out.append((self.start, self.end) if y == self.start.year else None)
+                continue
+            try:
+                out.append(self.recurrence(y))
+            except ValueError:
+                out.append(None)
+        return out
 
 
 @dataclass(frozen=True)
@@ -57,7 +81,8 @@ class Understanding:
 
 
 def to_json(u: Understanding) -> dict[str, object]:
-    """JSON-ready dict: ISO dates, entities and author as {"id", "name"} (+ "ambiguous": true only when so)."""
+    """JSON-ready dict: ISO dates, entities and author as {"id", "name"} (+ "ambiguous": true only when so); a
+    recurring date says "recurring": true (its start/end are then the most recent occurrence)."""
 
     def ent(m: EntityMatch) -> dict[str, object]:
         d: dict[str, object] = {"id": m.id, "name": m.name}
@@ -66,12 +91,15 @@ def to_json(u: Understanding) -> dict[str, object]:
         return d
 
     t = u.temporal
+    temporal: dict[str, object] | None = None
+    if t is not None:
+        temporal = {"start": t.start.isoformat(), "end": t.end.isoformat(), "precision": t.precision, "text": t.text}
+        if t.recurring:
+            temporal["recurring"] = True
     return {
         "text": u.text,
         "cleaned_text": u.cleaned_text,
-        "temporal": None if t is None else {
-            "start": t.start.isoformat(), "end": t.end.isoformat(), "precision": t.precision, "text": t.text,
-        },
+        "temporal": temporal,
         "persons": [ent(m) for m in u.persons],
         "places": [ent(m) for m in u.places],
         "things": [ent(m) for m in u.things],
