@@ -98,7 +98,7 @@ _OCCURRED_AT = Field(default=None, max_length=50, description="ISO date-time of 
                      "one project sharing it are one session, ordered by `turn`.")
 _TURN = Field(default=None, ge=0, le=10_000_000, description="Position in its session (`occurred_at`); by default "
               "the order of writing.")
-_NAMES = Field(default_factory=list, max_length=200)
+_NAMES: list[str] = Field(default_factory=list, max_length=200)
 _READ_ONLY = Field(default=None, description="Ignored on input: what GET answers and no writer sets (so a GET body "
                    "can be sent back unchanged).")
 _EXTRA = ("Any other field (e.g. `mood`, `session`) is kept as metadata and returned by GET as written; at most 50, "

@@ -24,8 +24,8 @@ from graph.db import Graph
 from graph.entities import linkable_entities
 from graph.entries import (
     EXISTING,
-    REUSABLE_VECTORS,
     MARK_FILE_WRITTEN,
+    REUSABLE_VECTORS,
     EntryExists,
     delete_entry,
     entry_thread,
@@ -341,7 +341,7 @@ def sparse_arrays(embedder: CheckedEmbedder, chunks: list[dict[str, Any]]) -> li
     return out
 
 
-def edited_since_file(prior: dict[str, Any] | None, fingerprint: str) -> bool:
+def edited_since_file(prior: Any, fingerprint: str) -> bool:
     """True when writing `fingerprint` from a file would revert what the API wrote since a file last wrote the entry.
     Entries from before fingerprints (no `record_hash`) count as file-written."""
     if prior is None or prior["record_hash"] is None or prior["record_hash"] == fingerprint:

@@ -206,7 +206,8 @@ def write_record(svc: Services, record: EntryRecord, status: Literal["created", 
     one id exactly one succeeds, the other gets 409. Without `wait` the answer comes once the entry is committed;
     its chunks are embedded by the worker and found by keyword meanwhile."""
     try:
-        report = Ingestor(svc.graph, svc.embedder, embed=wait, source="api").ingest([(1, record)], create_only=status == "created")
+        report = Ingestor(svc.graph, svc.embedder, embed=wait, source="api").ingest(
+            [(1, record)], create_only=status == "created")
     except EntryExists as exc:
         raise HTTPException(409, "an entry with this id already exists") from exc
     if report.errors:
