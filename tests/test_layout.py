@@ -76,7 +76,7 @@ def test_every_route_declares_its_response(settings: Settings) -> None:
     ("post", "/v1/projects/{p}/witnesses", {}),
     ("post", "/v1/entries", {"project_id": "{p}"}),
     ("get", "/v1/projects/{p}/entries?limit=0", None),
-    ("patch", "/v1/entries/{p}/x", {"text": None}),
+    ("patch", "/v1/entries/{p}/x", {"kind": "novel"}),
     ("post", "/v1/w/not-a-link/search", {}),
     ("post", "/v1/w/not-a-link/entries", {}),
 ])
