@@ -145,6 +145,7 @@ def test_declaring_a_hidden_name_answers_with_the_callers_own_declaration(client
     written = client.post("/v1/entries?wait=true", headers=auth(coauthor), json={
         "project_id": project, "intimacy": "private", "text": "vandy, evander lusk"})
     got = client.get(f"/v1/entries/{written.json()['entry_id']}", headers=auth(coauthor)).json()
-    assert got["read_only"]["linked"]["persons"] == ["evander lusk"], "linked through the coauthor's own declaration, never the owner's"
+    assert got["read_only"]["linked"]["persons"] == ["evander lusk"], \
+        "linked through the coauthor's own declaration, never the owner's"
     assert client.post(f"/v1/projects/{project}/entities", headers=auth(coauthor), json={
         "kind": "person", "name": "Nadie", "audience": "secret"}).status_code == 422
