@@ -101,14 +101,13 @@ _TURN = Field(default=None, ge=0, le=10_000_000, description="Position in its se
 _NAMES: list[str] = Field(default_factory=list, max_length=200)
 _READ_ONLY = Field(default=None, description="Ignored on input: what GET answers and no writer sets (so a GET body "
                    "can be sent back unchanged).")
-_EXTRA = ("Any other field (e.g. `mood`, `session`) is kept as metadata and returned by GET as written; at most 50, "
-          "names of 1 to 100 characters.")
 
 
 class EntryBody(BaseModel):
-    """The fields a person writes, shared by POST and PUT; any other field is metadata."""
+    """The fields a person writes, shared by POST and PUT. Any other field (e.g. `mood`, `session`) is kept as
+    metadata and returned by GET as written; at most 50, names of 1 to 100 characters."""
 
-    model_config = ConfigDict(extra="allow", json_schema_extra={"description": _EXTRA})
+    model_config = ConfigDict(extra="allow")
 
     text: str = Field(min_length=1, max_length=MAX_TEXT)
     title: str | None = Field(default=None, max_length=500)
@@ -124,7 +123,8 @@ class EntryBody(BaseModel):
 
 
 class EntryIn(EntryBody):
-    """An entry written through the API; its author is the caller."""
+    """An entry written through the API, in the record format of `memora ingest`; its author is the caller. Any
+    other field (e.g. `mood`, `session`) is kept as metadata; at most 50, names of 1 to 100 characters."""
 
     entry_id: str | None = Field(default=None, pattern=ENTRY_ID_PATTERN, max_length=ENTRY_ID_MAX,
                                  description=f"{ENTRY_ID_RULE}; must start with `project_id` and a slash; "
@@ -137,7 +137,7 @@ class EntryIn(EntryBody):
 class EntryPut(EntryBody):
     """A full replace: every field absent from the body takes its default (metadata absent is removed), except an
     absent `intimacy`, which keeps the entry's level (a correction never opens an entry). `entry_id`, `project_id`
-    and `author` may be sent but not changed."""
+    and `author` may be sent but not changed. Any other field is metadata, as in POST."""
 
     entry_id: str | None = Field(default=None, max_length=ENTRY_ID_MAX, description="This entry's id (unchangeable).")
     project_id: str | None = Field(default=None, max_length=200, description="Its project (unchangeable).")
@@ -147,9 +147,10 @@ class EntryPut(EntryBody):
 
 class EntryPatch(BaseModel):
     """JSON merge patch (RFC 7396): an absent field is kept, `null` clears it (an empty list for `persons`, `places`,
-    `tags`; a metadata field is removed). `text`, `intimacy` and `kind` cannot be cleared."""
+    `tags`; a metadata field is removed, a metadata object is merged key by key). `text`, `intimacy` and `kind`
+    cannot be cleared. Any other field is metadata, as in POST."""
 
-    model_config = ConfigDict(extra="allow", json_schema_extra={"description": _EXTRA})
+    model_config = ConfigDict(extra="allow")
 
     text: str | None = Field(default=None, min_length=1, max_length=MAX_TEXT)
     title: str | None = Field(default=None, max_length=500)
@@ -206,9 +207,9 @@ class EntryReadOnly(BaseModel):
 
 class EntryOut(BaseModel):
     """An entry in the shape it is written (every field can be PUT back as is), plus `read_only`; metadata fields
-    are returned as written, next to the others."""
+    (any other field) are returned as written, next to the others."""
 
-    model_config = ConfigDict(extra="allow", json_schema_extra={"description": _EXTRA})
+    model_config = ConfigDict(extra="allow")
 
     entry_id: str = Field(description=ENTRY_ID_RULE)
     project_id: str
