@@ -235,6 +235,29 @@ def test_the_entry_id_rule_is_in_the_schema_and_shared_by_files_and_http(client:
     assert client.get("/v1/entries/no-slash", headers=auth(family["owner"])).status_code == 422
 
 
+def test_witness_entries_share_the_shape_but_not_the_freedom(client: TestClient, auth: Headers, ingest: Ingest,
+                                                            family: dict[str, str]) -> None:
+    """A witness reads an entry exactly as a member does, and still may set only its few fields: no metadata, no
+    level, kind, date of a session or turn."""
+    project, owner = family["project"], family["owner"]
+    ingest([_record(project, "w", author=owner, intimacy="public", period="Berlín", text="En la estación.",
+                    occurred_on="2008-12", mood="frío")])
+    made = client.post(f"/v1/projects/{project}/witnesses", json={"period": "Berlín"}, headers=auth(owner))
+    token = made.json()["token"]
+    as_witness = client.get(f"/v1/w/{token}/entries/{project}/w")
+    assert as_witness.status_code == 200
+    assert as_witness.json() == client.get(f"/v1/entries/{project}/w", headers=auth(owner)).json()
+    for extra in ({"mood": "x"}, {"intimacy": "public"}, {"kind": "diary"}, {"occurred_at": "2008-12-01T10:00"},
+                  {"turn": 1}, {"author": owner}):
+        refused = client.post(f"/v1/w/{token}/entries", json={"text": "Yo estaba allí.", **extra})
+        assert refused.status_code == 422, extra
+    written = client.post(f"/v1/w/{token}/entries", json={"text": "Yo estaba allí.", "occurred_on": "2008-12"})
+    body = client.get(f"/v1/entries/{written.json()['entry_id']}", headers=auth(owner)).json()
+    assert (body["kind"], body["intimacy"], body["period"], body["occurred_on"]) == (
+        "witness", "circle", "Berlín", "2008-12")
+    assert body["author"].startswith("witness:")
+
+
 # --- listing ---------------------------------------------------------------------------------------------------------
 
 @pytest.fixture()
