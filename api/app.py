@@ -25,7 +25,7 @@ from ingest.embedding_jobs import Worker
 
 __all__ = ["NOT_FOUND", "Services", "create_app"]
 
-ROUTERS = (health.router, search.router, entries.router, projects.router, entities.router,
+ROUTERS = (health.router, search.router, entries.router, entries.list_router, projects.router, entities.router,
            entity_edits.router, witnesses.router)
 UNAUTHENTICATED = (health.router,)
 """Every other route takes a token or link, so it may be refused while its caller's address has failed too often."""

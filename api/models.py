@@ -8,7 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from graph.members import PROJECT_ID_PATTERN
-from ingest.records import EntryRecord
+from ingest.records import ENTRY_ID_MAX, ENTRY_ID_PATTERN, ENTRY_ID_RULE, MAX_TEXT
 
 Intimacy = Literal["private", "intimate", "circle", "public"]
 Kind = Literal["diary", "chronicle", "session", "witness"]
@@ -93,50 +93,156 @@ class SearchResponseOut(BaseModel):
     warnings: list[str] = []
 
 
-class EntryUpdate(BaseModel):
-    """The fields a person writes; PUT replaces them, keeping what ingest derived (thread, metadata)."""
+# --- entries: one record shape for files and HTTP (README, "The entry format") --------------------------------------
 
-    model_config = ConfigDict(extra="forbid")
+_ENTRY_ID = Field(pattern=ENTRY_ID_PATTERN, max_length=ENTRY_ID_MAX,
+                  description=f"{ENTRY_ID_RULE}; must start with this entry's own `project_id` and a slash.")
+_OCCURRED_ON = Field(default=None, max_length=50, description="When it happened, as vague as known: `YYYY-MM-DD`, "
+                     "`YYYY-MM`, `YYYY`, or a range `START/END`. Returned exactly as written.")
+_OCCURRED_AT = Field(default=None, max_length=50, description="ISO date-time of a recorded conversation: entries of "
+                     "one project sharing it are one session, ordered by `turn`.")
+_TURN = Field(default=None, ge=0, le=10_000_000, description="Position in its session (`occurred_at`); by default "
+              "the order of writing.")
+_NAMES: list[str] = Field(default_factory=list, max_length=200)
+_READ_ONLY = Field(default=None, description="Ignored on input: what GET answers and no writer sets (so a GET body "
+                   "can be sent back unchanged).")
 
-    text: str = Field(min_length=1, max_length=200_000)
+
+class EntryBody(BaseModel):
+    """The fields a person writes, shared by POST and PUT. Any other field (e.g. `mood`, `session`) is kept as
+    metadata and returned by GET as written; at most 50, names of 1 to 100 characters."""
+
+    model_config = ConfigDict(extra="allow")
+
+    text: str = Field(min_length=1, max_length=MAX_TEXT)
     title: str | None = Field(default=None, max_length=500)
-    occurred_on: str | None = Field(default=None, max_length=50)
-    persons: list[str] = Field(default_factory=list, max_length=200)
-    places: list[str] = Field(default_factory=list, max_length=200)
-    tags: list[str] = Field(default_factory=list, max_length=200)
-    intimacy: Intimacy = "circle"
+    occurred_on: str | None = _OCCURRED_ON
+    occurred_at: str | None = _OCCURRED_AT
+    persons: list[str] = _NAMES
+    places: list[str] = _NAMES
+    tags: list[str] = _NAMES
     kind: Kind = "diary"
-    period: str | None = Field(default=None, max_length=200)
+    period: str | None = Field(default=None, max_length=200, description="The chapter's name.")
+    turn: int | None = _TURN
+    read_only: dict[str, Any] | None = _READ_ONLY
 
 
-class EntryIn(EntryUpdate):
-    """An entry written through the API; its author is the caller."""
+class EntryIn(EntryBody):
+    """An entry written through the API, in the record format of `memora ingest`; its author is the caller. Any
+    other field (e.g. `mood`, `session`) is kept as metadata; at most 50, names of 1 to 100 characters."""
 
-    entry_id: str | None = Field(default=None, pattern=r"^[^\s/][^\x00-\x1f]{0,199}$")
+    entry_id: str | None = Field(default=None, pattern=ENTRY_ID_PATTERN, max_length=ENTRY_ID_MAX,
+                                 description=f"{ENTRY_ID_RULE}; must start with `project_id` and a slash; "
+                                             "generated when absent.")
     project_id: str = Field(max_length=200)
-
-    def to_record(self, entry_id: str, author: str) -> EntryRecord:
-        data = self.model_dump(exclude={"entry_id"})
-        return EntryRecord.model_validate({**data, "entry_id": entry_id, "author": author})
+    author: str | None = Field(default=None, max_length=200, description="The caller (the only value accepted).")
+    intimacy: Intimacy = "circle"
 
 
-class EntryOut(BaseModel):
-    entry_id: str
-    project_id: str
-    author_id: str | None
-    title: str | None
-    text: str
-    occurred_on: str | None
-    occurred_end: str | None
-    occurred_precision: str | None
-    intimacy_level: Intimacy
-    kind: Kind
-    tags: list[str]
+class EntryPut(EntryBody):
+    """A full replace: every field absent from the body takes its default (metadata absent is removed), except an
+    absent `intimacy`, which keeps the entry's level (a correction never opens an entry). `entry_id`, `project_id`
+    and `author` may be sent but not changed. Any other field is metadata, as in POST."""
+
+    entry_id: str | None = Field(default=None, max_length=ENTRY_ID_MAX, description="This entry's id (unchangeable).")
+    project_id: str | None = Field(default=None, max_length=200, description="Its project (unchangeable).")
+    author: str | None = Field(default=None, max_length=200, description="Its author (unchangeable).")
+    intimacy: Intimacy | None = Field(default=None, description="Absent: the entry's level is kept.")
+
+
+class EntryPatch(BaseModel):
+    """JSON merge patch (RFC 7396): an absent field is kept, `null` clears it (an empty list for `persons`, `places`,
+    `tags`; a metadata field is removed, a metadata object is merged key by key). `text`, `intimacy` and `kind`
+    cannot be cleared. Any other field is metadata, as in POST."""
+
+    model_config = ConfigDict(extra="allow")
+
+    text: str | None = Field(default=None, min_length=1, max_length=MAX_TEXT)
+    title: str | None = Field(default=None, max_length=500)
+    occurred_on: str | None = _OCCURRED_ON
+    occurred_at: str | None = _OCCURRED_AT
+    persons: list[str] | None = Field(default=None, max_length=200)
+    places: list[str] | None = Field(default=None, max_length=200)
+    tags: list[str] | None = Field(default=None, max_length=200)
+    intimacy: Intimacy | None = None
+    kind: Kind | None = None
+    period: str | None = Field(default=None, max_length=200)
+    turn: int | None = _TURN
+    entry_id: str | None = Field(default=None, max_length=ENTRY_ID_MAX, description="This entry's id (unchangeable).")
+    project_id: str | None = Field(default=None, max_length=200, description="Its project (unchangeable).")
+    author: str | None = Field(default=None, max_length=200, description="Its author (unchangeable).")
+    read_only: dict[str, Any] | None = _READ_ONLY
+
+    @model_validator(mode="after")
+    def _not_cleared(self) -> EntryPatch:
+        for name in ("text", "intimacy", "kind"):
+            if name in self.model_fields_set and getattr(self, name) is None:
+                raise ValueError(f"{name} cannot be cleared (null)")
+        return self
+
+
+class OccurredOut(BaseModel):
+    """A vague date as the inclusive range searches use: "2019-08" is 2019-08-01..2019-08-31, precision month."""
+
+    start: str
+    end: str
+    precision: str
+
+
+class LinkedOut(BaseModel):
+    """Who and what the entry is linked to: the names listed, and declared names or aliases found in its text."""
+
     persons: list[str]
     places: list[str]
     things: list[str]
-    periods: list[dict[str, str]]
-    embedding_pending: bool = False
+
+
+class EntryReadOnly(BaseModel):
+    created_at: str | None
+    updated_at: str | None
+    occurred: OccurredOut | None
+    linked: LinkedOut
+    period_id: str | None
+    embedding: Literal["done", "pending"] = Field(description="pending: some chunks await the embedding worker "
+                                                              "(keyword and structured search find it meanwhile).")
+    written_by: Literal["file", "api"] | None = Field(
+        description="file: what a file last wrote; api: written or changed through the API since (re-ingesting "
+                    "that file skips it unless --overwrite); null: written before this was recorded.")
+
+
+class EntryOut(BaseModel):
+    """An entry in the shape it is written (every field can be PUT back as is), plus `read_only`; metadata fields
+    (any other field) are returned as written, next to the others."""
+
+    model_config = ConfigDict(extra="allow")
+
+    entry_id: str = Field(description=ENTRY_ID_RULE)
+    project_id: str
+    text: str
+    author: str | None
+    title: str | None
+    occurred_on: str | None = _OCCURRED_ON
+    occurred_at: str | None = _OCCURRED_AT
+    persons: list[str] = Field(description="The names listed when it was written (see `read_only.linked`).")
+    places: list[str]
+    tags: list[str]
+    intimacy: Intimacy
+    kind: Kind
+    period: str | None
+    turn: int | None = _TURN
+    read_only: EntryReadOnly
+
+
+Sort = Literal["asc", "desc"]
+
+
+class EntryListOut(BaseModel):
+    """One page of a project's visible entries; `next_cursor` (opaque) asks for the next page, null on the last."""
+
+    entries: list[EntryOut]
+    next_cursor: str | None
+    warnings: list[str] = Field(default_factory=list, description="e.g. a person filter naming nobody you can see "
+                                                                  "(a hidden name gets the same answer).")
 
 
 class WriteOut(BaseModel):

@@ -15,8 +15,15 @@ UNWIND $ids AS id
 MATCH (e:Entry {id: id})
 OPTIONAL MATCH (c:Chunk)-[:OF]->(e)
 RETURN e.id AS id, e.project_id AS project_id, e.content_hash AS content_hash, e.thread_id AS thread_id,
-       count(c) AS chunks,
+       e.record_hash AS record_hash, e.file_hash AS file_hash, count(c) AS chunks,
        count(CASE WHEN c.embedding_status = 'done' AND c.embedding_model = $model THEN 1 END) AS embedded
+"""
+
+# A file line equal to what is stored: the file now agrees with the entry (no rewrite, only the fingerprints).
+MARK_FILE_WRITTEN = """
+UNWIND $rows AS row
+MATCH (e:Entry {id: row.id})
+SET e.file_hash = row.hash, e.record_hash = row.hash
 """
 
 LINK_THREAD = """
@@ -117,18 +124,25 @@ DETACH DELETE c, e
 RETURN count(DISTINCT e) AS deleted
 """
 
-GET_ENTRY = f"""
-MATCH (e:Entry {{id: $id}})
-WHERE {CAN_SEE}
+def entry_details(carry: str = "") -> str:
+    """What a read of an entry `e` returns (its node, linked names, chapters, pending chunks), keeping the variables
+    in `carry` (e.g. ", ord") bound through the aggregations."""
+    return f"""
 OPTIONAL MATCH (e)-[xm:MENTIONS]->(x)
-WITH e, collect(DISTINCT {{kind: x.kind, name: xm.name}}) AS xs
+WITH e{carry}, collect(DISTINCT {{kind: x.kind, name: xm.name}}) AS xs
 OPTIONAL MATCH (e)-[:IN_PERIOD]->(per:Period)
-WITH e, xs, collect(DISTINCT per) AS pers
+WITH e{carry}, xs, collect(DISTINCT per) AS pers
 RETURN e {{.*}} AS entry,
        [x IN xs WHERE x.kind = 'person' | x.name] AS persons,
        [x IN xs WHERE x.kind = 'place' | x.name] AS places,
        [x IN xs WHERE x.kind = 'thing' | x.name] AS things, [p IN pers | {{id: p.id, name: p.name}}] AS periods,
-       COUNT {{ MATCH (c:Chunk)-[:OF]->(e) WHERE c.embedding_status <> 'done' }} AS pending
+       COUNT {{ MATCH (c:Chunk)-[:OF]->(e) WHERE c.embedding_status <> 'done' }} AS pending"""
+
+
+GET_ENTRY = f"""
+MATCH (e:Entry {{id: $id}})
+WHERE {CAN_SEE}
+{entry_details()}
 """
 
 class EntryExists(Exception):

@@ -2,6 +2,11 @@
 
 Unchanged entries (same content hash, chunks embedded by the active model) are skipped; identical chunk content
 reuses the stored vector; an embedding failure never blocks the write.
+
+Each entry keeps two fingerprints of its record (`EntryRecord.fingerprint`): `record_hash`, what is stored now (set by
+every write), and `file_hash`, what a file last wrote (set by file ingest only). A file line for an entry whose
+`record_hash` is set and differs from its `file_hash` (edited or created through the API since a file last wrote it)
+is skipped and reported, unless the run overwrites: re-ingesting a file never silently reverts an edit.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ import logging
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ValidationError
 
@@ -19,6 +24,7 @@ from graph.db import Graph
 from graph.entities import linkable_entities
 from graph.entries import (
     EXISTING,
+    MARK_FILE_WRITTEN,
     REUSABLE_VECTORS,
     EntryExists,
     delete_entry,
@@ -40,6 +46,11 @@ log = logging.getLogger(__name__)
 BATCH = 64
 WITNESS_AUTHOR_PREFIX = "witness:"
 SPARSE_TERMS = 128
+Source = Literal["file", "api", "refresh"]
+"""Who writes: a file (conflicts checked, `file_hash` set), the API (`record_hash` only), or a refresh re-deriving
+stored records after a neighbour changed (their record, and so both fingerprints, unchanged)."""
+EDITED_SINCE_FILE = ("changed through the API since a file last wrote it (or created there); "
+                     "not overwritten (use --overwrite to replace it)")
 
 
 @dataclass
@@ -58,12 +69,14 @@ class IngestReport:
     chunks_pending: int = 0
     errors: list[LineError] = field(default_factory=list)
     written_ids: list[str] = field(default_factory=list)
+    skipped: list[LineError] = field(default_factory=list)
+    """Lines not written because their entry changed through the API since a file last wrote it."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "written": self.written, "unchanged": self.unchanged, "chunks_embedded": self.chunks_embedded,
             "chunks_reused": self.chunks_reused, "chunks_pending": self.chunks_pending,
-            "errors": [e.__dict__ for e in self.errors],
+            "skipped": [e.__dict__ for e in self.skipped], "errors": [e.__dict__ for e in self.errors],
         }
 
 
@@ -91,10 +104,14 @@ def parse_line(number: int, line: str) -> EntryRecord | LineError:
 
 
 class Ingestor:
-    def __init__(self, graph: Graph, embedder: CheckedEmbedder, embed: bool = True) -> None:
+    def __init__(self, graph: Graph, embedder: CheckedEmbedder, embed: bool = True, source: Source = "file",
+                 overwrite: bool = False) -> None:
         """With `embed=False` a write is acknowledged once committed: chunks without a reusable vector are left
-        pending for the embedding worker, so a long entry never holds its writer (or anyone) waiting."""
+        pending for the embedding worker, so a long entry never holds its writer (or anyone) waiting. `source` says
+        who writes (see the module's docstring); with `overwrite`, a file replaces entries edited through the API."""
         self.graph = graph
+        self.source = source
+        self.overwrite = overwrite
         self.embedder = embedder
         self.embed = embed
         self.prop = vector_property(embedder.slug)
@@ -145,7 +162,7 @@ class Ingestor:
                    for data in stored_records(self.graph, list(positions))]
         batch_report = IngestReport()
         for start in range(0, len(records), BATCH):
-            self._flush(records[start:start + BATCH], batch_report, None)
+            self._flush(records[start:start + BATCH], batch_report, None, source="refresh")
         report.written += batch_report.written
         report.chunks_embedded += batch_report.chunks_embedded
         report.chunks_reused += batch_report.chunks_reused
@@ -162,7 +179,9 @@ class Ingestor:
         return deleted
 
     def _flush(self, batch: list[tuple[int, EntryRecord]], report: IngestReport,
-               progress: Callable[[int], None] | None, create_only: bool = False) -> None:
+               progress: Callable[[int], None] | None, create_only: bool = False,
+               source: Source | None = None) -> None:
+        source = source or self.source
         seen: dict[str, int] = {}
         unique: list[tuple[int, EntryRecord]] = []
         for number, rec in batch:
@@ -177,6 +196,7 @@ class Ingestor:
         periods: list[dict[str, Any]] = []
         mentions: dict[str, list[dict[str, Any]]] = {"person": [], "place": [], "thing": []}
         chunks: list[dict[str, Any]] = []
+        adopted: list[dict[str, str]] = []
         for number, rec in unique:
             prior = existing.get(rec.entry_id)
             if create_only and prior is not None:
@@ -185,14 +205,25 @@ class Ingestor:
                 report.errors.append(LineError(number, rec.entry_id,
                                                "entry_id already belongs to another project"))
                 continue
-            turn = rec.metadata().get("turn")
-            placed = self.threads.prepare(rec, turn if isinstance(turn, int) else number,
+            fingerprint = rec.fingerprint()
+            if source == "file" and not self.overwrite and edited_since_file(prior, fingerprint):
+                report.skipped.append(LineError(number, rec.entry_id, EDITED_SINCE_FILE))
+                continue
+            placed = self.threads.prepare(rec, rec.turn if rec.turn is not None else number,
                                           prior["thread_id"] if prior is not None else None)
             prepared = self._prepare(rec, placed)
-            # Unchanged: same content, and every chunk embedded (or left to the worker, when this run defers).
+            if source != "refresh":
+                prepared["props"]["record_hash"] = fingerprint
+            if source == "file":
+                prepared["props"]["file_hash"] = fingerprint
+            # Unchanged: same content (and record: a listed name's case is not in the content hash), and every chunk
+            # embedded (or left to the worker, when this run defers).
             if prior is not None and prior["content_hash"] == prepared["props"]["content_hash"] \
-                    and prior["chunks"] > 0 and (prior["chunks"] == prior["embedded"] or not self.embed):
+                    and prior["record_hash"] in (None, fingerprint) and prior["chunks"] > 0 \
+                    and (prior["chunks"] == prior["embedded"] or not self.embed):
                 report.unchanged += 1
+                if source == "file" and (prior["file_hash"], prior["record_hash"]) != (fingerprint, fingerprint):
+                    adopted.append({"id": rec.entry_id, "hash": fingerprint})  # the file now agrees with it
                 continue
             entries.append({"id": rec.entry_id, "project_id": rec.project_id, "props": prepared["props"]})
             if rec.period:
@@ -201,6 +232,8 @@ class Ingestor:
             for m in prepared["mentions"]:
                 mentions[m["kind"]].append(m)
             chunks.extend(prepared["chunks"])
+        if adopted:
+            self.graph.write(MARK_FILE_WRITTEN, {"rows": adopted})
         if entries:
             self._embed(chunks, report)
             write_batch(self.graph, entries, periods, mentions, chunks, self.prop, create=create_only)
@@ -306,6 +339,14 @@ def sparse_arrays(embedder: CheckedEmbedder, chunks: list[dict[str, Any]]) -> li
         top = sorted(w.items(), key=lambda kv: -kv[1])[:SPARSE_TERMS]
         out.append({"sparse_tokens": [t for t, _ in top], "sparse_weights": [float(v) for _, v in top]})
     return out
+
+
+def edited_since_file(prior: Any, fingerprint: str) -> bool:
+    """True when writing `fingerprint` from a file would revert what the API wrote since a file last wrote the entry.
+    Entries from before fingerprints (no `record_hash`) count as file-written."""
+    if prior is None or prior["record_hash"] is None or prior["record_hash"] == fingerprint:
+        return False
+    return bool(prior["record_hash"] != prior["file_hash"])
 
 
 def stored_records(graph: Graph, ids: list[str]) -> list[dict[str, Any]]:

@@ -1,20 +1,30 @@
-"""The ingest record: the JSON Lines entry format (README, "The entry format"), validated at the boundary."""
+"""The entry record: one shape for a line of `memora ingest` and the body of `POST/PUT /v1/entries` (README, "The
+entry format"), validated at the boundary."""
 
 from __future__ import annotations
 
+import json
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from graph.ids import sha256
 from ingest.dates import DateRange, parse_occurred, parse_point
 
 Intimacy = Literal["private", "intimate", "circle", "public"]
 Kind = Literal["diary", "chronicle", "session", "witness"]
-_ID = r"^[^\s/][^\x00-\x1f]{0,199}$"
 # A project id holds no "/", and an entry id starts with "<project_id>/": an id then names its project
-# unambiguously, so no writer can probe or take the ids of a project they cannot see.
-_PROJECT_ID = r"^[^\s/][^\x00-\x1f/]{0,199}$"
+# unambiguously, so no writer can probe or take the ids of a project they cannot see. Files and HTTP share the rule.
+PROJECT_ID_PATTERN = r"^[^\s/][^\x00-\x1f/]{0,199}$"
+ENTRY_ID_PATTERN = r"^[^\s/][^\x00-\x1f/]*/[^\x00-\x1f]+$"
+ENTRY_ID_MAX = 200
+ENTRY_ID_RULE = ("`<project_id>/<anything>`: the project's id, a slash, then at least one character; at most 200 "
+                 "characters, no control characters")
 MAX_TEXT = 200_000
+MAX_METADATA_FIELDS = 50
+READ_ONLY_KEY = "read_only"
+"""What GET answers about an entry but no writer sets (dates as ranges, links, embedding): ignored on input, so a
+GET body can be PUT back, or saved as a line of a file, unchanged."""
 
 
 class EntryRecord(BaseModel):
@@ -22,8 +32,8 @@ class EntryRecord(BaseModel):
 
     model_config = ConfigDict(extra="allow", str_strip_whitespace=True)
 
-    entry_id: str = Field(pattern=_ID)
-    project_id: str = Field(pattern=_PROJECT_ID)
+    entry_id: str = Field(pattern=ENTRY_ID_PATTERN, max_length=ENTRY_ID_MAX)
+    project_id: str = Field(pattern=PROJECT_ID_PATTERN)
     text: str = Field(min_length=1, max_length=MAX_TEXT)
     author: str | None = Field(default=None, max_length=200)
     occurred_on: str | None = Field(default=None, max_length=50)
@@ -35,6 +45,24 @@ class EntryRecord(BaseModel):
     intimacy: Intimacy = "circle"
     kind: Kind = "diary"
     period: str | None = Field(default=None, max_length=200)
+    turn: int | None = Field(default=None, ge=0, le=10_000_000)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_read_only(cls, data: Any) -> Any:
+        if isinstance(data, dict) and READ_ONLY_KEY in data:
+            data = {k: v for k, v in data.items() if k != READ_ONLY_KEY}
+        return data
+
+    @model_validator(mode="after")
+    def _metadata_bounded(self) -> EntryRecord:
+        extra = self.model_extra or {}
+        if len(extra) > MAX_METADATA_FIELDS:
+            raise ValueError(f"at most {MAX_METADATA_FIELDS} extra (metadata) fields")
+        for key in extra:
+            if not 1 <= len(key) <= 100 or any(ord(ch) < 32 for ch in key):
+                raise ValueError("metadata field names must be 1..100 characters, no control characters")
+        return self
 
     @field_validator("persons", "places", "tags")
     @classmethod
@@ -74,6 +102,14 @@ class EntryRecord(BaseModel):
         return None
 
     def metadata(self) -> dict[str, Any]:
-        return dict(self.model_extra or {})
+        """Extra fields, and `turn` (stored with them, as before it was a declared field)."""
+        extra = dict(self.model_extra or {})
+        if self.turn is not None:
+            extra["turn"] = self.turn
+        return extra
+
+    def fingerprint(self) -> str:
+        """What was written, independent of how (file or API) and of what was derived from it (links, threads)."""
+        return sha256(json.dumps(self.model_dump(mode="json"), ensure_ascii=False, sort_keys=True, default=str))
 
 

@@ -25,10 +25,12 @@ ROUTES = {
     ("/v1/entries", "post"),
     ("/v1/entries/{entry_id}", "get"),
     ("/v1/entries/{entry_id}", "put"),
+    ("/v1/entries/{entry_id}", "patch"),
     ("/v1/entries/{entry_id}", "delete"),
     ("/v1/projects", "get"),
     ("/v1/projects", "post"),
     ("/v1/projects/{project_id}", "patch"),
+    ("/v1/projects/{project_id}/entries", "get"),
     ("/v1/projects/{project_id}/members", "get"),
     ("/v1/projects/{project_id}/members", "put"),
     ("/v1/projects/{project_id}/members/{user_id}", "delete"),
@@ -48,7 +50,7 @@ ROUTES = {
     ("/v1/w/{token}/entries/{entry_id}", "get"),
 }
 
-SUBCOMMANDS = ["db", "migrate", "ingest", "search", "token", "member", "project", "entity", "embeddings",
+SUBCOMMANDS = ["db", "migrate", "ingest", "entries", "search", "token", "member", "project", "entity", "embeddings",
                "understand", "serve", "eval", "demo"]
 
 
@@ -81,6 +83,8 @@ def test_every_route_declares_its_response(settings: Settings) -> None:
     ("get", "/v1/projects/{p}/analytics/importance?limit=0", None),
     ("post", "/v1/projects/{p}/witnesses", {}),
     ("post", "/v1/entries", {"project_id": "{p}"}),
+    ("get", "/v1/projects/{p}/entries?limit=0", None),
+    ("patch", "/v1/entries/{p}/x", {"kind": "novel"}),
     ("post", "/v1/w/not-a-link/search", {}),
     ("post", "/v1/w/not-a-link/entries", {}),
 ])

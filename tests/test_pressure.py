@@ -94,7 +94,7 @@ def test_concurrent_creates_of_one_id_give_one_201_and_keep_that_entry(base_url:
         with httpx.Client(base_url=base_url, timeout=60) as http:
             stored = http.get(f"/v1/entries/{entry_id}", headers=bearer(settings, family[winner])).json()
         level, text = writers[winner]
-        assert (stored["author_id"], stored["intimacy_level"], stored["text"]) == (
+        assert (stored["author"], stored["intimacy"], stored["text"]) == (
             family[winner], level, f"{text} {round_}."), "the stored entry is the acknowledged one"
 
 

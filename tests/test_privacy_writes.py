@@ -77,7 +77,7 @@ def test_a_reader_cannot_edit_or_delete_an_entry_they_wrote_earlier(client: Test
     assert edit.status_code == 403
     assert client.delete(f"/v1/entries/{entry_id}", headers=auth(reader)).status_code == 403
     stored = client.get(f"/v1/entries/{entry_id}", headers=auth(family["owner"])).json()
-    assert (stored["text"], stored["intimacy_level"], stored["periods"]) == ("Escrito cuando podía.", "circle", [])
+    assert (stored["text"], stored["intimacy"], stored["period"]) == ("Escrito cuando podía.", "circle", None)
 
 
 def test_put_without_intimacy_keeps_the_entrys_level(client: TestClient, auth: Headers,
@@ -85,7 +85,7 @@ def test_put_without_intimacy_keeps_the_entrys_level(client: TestClient, auth: H
     entry_id = f"{family['project']}/owner-private"
     resp = client.put(f"/v1/entries/{entry_id}", headers=auth(family["owner"]), json={"text": "Corrijo una errata."})
     assert resp.status_code == 200, resp.text
-    assert client.get(f"/v1/entries/{entry_id}", headers=auth(family["owner"])).json()["intimacy_level"] == "private"
+    assert client.get(f"/v1/entries/{entry_id}", headers=auth(family["owner"])).json()["intimacy"] == "private"
     assert client.get(f"/v1/entries/{entry_id}", headers=auth(family["coauthor"])).status_code == 404
     opened = client.put(f"/v1/entries/{entry_id}", headers=auth(family["owner"]),
                         json={"text": "Ahora sí, para todos.", "intimacy": "circle"})
@@ -145,6 +145,7 @@ def test_declaring_a_hidden_name_answers_with_the_callers_own_declaration(client
     written = client.post("/v1/entries?wait=true", headers=auth(coauthor), json={
         "project_id": project, "intimacy": "private", "text": "vandy, evander lusk"})
     got = client.get(f"/v1/entries/{written.json()['entry_id']}", headers=auth(coauthor)).json()
-    assert got["persons"] == ["evander lusk"], "linked through the coauthor's own declaration, never the owner's"
+    assert got["read_only"]["linked"]["persons"] == ["evander lusk"], \
+        "linked through the coauthor's own declaration, never the owner's"
     assert client.post(f"/v1/projects/{project}/entities", headers=auth(coauthor), json={
         "kind": "person", "name": "Nadie", "audience": "secret"}).status_code == 422

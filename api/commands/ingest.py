@@ -96,8 +96,8 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     report = IngestReport()  # filled as each batch commits, so an interrupted run still knows what it wrote
     with progress(total, "ingest") as bar, StopAtBatch(bar.update) as stop:
         try:
-            Ingestor(graph, active_embedder(graph, settings)).ingest(stop.lines(read_jsonl(path)), report=report,
-                                                                     progress=stop.progress)
+            Ingestor(graph, active_embedder(graph, settings), overwrite=args.overwrite).ingest(
+                stop.lines(read_jsonl(path)), report=report, progress=stop.progress)
         except (Interrupted, KeyboardInterrupt) as exc:
             signum = exc.signum if isinstance(exc, Interrupted) else signal.SIGINT
             at_once = exc.at_once if isinstance(exc, Interrupted) else True
@@ -116,10 +116,13 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         out(summary)
     else:
-        print(f"written {report.written}, unchanged {report.unchanged}, chunks embedded {report.chunks_embedded}, "
-              f"reused {report.chunks_reused}, pending {report.chunks_pending}, bad lines {len(report.errors)}")
+        print(f"written {report.written}, unchanged {report.unchanged}, skipped {len(report.skipped)}, chunks "
+              f"embedded {report.chunks_embedded}, reused {report.chunks_reused}, pending {report.chunks_pending}, "
+              f"bad lines {len(report.errors)}")
         for e in report.errors:
             print(f"  line {e.line}{f' ({e.entry_id})' if e.entry_id else ''}: {e.reason}")
+        for e in report.skipped:
+            print(f"  skipped line {e.line} ({e.entry_id}): {e.reason}")
     return 0 if not report.errors else 3
 
 
@@ -131,8 +134,8 @@ def interrupted(args: argparse.Namespace, report: IngestReport, stop: StopAtBatc
               if at_once else "")
     err(f"interrupted ({name}) after {stop.processed} of {total} lines (every line through line {stop.through} "
         f"processed): written {report.written}, unchanged {report.unchanged}, chunks embedded "
-        f"{report.chunks_embedded}, reused {report.chunks_reused}, pending {report.chunks_pending}, bad lines "
-        f"{len(report.errors)}{unsure}")
+        f"{report.chunks_embedded}, reused {report.chunks_reused}, pending {report.chunks_pending}, skipped "
+        f"{len(report.skipped)}, bad lines {len(report.errors)}{unsure}")
     for e in report.errors:
         err(f"  line {e.line}{f' ({e.entry_id})' if e.entry_id else ''}: {e.reason}")
     err(f"to finish, {RESUME}" + (" (and --owner is applied then)" if args.owner else ""))
@@ -148,5 +151,8 @@ def add_ingest(sub: Subparsers) -> None:
     ing = sub.add_parser("ingest", help="ingest a JSON Lines file of entries")
     ing.add_argument("file")
     ing.add_argument("--owner", help="make this user owner of projects that have no owner yet")
+    ing.add_argument("--overwrite", action="store_true",
+                     help="replace entries changed through the API since this file last wrote them (skipped and "
+                          "reported otherwise)")
     ing.add_argument("--json", action="store_true")
     ing.set_defaults(func=cmd_ingest)
