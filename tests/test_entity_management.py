@@ -69,7 +69,7 @@ def wait(client: TestClient, headers: dict[str, str], project: str, job: dict[st
 
 
 def persons_of(client: TestClient, headers: dict[str, str], entry: str) -> list[str]:
-    return list(client.get(f"/v1/entries/{entry}", headers=headers).json()["persons"])
+    return list(client.get(f"/v1/entries/{entry}", headers=headers).json()["read_only"]["linked"]["persons"])
 
 
 def companions(client: TestClient, headers: dict[str, str], project: str, name: str) -> list[str]:

@@ -34,6 +34,7 @@ from api.models import (
     WriteOut,
 )
 from api.ratelimit import rate_limited
+from api.responses import errors
 from api.services import Services
 from graph.entries import EntryExists, get_visible_entry
 from graph.members import role_of
@@ -45,11 +46,12 @@ from queries.listing import MAX_LIMIT, BadCursor, EntryFilters, list_entries
 router = APIRouter(prefix="/v1/entries", tags=["entries"])
 list_router = APIRouter(tags=["entries"])
 WRITE_LIMITED = rate_limited("the caller's write budget is spent")
+EDIT_ERRORS = {**errors(403, 404), **WRITE_LIMITED}
 EntryIdPath = Annotated[str, Path(pattern=ENTRY_ID_PATTERN, max_length=ENTRY_ID_MAX, description=ENTRY_ID_RULE)]
 UNCHANGEABLE = ("entry_id", "project_id", "author")
 
 
-@router.get("/{entry_id:path}", response_model=EntryOut)
+@router.get("/{entry_id:path}", response_model=EntryOut, responses=errors(404))
 def get_entry(entry_id: EntryIdPath, who: ViewerDep, svc: ServicesDep) -> EntryOut:
     """The entry as it was written (PUT it back unchanged: 200, `unchanged`), plus `read_only`."""
     row = get_visible_entry(svc.graph, visibility_params(who), entry_id)
@@ -62,7 +64,8 @@ WaitDep = Annotated[bool, Query(description="Answer only once the entry is embed
                                             "acknowledged when committed and embedded by the worker.")]
 
 
-@router.post("", response_model=WriteOut, status_code=201, dependencies=[WriteBudget], responses=WRITE_LIMITED)
+@router.post("", response_model=WriteOut, status_code=201, dependencies=[WriteBudget],
+             responses={**errors(403, 409), **WRITE_LIMITED})
 def create_entry(body: EntryIn, who: ViewerDep, svc: ServicesDep, wait: WaitDep = False) -> WriteOut:
     assert who.user_id is not None
     require_writer(svc, body.project_id, who)
@@ -79,7 +82,7 @@ def create_entry(body: EntryIn, who: ViewerDep, svc: ServicesDep, wait: WaitDep 
     return write_record(svc, record, "created", wait=wait)
 
 
-@router.put("/{entry_id:path}", response_model=WriteOut, dependencies=[WriteBudget], responses=WRITE_LIMITED)
+@router.put("/{entry_id:path}", response_model=WriteOut, dependencies=[WriteBudget], responses=EDIT_ERRORS)
 def update_entry(entry_id: EntryIdPath, body: EntryPut, who: ViewerDep, svc: ServicesDep, wait: WaitDep = False
                  ) -> WriteOut:
     """Replace the entry: a field absent from the body takes its default (a metadata field absent is removed);
@@ -96,7 +99,7 @@ def update_entry(entry_id: EntryIdPath, body: EntryPut, who: ViewerDep, svc: Ser
     return write_record(svc, record, "updated", wait=wait)
 
 
-@router.patch("/{entry_id:path}", response_model=WriteOut, dependencies=[WriteBudget], responses=WRITE_LIMITED,
+@router.patch("/{entry_id:path}", response_model=WriteOut, dependencies=[WriteBudget], responses=EDIT_ERRORS,
               openapi_extra={"requestBody": {"content": {"application/merge-patch+json": {
                   "schema": {"$ref": "#/components/schemas/EntryPatch"}}}}})
 def patch_entry(entry_id: EntryIdPath, body: EntryPatch, who: ViewerDep, svc: ServicesDep, wait: WaitDep = False
@@ -112,14 +115,14 @@ def patch_entry(entry_id: EntryIdPath, body: EntryPatch, who: ViewerDep, svc: Se
     return write_record(svc, record, "updated", wait=wait)
 
 
-@router.delete("/{entry_id:path}", response_model=WriteOut, dependencies=[WriteBudget], responses=WRITE_LIMITED)
+@router.delete("/{entry_id:path}", response_model=WriteOut, dependencies=[WriteBudget], responses=EDIT_ERRORS)
 def remove_entry(entry_id: EntryIdPath, who: ViewerDep, svc: ServicesDep) -> WriteOut:
     _editable(svc, who, entry_id)
     Ingestor(svc.graph, svc.embedder, embed=False, source="api").delete(entry_id)
     return WriteOut(entry_id=entry_id, status="deleted")
 
 
-@list_router.get("/v1/projects/{project_id}/entries", response_model=EntryListOut)
+@list_router.get("/v1/projects/{project_id}/entries", response_model=EntryListOut, responses=errors(403))
 def list_project_entries(
     project_id: str, who: ViewerDep, svc: ServicesDep,
     period: Annotated[list[str] | None, Query(description="Chapter name; repeat for any of several.")] = None,
