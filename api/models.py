@@ -454,8 +454,12 @@ class ImportanceOut(BaseModel):
 
 
 class WitnessGrantOut(BaseModel):
-    id: str
+    """A witness link as its project's owners see it (the link itself is shown once, when it is made)."""
+
+    grant_id: str
     period_id: str
     label: str | None
     revoked: bool
     expires_at: str | None
+    created_by: str | None
+    created_at: str | None

@@ -70,5 +70,8 @@ def test_witness_link_opens_only_circle_and_public_of_the_chapter(settings: Sett
     assert client.post(f"/v1/w/{owner['Authorization'][7:]}/search", json={"q": "x"}).status_code == 401
 
     grant_id = made.json()["grant_id"]
+    listed = client.get(f"/v1/projects/{project}/witnesses", headers=owner).json()
+    assert [(g["grant_id"], g["created_by"], g["revoked"]) for g in listed] == [(grant_id, family["owner"], False)]
+    assert client.get(f"/v1/projects/{project}/witnesses", headers=reader).status_code == 403
     assert client.delete(f"/v1/projects/{project}/witnesses/{grant_id}", headers=owner).status_code == 204
     assert client.post(f"/v1/w/{token}/search", json={"q": "lloramos"}).status_code == 401
