@@ -15,15 +15,18 @@ from fastapi import FastAPI
 from api.errors import NOT_FOUND, add_error_handlers
 from api.middleware import BodyLimit
 from api.ratelimit import Limits, rate_limited
-from api.routes import entities, entries, health, projects, search, witnesses
+from api.routes import entities, entries, export, health, projects, search, witnesses
 from api.services import Services
 from graph.settings import get_settings
 from ingest.embedding_jobs import Worker
 
 __all__ = ["NOT_FOUND", "Services", "create_app"]
 
-ROUTERS = (health.router, search.router, entries.router, projects.router, entities.router, witnesses.router)
+ROUTERS = (health.router, search.router, entries.router, projects.router, export.router, entities.router,
+           witnesses.router)
 UNAUTHENTICATED = (health.router,)
+OWN_RESPONSES = (export.router,)
+"""Routers that declare their own 429 (a JSON error beside a route whose success is not JSON)."""
 """Every other route takes a token or link, so it may be refused while its caller's address has failed too often."""
 
 
@@ -48,5 +51,5 @@ def create_app(services: Services | None = None, worker: bool = False) -> FastAP
     add_error_handlers(app)
     for router in ROUTERS:
         app.include_router(router, responses=rate_limited("too many failed authentications from this address")
-                           if router not in UNAUTHENTICATED else None)
+                           if router not in UNAUTHENTICATED + OWN_RESPONSES else None)
     return app
