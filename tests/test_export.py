@@ -23,7 +23,7 @@ from graph.members import set_member, update_project
 from graph.settings import Settings
 from graph.witnesses import create_grant
 from ingest.embedders import CheckedEmbedder
-from ingest.pipeline import parse_line
+from ingest.pipeline import LineError, parse_line
 
 CHAPTER = "Verano en Cádiz"
 QUERIES = ("¿qué dijo papá del piso?", "la playa de Cádiz en verano", "la jefa", "persiana rota")
@@ -167,7 +167,7 @@ def test_an_export_is_not_entries_and_a_cut_export_is_refused(world: dict[str, s
     assert code == 2 and "memora import" in err
     member_line = next(line for line in path.read_text().splitlines() if '"member"' in line)
     bad = parse_line(2, member_line)
-    assert not hasattr(bad, "text") and "memora import" in bad.reason  # type: ignore[union-attr]
+    assert isinstance(bad, LineError) and "memora import" in bad.reason
 
     cut = tmp_path / "cut.jsonl"
     cut.write_text("\n".join(path.read_text().splitlines()[:-2]) + "\n")
