@@ -104,6 +104,7 @@ def test_export_import_export_is_identical_and_searches_agree(world: dict[str, s
     first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
     code, _, err = _run(capsys, "export", "--project", p, "--out", str(first))
     assert code == 0, err
+    assert f"exported {p}: 7 entries" in err
     assert stat.S_IMODE(first.stat().st_mode) == 0o600, "an operator's export holds private entries"
     text = first.read_text(encoding="utf-8")
     records = _records(text)

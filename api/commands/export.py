@@ -40,7 +40,7 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
         with progress(total, "export") as bar:
             for text in export_lines(graph, args.project, Scope()):
                 sink.write(text)
-                if not text.startswith('{"memora_record"'):
+                if '"memora_record":' not in text:  # in an entry's JSON a quote inside a value is escaped
                     entries += 1
                     bar.update(1)
     finally:
