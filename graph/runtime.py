@@ -145,7 +145,7 @@ class Neo4jRuntime:
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
         except OSError:
             return pid
-        return pid if ENTRY_POINT.encode() in cmdline and home_dir_of(pid) in (None, self.root) else None
+        return pid if ENTRY_POINT.encode() in cmdline and home_dir_of(pid) in (None, self.root.resolve()) else None
 
     def holder(self) -> tuple[int, Path | None] | None:
         """The process listening on the Bolt port when it is not this home's server: (pid, its Neo4j home when it
@@ -297,7 +297,11 @@ def home_dir_of(pid: int) -> Path | None:
         return None
     for arg in args:
         if arg.startswith(b"--home-dir="):
-            return Path(arg[len(b"--home-dir="):].decode(errors="replace"))
+            home = Path(arg[len(b"--home-dir="):].decode(errors="replace"))
+            try:  # a relative home is relative to the server's working directory
+                return (Path(os.readlink(f"/proc/{pid}/cwd")) / home).resolve()
+            except OSError:
+                return home
     return None
 
 
