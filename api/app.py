@@ -18,16 +18,18 @@ from api.jwt_auth import verifier_for
 from api.middleware import BodyLimit
 from api.ratelimit import Limits, rate_limited
 from api.responses import errors
-from api.routes import entities, entity_edits, entries, health, projects, search, witnesses
+from api.routes import entities, entity_edits, entries, export, health, projects, search, witnesses
 from api.services import Services
 from graph.settings import get_settings
 from ingest.embedding_jobs import Worker
 
 __all__ = ["NOT_FOUND", "Services", "create_app"]
 
-ROUTERS = (health.router, search.router, entries.router, entries.list_router, projects.router, entities.router,
-           entity_edits.router, witnesses.router)
+ROUTERS = (health.router, search.router, entries.router, entries.list_router, projects.router, export.router,
+           entities.router, entity_edits.router, witnesses.router)
 UNAUTHENTICATED = (health.router,)
+OWN_RESPONSES = (export.router,)
+"""Routers that declare their own 429 (a JSON error beside a route whose success is not JSON)."""
 """Every other route takes a token or link, so it may be refused while its caller's address has failed too often."""
 
 
@@ -58,6 +60,9 @@ def create_app(services: Services | None = None, worker: bool = False) -> FastAP
     app.add_middleware(BodyLimit, limit=svc.settings.max_body_bytes)
     add_error_handlers(app)
     for router in ROUTERS:
-        app.include_router(router, responses=errors(503) if router in UNAUTHENTICATED else
-                           errors(401, 422, 503) | rate_limited("too many failed authentications from this address"))
+        if router in OWN_RESPONSES:
+            app.include_router(router)
+        else:
+            app.include_router(router, responses=errors(503) if router in UNAUTHENTICATED else errors(401, 422, 503)
+                               | rate_limited("too many failed authentications from this address"))
     return app

@@ -10,7 +10,7 @@ import logging
 import sys
 from collections.abc import Callable
 
-from api.commands import db, demo, embeddings, entity, entries, evaluate, ingest, members, search, serve
+from api.commands import db, demo, embeddings, entity, entries, evaluate, export, ingest, members, search, serve
 from api.commands.common import Subparsers, connect, err
 from graph.settings import get_settings
 
@@ -18,9 +18,9 @@ __all__ = ["build_parser", "connect", "main"]
 
 # In the order `memora --help` lists them.
 SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
-    db.add_db, db.add_migrate, ingest.add_ingest, entries.add_entries, search.add_search, serve.add_token,
-    members.add_member, members.add_project, entity.add_entity, embeddings.add_embeddings, search.add_understand,
-    serve.add_serve, evaluate.add_eval, demo.add_demo,
+    db.add_db, db.add_migrate, ingest.add_ingest, export.add_export, export.add_import, entries.add_entries,
+    search.add_search, serve.add_token, members.add_member, members.add_project, entity.add_entity,
+    embeddings.add_embeddings, search.add_understand, serve.add_serve, evaluate.add_eval, demo.add_demo,
 )
 
 

@@ -463,3 +463,16 @@ class WitnessGrantOut(BaseModel):
     expires_at: str | None
     created_by: str | None
     created_at: str | None
+
+
+class ExportLineOut(BaseModel):
+    """One line of `GET /v1/projects/{p}/export` (graph/export.py). A line with `memora_record` is a project,
+    member, entity, declaration, witness_grant or end record; a line without it is an entry in the ingest format
+    (`entry_id`, `project_id`, `text`, `author`, `occurred_on` as written, `occurred_at`, `title`, `persons`,
+    `places`, `tags`, `intimacy`, `kind`, `period`, and the entry's metadata fields such as `turn`)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    memora_record: Literal["project", "member", "entity", "declaration", "witness_grant", "end"] | None = None
+    project_id: str | None = None
+    entry_id: str | None = None

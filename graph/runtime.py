@@ -73,6 +73,7 @@ class Neo4jRuntime:
         self.lib_dir = settings.cache_dir / f"neo4j-{settings.neo4j_version}" / "lib"
         self.pid_file = self.root / "run" / "memora-neo4j.pid"
         self.password_file = settings.home / "neo4j-password"
+        self.port_file = port_file(settings.home)
 
     # -- obtaining -----------------------------------------------------------------------------------------------
     def ensure_jars(self) -> Path:
@@ -144,7 +145,24 @@ class Neo4jRuntime:
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
         except OSError:
             return pid
-        return pid if ENTRY_POINT.encode() in cmdline else None
+        return pid if ENTRY_POINT.encode() in cmdline and home_dir_of(pid) in (None, self.root.resolve()) else None
+
+    def holder(self) -> tuple[int, Path | None] | None:
+        """The process listening on the Bolt port when it is not this home's server: (pid, its Neo4j home when it
+        is a memora-managed Neo4j). None when the port is free, ours, or its listener cannot be read."""
+        listener = listener_pid(self.settings.neo4j_bolt_port)
+        if listener is None or listener == self.pid():
+            return None
+        return listener, home_dir_of(listener)
+
+    def _held_by_another(self) -> str | None:
+        held = self.holder()
+        if held is None:
+            return None
+        pid, home = held
+        who = f"another checkout's Neo4j (home {home}, pid {pid})" if home else f"another process (pid {pid})"
+        return (f"port {self.settings.neo4j_bolt_port} is held by {who}, not by this home's server ({self.root}); "
+                "set MEMORA_NEO4J_BOLT_PORT to a free port, or MEMORA_HOME to that server's home")
 
     def start(self, timeout: float = 120.0) -> ServerStatus:
         if not self.settings.managed_neo4j:
@@ -153,12 +171,14 @@ class Neo4jRuntime:
             self._wait_bolt(timeout)
             return self.status()
         if _port_open(self.settings.neo4j_bolt_port):
-            raise RuntimeProblem(
+            raise RuntimeProblem(self._held_by_another() or (
                 f"port {self.settings.neo4j_bolt_port} is already in use by another process; "
                 "set MEMORA_NEO4J_BOLT_PORT to a free port (or NEO4J_URI to use that server)."
-            )
+            ))
         lib = self.ensure_jars()
         conf_dir = self.write_config()
+        # A new shell with only MEMORA_HOME set finds this server again (graph/settings.py reads the file).
+        self.port_file.write_text(f"{self.settings.neo4j_bolt_port}\n")
         log = open(self.root / "logs" / "console.log", "ab")  # noqa: SIM115 - handed to the child process
         cmd = [
             "java",
@@ -199,8 +219,9 @@ class Neo4jRuntime:
             ok, detail = _bolt_answers(self.settings.bolt_uri, self.settings.neo4j_user, self.settings.neo4j_password)
             return ServerStatus(False, ok, self.settings.bolt_uri, None, None, detail)
         pid = self.pid()
-        running = pid is not None and _port_open(self.settings.neo4j_bolt_port)
-        detail = "running" if running else ("starting" if pid else "stopped")
+        other = self._held_by_another() if _port_open(self.settings.neo4j_bolt_port) else None
+        running = pid is not None and other is None and _port_open(self.settings.neo4j_bolt_port)
+        detail = other or ("running" if running else ("starting" if pid else "stopped"))
         return ServerStatus(True, running, self.settings.bolt_uri, pid, self.root, detail)
 
     def _wait_bolt(self, timeout: float, proc: subprocess.Popen[bytes] | None = None) -> None:
@@ -259,6 +280,57 @@ def _alive(pid: int) -> bool:
     except (OSError, IndexError):
         return True
     return state != "Z"
+
+
+def port_file(home: Path) -> Path:
+    """Where a home keeps the Bolt port its server was last started on."""
+    return home / "neo4j" / "port"
+
+
+def home_dir_of(pid: int) -> Path | None:
+    """The `--home-dir` a memora-managed Neo4j was started with (None for any other process or when unreadable)."""
+    try:
+        args = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return None
+    if ENTRY_POINT.encode() not in args:
+        return None
+    for arg in args:
+        if arg.startswith(b"--home-dir="):
+            home = Path(arg[len(b"--home-dir="):].decode(errors="replace"))
+            try:  # a relative home is relative to the server's working directory
+                return (Path(os.readlink(f"/proc/{pid}/cwd")) / home).resolve()
+            except OSError:
+                return home
+    return None
+
+
+def listener_pid(port: int) -> int | None:
+    """The process listening on a local TCP port, read from /proc (Linux; None elsewhere, or when the process
+    belongs to another user and its descriptors cannot be read)."""
+    inodes: set[str] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            if len(fields) > 9 and fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                inodes.add(fields[9])
+    if not inodes:
+        return None
+    targets = {f"socket:[{inode}]" for inode in inodes}
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            for fd in (proc / "fd").iterdir():
+                if os.readlink(fd) in targets:
+                    return int(proc.name)
+        except OSError:
+            continue
+    return None
 
 
 def _port_open(port: int) -> bool:

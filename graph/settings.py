@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -84,6 +85,15 @@ class Settings(BaseSettings):
         default=60, ge=0,
         description="Invalid or expired tokens and witness links per client address per minute; past it, every "
                     "request from the address is refused (429) until the budget refills.")
+
+    @model_validator(mode="after")
+    def _home_port(self) -> Settings:
+        """Without MEMORA_NEO4J_BOLT_PORT, the port this home's server was last started on ($MEMORA_HOME/neo4j/port,
+        written by graph/runtime.py), so a new shell with only MEMORA_HOME set reaches that home's Neo4j."""
+        if "neo4j_bolt_port" not in self.model_fields_set:
+            with contextlib.suppress(OSError, ValueError):
+                self.neo4j_bolt_port = int((self.home / "neo4j" / "port").read_text().strip())
+        return self
 
     @property
     def managed_neo4j(self) -> bool:

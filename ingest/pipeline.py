@@ -32,6 +32,7 @@ from graph.entries import (
     load_records,
     write_batch,
 )
+from graph.export import MARKER as EXPORT_MARKER
 from graph.ids import chunk_id, period_id, sha256
 from graph.schema import vector_property
 from graph.textnorm import fold, words
@@ -96,6 +97,9 @@ def parse_line(number: int, line: str) -> EntryRecord | LineError:
         return LineError(number, None, f"invalid JSON: {exc.msg} at column {exc.colno}")
     if not isinstance(data, dict):
         return LineError(number, None, "a line must be a JSON object")
+    if EXPORT_MARKER in data:
+        return LineError(number, None, f"a {data[EXPORT_MARKER]!r} record of a memora export, not an entry: restore "
+                                       "an export with `memora import FILE`")
     try:
         return EntryRecord.model_validate(data)
     except ValidationError as exc:

@@ -31,6 +31,7 @@ ROUTES = {
     ("/v1/projects", "post"),
     ("/v1/projects/{project_id}", "patch"),
     ("/v1/projects/{project_id}/entries", "get"),
+    ("/v1/projects/{project_id}/export", "get"),
     ("/v1/projects/{project_id}/members", "get"),
     ("/v1/projects/{project_id}/members", "put"),
     ("/v1/projects/{project_id}/members/{user_id}", "delete"),
@@ -50,8 +51,8 @@ ROUTES = {
     ("/v1/w/{token}/entries/{entry_id}", "get"),
 }
 
-SUBCOMMANDS = ["db", "migrate", "ingest", "entries", "search", "token", "member", "project", "entity", "embeddings",
-               "understand", "serve", "eval", "demo"]
+SUBCOMMANDS = ["db", "migrate", "ingest", "export", "import", "entries", "search", "token", "member", "project",
+               "entity", "embeddings", "understand", "serve", "eval", "demo"]
 
 
 def test_the_api_serves_exactly_its_routes(settings: Settings) -> None:
@@ -67,7 +68,8 @@ def test_every_route_declares_its_response(settings: Settings) -> None:
             status, response = next((s, r) for s, r in op["responses"].items() if s.startswith("2"))
             if status == "204":
                 continue
-            schema = response["content"]["application/json"]["schema"]
+            content = response["content"]
+            schema = (content.get("application/json") or content["application/x-ndjson"])["schema"]
             assert "$ref" in schema or "$ref" in schema.get("items", {}), (method, path, schema)
 
 

@@ -111,14 +111,20 @@ class LineProgress:
     def __init__(self, total: int | None, label: str, every: float = 5.0) -> None:
         self.total, self.label, self.every = total, label, every
         self.done = 0
+        self.closed = False
         self.started = self.last = time.monotonic()
 
     def __enter__(self) -> LineProgress:
         return self
 
     def __exit__(self, *_: object) -> None:
-        if self.done:
+        self.close()
+
+    def close(self) -> None:
+        """The last line, once (tqdm's interface: callers may close before leaving the block)."""
+        if self.done and not self.closed:
             self._line()
+        self.closed = True
 
     def update(self, n: int = 1) -> None:
         self.done += n

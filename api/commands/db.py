@@ -1,8 +1,9 @@
-"""`memora db start|stop|status` (the managed Neo4j) and `memora migrate` (its schema)."""
+"""`memora db start|stop|status|backup|restore` (the managed Neo4j) and `memora migrate` (its schema)."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from api.commands.common import Subparsers, connect, err, out
 from graph.settings import Settings
@@ -12,6 +13,8 @@ def cmd_db(args: argparse.Namespace, settings: Settings) -> int:
     from graph.runtime import Neo4jRuntime
 
     runtime = Neo4jRuntime(settings)
+    if args.action in ("backup", "restore"):
+        return cmd_backup(args, settings)
     if args.action == "start":
         if not settings.managed_neo4j:
             err(f"NEO4J_URI is set ({settings.bolt_uri}); nothing to start")
@@ -25,6 +28,22 @@ def cmd_db(args: argparse.Namespace, settings: Settings) -> int:
     return 0 if status.running or args.action == "stop" else 1
 
 
+def cmd_backup(args: argparse.Namespace, settings: Settings) -> int:
+    """Stop-copy-start backup, or a restore into this (new) home (graph/backup.py)."""
+    from graph.backup import backup, restore
+
+    if not args.dir:
+        err(f"db {args.action} needs a directory: memora db {args.action} DIR")
+        return 2
+    if args.action == "backup":
+        manifest = backup(settings, Path(args.dir), say=err)
+        out({k: v for k, v in manifest.items() if k != "files"} | {"files": len(manifest["files"])})
+    else:
+        out(restore(settings, Path(args.dir), force=args.force, say=err))
+        err("restored; start it with `memora db start` (set MEMORA_NEO4J_BOLT_PORT if another server holds the port)")
+    return 0
+
+
 def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
     from graph.schema import migrate
 
@@ -35,8 +54,10 @@ def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def add_db(sub: Subparsers) -> None:
-    db = sub.add_parser("db", help="start, stop or inspect the local Neo4j")
-    db.add_argument("action", choices=["start", "stop", "status"])
+    db = sub.add_parser("db", help="start, stop, inspect, back up or restore the local Neo4j")
+    db.add_argument("action", choices=["start", "stop", "status", "backup", "restore"])
+    db.add_argument("dir", nargs="?", help="backup/restore: the backup directory")
+    db.add_argument("--force", action="store_true", help="restore: replace the data this home already holds")
     db.set_defaults(func=cmd_db)
 
 

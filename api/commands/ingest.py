@@ -91,6 +91,10 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     if not path.is_file():
         err(f"no such file: {path}")
         return 2
+    if is_export(path):
+        err(f"{path} is a memora export (its first line is the project header), not entries to ingest: restore it "
+            f"with `memora import {path}` (add --as-project NEWID to restore it under another id)")
+        return 2
     graph = connect(settings)
     total = sum(1 for line in path.open(encoding="utf-8", errors="replace") if line.strip())
     report = IngestReport()  # filled as each batch commits, so an interrupted run still knows what it wrote
@@ -124,6 +128,23 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
         for e in report.skipped:
             print(f"  skipped line {e.line} ({e.entry_id}): {e.reason}")
     return 0 if not report.errors else 3
+
+
+def is_export(path: Path) -> bool:
+    """True when the first non-empty line is an export header (graph/export.py)."""
+    import json
+
+    from graph.export import MARKER
+
+    with path.open(encoding="utf-8", errors="replace") as fh:
+        for text in fh:
+            if text.strip():
+                try:
+                    data = json.loads(text)
+                except json.JSONDecodeError:
+                    return False
+                return isinstance(data, dict) and data.get(MARKER) == "project"
+    return False
 
 
 def interrupted(args: argparse.Namespace, report: IngestReport, stop: StopAtBatch, total: int, signum: int,
