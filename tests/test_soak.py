@@ -1,0 +1,68 @@
+"""Under load (issue 13), shortened for `make test`: 4 clients for 20 s through a real HTTP server on loopback and the
+real Neo4j, with the same code as `bench/soak.py` (whose full run is in docs/BENCHMARKS.md)."""
+
+from __future__ import annotations
+
+import time
+
+from api.app import Services, create_app
+from api.ratelimit import UNLIMITED
+from bench.soak import Cast, Ledger, Soak, State, make_cast, seed_cast, served_in_thread
+from graph.db import Graph
+from graph.settings import Settings
+from ingest.embedders import CheckedEmbedder
+from tests.conftest import SUMMARY
+
+CLIENTS, SECONDS = 4, 20
+
+
+def test_a_soak_loses_no_acknowledged_write_and_leaks_nothing(settings: Settings, graph: Graph,
+                                                              embedder: CheckedEmbedder, prefix: str) -> None:
+    cast = make_cast(prefix)
+    seed_cast(graph, cast)
+    app = create_app(Services(settings.model_copy(update=UNLIMITED), graph=graph, embedder=embedder))
+    with served_in_thread(app) as url:
+        soak = Soak(url, settings, cast, clients=CLIENTS, seconds=SECONDS, seed=13)
+        soak.run()
+    report = soak.verify(graph)
+    SUMMARY.append("soak: " + report.table().splitlines()[0])
+    figures = report.figures()
+    assert report.server_errors == 0, report.table()
+    assert not report.unexpected, report.table()
+    assert not report.problems, report.table()
+    assert not report.leaks, report.table()
+    assert report.uncertain == 0, "with no 5xx every write has a known outcome"
+    assert all(k["requests"] > 0 for k in figures["per_kind"].values()), figures
+    assert report.results_checked > 50, "searches found entries to judge"
+    stored = graph.read("MATCH (e:Entry) WHERE e.project_id IN $p RETURN count(e) AS n", {"p": list(cast.projects)})
+    live = sum(1 for _, _, final, _ in soak.ledger.expected_final() if final is not None)
+    assert stored[0]["n"] == live > 0
+
+
+def _judge(cast: Cast, ledger: Ledger, viewer: str, result: dict[str, str], t0: float, t1: float) -> list[str]:
+    soak = Soak("http://127.0.0.1:9", Settings(secret="x"), cast, clients=0, seconds=0)
+    soak.ledger = ledger
+    soak._judge(viewer, "q", result, t0, t1)  # noqa: SLF001 - the judge itself is under test
+    return soak.report.leaks
+
+
+def test_the_judge_accepts_either_state_of_a_write_in_flight_and_nothing_else() -> None:
+    """The oracle side of the soak: a reader may get an entry re-levelled to private only while that write is in
+    flight, and an owner never gets a coauthor's private entry."""
+    cast = make_cast("j-")
+    author, project = cast.writers[2]  # a coauthor of project a
+    reader, owner = cast.readers[0][0], cast.writers[0][0]
+    ledger = Ledger()
+    entry = f"{project}/e1"
+    Ledger.end(ledger.begin(entry, author, project, State("t", "circle")), 201)
+    after_create = time.monotonic()
+    relevel = ledger.begin(entry, author, project, State("t", "private"))
+    seen_circle = {"entry_id": entry, "intimacy_level": "circle", "author_id": author}
+    assert _judge(cast, ledger, reader, seen_circle, after_create, time.monotonic()) == []
+    Ledger.end(relevel, 200)
+    later = time.monotonic() + 1
+    assert _judge(cast, ledger, reader, seen_circle, later, later + 1), "circle after the private write was acked"
+    seen_private = {**seen_circle, "intimacy_level": "private"}
+    assert _judge(cast, ledger, owner, seen_private, after_create, later), "the owner never sees a private entry"
+    assert _judge(cast, ledger, author, seen_private, later, later + 1) == [], "its author does"
+    assert _judge(cast, ledger, reader, {**seen_circle, "entry_id": f"{project}/nobody"}, later, later + 1)
