@@ -181,6 +181,7 @@ class Call:
     status: int | None  # None: no answer (transport error)
     seconds: float
     expected: bool
+    error: str | None = None  # the transport error, or the start of an unexpected answer's body
 
 
 @dataclass
@@ -235,7 +236,7 @@ class SoakReport:
             lines.append(f"{kind:<14}{k['requests']:>9}{k['p50_ms'] or 0:>9}{k['p95_ms'] or 0:>9}"
                          f"{k['max_ms'] or 0:>9}  {k['statuses']}")
         lines += [f"LEAK {x}" for x in self.leaks[:20]] + [f"LOST {x}" for x in self.problems[:20]]
-        lines += [f"UNEXPECTED {c.kind} {c.status}" for c in self.unexpected[:20]]
+        lines += [f"UNEXPECTED {c.kind} {c.status} {c.error}" for c in self.unexpected[:20]]
         return "\n".join(lines)
 
 
@@ -309,14 +310,18 @@ class Soak:
     def _call(self, http: httpx.Client, kind: str, method: str, url: str, user: str, expected: Callable[[int], bool],
               body: dict[str, Any] | None = None) -> tuple[httpx.Response | None, float, float]:
         t0 = time.monotonic()
+        error = None
         try:
             resp: httpx.Response | None = http.request(method, url, json=body, headers=self.tokens[user])
-        except httpx.HTTPError:
-            resp = None
+        except httpx.HTTPError as exc:
+            resp, error = None, repr(exc)
         t1 = time.monotonic()
         status = resp.status_code if resp is not None else None
+        ok = status is not None and expected(status)
+        if resp is not None and not ok:
+            error = resp.text[:200]
         with self._lock:
-            self.report.calls.append(Call(kind, status, t1 - t0, status is not None and expected(status)))
+            self.report.calls.append(Call(kind, status, t1 - t0, ok, error))
         return resp, t0, t1
 
     def _create(self, http: httpx.Client, rng: random.Random, writer: str, project: str, mine: list[str],
@@ -463,19 +468,21 @@ def served_in_thread(app: Any) -> Iterator[str]:
 
 
 @contextmanager
-def served_by_memora(env: dict[str, str] | None = None, startup: float = 180) -> Iterator[str]:
-    """`memora serve` from this checkout in a subprocess (its own interpreter, embedding worker on), rate limits off."""
+def served_by_memora(log: Path, env: dict[str, str] | None = None, startup: float = 180) -> Iterator[str]:
+    """`memora serve` from this checkout in a subprocess (its own interpreter, embedding worker on), rate limits off;
+    its log (tracebacks of any 500 included) goes to `log`."""
     port = free_port()
     env = {**os.environ, **(env or {}), "MEMORA_RATE_SEARCH_PER_SECOND": "0", "MEMORA_RATE_WRITE_PER_SECOND": "0",
            "MEMORA_RATE_AUTH_FAILURES_PER_MINUTE": "0"}
+    sink = log.open("w", encoding="utf-8")
     proc = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
-                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + startup
         while time.monotonic() < deadline:
             if proc.poll() is not None:
-                raise RuntimeError(f"memora serve exited: {proc.stderr.read()[-2000:] if proc.stderr else ''}")
+                raise RuntimeError(f"memora serve exited: {log.read_text(encoding='utf-8')[-2000:]}")
             try:
                 if httpx.get(f"{url}/ready", timeout=2).status_code == 200:
                     break
@@ -491,6 +498,7 @@ def served_by_memora(env: dict[str, str] | None = None, startup: float = 180) ->
             proc.wait(30)
         except subprocess.TimeoutExpired:
             proc.kill()
+        sink.close()
 
 
 def main() -> int:
@@ -499,6 +507,8 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=120)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json")
+    parser.add_argument("--server-log", default="soak-server.log",
+                        help="where `memora serve` logs (default: %(default)s)")
     args = parser.parse_args()
     from api.cli import connect
     from graph.settings import get_settings
@@ -508,13 +518,15 @@ def main() -> int:
     cast = make_cast(f"soak{uuid.uuid4().hex[:6]}-")
     seed_cast(graph, cast)
     try:
-        with served_by_memora() as url:
+        with served_by_memora(Path(args.server_log)) as url:
             soak = Soak(url, settings, cast, clients=args.clients, seconds=args.seconds, seed=args.seed)
             soak.run()
         report = soak.verify(graph)
     finally:
         drop_cast(graph, cast)
     print(report.table())
+    if not report.ok:
+        print(f"server log: {args.server_log}")
     if args.json:
         Path(args.json).write_text(json.dumps(report.figures(), indent=2))
     return 0 if report.ok else 1

@@ -4,13 +4,19 @@ real Neo4j, with the same code as `bench/soak.py` (whose full run is in docs/BEN
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
+from typing import Any
 
 from api.app import Services, create_app
 from api.ratelimit import UNLIMITED
 from bench.soak import Cast, Ledger, Soak, State, make_cast, seed_cast, served_in_thread
 from graph.db import Graph
+from graph.members import set_member
 from graph.settings import Settings
+from graph.visibility import Viewer
 from ingest.embedders import CheckedEmbedder
+from queries.channels import TOP_TEXT
+from queries.search import Scope, SearchOptions, hybrid_search
 from tests.conftest import SUMMARY
 
 CLIENTS, SECONDS = 4, 20
@@ -66,3 +72,29 @@ def test_the_judge_accepts_either_state_of_a_write_in_flight_and_nothing_else() 
     assert _judge(cast, ledger, owner, seen_private, after_create, later), "the owner never sees a private entry"
     assert _judge(cast, ledger, author, seen_private, later, later + 1) == [], "its author does"
     assert _judge(cast, ledger, reader, {**seen_circle, "entry_id": f"{project}/nobody"}, later, later + 1)
+
+
+class _DeletesBeforeTopText(Graph):
+    """The real graph, with a concurrent delete landing between the keyword channel and the top hit's text read."""
+
+    victim = ""
+
+    def read(self, query: str, params: Mapping[str, Any] | None = None) -> list[Any]:
+        if query == TOP_TEXT and params is not None:
+            self.victim = params["id"]
+            self.write("MATCH (e:Entry {id: $id}) DETACH DELETE e", {"id": self.victim})
+        return super().read(query, params)
+
+
+def test_a_search_racing_a_delete_of_its_top_keyword_hit_answers_without_it(
+        graph: Graph, embedder: CheckedEmbedder, settings: Settings, prefix: str, ingest: Any) -> None:
+    """Found by the soak: the keyword channel's top entry deleted before its text was read made the search a 500."""
+    project, user = f"{prefix}race", f"{prefix}ana"
+    set_member(graph, project, user, "owner")
+    ingest([{"entry_id": f"{project}/e{i}", "project_id": project, "author": user,
+             "text": f"El tren de la abuela número {i} llegó tarde."} for i in range(3)])
+    racing = _DeletesBeforeTopText(graph.driver, graph.database)
+    resp = hybrid_search(racing, embedder, settings, Viewer(user_id=user), "tren abuela", Scope(project_id=project),
+                         SearchOptions(k=5, channels=("fulltext",)))
+    ids = [r.entry_id for r in resp.results]
+    assert racing.victim.startswith(project) and racing.victim not in ids and len(ids) == 2
