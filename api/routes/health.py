@@ -13,13 +13,14 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from api.deps import ServicesDep
-from api.errors import RETRY_AFTER_SECONDS, UNAVAILABLE_DETAIL
+from api.errors import RETRY_AFTER_SECONDS
 from api.models import HealthOut, ReadyOut
 from api.services import Services
 from graph.db import UNAVAILABLE
 
 router = APIRouter(tags=["health"])
 PING = "RETURN 1 AS ok"
+UNREACHABLE = "the graph database is unreachable; retry later"
 
 
 def _neo4j_up(svc: Services) -> bool:
@@ -29,7 +30,7 @@ def _neo4j_up(svc: Services) -> bool:
         return True
     except UNAVAILABLE:
         return False
-    except Exception:  # noqa: BLE001 - a probe reports, it does not raise
+    except Exception:  # noqa: BLE001 - a probe reports (auth refused, database missing), it does not raise
         return False
 
 
@@ -51,6 +52,6 @@ def ready(svc: ServicesDep) -> ReadyOut | JSONResponse:
     """Readiness: 200 when the graph answers, 503 (with Retry-After and a reason) when it does not."""
     if _neo4j_up(svc):
         return ReadyOut(status="ready", neo4j="up")
-    body = ReadyOut(status="unavailable", neo4j="down", detail=UNAVAILABLE_DETAIL.split(";")[0] + " (unreachable)")
+    body = ReadyOut(status="unavailable", neo4j="down", detail=UNREACHABLE)
     return JSONResponse(status_code=503, content=body.model_dump(),
                         headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
