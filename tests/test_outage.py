@@ -24,7 +24,7 @@ from api.app import Services, create_app
 from api.cli import main
 from api.errors import UNAVAILABLE_DETAIL
 from api.ratelimit import UNLIMITED
-from bench.soak import free_port, served_in_thread
+from bench.serving import free_port, served_in_thread
 from graph.db import UNAVAILABLE_EXIT, Graph, get_graph
 from graph.members import set_member
 from graph.runtime import Neo4jRuntime

@@ -9,7 +9,8 @@ from typing import Any
 
 from api.app import Services, create_app
 from api.ratelimit import UNLIMITED
-from bench.soak import Cast, Ledger, Soak, State, make_cast, seed_cast, served_in_thread
+from bench.serving import served_in_thread
+from bench.soak import Cast, Ledger, Soak, State, make_cast, seed_cast
 from graph.db import Graph
 from graph.members import set_member
 from graph.settings import Settings
