@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from api.commands import db, demo, embeddings, entity, entries, evaluate, export, ingest, members, search, serve
 from api.commands.common import Subparsers, connect, err
-from graph.settings import get_settings
+from graph.settings import Settings, get_settings
 
 __all__ = ["build_parser", "connect", "main"]
 
@@ -36,15 +36,30 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(message)s")
+    if not args.verbose:  # the driver's "will be retried" warnings; the outcome is reported below
+        logging.getLogger("neo4j").setLevel(logging.ERROR)
+    from graph.db import UNAVAILABLE, UNAVAILABLE_EXIT
     from graph.runtime import RuntimeProblem
 
+    settings = get_settings()
     try:
-        return int(args.func(args, get_settings()) or 0)
+        return int(args.func(args, settings) or 0)
     except RuntimeProblem as exc:
         err(str(exc))
         return 5
+    except UNAVAILABLE as exc:
+        err(unreachable(settings, exc))
+        return UNAVAILABLE_EXIT
     except KeyboardInterrupt:
         return 130
+
+
+def unreachable(settings: Settings, exc: BaseException) -> str:
+    """What to say when Neo4j did not answer within the bounded retries (no traceback: the cause in one line)."""
+    cause = " ".join(str(exc).split())[:300]
+    where = "the managed Neo4j (`memora db status`, `memora db start`)" if settings.managed_neo4j else "NEO4J_URI"
+    return (f"the graph database at {settings.bolt_uri} is unreachable ({type(exc).__name__}: {cause}); nothing more "
+            f"was written. Check {where} and run the command again (an ingest skips what it already wrote).")
 
 
 if __name__ == "__main__":

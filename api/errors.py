@@ -8,10 +8,15 @@ import logging
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from neo4j.exceptions import ServiceUnavailable, SessionExpired
+from neo4j.exceptions import IncompleteCommit, TransientError
+
+from graph.db import UNAVAILABLE
 
 log = logging.getLogger(__name__)
 NOT_FOUND = "entry not found"
+RETRY_AFTER_SECONDS = 5
+"""What a 503 asks the client to wait: about the time a restarted Neo4j needs to answer again."""
+UNAVAILABLE_DETAIL = "the graph database is unavailable; nothing was written, retry later"
 
 
 async def invalid(_: Request, exc: Exception) -> JSONResponse:
@@ -22,12 +27,25 @@ async def invalid(_: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(status_code=422, content={"detail": errors})
 
 
+def unavailable_detail(exc: BaseException) -> str:
+    """The reason a 503 gives. A commit whose answer was lost is the one case where a write may have happened."""
+    if isinstance(exc, IncompleteCommit):
+        return ("the connection to the graph database was lost while committing: the write may or may not be "
+                "stored; read it back before retrying")
+    if isinstance(exc, TransientError):
+        return "the graph database could not complete the request now (transient failure); nothing was written, " \
+               "retry later"
+    return UNAVAILABLE_DETAIL
+
+
 async def db_down(_: Request, exc: Exception) -> JSONResponse:
-    log.error("Neo4j unavailable: %s", exc)
-    return JSONResponse(status_code=503, content={"detail": "the graph database is unavailable; retry later"})
+    """503 with Retry-After and a reason, never a traceback: the driver gave up within its bounded retries."""
+    log.error("Neo4j unavailable: %s: %s", type(exc).__name__, exc)
+    return JSONResponse(status_code=503, content={"detail": unavailable_detail(exc)},
+                        headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
 def add_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, invalid)
-    app.add_exception_handler(ServiceUnavailable, db_down)
-    app.add_exception_handler(SessionExpired, db_down)
+    for kind in UNAVAILABLE:
+        app.add_exception_handler(kind, db_down)

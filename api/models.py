@@ -392,8 +392,18 @@ class ProjectOut(BaseModel):
 
 
 class HealthOut(BaseModel):
+    """Liveness (always 200 while the process serves): `degraded` when Neo4j does not answer."""
+
     status: Literal["ok", "degraded"]
     neo4j: Literal["up", "down"]
+
+
+class ReadyOut(BaseModel):
+    """Readiness: 200 `ready` when Neo4j answers, 503 `unavailable` (with a reason and Retry-After) when not."""
+
+    status: Literal["ready", "unavailable"]
+    neo4j: Literal["up", "down"]
+    detail: str | None = None
 
 
 class MembershipOut(BaseModel):

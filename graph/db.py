@@ -7,9 +7,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from neo4j import Driver, GraphDatabase, ManagedTransaction, NotificationMinimumSeverity, Record
+from neo4j.exceptions import ConnectionAcquisitionTimeoutError, ServiceUnavailable, SessionExpired, TransientError
 
 from graph.runtime import Neo4jRuntime
 from graph.settings import Settings, get_settings
+
+UNAVAILABLE: tuple[type[Exception], ...] = (
+    ServiceUnavailable, SessionExpired, ConnectionAcquisitionTimeoutError, TransientError)
+"""What the driver raises when Neo4j cannot answer now (down, restarting, its pool exhausted, or a transient failure
+that outlived the bounded retries): the API answers 503 with Retry-After, the CLI exits with UNAVAILABLE_EXIT."""
+UNAVAILABLE_EXIT = 6
 
 _lock = threading.Lock()
 _drivers: dict[tuple[str, str], Driver] = {}
@@ -22,7 +29,11 @@ def credentials(settings: Settings) -> tuple[str, str]:
 
 
 def get_driver(settings: Settings | None = None) -> Driver:
-    """One pooled driver per server and user, shared by the whole process."""
+    """One pooled driver per server and user, shared by the whole process.
+
+    Connecting, waiting for a connection and retrying a failed transaction are all bounded (MEMORA_NEO4J_*_TIMEOUT,
+    MEMORA_NEO4J_RETRY_SECONDS; the driver's defaults would hold a request for 30 to 60 s), so with Neo4j down every
+    request is refused within a few seconds; the pool reconnects by itself once Neo4j is back."""
     settings = settings or get_settings()
     user, password = credentials(settings)
     key = (settings.bolt_uri, user)
@@ -32,6 +43,9 @@ def get_driver(settings: Settings | None = None) -> Driver:
             drv = GraphDatabase.driver(
                 settings.bolt_uri, auth=(user, password), max_connection_pool_size=50,
                 notifications_min_severity=NotificationMinimumSeverity.OFF,
+                connection_timeout=settings.neo4j_connect_timeout,
+                connection_acquisition_timeout=settings.neo4j_acquire_timeout,
+                max_transaction_retry_time=settings.neo4j_retry_seconds,
             )
             _drivers[key] = drv
         return drv

@@ -34,6 +34,14 @@ class Settings(BaseSettings):
         default=None, validation_alias=AliasChoices("NEO4J_PASSWORD", "MEMORA_NEO4J_PASSWORD")
     )
     neo4j_database: str = "neo4j"
+    # Bounds on how long a request waits for an unreachable Neo4j before it is answered 503 (docs/RELIABILITY.md).
+    neo4j_connect_timeout: float = Field(
+        default=3.0, gt=0, description="Seconds to open one connection to Neo4j.")
+    neo4j_acquire_timeout: float = Field(
+        default=5.0, gt=0, description="Seconds to wait for a pooled connection (or a new one) before giving up.")
+    neo4j_retry_seconds: float = Field(
+        default=2.0, ge=0, description="How long a transaction is retried after a transient failure (lost "
+                                       "connection, deadlock) before the request is refused with 503.")
 
     secret: str | None = Field(default=None,
                                description="HMAC secret for bearer tokens; generated under home if unset.")

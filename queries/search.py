@@ -161,7 +161,9 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
     t = time.perf_counter()
     top_text = None
     if results.get("fulltext"):
-        top_text = graph.read(ch.TOP_TEXT, {"id": results["fulltext"][0].id})[0]["text"]
+        # The entry may have been deleted since the channel found it (a concurrent write): then no top text.
+        rows = graph.read(ch.TOP_TEXT, {"id": results["fulltext"][0].id})
+        top_text = rows[0]["text"] if rows else None
     weights = channel_weights(parsed.text_for_search, top_text, dated=soft.dated)
     fused = rrf({c: h for c, h in results.items() if h}, k=settings.rrf_k, weights=weights)
     source = _source(results)

@@ -64,6 +64,8 @@ def test_health_needs_no_token(client: TestClient) -> None:
     resp = client.get("/health")
     assert resp.status_code == 200
     assert resp.json() == {"status": "ok", "neo4j": "up"}
+    ready = client.get("/ready")
+    assert ready.status_code == 200 and ready.json() == {"status": "ready", "neo4j": "up", "detail": None}
 
 
 def bad_credentials(settings: Settings, user: str) -> dict[str, dict[str, str]]:

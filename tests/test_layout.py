@@ -21,6 +21,7 @@ TOO_LONG_FOR_NOW: set[str] = set()  # none: every module of graph/ ingest/ queri
 
 ROUTES = {
     ("/health", "get"),
+    ("/ready", "get"),
     ("/v1/search", "post"),
     ("/v1/entries", "post"),
     ("/v1/entries/{entry_id}", "get"),

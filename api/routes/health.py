@@ -1,19 +1,57 @@
-"""`GET /health`: liveness and Neo4j reachability, the one route without a token."""
+"""`GET /health` (liveness) and `GET /ready` (readiness): the two routes without a token.
+
+`/health` answers 200 while the process serves, saying whether Neo4j answers (`neo4j: down` means degraded, not dead:
+restarting the service would not bring the graph back). `/ready` answers 503 with Retry-After while Neo4j is
+unreachable, so a load balancer or readiness probe stops sending traffic until the graph is back.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter
+from fastapi.responses import JSONResponse
 
 from api.deps import ServicesDep
-from api.models import HealthOut
+from api.errors import RETRY_AFTER_SECONDS
+from api.models import HealthOut, ReadyOut
+from api.services import Services
+from graph.db import UNAVAILABLE
 
 router = APIRouter(tags=["health"])
+PING = "RETURN 1 AS ok"
+UNREACHABLE = "the graph database is unreachable; retry later"
+
+
+def _neo4j_up(svc: Services) -> bool:
+    """One auto-commit statement, not retried: a probe must answer at once, not after the driver's retries."""
+    try:
+        svc.graph.run_auto(PING)
+        return True
+    except UNAVAILABLE:
+        return False
+    except Exception:  # noqa: BLE001 - a probe reports (auth refused, database missing), it does not raise
+        return False
 
 
 @router.get("/health", response_model=HealthOut)
 def health(svc: ServicesDep) -> HealthOut:
-    try:
-        svc.graph.read("RETURN 1 AS ok")
+    """Liveness: 200 while the process serves; `neo4j` says whether the graph answers."""
+    if _neo4j_up(svc):
         return HealthOut(status="ok", neo4j="up")
-    except Exception:  # noqa: BLE001 - health reports, it does not raise
-        return HealthOut(status="degraded", neo4j="down")
+    return HealthOut(status="degraded", neo4j="down")
+
+
+_READY_503: dict[int | str, dict[str, Any]] = {503: {
+    "model": ReadyOut, "description": "Neo4j is unreachable; retry after `Retry-After` seconds.",
+    "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "seconds"}}}}
+
+
+@router.get("/ready", response_model=ReadyOut, responses=_READY_503)
+def ready(svc: ServicesDep) -> ReadyOut | JSONResponse:
+    """Readiness: 200 when the graph answers, 503 (with Retry-After and a reason) when it does not."""
+    if _neo4j_up(svc):
+        return ReadyOut(status="ready", neo4j="up")
+    body = ReadyOut(status="unavailable", neo4j="down", detail=UNREACHABLE)
+    return JSONResponse(status_code=503, content=body.model_dump(),
+                        headers={"Retry-After": str(RETRY_AFTER_SECONDS)})

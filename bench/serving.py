@@ -1,0 +1,83 @@
+"""Serving the API on loopback for tests and benchmarks: in a uvicorn thread of this process, or as `memora serve` from
+this checkout in a subprocess."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def served_in_thread(app: Any) -> Iterator[str]:
+    """An ASGI app on a free loopback port, in a uvicorn thread of this process (what tests use)."""
+    import uvicorn
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    try:
+        if not server.started:
+            raise RuntimeError("the server did not start")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(15)
+        sock.close()
+
+
+@contextmanager
+def served_by_memora(log: Path, env: dict[str, str] | None = None, startup: float = 180) -> Iterator[str]:
+    """`memora serve` from this checkout in a subprocess (its own interpreter, embedding worker on), rate limits off;
+    its log (tracebacks of any 500 included) goes to `log`."""
+    port = free_port()
+    env = {**os.environ, **(env or {}), "MEMORA_RATE_SEARCH_PER_SECOND": "0", "MEMORA_RATE_WRITE_PER_SECOND": "0",
+           "MEMORA_RATE_AUTH_FAILURES_PER_MINUTE": "0"}
+    sink = log.open("w", encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+                            cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + startup
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise RuntimeError(f"memora serve exited: {log.read_text(encoding='utf-8')[-2000:]}")
+            try:
+                if httpx.get(f"{url}/ready", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.5)
+        else:
+            raise RuntimeError("memora serve did not become ready")
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        sink.close()
