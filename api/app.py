@@ -60,9 +60,9 @@ def create_app(services: Services | None = None, worker: bool = False) -> FastAP
     app.add_middleware(BodyLimit, limit=svc.settings.max_body_bytes)
     add_error_handlers(app)
     for router in ROUTERS:
-        if router in OWN_RESPONSES:
+        if router in OWN_RESPONSES + UNAUTHENTICATED:
             app.include_router(router)
         else:
-            app.include_router(router, responses=errors(503) if router in UNAUTHENTICATED else errors(401, 422, 503)
+            app.include_router(router, responses=errors(401, 422, 503)
                                | rate_limited("too many failed authentications from this address"))
     return app
