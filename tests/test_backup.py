@@ -101,7 +101,7 @@ def test_backup_restore_and_one_home_one_server(servers: Callable[..., tuple[Set
 
         # A new shell with only MEMORA_HOME set finds this home's server (its port is kept in the home).
         assert port_file(local_a.home).read_text().strip() == str(port_a)
-        status = _memora(local_a.home, "db", "status")
+        status = _memora(local_a.home, "db", "status", "--json")
         assert status.returncode == 0, status.stderr
         assert json.loads(status.stdout)["uri"] == f"bolt://127.0.0.1:{port_a}"
         assert json.loads(status.stdout)["running"] is True

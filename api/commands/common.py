@@ -53,7 +53,7 @@ def human(data: Any, indent: str = "") -> str:
                 lines.append(f"{indent}{key}:")
                 lines.append(human(value, indent + "  "))
             else:
-                lines.append(f"{indent}{str(key).ljust(wide)}  {_cell(value, 100)}")
+                lines.append(f"{indent}{str(key).ljust(wide)}  {_cell(value, 10_000)}")
         return "\n".join(lines)
     if isinstance(data, list):
         if not data:

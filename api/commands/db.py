@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from api.commands.common import Subparsers, connect, err, out
+from api.commands.common import Subparsers, connect, err, show
 from graph.settings import Settings
 
 
@@ -23,8 +23,8 @@ def cmd_db(args: argparse.Namespace, settings: Settings) -> int:
         status = runtime.stop()
     else:
         status = runtime.status()
-    out({"managed": status.managed, "running": status.running, "uri": status.uri, "pid": status.pid,
-         "home": str(status.home) if status.home else None, "detail": status.detail})
+    show({"managed": status.managed, "running": status.running, "uri": status.uri, "pid": status.pid,
+          "home": str(status.home) if status.home else None, "detail": status.detail}, args.json)
     return 0 if status.running or args.action == "stop" else 1
 
 
@@ -37,9 +37,9 @@ def cmd_backup(args: argparse.Namespace, settings: Settings) -> int:
         return 2
     if args.action == "backup":
         manifest = backup(settings, Path(args.dir), say=err)
-        out({k: v for k, v in manifest.items() if k != "files"} | {"files": len(manifest["files"])})
+        show({k: v for k, v in manifest.items() if k != "files"} | {"files": len(manifest["files"])}, args.json)
     else:
-        out(restore(settings, Path(args.dir), force=args.force, say=err))
+        show(restore(settings, Path(args.dir), force=args.force, say=err), args.json)
         err("restored; start it with `memora db start` (set MEMORA_NEO4J_BOLT_PORT if another server holds the port)")
     return 0
 
@@ -49,7 +49,7 @@ def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
 
     graph = connect(settings, migrate_schema=False)
     applied = migrate(graph)
-    out({"applied": applied})
+    show({"applied": applied}, args.json)
     return 0
 
 
@@ -58,8 +58,11 @@ def add_db(sub: Subparsers) -> None:
     db.add_argument("action", choices=["start", "stop", "status", "backup", "restore"])
     db.add_argument("dir", nargs="?", help="backup/restore: the backup directory")
     db.add_argument("--force", action="store_true", help="restore: replace the data this home already holds")
+    db.add_argument("--json", action="store_true", help="print JSON instead of text")
     db.set_defaults(func=cmd_db)
 
 
 def add_migrate(sub: Subparsers) -> None:
-    sub.add_parser("migrate", help="apply pending schema migrations").set_defaults(func=cmd_migrate)
+    mig = sub.add_parser("migrate", help="apply pending schema migrations")
+    mig.add_argument("--json", action="store_true", help="print JSON instead of text")
+    mig.set_defaults(func=cmd_migrate)
