@@ -52,6 +52,15 @@ def main(argv: list[str] | None = None) -> int:
         return UNAVAILABLE_EXIT
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `memora export … | head`: the reader left; nothing to say
+        sys.stderr.close()
+        return 141
+    except Exception as exc:
+        if args.verbose:
+            raise
+        err(f"unexpected error: {type(exc).__name__}: {' '.join(str(exc).split())[:300]} "
+            "(nothing more was written; run with -v for the trace, and report it)")
+        return 1
 
 
 def unreachable(settings: Settings, exc: BaseException) -> str:

@@ -51,3 +51,17 @@ def test_entity_with_honours_kind_and_limit_like_the_api(capsys: pytest.CaptureF
     assert code == 0 and "Berlín" in out and "Marta" not in out and not out.lstrip().startswith("{")
     code, _, err = _run(capsys, "entity", "with", "--project", p, "--name", "Pep", "--as", ana, "--limit", "0")
     assert code == 2 and "--limit: 0 is not within 1..100" in err and "Traceback" not in err
+
+
+def test_an_unexpected_failure_is_one_line_without_a_traceback(capsys: pytest.CaptureFixture[str],
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug must not print a stack trace at a user (it may hold entry text); -v keeps the trace for whoever debugs."""
+    def boom(*_: object) -> None:
+        raise ValueError("the secret entry text\nsecond line")
+
+    monkeypatch.setattr("graph.schema.migrate", boom)
+    code, out, err = _run(capsys, "migrate")
+    assert code == 1 and "Traceback" not in err and err.count("\n") == 1
+    assert err.startswith("memora: unexpected error: ValueError: the secret entry text second line")
+    with pytest.raises(ValueError):
+        main(["-v", "migrate"])
