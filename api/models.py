@@ -1,4 +1,4 @@
-"""Request and response bodies of the HTTP API (shape of section 16 of the retrieval design, adapted to Neo4j)."""
+"""Request and response bodies of the HTTP API: what /openapi.json documents and clients are generated from."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from ingest.records import ENTRY_ID_MAX, ENTRY_ID_PATTERN, ENTRY_ID_RULE, MAX_TE
 
 Intimacy = Literal["private", "intimate", "circle", "public"]
 Kind = Literal["diary", "chronicle", "session", "witness"]
+EntityKind = Literal["person", "place", "thing"]
 Channel = Literal["dense", "fulltext", "structured"]
 Role = Literal["owner", "coauthor", "reader"]
 _IDS = Field(default=None, max_length=100)
@@ -417,7 +418,7 @@ class MembershipOut(BaseModel):
 class EntityRef(BaseModel):
     id: str
     name: str
-    kind: str
+    kind: EntityKind
 
 
 class CompanionOut(BaseModel):
@@ -425,7 +426,7 @@ class CompanionOut(BaseModel):
 
     id: str
     name: str
-    kind: str
+    kind: EntityKind
     together: int
     first: str | None
     last: str | None
@@ -455,7 +456,7 @@ class ImportanceOut(BaseModel):
 
     id: str
     name: str
-    kind: str
+    kind: EntityKind
     entries: int
     mentions: int
     periods: int

@@ -85,4 +85,4 @@ def job_out(job: RelinkJob) -> RelinkJobOut:
 
 
 def _ref(e: Entity) -> EntityRef:
-    return EntityRef(id=e.id, name=e.name, kind=e.kind)
+    return EntityRef.model_validate({"id": e.id, "name": e.name, "kind": e.kind})
