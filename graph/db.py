@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from neo4j import Driver, GraphDatabase, ManagedTransaction, NotificationMinimumSeverity, Record
 
 from graph.runtime import Neo4jRuntime
 from graph.settings import Settings, get_settings
 
+T = TypeVar("T")
 _lock = threading.Lock()
 _drivers: dict[tuple[str, str], Driver] = {}
 
@@ -58,6 +59,12 @@ class Graph:
     def write(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
         with self.driver.session(database=self.database) as session:
             return session.execute_write(_collect, query, dict(params or {}))
+
+    def transact(self, work: Callable[[ManagedTransaction], T]) -> T:
+        """Several statements in one write transaction (a lock taken by the first holds for the next; the whole
+        function is retried on a transient error such as a deadlock, like `write`)."""
+        with self.driver.session(database=self.database) as session:
+            return session.execute_write(work)
 
     def run_auto(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
         """Schema statements and `db.awaitIndexes` must run outside an explicit transaction."""
