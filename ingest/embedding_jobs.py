@@ -67,18 +67,19 @@ def backfill(graph: Graph, embedder: CheckedEmbedder, *, active: bool = True, ba
              max_attempts: int = MAX_ATTEMPTS, max_batches: int | None = None,
              progress: Callable[[int], None] | None = None, stop: threading.Event | None = None,
              project_id: str | None = None, owner: str | None = None,
-             lease_seconds: float | None = None) -> BackfillStats:
+             lease_seconds: float | None = None, stats: BackfillStats | None = None) -> BackfillStats:
     """Embed every chunk that lacks this model's vector, one leased and committed batch at a time.
 
     Interrupted, it resumes where it stopped: what is done has its vector, what is not is still pending (a batch
     being embedded is given back; after a SIGKILL its lease expires). A failing provider stops the run after one
     failed batch (the worker retries later); each chunk gets `max_attempts`. Chunks other workers hold are skipped.
+    Counts go to `stats` as they happen (so an interrupted caller still knows them).
     """
     prop = vector_property(embedder.slug)
     key = attempts_key(embedder.slug, active)
     owner = owner or worker_id()
     lease_ms = int(1000 * (lease_seconds if lease_seconds is not None else get_settings().embed_lease_seconds))
-    stats = BackfillStats()
+    stats = stats if stats is not None else BackfillStats()
     after = ""
     while max_batches is None or stats.batches < max_batches:
         if stop is not None and stop.is_set():
@@ -243,22 +244,28 @@ class Worker:
         self.batch_size = batch_size
         self.project_id = project_id
         self.owner = worker_id()
+        self.totals = BackfillStats()  # over every round, for the exit message
         self.stop_event = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def _backfill(self, embedder: CheckedEmbedder, active: bool) -> BackfillStats:
-        return backfill(self.graph, embedder, active=active, batch_size=self.batch_size, stop=self.stop_event,
-                        project_id=self.project_id, owner=self.owner,
-                        lease_seconds=self.settings.embed_lease_seconds)
+    def _backfill(self, embedder: CheckedEmbedder, active: bool, stats: BackfillStats) -> None:
+        backfill(self.graph, embedder, active=active, batch_size=self.batch_size, stop=self.stop_event,
+                 project_id=self.project_id, owner=self.owner, lease_seconds=self.settings.embed_lease_seconds,
+                 stats=stats)
 
     def run_once(self) -> BackfillStats:
-        stats = self._backfill(active_embedder(self.graph, self.settings), True)
-        target = target_embedder(self.graph, self.settings)
-        if target is not None and not self.stop_event.is_set():
-            more = self._backfill(target, False)
-            stats.embedded += more.embedded
-            stats.failed += more.failed
-            finish_migration(self.graph, self.settings)
+        """One round: the active model's pending chunks, then a migration target's; its counts join `totals`."""
+        stats = BackfillStats()
+        try:
+            self._backfill(active_embedder(self.graph, self.settings), True, stats)
+            target = target_embedder(self.graph, self.settings)
+            if target is not None and not self.stop_event.is_set():
+                self._backfill(target, False, stats)
+                finish_migration(self.graph, self.settings)
+        finally:
+            self.totals.embedded += stats.embedded
+            self.totals.failed += stats.failed
+            self.totals.lost += stats.lost
         return stats
 
     def loop(self) -> None:

@@ -47,7 +47,9 @@ def work(args: argparse.Namespace, settings: Settings, graph: Graph) -> int:
         worker.stop_event.set()
         if main:
             signal.signal(signal.SIGTERM, previous)
-    err(f"{reason}: embedding worker {worker.owner} stopped, {worker.release()} leased chunks given back")
+    released, t = worker.release(), worker.totals
+    err(f"{reason}: embedding worker {worker.owner} stopped: embedded {t.embedded}, failed {t.failed}, "
+        f"lost {t.lost} (embedded after another worker took them over); {released} leased chunks given back")
     return 0
 
 
