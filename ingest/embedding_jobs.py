@@ -59,7 +59,7 @@ class BackfillStats:
     embedded: int = 0
     failed: int = 0
     batches: int = 0
-    lost: int = 0  # embedded, but the lease had expired and another worker held the chunk: not stored
+    lost: int = 0  # embedded but not stored: the lease expired and another worker took it, or the entry changed
     errors: list[str] = field(default_factory=list)
 
 
@@ -123,8 +123,9 @@ def backfill(graph: Graph, embedder: CheckedEmbedder, *, active: bool = True, ba
         stats.embedded += len(stored)
         if len(stored) < len(batch):
             stats.lost += len(batch) - len(stored)
-            log.warning("%d chunks were embedded after their lease expired and are left to the worker now holding "
-                        "them (raise MEMORA_EMBED_LEASE_SECONDS above a batch's time)", len(batch) - len(stored))
+            log.warning("%d embedded chunks not stored: their lease expired and another worker holds them (raise "
+                        "MEMORA_EMBED_LEASE_SECONDS above a batch's time), or their entry was edited or deleted",
+                        len(batch) - len(stored))
         if progress:
             progress(len(batch))
     return stats

@@ -49,7 +49,7 @@ def work(args: argparse.Namespace, settings: Settings, graph: Graph) -> int:
             signal.signal(signal.SIGTERM, previous)
     released, t = worker.release(), worker.totals
     err(f"{reason}: embedding worker {worker.owner} stopped: embedded {t.embedded}, failed {t.failed}, "
-        f"lost {t.lost} (embedded after another worker took them over); {released} leased chunks given back")
+        f"lost {t.lost} (embedded but no longer held); {released} leased chunks given back")
     return 0
 
 
