@@ -6,7 +6,14 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from neo4j import Driver, GraphDatabase, ManagedTransaction, NotificationMinimumSeverity, Record
+from neo4j import (
+    Driver,
+    GraphDatabase,
+    ManagedTransaction,
+    NotificationMinimumSeverity,
+    Record,
+    unit_of_work,
+)
 
 from graph.runtime import Neo4jRuntime
 from graph.settings import Settings, get_settings
@@ -60,11 +67,12 @@ class Graph:
         with self.driver.session(database=self.database) as session:
             return session.execute_write(_collect, query, dict(params or {}))
 
-    def transact(self, work: Callable[[ManagedTransaction], T]) -> T:
+    def transact(self, work: Callable[[ManagedTransaction], T], timeout: float | None = None) -> T:
         """Several statements in one write transaction (a lock taken by the first holds for the next; the whole
-        function is retried on a transient error such as a deadlock, like `write`)."""
+        function is retried on a transient error such as a deadlock, like `write`). With `timeout`, the server ends
+        the transaction after that many seconds, so one left open by a killed client does not keep its locks."""
         with self.driver.session(database=self.database) as session:
-            return session.execute_write(work)
+            return session.execute_write(unit_of_work(timeout=timeout)(work) if timeout else work)
 
     def run_auto(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
         """Schema statements and `db.awaitIndexes` must run outside an explicit transaction."""

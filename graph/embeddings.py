@@ -24,6 +24,10 @@ from graph.db import Graph
 # it, so every claim and store first writes a marker (taking each chunk's write lock, held until commit) and only
 # then, in a second statement of the same transaction, reads the lease: a second claimer waits for the first to
 # commit and then sees its lease.
+# Server-side limit of a claim or store transaction: a worker killed in the middle of one must not hold chunk locks
+# (and block every other worker) until Neo4j notices the dead connection.
+TX_TIMEOUT_SECONDS = 30.0
+
 _FREE = "coalesce(c.embed_lease_until, 0) < timestamp()"
 _PENDING = "c[$prop] IS NULL AND coalesce(c[$attempts_key], 0) < $max_attempts"
 _CANDIDATES = """
@@ -176,7 +180,7 @@ def claim_batch(graph: Graph, prop: str, key: str, max_attempts: int, after: str
             return None, []
         return ids[-1], [dict(r) for r in tx.run(CLAIM_TAKE, {**params, "ids": ids})]
 
-    return graph.transact(work)
+    return graph.transact(work, timeout=TX_TIMEOUT_SECONDS)
 
 
 def _held(graph: Graph, statement: str, ids: list[str], params: dict[str, Any]) -> list[str]:
@@ -185,7 +189,7 @@ def _held(graph: Graph, statement: str, ids: list[str], params: dict[str, Any]) 
         tx.run(LOCK_CHUNKS, {"ids": ids, "owner": params["owner"]}).consume()
         return [r["id"] for r in tx.run(statement, params)]
 
-    return graph.transact(work)
+    return graph.transact(work, timeout=TX_TIMEOUT_SECONDS)
 
 
 def store_vectors(graph: Graph, prop: str, slug: str, rows: list[dict[str, Any]], owner: str) -> list[str]:

@@ -63,6 +63,14 @@ def leases(graph: Graph, project: str) -> dict[str, set[str]]:
     return {r["owner"]: set(r["ids"]) for r in rows}
 
 
+def fresh_claims(graph: Graph, project: str, lease_ms: int) -> dict[str, int]:
+    """Each lease owner's youngest claim, its age in ms by the server's clock."""
+    rows = graph.read("MATCH (c:Chunk {project_id: $p}) WHERE c.embed_lease_owner IS NOT NULL "
+                      "RETURN c.embed_lease_owner AS owner, min(timestamp() - (c.embed_lease_until - $ms)) AS age",
+                      {"p": project, "ms": lease_ms})
+    return {r["owner"]: int(r["age"]) for r in rows}
+
+
 def embedded(graph: Graph, project: str, prop: str) -> int:
     return int(graph.read("MATCH (c:Chunk {project_id: $p}) WHERE c[$prop] IS NOT NULL RETURN count(c) AS n",
                           {"p": project, "prop": prop})[0]["n"])
@@ -193,26 +201,28 @@ def stop(procs: list[subprocess.Popen[bytes]]) -> None:
 def test_workers_share_the_chunks_and_a_killed_workers_chunks_are_taken_over(
         graph: Graph, embedder: CheckedEmbedder, prefix: str, ingest: Callable[..., Any], tmp_path: Path) -> None:
     """Three `memora embeddings work` processes over 400 pending chunks, 4 s leases; once all three have claimed
-    work, the one with the largest batches is SIGKILLed while it holds a lease. Every chunk ends embedded exactly
-    once (stores == 1), the dead worker's chunks by the survivors after its lease expired, and no lease remains.
+    work, the one with the largest batches is SIGKILLed right after it claimed a batch (so it dies holding it).
+    Every chunk ends embedded exactly once (stores == 1), the dead worker's chunks by the survivors after its lease
+    expired, and no lease remains.
     No survivor embedded a chunk that another worker then stored: each reports `lost 0` when stopped."""
     project, chunks, lease_s = f"{prefix}p", 400, 4.0
     pending_project(ingest, embedder, project, chunks)
     prop = vector_property(embedder.slug)
     logs = [tmp_path / f"worker{i}.log" for i in range(3)]
     began = time.monotonic()
-    procs = [start_worker(project, logs[0], lease_s, 16)] + [start_worker(project, lg, lease_s, 4) for lg in logs[1:]]
+    procs = [start_worker(project, logs[0], lease_s, 32)] + [start_worker(project, lg, lease_s, 4) for lg in logs[1:]]
     victim, survivors = procs[0], procs[1:]
     seen: set[str] = set()
     try:
         deadline = time.monotonic() + STARTUP_TIMEOUT
-        while True:  # until every worker has held a lease, a tenth is embedded, and the victim holds a lease now
+        while True:  # until every worker has held a lease, a tenth is embedded, and the victim has just claimed
             for p, lg in zip(procs, logs, strict=True):
                 assert p.poll() is None, lg.read_text()[-2000:]
-            now = leases(graph, project)
+            now = fresh_claims(graph, project, int(lease_s * 1000))
             seen |= set(now)
             done = embedded(graph, project, prop)
-            if all(owner_of(p, seen) for p in procs) and done >= chunks // 10 and owner_of(victim, set(now)):
+            mine = owner_of(victim, set(now))
+            if all(owner_of(p, seen) for p in procs) and done >= chunks // 10 and mine and now[mine] < 150:
                 break
             assert done < chunks // 2, "most of the work ended before all three workers ran: add chunks"
             assert time.monotonic() < deadline, f"not every worker claimed work in time: {seen}"
