@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
-from neo4j import Driver, GraphDatabase, ManagedTransaction, NotificationMinimumSeverity, Record
+from neo4j import (
+    Driver,
+    GraphDatabase,
+    ManagedTransaction,
+    NotificationMinimumSeverity,
+    Record,
+    unit_of_work,
+)
 from neo4j.exceptions import ConnectionAcquisitionTimeoutError, ServiceUnavailable, SessionExpired, TransientError
 
 from graph.runtime import Neo4jRuntime
@@ -18,6 +25,7 @@ UNAVAILABLE: tuple[type[Exception], ...] = (
 that outlived the bounded retries): the API answers 503 with Retry-After, the CLI exits with UNAVAILABLE_EXIT."""
 UNAVAILABLE_EXIT = 6
 
+T = TypeVar("T")
 _lock = threading.Lock()
 _drivers: dict[tuple[str, str], Driver] = {}
 
@@ -72,6 +80,13 @@ class Graph:
     def write(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
         with self.driver.session(database=self.database) as session:
             return session.execute_write(_collect, query, dict(params or {}))
+
+    def transact(self, work: Callable[[ManagedTransaction], T], timeout: float | None = None) -> T:
+        """Several statements in one write transaction (a lock taken by the first holds for the next; the whole
+        function is retried on a transient error such as a deadlock, like `write`). With `timeout`, the server ends
+        the transaction after that many seconds, so one left open by a killed client does not keep its locks."""
+        with self.driver.session(database=self.database) as session:
+            return session.execute_write(unit_of_work(timeout=timeout)(work) if timeout else work)
 
     def run_auto(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
         """Schema statements and `db.awaitIndexes` must run outside an explicit transaction."""

@@ -79,6 +79,10 @@ class Settings(BaseSettings):
                     "docs/BENCHMARKS.md; 0 disables.",
     )
     embed_worker: bool = Field(default=True, description="Run the background embedding worker inside `serve`.")
+    embed_lease_seconds: float = Field(
+        default=120.0, gt=0,
+        description="How long a worker holds a claimed batch of chunks; longer than a batch takes to embed. A killed "
+                    "worker's chunks go to the others after this.")
     rrf_k: int = 60
     max_body_bytes: int = 1_000_000
 

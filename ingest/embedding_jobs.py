@@ -1,12 +1,17 @@
 """Embedding jobs: backfill what is pending (resumable, committed per batch), report status, migrate models.
 
 The jobs are the chunks themselves: a chunk without a vector for a model is pending for it, with an attempts
-counter and the last error; nothing else needs to be kept in sync.
+counter and the last error; nothing else needs to be kept in sync. Any number of workers (processes or threads)
+may backfill at once: each batch is leased to one worker (`graph.embeddings.claim_batch`), for
+`MEMORA_EMBED_LEASE_SECONDS`, so no chunk is embedded twice and a killed worker's chunks go to the others.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import secrets
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -17,17 +22,19 @@ from graph.db import Graph
 from graph.embeddings import (
     EmbeddingState,
     attempts_key,
+    claim_batch,
     counts,
     drop_vectors,
     get_state,
-    pending_batch,
     record_failures,
+    release,
     set_state,
     store_vectors,
+    stores_key,
 )
 from graph.ids import sha256
 from graph.schema import ensure_vector_index, vector_index_name, vector_property
-from graph.settings import Settings
+from graph.settings import Settings, get_settings
 from ingest.embedder_specs import embedder_for_spec, settings_spec
 from ingest.embedders import CheckedEmbedder, EmbeddingError
 from ingest.pipeline import embedding_input, sparse_arrays
@@ -36,34 +43,54 @@ log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 5
 
 
+_worker_ids: dict[int, str] = {}
+
+
+def worker_id() -> str:
+    """This process's lease owner name, host:pid:random (a forked child gets its own)."""
+    pid = os.getpid()
+    if pid not in _worker_ids:
+        _worker_ids[pid] = f"{socket.gethostname()}:{pid}:{secrets.token_hex(4)}"
+    return _worker_ids[pid]
+
+
 @dataclass
 class BackfillStats:
     embedded: int = 0
     failed: int = 0
     batches: int = 0
+    lost: int = 0  # embedded but not stored: the lease expired and another worker took it, or the entry changed
     errors: list[str] = field(default_factory=list)
 
 
 def backfill(graph: Graph, embedder: CheckedEmbedder, *, active: bool = True, batch_size: int = 64,
              max_attempts: int = MAX_ATTEMPTS, max_batches: int | None = None,
              progress: Callable[[int], None] | None = None, stop: threading.Event | None = None,
-             project_id: str | None = None) -> BackfillStats:
-    """Embed every chunk that lacks this model's vector, one committed batch at a time.
+             project_id: str | None = None, owner: str | None = None,
+             lease_seconds: float | None = None, stats: BackfillStats | None = None) -> BackfillStats:
+    """Embed every chunk that lacks this model's vector, one leased and committed batch at a time.
 
-    Interrupted, it resumes where it stopped: what is done has its vector, what is not is still pending. A failing
-    provider stops the run after one failed batch (the worker retries later); each chunk gets `max_attempts`.
+    Interrupted, it resumes where it stopped: what is done has its vector, what is not is still pending (a batch
+    being embedded is given back; after a SIGKILL its lease expires). A failing provider stops the run after one
+    failed batch (the worker retries later); each chunk gets `max_attempts`. Chunks other workers hold are skipped.
+    Counts go to `stats` as they happen (so an interrupted caller still knows them).
     """
     prop = vector_property(embedder.slug)
     key = attempts_key(embedder.slug, active)
-    stats = BackfillStats()
+    owner = owner or worker_id()
+    lease_ms = int(1000 * (lease_seconds if lease_seconds is not None else get_settings().embed_lease_seconds))
+    stats = stats if stats is not None else BackfillStats()
     after = ""
     while max_batches is None or stats.batches < max_batches:
         if stop is not None and stop.is_set():
             break
-        batch = pending_batch(graph, prop, key, max_attempts, after, batch_size, project_id, active)
-        if not batch:
+        last, batch = claim_batch(graph, prop, key, max_attempts, after, batch_size, owner=owner, lease_ms=lease_ms,
+                                  project_id=project_id, active=active)
+        if last is None:
             break
-        after = batch[-1]["id"]
+        after = last
+        if not batch:  # another worker claimed these first
+            continue
         stats.batches += 1
         try:
             vectors = embedder.embed_passages([embedding_input(c["context"] or "", c["text"]) for c in batch])
@@ -75,11 +102,14 @@ def backfill(graph: Graph, embedder: CheckedEmbedder, *, active: bool = True, ba
                     props |= {"embedding_status": "failed" if c["attempts"] + 1 >= max_attempts else "pending",
                               "embedding_error": str(exc)[:500]}
                 rows.append({"id": c["id"], "props": props})
-            record_failures(graph, rows)
+            record_failures(graph, rows, owner)
             stats.failed += len(batch)
             stats.errors.append(str(exc)[:200])
             log.warning("embedding batch failed (%d chunks), will retry later: %s", len(batch), exc)
             break
+        except BaseException:  # Ctrl-C, SIGTERM, a bug: give the batch back rather than let it wait for the expiry
+            _release_quietly(graph, owner, [c["id"] for c in batch])
+            raise
         sparse = sparse_arrays(embedder, batch) if active else [{} for _ in batch]
         rows = []
         for c, vec, arrays in zip(batch, vectors, sparse, strict=True):
@@ -89,17 +119,31 @@ def backfill(graph: Graph, embedder: CheckedEmbedder, *, active: bool = True, ba
                           "embedding_hash": sha256(embedder.model_id, c["context"] or "", c["text"]),
                           **arrays}
             rows.append({"id": c["id"], "props": props, "vector": [float(x) for x in vec]})
-        store_vectors(graph, prop, rows)
-        stats.embedded += len(batch)
+        stored = store_vectors(graph, prop, embedder.slug, rows, owner)
+        stats.embedded += len(stored)
+        if len(stored) < len(batch):
+            stats.lost += len(batch) - len(stored)
+            log.warning("%d embedded chunks not stored: their lease expired and another worker holds them (raise "
+                        "MEMORA_EMBED_LEASE_SECONDS above a batch's time), or their entry was edited or deleted",
+                        len(batch) - len(stored))
         if progress:
             progress(len(batch))
     return stats
 
 
+def _release_quietly(graph: Graph, owner: str, ids: list[str] | None = None) -> int:
+    """Best effort: when the graph is unreachable the leases simply expire."""
+    try:
+        return release(graph, owner, ids)
+    except Exception as exc:  # noqa: BLE001 - on the way out; the lease expiry is the fallback
+        log.warning("could not release embedding leases (they expire by themselves): %s", exc)
+        return 0
+
+
 def status(graph: Graph, embedder: CheckedEmbedder, active: bool = True,
            max_attempts: int = MAX_ATTEMPTS) -> dict[str, Any]:
     c = counts(graph, vector_property(embedder.slug), attempts_key(embedder.slug, active), max_attempts)
-    return {"model": embedder.model_id, "pending": c.pending, "done": c.done, "failed": c.failed}
+    return {"model": embedder.model_id, "pending": c.pending, "leased": c.leased, "done": c.done, "failed": c.failed}
 
 
 def retry_failed(graph: Graph, embedder: CheckedEmbedder, active: bool = True) -> int:
@@ -181,30 +225,48 @@ def drop_retired(graph: Graph, settings: Settings) -> list[str]:
     dropped = []
     for slug in state.retired:
         graph.run_auto(f"DROP INDEX {vector_index_name(slug)} IF EXISTS")
-        drop_vectors(graph, vector_property(slug), attempts_key(slug, False))
+        drop_vectors(graph, vector_property(slug), attempts_key(slug, False), also=(stores_key(slug),))
         dropped.append(slug)
     set_state(graph, EmbeddingState(state.active, state.active_slug, state.target, state.target_slug, ()))
     return dropped
 
 
 class Worker:
-    """Background embedding worker: backfills pending chunks every `interval` seconds until stopped."""
+    """Background embedding worker: backfills pending chunks every `interval` seconds until stopped.
 
-    def __init__(self, graph: Graph, settings: Settings, interval: float = 5.0) -> None:
+    Several may run on one graph (processes, or `memora serve` next to `memora embeddings work`); they share the
+    work through leases, and `stop` gives back what this one still holds."""
+
+    def __init__(self, graph: Graph, settings: Settings, interval: float = 5.0, *, batch_size: int = 64,
+                 project_id: str | None = None) -> None:
         self.graph = graph
         self.settings = settings
         self.interval = interval
+        self.batch_size = batch_size
+        self.project_id = project_id
+        self.owner = worker_id()
+        self.totals = BackfillStats()  # over every round, for the exit message
         self.stop_event = threading.Event()
         self._thread: threading.Thread | None = None
 
+    def _backfill(self, embedder: CheckedEmbedder, active: bool, stats: BackfillStats) -> None:
+        backfill(self.graph, embedder, active=active, batch_size=self.batch_size, stop=self.stop_event,
+                 project_id=self.project_id, owner=self.owner, lease_seconds=self.settings.embed_lease_seconds,
+                 stats=stats)
+
     def run_once(self) -> BackfillStats:
-        stats = backfill(self.graph, active_embedder(self.graph, self.settings), stop=self.stop_event)
-        target = target_embedder(self.graph, self.settings)
-        if target is not None and not self.stop_event.is_set():
-            more = backfill(self.graph, target, active=False, stop=self.stop_event)
-            stats.embedded += more.embedded
-            stats.failed += more.failed
-            finish_migration(self.graph, self.settings)
+        """One round: the active model's pending chunks, then a migration target's; its counts join `totals`."""
+        stats = BackfillStats()
+        try:
+            self._backfill(active_embedder(self.graph, self.settings), True, stats)
+            target = target_embedder(self.graph, self.settings)
+            if target is not None and not self.stop_event.is_set():
+                self._backfill(target, False, stats)
+                finish_migration(self.graph, self.settings)
+        finally:
+            self.totals.embedded += stats.embedded
+            self.totals.failed += stats.failed
+            self.totals.lost += stats.lost
         return stats
 
     def loop(self) -> None:
@@ -219,10 +281,17 @@ class Worker:
         self._thread = threading.Thread(target=self.loop, name="memora-embedder", daemon=True)
         self._thread.start()
 
-    def stop(self, timeout: float = 10.0) -> None:
+    def stop(self, timeout: float = 10.0) -> int:
+        """Stop after the batch in hand (up to `timeout`) and release this worker's leases; returns how many.
+
+        A batch still being embedded after the timeout is released too: its vectors will not be stored."""
         self.stop_event.set()
         if self._thread is not None:
             self._thread.join(timeout)
+        return self.release()
+
+    def release(self) -> int:
+        return _release_quietly(self.graph, self.owner)
 
 
 def wait_idle(worker: Worker, timeout: float) -> None:

@@ -1,17 +1,64 @@
 """`memora embeddings status|backfill|work|migrate|retry-failed|drop-old`: the embedding jobs (pending chunks) and
-model migrations; exit 6 when a backfill batch failed (its chunks are retried later)."""
+model migrations; exit 6 when a backfill batch failed (its chunks are retried later).
+
+`work` may run in several processes at once (they lease batches to each other); Ctrl-C or SIGTERM stops it after
+giving back the chunks it holds, exit 0."""
 
 from __future__ import annotations
 
 import argparse
+import signal
+import threading
+from types import FrameType
+from typing import TYPE_CHECKING
 
 from api.commands.common import Subparsers, connect, err, out, progress
 from graph.settings import Settings
+
+if TYPE_CHECKING:
+    from graph.db import Graph
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised where the worker is (like KeyboardInterrupt for SIGINT) so its batch is given back."""
+
+
+def _terminate(signum: int, _: FrameType | None) -> None:
+    raise Terminated(signum)
+
+
+def work(args: argparse.Namespace, settings: Settings, graph: Graph) -> int:
+    from ingest import embedding_jobs as jobs
+
+    worker = jobs.Worker(graph, settings, interval=args.interval, batch_size=args.batch_size,
+                         project_id=args.project)
+    err(f"embedding worker {worker.owner} running (leases of {settings.embed_lease_seconds:g} s); "
+        "Ctrl-C or SIGTERM to stop")
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminate) if main else None
+    reason = "stopped"
+    try:
+        worker.loop()
+    except KeyboardInterrupt:
+        reason = "SIGINT"
+    except Terminated:
+        reason = "SIGTERM"
+    finally:
+        worker.stop_event.set()
+        if main:
+            signal.signal(signal.SIGTERM, previous)
+    released, t = worker.release(), worker.totals
+    err(f"{reason}: embedding worker {worker.owner} stopped: embedded {t.embedded}, failed {t.failed}, "
+        f"lost {t.lost} (embedded but no longer held); {released} leased chunks given back")
+    return 0
 
 
 def cmd_embeddings(args: argparse.Namespace, settings: Settings) -> int:
     from ingest import embedding_jobs as jobs
 
+    if args.batch_size < 1:
+        err("--batch-size must be at least 1")
+        return 2
     graph = connect(settings)
     if args.action == "status":
         state = jobs.current_state(graph, settings)
@@ -41,13 +88,7 @@ def cmd_embeddings(args: argparse.Namespace, settings: Settings) -> int:
             return 2
         err(f"migrating from {state.active} to {state.target}; searches use both indexes until it completes")
     if args.action == "work":
-        worker = jobs.Worker(graph, settings, interval=args.interval)
-        err("embedding worker running; Ctrl-C to stop")
-        try:
-            worker.loop()
-        except KeyboardInterrupt:
-            worker.stop_event.set()
-        return 0
+        return work(args, settings, graph)
     # backfill, and migrate right after it starts: embed what is pending for the active model and the target.
     embedders = [(jobs.active_embedder(graph, settings), True)]
     target = jobs.target_embedder(graph, settings)
@@ -56,7 +97,8 @@ def cmd_embeddings(args: argparse.Namespace, settings: Settings) -> int:
     for embedder, active in embedders:
         pending = jobs.status(graph, embedder, active=active)["pending"]
         with progress(pending, f"embed {embedder.slug}") as bar:
-            stats = jobs.backfill(graph, embedder, active=active, batch_size=args.batch_size, progress=bar.update)
+            stats = jobs.backfill(graph, embedder, active=active, batch_size=args.batch_size, progress=bar.update,
+                                  project_id=args.project)
         if stats.errors:
             err(f"stopped after a failed batch ({stats.failed} chunks will be retried): {stats.errors[-1]}")
             return 6
@@ -74,7 +116,8 @@ def add_embeddings(sub: Subparsers) -> None:
     emb.add_argument("action", choices=["status", "backfill", "work", "migrate", "retry-failed", "drop-old"])
     emb.add_argument("--to", help="with migrate: the new model, PROVIDER:MODEL[@DIMS]")
     emb.add_argument("--drop-old", action="store_true", help="after a completed migration, drop the old index")
-    emb.add_argument("--batch-size", type=int, default=64)
+    emb.add_argument("--batch-size", type=int, default=64, help="with backfill and work: chunks per leased batch")
+    emb.add_argument("--project", help="with backfill and work: only this project's chunks")
     emb.add_argument("--interval", type=float, default=5.0, help="with work: seconds between rounds")
     emb.add_argument("--json", action="store_true")
     emb.set_defaults(func=cmd_embeddings)
