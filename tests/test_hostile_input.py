@@ -8,6 +8,7 @@ leave every other node of the graph untouched.
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -361,6 +362,11 @@ def test_injection_in_member_ids_and_entity_names_is_plain_text(client: TestClie
     made = client.post(f"/v1/projects/{project}/entities", headers=owner,
                        json={"kind": "thing", "name": payload, "aliases": [alias]})
     assert made.status_code == 200, made.text
+    job = made.json()["relink"]["job_id"]
+    deadline = time.monotonic() + 120
+    while client.get(f"/v1/projects/{project}/relink/{job}", headers=owner).json()["status"] in ("queued", "running"):
+        assert time.monotonic() < deadline, "the re-linking job did not finish"
+        time.sleep(0.1)  # the next case counts the project's nodes: its entries must not be rewritten meanwhile
     listed = client.get(f"/v1/projects/{project}/entities", headers=bearer(settings, user_id)).json()
     assert {"name": payload, "aliases": [alias], "kind": "thing"}.items() <= next(
         e for e in listed if e["kind"] == "thing" and e["name"] == payload).items()
