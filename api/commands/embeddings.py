@@ -12,7 +12,7 @@ import threading
 from types import FrameType
 from typing import TYPE_CHECKING
 
-from api.commands.common import Subparsers, connect, err, out, progress
+from api.commands.common import Subparsers, connect, err, progress, show
 from graph.settings import Settings
 
 if TYPE_CHECKING:
@@ -66,16 +66,13 @@ def cmd_embeddings(args: argparse.Namespace, settings: Settings) -> int:
         target = jobs.target_embedder(graph, settings)
         if target is not None:
             result["migration"] = {"to": state.target, **jobs.status(graph, target, active=False)}
-        if args.json:
-            out(result)
-        else:
-            print(" ".join(f"{k}={v}" for k, v in result.items()))
+        show(result, args.json)
         return 0
     if args.action == "retry-failed":
-        out({"reset": jobs.retry_failed(graph, jobs.active_embedder(graph, settings))})
+        show({"reset": jobs.retry_failed(graph, jobs.active_embedder(graph, settings))}, args.json)
         return 0
     if args.action == "drop-old":
-        out({"dropped": jobs.drop_retired(graph, settings)})
+        show({"dropped": jobs.drop_retired(graph, settings)}, args.json)
         return 0
     if args.action == "migrate":
         if not args.to:
@@ -107,7 +104,7 @@ def cmd_embeddings(args: argparse.Namespace, settings: Settings) -> int:
     result["active"] = state.active
     if args.drop_old and state.retired:
         result["dropped"] = jobs.drop_retired(graph, settings)
-    out(result)
+    show(result, args.json)
     return 0
 
 
