@@ -109,3 +109,22 @@ def tmp_jsonl(tmp_path: Path) -> Callable[[list[str]], Path]:
         return path
 
     return write
+
+
+@pytest.fixture()
+def client(graph: Graph, embedder: CheckedEmbedder, settings: Settings) -> Iterator[Any]:
+    """The HTTP service through FastAPI's TestClient (its lifespan run), rate limits as configured."""
+    from fastapi.testclient import TestClient
+
+    from api.app import Services, create_app
+
+    with TestClient(create_app(Services(settings, graph=graph, embedder=embedder))) as c:
+        yield c
+
+
+@pytest.fixture()
+def auth(settings: Settings) -> Callable[[str], dict[str, str]]:
+    """The Authorization header of a development token for a user id."""
+    from api.auth import issue
+
+    return lambda user_id: {"Authorization": f"Bearer {issue(settings, user_id)}"}

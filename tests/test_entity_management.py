@@ -5,34 +5,19 @@ and a reader or a writer probing hidden names learns nothing from the answer."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import Services, create_app
-from api.auth import issue
 from api.cli import main
 from graph.db import Graph
 from graph.members import set_member
-from graph.settings import Settings
-from ingest.embedders import CheckedEmbedder
 from ingest.pipeline import IngestReport
 
 Headers = Callable[[str], dict[str, str]]
 MENTIONED = "MATCH (:Entry {id: $entry})-[m:MENTIONS]->(n) RETURN n.id AS id, m.name AS name ORDER BY id"
-
-
-@pytest.fixture()
-def client(graph: Graph, embedder: CheckedEmbedder, settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(Services(settings, graph=graph, embedder=embedder))) as c:
-        yield c
-
-
-@pytest.fixture()
-def auth(settings: Settings) -> Headers:
-    return lambda user_id: {"Authorization": f"Bearer {issue(settings, user_id)}"}
 
 
 @pytest.fixture()

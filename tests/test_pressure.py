@@ -4,7 +4,6 @@ id, a long write that must not stall searches, and a very long query over a proj
 from __future__ import annotations
 
 import random
-import socket
 import statistics
 import threading
 import time
@@ -13,11 +12,8 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 
 from api import auth
-from api.app import Services, create_app
-from api.ratelimit import UNLIMITED
 from graph.db import Graph
 from graph.members import set_member
 from graph.settings import Settings
@@ -25,34 +21,17 @@ from graph.visibility import Viewer
 from ingest.embedders import CheckedEmbedder
 from ingest.embedding_jobs import backfill
 from queries.search import Scope, SearchOptions, hybrid_search
+from tests.serving import serve
 
 VOCAB = ("casa perro verano playa abuela cocina lluvia tren carta jardín hospital escuela mercado río montaña fiesta "
          "música libro coche ventana").split()
 
 
-def unlimited(settings: Settings) -> Settings:
-    """These tests measure the service, not its rate limits."""
-    return settings.model_copy(update=UNLIMITED)
-
-
 @pytest.fixture(scope="module")
 def base_url(settings: Settings, graph: Graph, embedder: CheckedEmbedder) -> Iterator[str]:
     """`memora serve`'s app (without its worker) on a free loopback port, in a thread, for the module."""
-    app = create_app(Services(unlimited(settings), graph=graph, embedder=embedder))
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert server.started, "the server did not start"
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
-    sock.close()
+    with serve(settings, graph, embedder) as url:
+        yield url
 
 
 def bearer(settings: Settings, user: str) -> dict[str, str]:

@@ -7,13 +7,12 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from fastapi.testclient import TestClient
 
 from api.app import Services, create_app
-from api.auth import issue
 from api.cli import main
 from graph.db import Graph
 from graph.members import PROJECT_ID_PATTERN, LastOwner, change_member, members_of, set_member
@@ -22,17 +21,6 @@ from ingest.embedders import CheckedEmbedder
 
 Headers = Callable[[str], dict[str, str]]
 PROJECT_EXISTS = "MATCH (p:Project {id: $id}) RETURN count(p) AS n"
-
-
-@pytest.fixture()
-def client(graph: Graph, embedder: CheckedEmbedder, settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(Services(settings, graph=graph, embedder=embedder))) as c:
-        yield c
-
-
-@pytest.fixture()
-def auth(settings: Settings) -> Headers:
-    return lambda user_id: {"Authorization": f"Bearer {issue(settings, user_id)}"}
 
 
 def exists(graph: Graph, project: str) -> bool:
