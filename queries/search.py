@@ -81,6 +81,11 @@ class SearchOptions:
     locale: str | None = None
     filters: Filters = field(default_factory=Filters)
 
+    def __post_init__(self) -> None:
+        unknown = sorted(set(self.channels) - set(CHANNELS))
+        if unknown:  # a misspelt channel silently dropped would search with fewer channels than asked
+            raise ValueError(f"unknown channels {unknown}; choose from {list(CHANNELS)}")
+
 
 @dataclass
 class SearchResult:
@@ -147,7 +152,7 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
     warnings.extend(_filter_warnings(graph, viewer, projects, options.filters, lexicons))
     latency["parse"] = _ms(t)
 
-    wanted = tuple(c for c in options.channels if c in CHANNELS)
+    wanted = options.channels
     relaxed: list[str] = []
     soft = parsed.constraints
     while True:

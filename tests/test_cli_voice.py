@@ -65,3 +65,13 @@ def test_an_unexpected_failure_is_one_line_without_a_traceback(capsys: pytest.Ca
     assert err.startswith("memora: unexpected error: ValueError: the secret entry text second line")
     with pytest.raises(ValueError):
         main(["-v", "migrate"])
+
+
+def test_understand_names_a_missing_project_and_search_refuses_unknown_channels(
+        capsys: pytest.CaptureFixture[str], prefix: str) -> None:
+    from queries.search import SearchOptions
+
+    code, out, err = _run(capsys, "understand", "el verano pasado", "--project", f"{prefix}nope")
+    assert code == 2 and f"no such project: {prefix}nope" in err and out == ""
+    with pytest.raises(ValueError, match="unknown channels \\['bogus'\\]"):
+        SearchOptions(channels=("dense", "bogus"))

@@ -95,6 +95,7 @@ def _print_search(body: dict[str, Any]) -> None:
 
 def cmd_understand(args: argparse.Namespace, settings: Settings) -> int:
     from graph.entities import list_entities
+    from graph.export import project_exists
     from queries.query_constraints import project_hemisphere
     from queries.understanding import KnownEntity, to_json, understand
 
@@ -102,6 +103,9 @@ def cmd_understand(args: argparse.Namespace, settings: Settings) -> int:
     hemisphere = args.hemisphere
     if args.project:
         graph = connect(settings, migrate_schema=False)
+        if not project_exists(graph, args.project):
+            err(f"no such project: {args.project}")
+            return 2
         known = [KnownEntity(e.id, e.kind, e.name, e.aliases) for e in list_entities(graph, [args.project])]
         hemisphere = hemisphere or project_hemisphere(graph, [args.project])
     result = to_json(understand(args.text, known, args.now or date.today(), args.locale, hemisphere or "north"))
