@@ -130,9 +130,27 @@ def test_backup_restore_and_one_home_one_server(servers: Callable[..., tuple[Set
             backup(local_a, tmp_path / "backup")
 
         local_b, runtime_b = servers(tmp_path / "home-b", port_b)
+        # A family leaving with its data: export from A, import into B while B is an empty installation; the
+        # searches give the same ids and B's export is A's, byte for byte.
+        exported = tmp_path / "family.jsonl"
+        assert _memora(local_a.home, "export", "--project", PROJECT, "--out", str(exported)).returncode == 0
+        assert runtime_b.start().running
+        imported = _memora(local_b.home, "import", str(exported))
+        assert imported.returncode == 0, imported.stderr
+        graph_b = _graph(local_b)
+        try:
+            assert _ids(graph_b, embedder, local_b) == before
+        finally:
+            graph_b.driver.close()
+        again = _memora(local_b.home, "export", "--project", PROJECT)
+        assert again.returncode == 0 and again.stdout == exported.read_text(encoding="utf-8")
+        runtime_b.stop()
+
         with pytest.raises(RuntimeProblem, match="not a memora backup"):
             restore(local_b, tmp_path)
-        restored = restore(local_b, tmp_path / "backup")
+        with pytest.raises(RuntimeProblem, match="already holds"):
+            restore(local_b, tmp_path / "backup")
+        restored = restore(local_b, tmp_path / "backup", force=True)
         assert restored["restored"] == str(local_b.home)
         assert runtime_b.start().running
         graph_b = _graph(local_b)
