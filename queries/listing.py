@@ -18,7 +18,7 @@ from datetime import date
 from typing import Any
 
 from graph.db import Graph
-from graph.entities import list_visible_entities
+from graph.entities import Entity, list_visible_entities
 from graph.entries import entry_details
 from graph.ids import period_id, sha256
 from graph.textnorm import fold
@@ -104,15 +104,14 @@ def decode_cursor(cursor: str, bound: str) -> tuple[date | None, str]:
     return start, entry_id
 
 
-def _entity_ids(graph: Graph, project_id: str, viewer: Viewer, kind: str, names: list[str] | None,
-                warnings: list[str]) -> list[str] | None:
-    """Every entity of `kind` the viewer may know that answers to one of `names`; an unknown name matches nothing."""
+def _entity_ids(known: list[Entity], kind: str, names: list[str] | None, warnings: list[str]) -> list[str] | None:
+    """Every entity of `kind` among those the viewer may know that answers to one of `names`; an unknown name
+    matches nothing."""
     if not names:
         return None
-    known = [e for e in list_visible_entities(graph, [project_id], visibility_params(viewer)) if e.kind == kind]
     ids: list[str] = []
     for name in names:
-        found = [e.id for e in known if fold(name) in e.answers_to()]
+        found = [e.id for e in known if e.kind == kind and fold(name) in e.answers_to()]
         if not found:
             warnings.append(f"no {kind} named {name!r} in the entries you can see; the filter matches nothing")
         ids.extend(found)
@@ -128,13 +127,15 @@ def list_entries(graph: Graph, viewer: Viewer, project_id: str, filters: EntryFi
     bound = filters.key(project_id, sort)
     after_start, after_id = decode_cursor(cursor, bound) if cursor else (None, None)
     warnings: list[str] = []
+    known = (list_visible_entities(graph, [project_id], visibility_params(viewer))
+             if filters.persons or filters.places else [])
     params = {
         "project_id": project_id, "limit": limit + 1, "after_start": after_start, "after_id": after_id,
         "kinds": filters.kinds or None, "author_ids": filters.authors or None,
         "date_from": filters.date_from, "date_to": filters.date_to,
         "period_ids": [period_id(project_id, p) for p in filters.periods] if filters.periods else None,
-        "person_ids": _entity_ids(graph, project_id, viewer, "person", filters.persons, warnings),
-        "place_ids": _entity_ids(graph, project_id, viewer, "place", filters.places, warnings),
+        "person_ids": _entity_ids(known, "person", filters.persons, warnings),
+        "place_ids": _entity_ids(known, "place", filters.places, warnings),
         **visibility_params(viewer),
     }
     rows = [dict(r) for r in graph.read(LIST_ENTRIES[sort], params)]
