@@ -142,20 +142,19 @@ def list_project_entries(
     No total is given; `next_cursor` is null on the last page."""
     require_member(svc, project_id, who)
     if date_from and date_to and date_to < date_from:
-        raise HTTPException(422, [{"loc": ["query", "date_to"], "msg": "date_to is before date_from",
-                                   "type": "value_error"}])
+        raise HTTPException(422, [_field_error("date_to", "date_to is before date_from", where="query")])
     filters = EntryFilters(periods=period, date_from=date_from, date_to=date_to, authors=author, persons=person,
                            places=place, kinds=list(kind) if kind else None)
     try:
         page = list_entries(svc.graph, who, project_id, filters, sort=sort, limit=limit, cursor=cursor)
     except BadCursor as exc:
-        raise HTTPException(422, [{"loc": ["query", "cursor"], "msg": str(exc), "type": "value_error"}]) from exc
+        raise HTTPException(422, [_field_error("cursor", str(exc), where="query")]) from exc
     return EntryListOut(entries=[entry_out(r) for r in page.rows], next_cursor=page.next_cursor,
                         warnings=page.warnings)
 
 
-def _field_error(name: str, msg: str) -> dict[str, Any]:
-    return {"loc": ["body", name], "msg": msg, "type": "value_error"}
+def _field_error(name: str, msg: str, where: str = "body") -> dict[str, Any]:
+    return {"loc": [where, name], "msg": msg, "type": "value_error"}
 
 
 def _same_identity(given: dict[str, Any], stored: dict[str, Any]) -> None:
