@@ -20,22 +20,27 @@ from queries.search import Filters, Scope, SearchOptions, SearchResponse, hybrid
 NOW = date(2026, 11, 30)
 
 
+def _dated_diary(graph: Graph, ingest: Callable[..., Any], project: str, owner: str,
+                 entities: list[tuple[str, str, list[str]]], rows: list[tuple[str, str, str]]) -> dict[str, str]:
+    """A project owned by `owner` with declared (kind, name, aliases) and dated (id, occurred_on, text) entries."""
+    set_member(graph, project, owner, "owner")
+    for kind, name, aliases in entities:
+        upsert_entity(graph, project, kind, name, aliases)
+    assert not ingest([{"entry_id": f"{project}/{eid}", "project_id": project, "author": owner, "text": text,
+                        "occurred_on": when} for eid, when, text in rows]).errors
+    return {"project": project, "owner": owner}
+
+
 @pytest.fixture()
 def diary(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> dict[str, str]:
-    project, owner = f"{prefix}diary", f"{prefix}lucia"
-    set_member(graph, project, owner, "owner")
-    upsert_entity(graph, project, "person", "Andrés", ["papá", "mi padre", "aita"])
-    upsert_entity(graph, project, "person", "Nerea", [])
-    rows = [
+    return _dated_diary(graph, ingest, f"{prefix}diary", f"{prefix}lucia", [
+        ("person", "Andrés", ["papá", "mi padre", "aita"]), ("person", "Nerea", [])], [
         ("car-2026", "2026-07-15", "Papá me ha dicho que el coche hace un ruido raro y que lo va a llevar al taller."),
         ("car-2025", "2025-07-20", "Papá me ha dicho que el coche necesita ruedas nuevas antes de las vacaciones."),
         ("car-nerea-2026", "2026-08-02", "Nerea dice que su coche no arranca y que lo va a vender."),
         ("beach-2026", "2026-08-10", "Un día entero en la playa de Sopelana con Nerea, el agua helada."),
         ("xmas-2025", "2025-12-24", "Nochebuena en Vitoria: papá hizo el cordero y cantamos villancicos."),
-    ]
-    assert not ingest([{"entry_id": f"{project}/{eid}", "project_id": project, "author": owner, "text": text,
-                        "occurred_on": when} for eid, when, text in rows]).errors
-    return {"project": project, "owner": owner}
+    ])
 
 
 def _search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, d: dict[str, str], query: str,
@@ -129,19 +134,13 @@ def test_the_projects_hemisphere_decides_what_summer_means(graph: Graph, embedde
 @pytest.fixture()
 def summers(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> dict[str, str]:
     """Cádiz with the grandmother in two summers nine years apart, a winter, and an entry dated only by its year."""
-    project, owner = f"{prefix}summers", f"{prefix}lucia"
-    set_member(graph, project, owner, "owner")
-    upsert_entity(graph, project, "place", "Cádiz", [])
-    upsert_entity(graph, project, "person", "Abuela Rosa", ["la abuela"])
-    rows = [
+    return _dated_diary(graph, ingest, f"{prefix}summers", f"{prefix}lucia", [
+        ("place", "Cádiz", []), ("person", "Abuela Rosa", ["la abuela"])], [
         ("cadiz-2017", "2017-07-20", "Un verano entero en Cádiz con la abuela: la playa de la Caleta cada tarde."),
         ("cadiz-2026", "2026-08-05", "Un verano entero en Cádiz con la abuela, otra vez en la Caleta."),
         ("cadiz-winter", "2019-01-10", "Un invierno entero en Cádiz con la abuela, con lluvia y levante."),
         ("cadiz-year", "2015", "Aquel año fui a Cádiz con la abuela, no recuerdo cuándo exactamente."),
-    ]
-    assert not ingest([{"entry_id": f"{project}/{eid}", "project_id": project, "author": owner, "text": text,
-                        "occurred_on": when} for eid, when, text in rows]).errors
-    return {"project": project, "owner": owner}
+    ])
 
 
 def test_a_bare_season_means_any_years_season(graph: Graph, embedder: CheckedEmbedder, settings: Settings,
