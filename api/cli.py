@@ -65,10 +65,14 @@ def main(argv: list[str] | None = None) -> int:
 
 def unreachable(settings: Settings, exc: BaseException) -> str:
     """What to say when Neo4j did not answer within the bounded retries (no traceback: the cause in one line)."""
+    from neo4j.exceptions import IncompleteCommit
+
     cause = " ".join(str(exc).split())[:300]
+    written = ("the last write may or may not have been stored (its commit was cut off)"
+               if isinstance(exc, IncompleteCommit) else "nothing more was written")
     where = "the managed Neo4j (`memora db status`, `memora db start`)" if settings.managed_neo4j else "NEO4J_URI"
-    return (f"the graph database at {settings.bolt_uri} is unreachable ({type(exc).__name__}: {cause}); nothing more "
-            f"was written. Check {where} and run the command again (an ingest skips what it already wrote).")
+    return (f"the graph database at {settings.bolt_uri} is unreachable ({type(exc).__name__}: {cause}); {written}. "
+            f"Check {where} and run the command again (an ingest skips what it already wrote).")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,13 @@ from neo4j import (
     Record,
     unit_of_work,
 )
-from neo4j.exceptions import ConnectionAcquisitionTimeoutError, ServiceUnavailable, SessionExpired, TransientError
+from neo4j.exceptions import (
+    ConnectionAcquisitionTimeoutError,
+    IncompleteCommit,
+    ServiceUnavailable,
+    SessionExpired,
+    TransientError,
+)
 
 from graph.runtime import Neo4jRuntime
 from graph.settings import Settings, get_settings
@@ -78,15 +84,31 @@ class Graph:
             return session.execute_read(_collect, query, dict(params or {}))
 
     def write(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
-        with self.driver.session(database=self.database) as session:
-            return session.execute_write(_collect, query, dict(params or {}))
+        return self.transact(lambda tx: _collect(tx, query, dict(params or {})))
 
     def transact(self, work: Callable[[ManagedTransaction], T], timeout: float | None = None) -> T:
         """Several statements in one write transaction (a lock taken by the first holds for the next; the whole
-        function is retried on a transient error such as a deadlock, like `write`). With `timeout`, the server ends
-        the transaction after that many seconds, so one left open by a killed client does not keep its locks."""
-        with self.driver.session(database=self.database) as session:
-            return session.execute_write(unit_of_work(timeout=timeout)(work) if timeout else work)
+        function is retried on a transient error such as a deadlock). With `timeout`, the server ends the
+        transaction after that many seconds, so one left open by a killed client does not keep its locks.
+
+        When Neo4j goes away, the driver reports its last attempt's error; if an earlier attempt had already sent
+        its commit, that commit may have landed, so the failure is raised as IncompleteCommit (outcome unknown),
+        never as a plain "unavailable" that callers report as "nothing was written"."""
+        committing: list[bool] = []
+
+        def tracked(tx: ManagedTransaction) -> T:
+            result = work(tx)
+            committing.append(True)
+            return result
+
+        try:
+            with self.driver.session(database=self.database) as session:
+                return session.execute_write(unit_of_work(timeout=timeout)(tracked) if timeout else tracked)
+        except UNAVAILABLE as exc:
+            if committing and not isinstance(exc, IncompleteCommit):
+                raise IncompleteCommit(f"a commit was sent before the graph database became unavailable; its "
+                                       f"outcome is unknown ({type(exc).__name__}: {exc})") from exc
+            raise
 
     def run_auto(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
         """Schema statements and `db.awaitIndexes` must run outside an explicit transaction."""

@@ -126,8 +126,7 @@ def _edit(graph: Graph, entity: Entity, viewer_params: dict[str, object], new_na
                 tx.run(SET_NODE_NAME[kind], id=entity.id, name=new_name).consume()
         return len(declared)
 
-    with graph.driver.session(database=graph.database) as session:
-        return session.execute_write(work)
+    return graph.transact(work)
 
 
 def delete_entity(graph: Graph, entity: Entity, viewer_params: dict[str, object]) -> None:

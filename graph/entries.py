@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from neo4j import ManagedTransaction
-from neo4j.exceptions import ConstraintError
+from neo4j.exceptions import ConstraintError, IncompleteCommit
 
 from graph.db import Graph
 from graph.visibility import CAN_SEE
@@ -155,7 +155,10 @@ def write_batch(graph: Graph, entries: list[dict[str, Any]], periods: list[dict[
     """Everything about a batch of entries in one transaction: all of it lands or none of it does. With `create`,
     an id that exists (or is created concurrently) fails the whole batch with EntryExists."""
 
+    attempts: list[int] = []
+
     def work(tx: ManagedTransaction) -> None:
+        attempts.append(1)
         tx.run(CREATE_ENTRIES if create else UPSERT_ENTRIES, rows=entries).consume()
         if periods:
             tx.run(LINK_PERIODS, rows=periods).consume()
@@ -169,9 +172,11 @@ def write_batch(graph: Graph, entries: list[dict[str, Any]], periods: list[dict[
             tx.run(LINK_THREAD, rows=threaded).consume()
 
     try:
-        with graph.driver.session(database=graph.database) as session:
-            session.execute_write(work)
+        graph.transact(work)
     except ConstraintError as exc:
+        if create and len(attempts) > 1:
+            # A retry after Neo4j went away may meet the entry an earlier attempt's lost commit created.
+            raise IncompleteCommit("the entry exists after a retried commit; it may be this write's") from exc
         if create:
             raise EntryExists(str(exc)) from exc
         raise

@@ -153,8 +153,7 @@ def change_member(graph: Graph, project_id: str, user_id: str, role: str | None)
             tx.run(SET_EXISTING_MEMBER, params).consume()
         return None if before is None else str(before)
 
-    with graph.driver.session(database=graph.database) as session:
-        return session.execute_write(work)
+    return graph.transact(work)
 
 
 def role_of(graph: Graph, project_id: str, user_id: str) -> str | None:
