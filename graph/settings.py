@@ -6,7 +6,7 @@ import contextlib
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import AliasChoices, Field, model_validator
+from pydantic import AliasChoices, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -84,6 +84,14 @@ class Settings(BaseSettings):
         description="How long a worker holds a claimed batch of chunks; longer than a batch takes to embed. A killed "
                     "worker's chunks go to the others after this.")
     rrf_k: int = 60
+
+    # An OpenAI-compatible chat endpoint (ingest/providers/llm.py) for abstractive summaries, chapter drafts and the
+    # premium rerank; unset, each falls back to its extractive or fused default.
+    llm_base_url: str | None = Field(default=None, description="e.g. http://127.0.0.1:8000/v1 (the part before "
+                                                               "/chat/completions).")
+    llm_model: str | None = Field(default=None, description="The chat model name the endpoint expects.")
+    llm_api_key: SecretStr | None = Field(default=None, description="Sent as a bearer token when set.")
+    llm_timeout_seconds: float = Field(default=20.0, gt=0, description="One chat call gives up after this.")
     max_body_bytes: int = 1_000_000
 
     # Rate limits per caller (api/ratelimit.py), in process; 0 turns a limit off.
