@@ -64,7 +64,8 @@ def test_related_entries_and_ask_about_come_from_what_the_caller_may_see(
     assert f"{world['project']}/secreto" not in ids and len(ids) == 5
     assert [e.score for e in reader.entries] == sorted((e.score for e in reader.entries), reverse=True)
     asked = {a.name: a.entries for a in reader.ask_about}
-    # Josep and Cádiz have three visible entries each (known enough); Marta is named only by an entry the reader cannot see.
+    # Josep and Cádiz have three visible entries each (known enough); Marta is named only by an entry the reader
+    # cannot see.
     assert asked == {"Lucía": 1, "Sevilla": 1}
     assert "Marta" not in json.dumps([e.__dict__ for e in reader.entries], ensure_ascii=False)
 
