@@ -34,7 +34,6 @@ from graph.textnorm import fold
 from graph.visibility import CAN_SEE, CAN_SEE_DECLARATION, Viewer, visibility_params
 from ingest.embedders import CheckedEmbedder, EmbeddingError
 from ingest.linking import ProjectLexicon
-from queries import channels as ch
 from queries.snippets import query_terms, snippet
 
 log = logging.getLogger(__name__)
@@ -48,6 +47,7 @@ SEGMENT_MAX_WORDS = 24
 SEGMENT_HASH_MODULUS = 8  # a word ends a segment when crc32(word) % 8 == 0: segments of ~8 words on average
 RECENCY_HALF_LIFE = 16  # segments: the newest words weigh most, what was said ~130 words ago half as much
 SEGMENT_CACHE_SIZE = 4096
+MAX_BODY_CHARS = 20_000  # a snippet of a longer entry is cut from its first 20,000 characters
 _SENTENCE_END = ".?!;…"
 
 # What the per-viewer index depends on, computed over what the viewer may see (never over hidden entries).
@@ -71,6 +71,15 @@ MATCH (e:Entry) WHERE e.project_id = $project_id AND {CAN_SEE}
 MATCH (c:Chunk)-[:OF]->(e) WHERE c[$prop] IS NOT NULL
 RETURN e.id AS id, c[$prop] AS vector
 ORDER BY id
+"""
+
+# The shown fields of the few entries answered: no period or thing lookups, the body cut to what a snippet reads.
+LIVE_DETAILS = f"""
+UNWIND $ids AS id
+MATCH (e:Entry {{id: id}}) WHERE {CAN_SEE}
+RETURN e.id AS id, e.title AS title, left(e.body, {MAX_BODY_CHARS}) AS body, e.author_id AS author_id,
+       e.intimacy AS intimacy, e.kind AS kind, e.occurred_start AS occurred_start,
+       [(e)-[m:MENTIONS]->(:Person) | m.name] AS persons, [(e)-[m:MENTIONS]->(:Place) | m.name] AS places
 """
 
 VISIBLE_MENTION_COUNTS = f"""
@@ -330,7 +339,7 @@ def _top(best: np.ndarray, ids: list[str], k: int) -> list[int]:
 
 
 def _details(graph: Graph, viewer: Viewer, ranked: list[tuple[str, float]], tail: str) -> list[LiveEntry]:
-    rows = {r["id"]: r for r in graph.read(ch.DETAILS, {"ids": [i for i, _ in ranked], **visibility_params(viewer)})}
+    rows = {r["id"]: r for r in graph.read(LIVE_DETAILS, {"ids": [i for i, _ in ranked], **visibility_params(viewer)})}
     terms = query_terms(tail)
     out = []
     for entry_id, score in ranked:
