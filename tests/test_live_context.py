@@ -163,3 +163,24 @@ def test_the_command_prints_the_api_body(world: dict[str, str], monkeypatch: pyt
     assert "not a member" in capsys.readouterr().err
     monkeypatch.setattr("sys.stdin", io.StringIO("   "))
     assert main(["live", "--project", world["project"], "--as", world["reader"]]) == 2
+
+
+def test_in_the_service_a_write_is_seen_within_the_check_interval_without_waiting_for_it(
+        graph: Graph, embedder: CheckedEmbedder, world: dict[str, str], ingest: Callable[..., Any]) -> None:
+    """With check_seconds > 0 an answer never waits for the stamp: the warm index answers, a background check finds
+    the write and swaps in a rebuilt index for the calls after it."""
+    import time
+
+    cache = LiveCache(check_seconds=0.2)
+    viewer = Viewer(user_id=world["reader"])
+    live_context(graph, embedder, viewer, world["project"], TRANSCRIPT, cache)
+    assert cache.builds == 1
+    assert not ingest([{"entry_id": f"{world['project']}/nuevo", "project_id": world["project"],
+                        "author": world["owner"], "intimacy": "public", "text": TRANSCRIPT}]).errors
+    time.sleep(0.3)
+    seen, deadline = False, time.monotonic() + 30
+    while not seen and time.monotonic() < deadline:
+        ctx = live_context(graph, embedder, viewer, world["project"], TRANSCRIPT, cache)
+        seen = ctx.entries[0].entry_id == f"{world['project']}/nuevo"
+        time.sleep(0.2)
+    assert seen and cache.builds == 2
