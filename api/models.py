@@ -58,8 +58,9 @@ class SearchRequest(BaseModel):
         "Near-duplicates (entries sharing at least 80 % of their words with one already on the page) move after "
         "every other candidate; everything else keeps the fused order."))
     rerank: Literal["none", "fast", "premium"] = Field(default="none", description=(
-        "A second-stage reranker over the fused candidates. No reranker is configured in this version: `fast` and "
-        "`premium` keep the fused order and say so in `warnings`."))
+        "A second stage over the fused candidates: `fast`, a cross-encoder over the top 50 (MEMORA_RERANKER); "
+        "`premium`, listwise by the configured language model over the top 20 (MEMORA_LLM_*), the fused order kept "
+        "past its timeout. Unconfigured or failing, the fused order is kept and `warnings` says why."))
     filters: SearchFilters = Field(default_factory=SearchFilters)
 
 

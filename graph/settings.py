@@ -94,6 +94,25 @@ class Settings(BaseSettings):
     llm_timeout_seconds: float = Field(default=20.0, gt=0, description="One chat call gives up after this.")
     max_body_bytes: int = 1_000_000
 
+    # Live interview context (queries/live.py) and the rerank tiers (queries/rerank.py).
+    live_cache_size: int = Field(default=8, ge=1, description="Per-(project, viewer) live-context indexes kept warm.")
+    live_cache_ttl_seconds: float = Field(
+        default=300.0, gt=0, description="A live-context index is rebuilt after this even when no write was seen.")
+    live_cache_check_seconds: float = Field(
+        default=2.0, ge=0, description="A warm live-context index is re-checked for writes (in the background) when "
+                                       "its last check is older than this; 0 checks before every answer.")
+    reranker: str | None = Field(
+        default=None, description="The `fast` rerank tier's cross-encoder: `flag` (FlagEmbedding's FlagReranker) or "
+                                  "`cross-encoder` (sentence-transformers); unset, `fast` keeps the fused order.")
+    reranker_model: str = Field(default="BAAI/bge-reranker-v2-m3", description="A model name or a local path.")
+    reranker_max_length: int = Field(default=512, ge=16, description="Query + passage tokens per pair (truncated).")
+    reranker_batch_size: int = Field(default=16, ge=1, description="Pairs per forward pass.")
+    rerank_candidates: int = Field(default=50, ge=1, le=200, description="Fused candidates the `fast` tier scores.")
+    rerank_premium_candidates: int = Field(
+        default=20, ge=1, le=50, description="Fused candidates the `premium` tier sends to the language model.")
+    rerank_premium_timeout_seconds: float = Field(
+        default=3.0, gt=0, description="After this the `premium` tier gives up and the previous order stands.")
+
     # Rate limits per caller (api/ratelimit.py), in process; 0 turns a limit off.
     rate_search_per_second: float = Field(
         default=10.0, ge=0, description="Searches per second per user (or witness link), after a burst.")

@@ -30,6 +30,7 @@ from queries.fusion import Fused, Hit, channel_weights, rrf
 from queries.keyword import run_keyword
 from queries.lucene import to_lucene
 from queries.query_constraints import Parsed, SoftConstraints, parse_query, unknown_names
+from queries.rerank import TIERS, rerank
 from queries.snippets import query_terms, snippet
 
 log = logging.getLogger(__name__)
@@ -80,11 +81,14 @@ class SearchOptions:
     now: date | None = None
     locale: str | None = None
     filters: Filters = field(default_factory=Filters)
+    rerank: str = "none"  # queries/rerank.py: none | fast | premium
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.channels) - set(CHANNELS))
         if unknown:  # a misspelt channel silently dropped would search with fewer channels than asked
             raise ValueError(f"unknown channels {unknown}; choose from {list(CHANNELS)}")
+        if self.rerank not in TIERS:
+            raise ValueError(f"unknown rerank tier {self.rerank!r}; choose from {list(TIERS)}")
 
 
 @dataclass
@@ -177,6 +181,11 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
         fused = [Fused(h.id, 0.0, {"recency": {"rank": i + 1, "score": 0.0}}) for i, h in enumerate(recent)]
         source = "recency" if fused else "none"
     latency["fuse"] = _ms(t)
+
+    if options.rerank != "none":  # a second stage over the fused candidates, before diversity and the cut to k
+        t = time.perf_counter()
+        fused = rerank(graph, settings, viewer, query, fused, options.rerank, warnings)
+        latency["rerank"] = _ms(t)
 
     t = time.perf_counter()
     if options.diversify and len(fused) > 1:

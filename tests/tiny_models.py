@@ -55,3 +55,37 @@ def build_tiny_bge_m3(directory: Path, seed: int = 7) -> Path:
     torch.save(colbert.state_dict(), directory / "colbert_linear.pt")
     torch.save(sparse.state_dict(), directory / "sparse_linear.pt")
     return directory
+
+
+def build_tiny_cross_encoder(directory: Path, seed: int = 11) -> Path:
+    """An XLM-RoBERTa sequence classifier with one output (a relevance score) and the same word-level tokenizer:
+    what sentence-transformers' CrossEncoder and FlagEmbedding's FlagReranker load, like bge-reranker-v2-m3.
+    Its scores are random-weight scores: they prove loading, batching, truncation and ordering, not quality."""
+    import torch
+    from transformers import (
+        AutoTokenizer,
+        XLMRobertaConfig,
+        XLMRobertaForSequenceClassification,
+        XLMRobertaTokenizerFast,
+    )
+
+    build_tiny_bge_m3(directory, seed)  # writes the tokenizer (and an encoder the classifier below replaces)
+    # Saved as XLM-R's own tokenizer class, like bge-reranker-v2-m3's: FlagReranker builds pairs id by id
+    # (`prepare_for_model`), which needs the class's special-token rules, not a bare template.
+    XLMRobertaTokenizerFast(tokenizer_file=str(directory / "tokenizer.json"), bos_token="<s>", eos_token="</s>",
+                            sep_token="</s>", cls_token="<s>", unk_token="<unk>", pad_token="<pad>",
+                            mask_token="<mask>", model_max_length=MAX_TOKENS).save_pretrained(directory)
+    tokenizer = AutoTokenizer.from_pretrained(directory)
+    torch.manual_seed(seed)
+    config = XLMRobertaConfig(
+        vocab_size=tokenizer.vocab_size, hidden_size=HIDDEN, num_hidden_layers=2, num_attention_heads=2,
+        intermediate_size=64, max_position_embeddings=MAX_TOKENS + 2, type_vocab_size=2, num_labels=1,
+        pad_token_id=tokenizer.pad_token_id, bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id)
+    model = XLMRobertaForSequenceClassification(config)
+    with torch.no_grad():  # spread the scores (random small weights give sigmoid(~0) = 0.5 for every pair)
+        model.classifier.out_proj.weight.mul_(100.0)
+    model.save_pretrained(directory, safe_serialization=True)
+    for name in ("colbert_linear.pt", "sparse_linear.pt"):
+        (directory / name).unlink()
+    return directory

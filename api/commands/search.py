@@ -59,7 +59,7 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
     filters = Filters(date_from=args.date_from, date_to=args.date_to, persons=args.person or None,
                       places=args.place or None, author_ids=args.author or None, intimacy_max=args.intimacy_max)
     options = SearchOptions(k=args.k, explain=args.explain, filters=filters, diversify=not args.no_diversify,
-                            channels=args.channels or CHANNELS, now=args.now)
+                            channels=args.channels or CHANNELS, now=args.now, rerank=args.rerank)
     try:
         resp = hybrid_search(graph, active_embedder(graph, settings), settings, Viewer(user_id=args.as_user), args.text,
                              Scope(project_id=args.project, multi_project=args.project is None), options)
@@ -172,6 +172,8 @@ def add_search(sub: Subparsers) -> None:
     se.add_argument("--intimacy-max", choices=["public", "circle", "intimate", "private"])
     se.add_argument("--explain", action="store_true")
     se.add_argument("--no-diversify", action="store_true", help="keep near-identical entries (no MMR)")
+    se.add_argument("--rerank", choices=["none", "fast", "premium"], default="none",
+                    help="second stage: fast (cross-encoder, MEMORA_RERANKER) or premium (MEMORA_LLM_*)")
     se.add_argument("--json", action="store_true")
     se.set_defaults(func=cmd_search)
 

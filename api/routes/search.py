@@ -22,16 +22,13 @@ def search(body: SearchRequest, who: ViewerDep, svc: ServicesDep) -> SearchRespo
     options = SearchOptions(k=body.k, include_chunks=body.include_chunks, explain=body.explain,
                             filters=_filters(body.filters),
                             channels=tuple(body.channels) if body.channels else CHANNELS,
-                            diversify=body.diversify)
+                            diversify=body.diversify, rerank=body.rerank)
     try:
         resp = hybrid_search(svc.graph, svc.embedder, svc.settings, who, body.q,
                              Scope(project_id=body.project_id, multi_project=body.multi_project), options)
     except AccessDenied as exc:
         raise HTTPException(403, str(exc)) from exc
-    out = SearchResponseOut.model_validate(asdict(resp))
-    if body.rerank != "none":
-        out.warnings.append(f"rerank {body.rerank!r}: no reranker is configured; the fused order is kept")
-    return out
+    return SearchResponseOut.model_validate(asdict(resp))
 
 
 def _filters(f: SearchFilters) -> Filters:

@@ -1,0 +1,25 @@
+"""`POST /v1/context/live`: the interviewer's live context (queries/live.py), for members of the project."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from fastapi import APIRouter
+
+from api.deps import SearchBudget, ServicesDep, ViewerDep, require_member
+from api.models_live import LiveContextOut, LiveRequest
+from api.ratelimit import rate_limited
+from api.responses import errors
+from queries.live import live_context, shared_cache
+
+router = APIRouter(tags=["context"])
+
+
+@router.post("/v1/context/live", response_model=LiveContextOut, dependencies=[SearchBudget],
+             responses={**errors(403), **rate_limited("the caller's search budget is spent")})
+def context_live(body: LiveRequest, who: ViewerDep, svc: ServicesDep) -> LiveContextOut:
+    require_member(svc, body.project_id, who)
+    cache = shared_cache(svc.settings.live_cache_size, svc.settings.live_cache_ttl_seconds,
+                         svc.settings.live_cache_check_seconds)
+    ctx = live_context(svc.graph, svc.embedder, who, body.project_id, body.transcript, cache)
+    return LiveContextOut.model_validate(asdict(ctx))
