@@ -78,6 +78,7 @@ def test_measures_rank_companions_differently_and_the_range_narrows_them(
     for params, field in (({"from": "2009-13"}, "from"), ({"to": "ayer"}, "to"), ({"from": "2010", "to": "2009"}, "to")):
         bad = get(lola, "cooccurrence", entity="Pep", **params)
         assert bad.status_code == 422 and bad.json()["detail"][0]["loc"] == ["query", field], bad.json()
+        assert not any(str(v) in bad.json()["detail"][0]["msg"] for v in params.values()), "input never echoed"
     assert get(lola, "cooccurrence", entity="Pep", measure="cosine").status_code == 422
     assert get(f"{prefix}outsider", "cooccurrence", entity="Pep", **{"from": "nope"}).status_code == 403
 
