@@ -27,16 +27,14 @@ RETURN CASE WHEN placed THEN e.occurred_start.year END AS year, CASE WHEN placed
 ORDER BY year, month
 """
 
-# Per entity of the visible dated entries: how many, first and last start dates, how many start in the period; and
-# the story's end (the latest visible dated entry). Only entities that may have appeared or disappeared in the period
-# are named (the name subqueries are the costly part).
+# One pass over the visible dated entries (each judged once): the story's end (the latest of them) and, per entity they
+# name, how many, first and last start dates, how many overlap the period. Only entities that may have appeared or
+# disappeared in the period are named (the name subqueries are the costly part).
 CHANGES = f"""
-CALL () {{
-  MATCH (e:Entry) WHERE e.project_id = $project_id AND e.occurred_start IS NOT NULL AND {CAN_SEE}
-  RETURN max(e.occurred_start) AS story_end
-}}
-MATCH (e:Entry)-[:MENTIONS]->(x)
-WHERE e.project_id = $project_id AND e.occurred_start IS NOT NULL AND ($kind IS NULL OR x.kind = $kind) AND {CAN_SEE}
+MATCH (e:Entry) WHERE e.project_id = $project_id AND e.occurred_start IS NOT NULL AND {CAN_SEE}
+WITH collect(e) AS visible, max(e.occurred_start) AS story_end
+UNWIND visible AS e
+MATCH (e)-[:MENTIONS]->(x) WHERE $kind IS NULL OR x.kind = $kind
 WITH story_end, x, count(DISTINCT e) AS entries, min(e.occurred_start) AS first, max(e.occurred_start) AS last,
      count(DISTINCT CASE WHEN {IN_RANGE.format(v="e")} THEN e END) AS in_period
 WITH story_end, x, entries, first, last, in_period,
