@@ -3,9 +3,11 @@ timelines, changes and the timeline picture, on a generated mid-size project, as
 
     MEMORA_HOME=... .venv/bin/python bench/bench_analytics.py [--entries 2000] [--repeat 30]
 
-Entries are ingested without embedding (chunks left pending: the analytics read entries and mentions only) with 3 of
-40 persons each (Zipf-like: a few everywhere, many rare), dates over 2005..2020 (days, months, some years only) and
-70 % circle, 15 % intimate, 15 % private. The project is deleted afterwards. Prints one JSON object.
+Besides p50/p95 latencies it prints the database hits of one PROFILEd run of each statement, which the machine's
+load does not change. Entries are ingested without embedding (chunks left pending: the analytics read entries and
+mentions only) with 3 of 40 persons each (Zipf-like: a few everywhere, many rare), dates over 2005..2020 (days,
+months, some years only) and 70 % circle, 15 % intimate, 15 % private. The project is deleted afterwards. Prints
+one JSON object.
 """
 
 from __future__ import annotations
@@ -63,6 +65,17 @@ def _percentiles(fn: Callable[[], Any], repeat: int) -> dict[str, float]:
             "p95_ms": round(times[min(len(times) - 1, int(0.95 * len(times)))] * 1000, 1)}
 
 
+def _db_hits(graph: Any, query: str, params: dict[str, Any]) -> int:
+    """Database hits of one PROFILEd run: a figure the machine's load does not move (latencies here do)."""
+
+    def total(plan: dict[str, Any]) -> int:
+        return int(plan.get("dbHits", 0)) + sum(total(c) for c in plan.get("children", []))
+
+    with graph.driver.session(database=graph.database) as session:
+        profile = session.run("PROFILE " + query, params).consume().profile
+    return total(profile or {})
+
+
 def _picture(graph: Any, params: dict[str, Any], project: str, entity_id: str) -> bytes:
     """What `GET .../timeline.svg?resolution=month` does after finding the entity: query, then draw."""
     return draw_timeline("Persona00", timelines.timeline_months(graph, params, project, entity_id)[0], "month")
@@ -104,6 +117,14 @@ def main() -> int:
                 "timeline_svg_month": partial(_picture, graph, params, project, pep),
             }
             out[who] = {name: _percentiles(fn, args.repeat) for name, fn in cases.items()}
+            base = {"project_id": project, "entity_id": pep, "kind": None, "limit": 10, **params}
+            out[who]["db_hits"] = {
+                "cooccurrence_jaccard": _db_hits(graph, analytics.CO_OCCURRENCE, {
+                    **base, "measure": "jaccard", "date_from": None, "date_to": None}),
+                "timeline_month": _db_hits(graph, timelines.TIMELINE_MONTHS, base),
+                "changes_all": _db_hits(graph, timelines.CHANGES, {
+                    **base, "date_from": None, "date_to": None, "factor": 4.0, "min_entries": timelines.MIN_ENTRIES,
+                    "min_gap_days": timelines.MIN_GAP_DAYS})}
         print(json.dumps(out, indent=2))
     finally:
         graph.write(CLEANUP, {"p": prefix})

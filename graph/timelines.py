@@ -13,7 +13,7 @@ from typing import Any
 
 from graph.analytics import IN_RANGE
 from graph.db import Graph
-from graph.entities import display_name
+from graph.entities import declared_name
 from graph.visibility import CAN_SEE
 
 # A month row counts the entries dated within that month (a day or the month itself); an entry dated more vaguely (a
@@ -27,22 +27,25 @@ RETURN CASE WHEN placed THEN e.occurred_start.year END AS year, CASE WHEN placed
 ORDER BY year, month
 """
 
-# One pass over the visible dated entries (each judged once): the story's end (the latest of them) and, per entity they
-# name, how many, first and last start dates, how many overlap the period. Only entities that may have appeared or
-# disappeared in the period are named (the name subqueries are the costly part).
+# One pass over the visible entries (each judged once): the story's end (the latest dated one) and, per entity they
+# name, its dated entries (how many, first and last start dates, how many overlap the period) and the smallest name
+# its mentions give (the viewer's name for it unless a declaration they may see names it: `declared_name`).
 CHANGES = f"""
-MATCH (e:Entry) WHERE e.project_id = $project_id AND e.occurred_start IS NOT NULL AND {CAN_SEE}
+MATCH (e:Entry) WHERE e.project_id = $project_id AND {CAN_SEE}
 WITH collect(e) AS visible, max(e.occurred_start) AS story_end
 UNWIND visible AS e
-MATCH (e)-[:MENTIONS]->(x) WHERE $kind IS NULL OR x.kind = $kind
-WITH story_end, x, count(DISTINCT e) AS entries, min(e.occurred_start) AS first, max(e.occurred_start) AS last,
-     count(DISTINCT CASE WHEN {IN_RANGE.format(v="e")} THEN e END) AS in_period
-WITH story_end, x, entries, first, last, in_period,
+MATCH (e)-[m:MENTIONS]->(x) WHERE $kind IS NULL OR x.kind = $kind
+WITH story_end, x, min(m.name) AS mention_name, min(e.occurred_start) AS first, max(e.occurred_start) AS last,
+     count(DISTINCT CASE WHEN e.occurred_start IS NOT NULL THEN e END) AS entries,
+     count(DISTINCT CASE WHEN e.occurred_start IS NOT NULL AND {IN_RANGE.format(v="e")} THEN e END) AS in_period
+WHERE entries > 0
+WITH story_end, x, mention_name, entries, first, last, in_period,
      ($date_from IS NULL OR first >= $date_from) AND ($date_to IS NULL OR first <= $date_to) AS appeared,
      entries >= $min_entries AND ($date_from IS NULL OR last >= $date_from) AND ($date_to IS NULL OR last <= $date_to)
        AND duration.inDays(last, story_end).days >= $factor * $min_gap_days AS may_have_gone
 WHERE appeared OR may_have_gone
-RETURN x.id AS id, {display_name("x")} AS name, x.kind AS kind, entries, in_period, first, last, story_end, appeared
+RETURN x.id AS id, {declared_name("x", "mention_name")} AS name, x.kind AS kind, entries, in_period, first, last,
+       story_end, appeared
 """
 
 MIN_ENTRIES = 3
