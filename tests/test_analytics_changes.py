@@ -75,7 +75,8 @@ def test_measures_rank_companions_differently_and_the_range_narrows_them(
     # in 2008-03..2008-04 PMI's N is the 2 visible entries of those months, not the project's 29
     assert ranked(**{"from": "2008-03", "to": "2008-04"}, measure="pmi") == [("Mamá", 2, 0.0)]
 
-    for params, field in (({"from": "2009-13"}, "from"), ({"to": "ayer"}, "to"), ({"from": "2010", "to": "2009"}, "to")):
+    bad_ranges = (({"from": "2009-13"}, "from"), ({"to": "ayer"}, "to"), ({"from": "2010", "to": "2009"}, "to"))
+    for params, field in bad_ranges:
         bad = get(lola, "cooccurrence", entity="Pep", **params)
         assert bad.status_code == 422 and bad.json()["detail"][0]["loc"] == ["query", field], bad.json()
         assert not any(str(v) in bad.json()["detail"][0]["msg"] for v in params.values()), "input never echoed"
