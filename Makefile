@@ -18,9 +18,10 @@ $(BIN)/memora: pyproject.toml
 
 install: $(BIN)/memora
 
-# The torch-based embedding providers (sentence-transformers, FlagEmbedding) are an optional extra the tests need.
+# The torch-based embedding providers (sentence-transformers, FlagEmbedding) are an optional extra the tests need,
+# and so is matplotlib (extra `plot`: timeline pictures).
 $(VENV)/.ml-installed: $(BIN)/memora
-	$(BIN)/pip install --quiet -e '.[dev,ml]'
+	$(BIN)/pip install --quiet -e '.[dev,ml,plot]'
 	touch $@
 
 db-start: install

@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from api.models_analytics import MonthOut
 from graph.members import PROJECT_ID_PATTERN
 from ingest.records import ENTRY_ID_MAX, ENTRY_ID_PATTERN, ENTRY_ID_RULE, MAX_TEXT
 
@@ -429,6 +430,8 @@ class CompanionOut(BaseModel):
     name: str
     kind: EntityKind
     together: int
+    entries: int = Field(description="Visible entries (in the date range) naming the companion.")
+    score: float = Field(description="The chosen `measure`: jaccard, pmi (log2) or count (= together).")
     first: str | None
     last: str | None
 
@@ -438,6 +441,7 @@ class CooccurrenceOut(BaseModel):
     model_config = ConfigDict(populate_by_name=True)
 
     entity: EntityRef
+    measure: Literal["jaccard", "pmi", "count"]
     with_: list[CompanionOut] = Field(alias="with")
 
 
@@ -450,6 +454,9 @@ class YearOut(BaseModel):
 class TimelineOut(BaseModel):
     entity: EntityRef
     years: list[YearOut]
+    months: list[MonthOut] | None = Field(None, description="With resolution=month; `vaguer` dated entries (a year, a "
+                                                            "season) are in `years` only.")
+    vaguer: int | None = None
 
 
 class ImportanceOut(BaseModel):

@@ -30,6 +30,14 @@ def display_name(var: str) -> str:
             RETURN dn_m.name AS dn_name ORDER BY dn_name LIMIT 1 }}[0])"""
 
 
+
+def declared_name(var: str, mention_name: str) -> str:
+    """`display_name` for a statement that already holds `mention_name`, the smallest name among the mentions of
+    `var` in the entries the viewer may see (computed in its own pass over them): only the declarations are read."""
+    return f"""coalesce(
+  COLLECT {{ MATCH (d:Declaration)-[:DECLARES]->({var}) WHERE {CAN_SEE_DECLARATION}
+            WITH d ORDER BY d.created_at, d.id RETURN d.name }}[0], {mention_name})"""
+
 # Every entity of the project with its declared names: for the operator's CLI, which is trusted with everything.
 LIST_ENTITIES = """
 MATCH (n:Person|Place|Thing) WHERE n.project_id IN $project_ids

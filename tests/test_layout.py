@@ -44,6 +44,8 @@ ROUTES = {
     ("/v1/projects/{project_id}/analytics/cooccurrence", "get"),
     ("/v1/projects/{project_id}/analytics/timeline", "get"),
     ("/v1/projects/{project_id}/analytics/importance", "get"),
+    ("/v1/projects/{project_id}/analytics/changes", "get"),
+    ("/v1/projects/{project_id}/analytics/timeline.svg", "get"),
     ("/v1/projects/{project_id}/witnesses", "get"),
     ("/v1/projects/{project_id}/witnesses", "post"),
     ("/v1/projects/{project_id}/witnesses/{grant_id}", "delete"),
@@ -72,6 +74,8 @@ def test_every_route_declares_its_response(settings: Settings) -> None:
             if status == "204":
                 continue
             content = response["content"]
+            if "image/svg+xml" in content:
+                continue  # a picture: its schema is a string, the route is documented by its description
             schema = (content.get("application/json") or content["application/x-ndjson"])["schema"]
             assert "$ref" in schema or "$ref" in schema.get("items", {}), (method, path, schema)
 

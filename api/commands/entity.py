@@ -7,38 +7,17 @@ import argparse
 from typing import Any
 
 from api.commands.common import Subparsers, between, connect, err, progress, show
+from api.commands.entity_analytics import ACTIONS as ANALYTICS
+from api.commands.entity_analytics import add_analytics_arguments, run_analytics
 from graph.settings import Settings
 
 
 def cmd_entity(args: argparse.Namespace, settings: Settings) -> int:
-    from graph import analytics
-    from graph.entities import find_visible_entity, list_entities, upsert_entity
-    from graph.members import role_of
-    from graph.visibility import Viewer, visibility_params
+    from graph.entities import list_entities, upsert_entity
 
     graph = connect(settings)
-    if args.action in ("with", "timeline", "top"):
-        if not args.as_user:
-            err(f"entity {args.action} needs --as USER (counts cover what that user may see)")
-            return 2
-        if role_of(graph, args.project, args.as_user) is None:
-            err("not a member of this project")
-            return 4
-        params = visibility_params(Viewer(user_id=args.as_user))
-        if args.action == "top":
-            show(analytics.importance(graph, params, args.project, args.kind, args.limit), args.json)
-            return 0
-        entity = find_visible_entity(graph, args.project, params, args.name or "")
-        if entity is None:
-            err(f"no such person, place or thing: {args.name}")
-            return 2
-        ref = {"id": entity.id, "name": entity.name, "kind": entity.kind}
-        if args.action == "with":
-            show({"entity": ref, "with": analytics.co_occurrence(graph, params, args.project, entity.id, args.limit,
-                                                                 args.kind)}, args.json)
-        else:
-            show({"entity": ref, "years": analytics.timeline(graph, params, args.project, entity.id)}, args.json)
-        return 0
+    if args.action in ANALYTICS:
+        return run_analytics(graph, args)
     if args.action in ("remove", "rename"):
         return _edit(graph, args, settings)
     if args.action == "add":
@@ -121,9 +100,11 @@ def _relink(graph: Any, project: str, settings: Settings) -> dict[str, int]:
 
 def add_entity(sub: Subparsers) -> None:
     ent = sub.add_parser("entity", help="manage persons, places and things with aliases")
-    ent.add_argument("action", choices=["add", "list", "remove", "rename", "relink", "with", "timeline", "top"],
+    ent.add_argument("action", choices=["add", "list", "remove", "rename", "relink", "with", "timeline", "top",
+                                          "changes"],
                      help="remove/rename: as --as USER may see it; relink: re-link existing entries to the names; "
-                          "with: who appears with NAME; timeline: NAME's entries per year; top: most important")
+                          "with: who appears with NAME; timeline: NAME's entries per year; top: most important; "
+                          "changes: who appeared or disappeared (--from/--to; --kind, --limit per list)")
     ent.add_argument("--project", required=True)
     ent.add_argument("--as", dest="as_user", help="with/timeline/top: count what this user may see; add: the "
                                                   "declaration's author; remove/rename: who makes the change")
@@ -132,8 +113,10 @@ def add_entity(sub: Subparsers) -> None:
     ent.add_argument("--limit", type=between(1, 100), default=10, help="with/top: how many, 1..100 (10)")
     ent.add_argument("--json", action="store_true", help="print the API's JSON instead of text")
     ent.add_argument("--name")
-    ent.add_argument("--to", help="rename: the new name")
+    ent.add_argument("--to", help="rename: the new name; with/changes: until this date (YYYY, YYYY-MM or "
+                                  "YYYY-MM-DD)")
     ent.add_argument("--alias", action="append", help="add: an alias (repeat); rename: the new aliases")
     ent.add_argument("--audience", choices=["private", "intimate", "circle", "public"], default="circle",
                      help="add: who may learn the name and aliases (private and intimate need --as)")
+    add_analytics_arguments(ent)
     ent.set_defaults(func=cmd_entity)

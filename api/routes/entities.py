@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query
 
@@ -12,9 +12,11 @@ from api.deps import ProjectMember, ServicesDep, ViewerDep, WriteBudget, require
 from api.models import CooccurrenceOut, EntityIn, EntityOut, EntityRef, ImportanceOut, RelinkJobOut, TimelineOut
 from api.ratelimit import rate_limited
 from api.responses import errors
+from api.routes.analytics_params import MEASURE_DOC, DateFrom, DateTo, query_range
 from api.services import Services
 from graph.analytics import co_occurrence, importance, timeline
 from graph.entities import Entity, find_visible_entity, list_visible_entities, upsert_entity
+from graph.timelines import timeline_months
 from graph.visibility import Viewer, visibility_params
 from ingest.relink import RelinkJob
 
@@ -30,21 +32,30 @@ def get_entities(project_id: str, who: ProjectMember, svc: ServicesDep) -> list[
 @router.get("/analytics/cooccurrence", response_model=CooccurrenceOut)
 def get_cooccurrence(project_id: str, who: ViewerDep, svc: ServicesDep, entity: Annotated[str, Query(max_length=200)],
                      limit: Annotated[int, Query(ge=1, le=100)] = 10,
-                     kind: Annotated[Literal["person", "place", "thing"] | None, Query()] = None) -> CooccurrenceOut:
+                     kind: Annotated[Literal["person", "place", "thing"] | None, Query()] = None,
+                     measure: Annotated[Literal["jaccard", "pmi", "count"], Query(description=MEASURE_DOC)] = "jaccard",
+                     date_from: DateFrom = None, date_to: DateTo = None) -> CooccurrenceOut:
     """Who or what appears with an entity ("who appears with Pep?"), counted over visible entries only; `kind`
-    keeps companions of one kind."""
+    keeps companions of one kind, `from`/`to` entries whose date overlaps the range."""
+    require_member(svc, project_id, who)
+    start, end = query_range(date_from, date_to)
     e = _visible_entity(svc, project_id, who, entity)
     return CooccurrenceOut.model_validate({
-        "entity": _ref(e), "with": co_occurrence(svc.graph, visibility_params(who), project_id, e.id, limit, kind)})
+        "entity": _ref(e), "measure": measure,
+        "with": co_occurrence(svc.graph, visibility_params(who), project_id, e.id, limit, kind, measure, start, end)})
 
 
 @router.get("/analytics/timeline", response_model=TimelineOut)
-def get_timeline(project_id: str, who: ViewerDep, svc: ServicesDep,
-                 entity: Annotated[str, Query(max_length=200)]) -> TimelineOut:
-    """Visible entries per year mentioning an entity ("when did Marta disappear from my life?")."""
+def get_timeline(project_id: str, who: ViewerDep, svc: ServicesDep, entity: Annotated[str, Query(max_length=200)],
+                 resolution: Annotated[Literal["year", "month"], Query()] = "year") -> TimelineOut:
+    """Visible entries per year (and per month with `resolution=month`) mentioning an entity ("when did Marta
+    disappear from my life?")."""
     e = _visible_entity(svc, project_id, who, entity)
-    return TimelineOut.model_validate({
-        "entity": _ref(e), "years": timeline(svc.graph, visibility_params(who), project_id, e.id)})
+    params = visibility_params(who)
+    out: dict[str, Any] = {"entity": _ref(e), "years": timeline(svc.graph, params, project_id, e.id)}
+    if resolution == "month":
+        out["months"], out["vaguer"] = timeline_months(svc.graph, params, project_id, e.id)
+    return TimelineOut.model_validate(out)
 
 
 @router.get("/analytics/importance", response_model=list[ImportanceOut])

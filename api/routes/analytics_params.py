@@ -1,0 +1,30 @@
+"""Query parameters the analytics routes share: the date range (`from`/`to`, as vague as entry dates) and the
+co-occurrence measure's description."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated
+
+from fastapi import HTTPException, Query
+
+from api.date_range import BadRange, date_range
+
+_VAGUE = "`YYYY`, `YYYY-MM` or `YYYY-MM-DD`"
+DateFrom = Annotated[str | None, Query(alias="from", max_length=50, description=(
+    f"Only entries whose date ends on or after the start of this date ({_VAGUE}: `2009` means 2009-01-01)."))]
+DateTo = Annotated[str | None, Query(alias="to", max_length=50, description=(
+    f"Only entries whose date starts on or before the end of this date ({_VAGUE}: `2009` means 2009-12-31)."))]
+
+MEASURE_DOC = ("How companions are ranked. `jaccard` (default): shared entries / entries naming either, which "
+               "favours neither whoever is everywhere nor whoever appears once; `pmi`: log2(N·shared/(n_x·n_y)) "
+               "over the caller's visible entries in the range, which lifts rare companions; `count`: shared "
+               "entries.")
+
+
+def query_range(date_from: str | None, date_to: str | None) -> tuple[date | None, date | None]:
+    """The range as dates, or a 422 naming the query parameter at fault."""
+    try:
+        return date_range(date_from, date_to)
+    except BadRange as exc:
+        raise HTTPException(422, [{"loc": ["query", exc.field], "msg": str(exc), "type": "value_error"}]) from None
