@@ -42,6 +42,18 @@ def sets(data: Path | None) -> dict[str, tuple[Path, Path, Path | None]]:
     return out
 
 
+class Ticker:
+    """Progress on stderr every 50 queries (a LoCoMo run takes minutes)."""
+
+    def __init__(self, label: str, total: int) -> None:
+        self.label, self.total, self.done = label, total, 0
+
+    def __call__(self, n: int) -> None:
+        self.done += n
+        if self.done % 50 == 0:
+            print(f"{self.label}: {self.done}/{self.total} queries", file=sys.stderr, flush=True)
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return round(ordered[min(len(ordered) - 1, int(len(ordered) * q))], 2) if ordered else 0.0
@@ -67,7 +79,7 @@ def main() -> int:
         finally:
             stage.append((time.perf_counter() - t) * 1000)
 
-    search_module.run_graph = timed  # type: ignore[assignment]
+    search_module.run_graph = timed
     everything: dict[str, Any] = {}
     for name, (entries, queries, entities) in sets(args.data).items():
         if args.only and name != args.only:
@@ -84,14 +96,7 @@ def main() -> int:
             if args.skip_alone and label == "graph alone":
                 continue
             stage.clear()
-            done = [0]
-
-            def tick(n: int, label: str = label) -> None:
-                done[0] += n
-                if done[0] % 50 == 0:
-                    print(f"{name} / {label}: {done[0]}/{len(qs)} queries", file=sys.stderr, flush=True)
-
-            r = run_eval(graph, embedder, settings, qs, channels, progress=tick)
+            r = run_eval(graph, embedder, settings, qs, channels, progress=Ticker(f"{name} / {label}", len(qs)))
             if "graph" in channels:
                 r["graph_stage_ms"] = {"p50": percentile(stage, 0.5), "p95": percentile(stage, 0.95)}
             everything[f"{name}/{label}"] = r
