@@ -14,7 +14,7 @@ from ingest.records import ENTRY_ID_MAX, ENTRY_ID_PATTERN, ENTRY_ID_RULE, MAX_TE
 Intimacy = Literal["private", "intimate", "circle", "public"]
 Kind = Literal["diary", "chronicle", "session", "witness"]
 EntityKind = Literal["person", "place", "thing"]
-Channel = Literal["dense", "fulltext", "structured"]
+Channel = Literal["dense", "fulltext", "structured", "graph"]
 Role = Literal["owner", "coauthor", "reader"]
 _IDS = Field(default=None, max_length=100)
 

@@ -27,6 +27,7 @@ from ingest.linking import ProjectLexicon
 from queries import channels as ch
 from queries.diversify import diversify, word_set
 from queries.fusion import Fused, Hit, channel_weights, rrf
+from queries.graph_channel import GRAPH_WEIGHT, run_graph
 from queries.keyword import run_keyword
 from queries.lucene import to_lucene
 from queries.query_constraints import Parsed, SoftConstraints, parse_query, unknown_names
@@ -34,7 +35,9 @@ from queries.rerank import TIERS, rerank
 from queries.snippets import query_terms, snippet
 
 log = logging.getLogger(__name__)
-CHANNELS = ("dense", "fulltext", "structured")
+CHANNELS = ("dense", "fulltext", "structured", "graph")
+# The channels of a search that names none ("graph" is opt-in: docs/BENCHMARKS.md, "Graph channel").
+DEFAULT_CHANNELS = ("dense", "fulltext", "structured")
 # Dense similarity below which a hit counts as nothing, per model (bench/calibrate_floor.py, docs/BENCHMARKS.md).
 DENSE_FLOORS = {"e5small": 0.86}
 THREAD_SEEDS = 5
@@ -72,7 +75,7 @@ class Scope:
 @dataclass
 class SearchOptions:
     k: int = 10
-    channels: tuple[str, ...] = CHANNELS
+    channels: tuple[str, ...] = DEFAULT_CHANNELS
     include_chunks: bool = False
     explain: bool = False
     candidates_per_channel: int = 50
@@ -173,7 +176,7 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
         # The entry may have been deleted since the channel found it (a concurrent write): then no top text.
         rows = graph.read(ch.TOP_TEXT, {"id": results["fulltext"][0].id})
         top_text = rows[0]["text"] if rows else None
-    weights = channel_weights(parsed.text_for_search, top_text, dated=soft.dated)
+    weights = {**channel_weights(parsed.text_for_search, top_text, dated=soft.dated), "graph": GRAPH_WEIGHT}
     fused = rrf({c: h for c, h in results.items() if h}, k=settings.rrf_k, weights=weights)
     source = _source(results)
     if not fused:
@@ -247,6 +250,11 @@ def _run_channels(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
         seeds = [h.id for h in results["dense"][:THREAD_SEEDS]]
         results["thread"], _ = ch.run_channel(graph, ch.THREAD, {**params, "seeds": seeds, "limit": limit})
         latency["thread"] = _ms(t)
+    if "graph" in wanted:  # seeded by the named entities and the best hits (queries/graph_channel.py)
+        t = time.perf_counter()
+        results["graph"] = run_graph(graph, params, parsed.rank_entity_ids,
+                                     results.get("dense") or results.get("fulltext") or [], limit)
+        latency["graph"] = _ms(t)
     return results, best_chunk
 
 

@@ -13,7 +13,7 @@ from api.commands.common import Subparsers, connect, err, out
 from graph.settings import Settings
 
 # The search channels a caller may ask for (queries.search.CHANNELS; tests/test_cli.py checks they agree).
-CHANNEL_CHOICES = ("dense", "fulltext", "structured")
+CHANNEL_CHOICES = ("dense", "fulltext", "structured", "graph")
 
 
 def iso_date(text: str) -> date:
@@ -50,7 +50,7 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
     from api.models import SearchResponseOut
     from graph.visibility import Viewer
     from ingest.embedding_jobs import active_embedder
-    from queries.search import CHANNELS, AccessDenied, Filters, Scope, SearchOptions, hybrid_search
+    from queries.search import DEFAULT_CHANNELS, AccessDenied, Filters, Scope, SearchOptions, hybrid_search
 
     if args.date_from and args.date_to and args.date_to < args.date_from:
         err("--to is before --from")
@@ -59,7 +59,7 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
     filters = Filters(date_from=args.date_from, date_to=args.date_to, persons=args.person or None,
                       places=args.place or None, author_ids=args.author or None, intimacy_max=args.intimacy_max)
     options = SearchOptions(k=args.k, explain=args.explain, filters=filters, diversify=not args.no_diversify,
-                            channels=args.channels or CHANNELS, now=args.now, rerank=args.rerank)
+                            channels=args.channels or DEFAULT_CHANNELS, now=args.now, rerank=args.rerank)
     try:
         resp = hybrid_search(graph, active_embedder(graph, settings), settings, Viewer(user_id=args.as_user), args.text,
                              Scope(project_id=args.project, multi_project=args.project is None), options)

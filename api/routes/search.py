@@ -11,7 +11,7 @@ from api.deps import SearchBudget, ServicesDep, ViewerDep
 from api.models import SearchFilters, SearchRequest, SearchResponseOut
 from api.ratelimit import rate_limited
 from api.responses import errors
-from queries.search import CHANNELS, AccessDenied, Filters, Scope, SearchOptions, hybrid_search
+from queries.search import DEFAULT_CHANNELS, AccessDenied, Filters, Scope, SearchOptions, hybrid_search
 
 router = APIRouter(tags=["search"])
 
@@ -21,7 +21,7 @@ router = APIRouter(tags=["search"])
 def search(body: SearchRequest, who: ViewerDep, svc: ServicesDep) -> SearchResponseOut:
     options = SearchOptions(k=body.k, include_chunks=body.include_chunks, explain=body.explain,
                             filters=_filters(body.filters),
-                            channels=tuple(body.channels) if body.channels else CHANNELS,
+                            channels=tuple(body.channels) if body.channels else DEFAULT_CHANNELS,
                             diversify=body.diversify, rerank=body.rerank)
     try:
         resp = hybrid_search(svc.graph, svc.embedder, svc.settings, who, body.q,
