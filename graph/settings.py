@@ -86,6 +86,16 @@ class Settings(BaseSettings):
     rrf_k: int = 60
     max_body_bytes: int = 1_000_000
 
+    # Name recognition at ingest (ingest/recognition.py): names spaCy finds that are not known entities become
+    # candidates for review (`memora entity candidates`).
+    recognition: bool = Field(default=True, description="Record names spaCy finds at ingest as candidates.")
+    spacy_pipelines: str = Field(
+        default="fr=fr_core_news_sm",
+        description="lang=package,... statistical spaCy pipelines to use where installed; other languages (and a "
+                    "named one that is missing, reported once) use rule pipelines on spacy.blank(lang).")
+    recognition_default_language: str = Field(
+        default="es", description="The language of an entry too short for its language to be detected.")
+
     # Rate limits per caller (api/ratelimit.py), in process; 0 turns a limit off.
     rate_search_per_second: float = Field(
         default=10.0, ge=0, description="Searches per second per user (or witness link), after a burst.")

@@ -7,6 +7,7 @@ import argparse
 from typing import Any
 
 from api.commands.common import Subparsers, between, connect, err, progress, show
+from api.commands.entity_review import REVIEW_ACTIONS, cmd_review
 from graph.settings import Settings
 
 
@@ -16,6 +17,8 @@ def cmd_entity(args: argparse.Namespace, settings: Settings) -> int:
     from graph.members import role_of
     from graph.visibility import Viewer, visibility_params
 
+    if args.action in REVIEW_ACTIONS:
+        return cmd_review(args, settings)
     graph = connect(settings)
     if args.action in ("with", "timeline", "top"):
         if not args.as_user:
@@ -121,9 +124,12 @@ def _relink(graph: Any, project: str, settings: Settings) -> dict[str, int]:
 
 def add_entity(sub: Subparsers) -> None:
     ent = sub.add_parser("entity", help="manage persons, places and things with aliases")
-    ent.add_argument("action", choices=["add", "list", "remove", "rename", "relink", "with", "timeline", "top"],
+    ent.add_argument("action", choices=["add", "list", "remove", "rename", "relink", "with", "timeline", "top",
+                                        *REVIEW_ACTIONS],
                      help="remove/rename: as --as USER may see it; relink: re-link existing entries to the names; "
-                          "with: who appears with NAME; timeline: NAME's entries per year; top: most important")
+                          "with: who appears with NAME; timeline: NAME's entries per year; top: most important; "
+                          "candidates: names found at ingest that are not entities (confirm/reject one with --name); "
+                          "merge --into NAME --from NAME; unmerge --name FROM")
     ent.add_argument("--project", required=True)
     ent.add_argument("--as", dest="as_user", help="with/timeline/top: count what this user may see; add: the "
                                                   "declaration's author; remove/rename: who makes the change")
@@ -133,6 +139,8 @@ def add_entity(sub: Subparsers) -> None:
     ent.add_argument("--json", action="store_true", help="print the API's JSON instead of text")
     ent.add_argument("--name")
     ent.add_argument("--to", help="rename: the new name")
+    ent.add_argument("--into", help="merge: the entity kept")
+    ent.add_argument("--from", dest="from_name", help="merge: the entity merged into --into")
     ent.add_argument("--alias", action="append", help="add: an alias (repeat); rename: the new aliases")
     ent.add_argument("--audience", choices=["private", "intimate", "circle", "public"], default="circle",
                      help="add: who may learn the name and aliases (private and intimate need --as)")
