@@ -28,11 +28,14 @@ WHERE e.spotted_keys IS NOT NULL AND __VISIBLE__
 UNWIND range(0, size(e.spotted_keys) - 1) AS i
 WITH e, e.spotted_kinds[i] AS kind, e.spotted_keys[i] AS key, e.spotted_names[i] AS name, e.spotted_counts[i] AS n
 """
+# One candidate per folded name; its kind is the one most of its mentions were given (`kinds` lists them, one per
+# visible entry and mention count, and Python picks).
 _LIST = """
 WITH kind, key, name, n, e ORDER BY e.occurred_start DESC, e.id
-WITH kind, key, sum(n) AS mentions, count(e) AS entries, collect(e.id)[..$examples] AS examples, min(name) AS name
-WHERE NOT EXISTS { MATCH (d:Dismissal {project_id: $project_id, kind: kind, key: key}) WHERE __DISMISSAL__ }
-RETURN kind, key, name, mentions, entries, examples
+WITH key, sum(n) AS mentions, count(e) AS entries, collect(e.id)[..$examples] AS examples, min(name) AS name,
+     collect([kind, n]) AS kinds
+WHERE NOT EXISTS { MATCH (d:Dismissal {project_id: $project_id, key: key}) WHERE __DISMISSAL__ }
+RETURN key, name, mentions, entries, examples, kinds
 ORDER BY mentions DESC, entries DESC, key
 """
 # What a viewer may see of the candidates of a project.
@@ -41,7 +44,7 @@ VISIBLE_CANDIDATES = (_SPOTS + _LIST).replace("__VISIBLE__", CAN_SEE).replace("_
 ALL_CANDIDATES = (_SPOTS + _LIST).replace("__VISIBLE__", "true").replace("__DISMISSAL__", "true")
 # The sources of one name the viewer may see: their audience and how the name is written there.
 CANDIDATE_SOURCES = _SPOTS.replace("__VISIBLE__", f"$key IN e.spotted_keys AND {CAN_SEE}") + """
-WITH e, kind, key, name, n WHERE key = $key AND ($kind IS NULL OR kind = $kind)
+WITH e, kind, key, name, n WHERE key = $key
 RETURN kind, name, n, e.intimacy AS intimacy
 """
 DISMISS = """
@@ -74,9 +77,17 @@ def list_candidates(graph: Graph, project_id: str, viewer_params: dict[str, obje
     else:
         rows = graph.read(VISIBLE_CANDIDATES, params)
         known = _known(list_visible_entities(graph, [project_id], viewer_params))
-    out = [Candidate(r["name"], r["kind"], int(r["mentions"]), int(r["entries"]), list(r["examples"]))
-           for r in rows if r["key"] not in known]
+    out = [Candidate(r["name"], _kind([(k, int(n)) for k, n in r["kinds"]]), int(r["mentions"]), int(r["entries"]),
+                     list(r["examples"])) for r in rows if r["key"] not in known]
     return out[:limit]
+
+
+def _kind(kinds: list[tuple[str, int]]) -> str:
+    """The kind most mentions were given (ties: person, place, thing, in that order)."""
+    weight: dict[str, int] = {}
+    for kind, n in kinds:
+        weight[kind] = weight.get(kind, 0) + n
+    return min(weight, key=lambda k: (-weight[k], ("person", "place", "thing").index(k)))
 
 
 def _known(entities: list[Entity]) -> set[str]:
@@ -93,20 +104,15 @@ class Sources:
 
 
 def candidate_sources(graph: Graph, project_id: str, viewer_params: dict[str, object], name: str,
-                      kind: str | None) -> list[Sources]:
-    """The candidate `name` (of `kind`, or of every kind it was spotted as) in the entries the caller may see; empty
-    when they see none (hidden and missing alike)."""
-    rows = graph.read(CANDIDATE_SOURCES, {"project_id": project_id, "key": fold(name.strip()), "kind": kind,
-                                          **viewer_params})
-    by_kind: dict[str, list[Any]] = {}
-    for r in rows:
-        by_kind.setdefault(r["kind"], []).append(r)
-    out = []
-    for k, rs in by_kind.items():
-        written = sorted({r["name"] for r in rs}, key=lambda n: (-sum(x["n"] for x in rs if x["name"] == n), n))
-        audience = max((r["intimacy"] for r in rs), key=INTIMACY_LEVELS.index)
-        out.append(Sources(k, written[0], audience))
-    return sorted(out, key=lambda s: s.kind)
+                      kind: str | None) -> Sources | None:
+    """The candidate `name` in the entries the caller may see, as `kind` (else the kind most of its mentions were
+    given); None when they see none (hidden and missing alike)."""
+    rows = graph.read(CANDIDATE_SOURCES, {"project_id": project_id, "key": fold(name.strip()), **viewer_params})
+    if not rows:
+        return None
+    written = sorted({r["name"] for r in rows}, key=lambda n: (-sum(x["n"] for x in rows if x["name"] == n), n))
+    audience = max((r["intimacy"] for r in rows), key=INTIMACY_LEVELS.index)
+    return Sources(kind or _kind([(r["kind"], int(r["n"])) for r in rows]), written[0], audience)
 
 
 def confirm_candidate(graph: Graph, project_id: str, source: Sources, author_id: str) -> Entity:
@@ -116,9 +122,9 @@ def confirm_candidate(graph: Graph, project_id: str, source: Sources, author_id:
 
 
 def reject_candidate(graph: Graph, project_id: str, source: Sources, author_id: str) -> None:
-    """Record that the name is not an entity, for the audience it was seen at: it stops being a candidate for
-    whoever may see the rejection, and links nothing."""
+    """Record that the name is not an entity (of any kind), for the audience it was seen at: it stops being a
+    candidate for whoever may see the rejection, and links nothing."""
     key = fold(source.name)
-    graph.write(DISMISS, {"id": sha256(project_id, source.kind, key, source.audience, author_id)[:32],
+    graph.write(DISMISS, {"id": sha256(project_id, key, source.audience, author_id)[:32],
                           "project_id": project_id, "kind": source.kind, "key": key, "name": source.name,
                           "intimacy": source.audience, "author_id": author_id})

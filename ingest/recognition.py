@@ -41,6 +41,8 @@ NOT_NAMES = frozenset(fold(w) for w in """
 _LEADING = {lang: frozenset(fold(w) for w in (KINSHIP[lang] + " " + PLACE_PREPOSITIONS[lang] + " mi my ma mon la "
                                                 "el le the")
                             .split()) for lang in KINSHIP}
+_KIN = frozenset(fold(w) for lang in KINSHIP for w in KINSHIP[lang].split()) | {"madre", "padre", "mother", "father",
+                                                                            "mere", "pere"}
 _PLACE_NOUNS = frozenset(fold(w) for lang in PLACE_OF for w in (PLACE_OF[lang][0] + " " + STREET[lang]).split())
 
 
@@ -109,7 +111,7 @@ def _names(doc: Any, lang: str, lexicon: ProjectLexicon, known: set[str], listed
         key = fold(name)
         if len(name) < 2 or len(name) > MAX_NAME or not name[:1].isalpha() or key in NOT_NAMES:
             continue
-        if all(w in NOT_NAMES for w in key.split()):
+        if all(w in NOT_NAMES or w in _KIN for w in key.split()):
             continue
         if key in listed_keys or key in known or (kind == "person" and lexicon.find_in(name)):
             continue  # the entry links it already (the gazetteer wins over the pipeline: "Pep Puig" when Pep is known)

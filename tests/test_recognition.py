@@ -21,7 +21,8 @@ from ingest.linking import ProjectLexicon
 from ingest.pipeline import IngestReport
 from ingest.recognition import recognize
 
-FR = "Hier, ma tante Claire est venue avec Jean-Pierre Dubois à Lyon. Nous avons dîné chez Paul, puis nous sommes partis."
+FR = ("Hier, ma tante Claire est venue avec Jean-Pierre Dubois à Lyon. Nous avons dîné chez Paul, puis nous "
+      "sommes partis.")
 ES = ("Ayer fui con mi tía Carmen a la casa de Pep, y luego comimos con Marta Puig en Cuenca. El lunes vino "
       "Josep López a vernos.")
 EN = "Yesterday my aunt Mary and I went to Tom's house, where we met John Smith and the rest of the family in London."

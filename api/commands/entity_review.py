@@ -39,14 +39,10 @@ def cmd_review(args: argparse.Namespace, settings: Settings) -> int:
         if not args.name:
             err(f"entity {args.action} needs --name")
             return 2
-        found = candidate_sources(graph, args.project, params, args.name, args.kind)
-        if not found:
-            err(f"no candidate called {args.name}" + (f" ({args.kind})" if args.kind else ""))
+        source = candidate_sources(graph, args.project, params, args.name, args.kind)
+        if source is None:
+            err(f"no candidate called {args.name}")
             return 2
-        if len(found) > 1:
-            err(f"{args.name} was found as {' and '.join(s.kind for s in found)}: say which with --kind")
-            return 2
-        source = found[0]
         if args.action == "reject":
             reject_candidate(graph, args.project, source, args.as_user)
             show({"name": source.name, "kind": source.kind, "status": "rejected"}, args.json)

@@ -42,9 +42,9 @@ def decide_candidate(project_id: str, kind: EntityKind, name: str, decision: Lit
     """Confirm (declare it, then re-link entries in the background) or reject a candidate."""
     require_writer(svc, project_id, who)
     found = candidate_sources(svc.graph, project_id, visibility_params(who), name, kind)
-    if not found:
+    if found is None:
         raise HTTPException(404, f"no candidate {kind} called {name}")
-    source, user = found[0], who.user_id or ""
+    source, user = found, who.user_id or ""
     if decision == "reject":
         reject_candidate(svc.graph, project_id, source, user)
         return CandidateDecisionOut(name=source.name, kind=kind, status="rejected")
