@@ -127,10 +127,13 @@ def merge_entities(graph: Graph, project_id: str, into: Entity, merged: Entity, 
         for level, names in sorted(by_level.items()):
             if not names:
                 continue
+            # The target under a name a source at least this open gives it: never a more private name of it.
+            shown = next(r["names"][0] for r in sorted(target, key=lambda r: r["declaration_id"] is None)
+                         if INTIMACY_LEVELS.index(r["intimacy"]) >= INTIMACY_LEVELS.index(level))
             did = sha256(into.id, level, author_id)[:32]
             prior = list(tx.run(DECLARATION, id=did))
             before = set(prior[0]["aliases"]) if prior else set()
-            tx.run(DECLARE_ENTITY[kind], {"id": into.id, "project_id": project_id, "name": into.name,
+            tx.run(DECLARE_ENTITY[kind], {"id": into.id, "project_id": project_id, "name": shown,
                                           "aliases": names, "intimacy": level, "author_id": author_id,
                                           "declaration_id": did}).consume()
             if not prior:
