@@ -13,6 +13,7 @@ and entity analytics are unchanged until a writer confirms one (it then becomes 
 from __future__ import annotations
 
 import logging
+import threading
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +28,7 @@ log = logging.getLogger(__name__)
 
 KIND_OF_LABEL = {"PER": "person", "PERSON": "person", "LOC": "place", "GPE": "place", "FAC": "place",
                  "ORG": "thing", "PRODUCT": "thing", "WORK_OF_ART": "thing"}
+_LOCKS: dict[str, threading.Lock] = {}
 MAX_PER_ENTRY = 50
 MAX_NAME = 80
 # Capitalised words that are not names of persons, places or things (weekdays, months, feasts), folded.
@@ -84,7 +86,8 @@ def recognize(items: list[tuple[str, ProjectLexicon, list[str]]]) -> list[Recogn
         idx = [i for i, lg in enumerate(langs) if lg == lang]
         try:
             nlp, _ = pipeline(lang)
-            docs = nlp.pipe([items[i][0] for i in idx], batch_size=64)
+            with _LOCKS.setdefault(lang, threading.Lock()):  # a pipeline is not promised to be thread-safe
+                docs = list(nlp.pipe([items[i][0] for i in idx], batch_size=64))
             for i, doc in zip(idx, docs, strict=True):
                 found[i] = _names(doc, lang, items[i][1], known[id(items[i][1])], items[i][2])
         except Exception as exc:  # noqa: BLE001 - recognition is an extra; a failure must never lose the write

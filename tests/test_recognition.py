@@ -139,9 +139,15 @@ def test_candidates_link_nothing(graph: Graph, diary: dict[str, str]) -> None:
     assert [r["lang"] for r in langs] == ["es", "es", "fr"]
 
 
-def test_deleting_the_hidden_entry_changes_nothing_a_reader_sees(graph: Graph, diary: dict[str, str]) -> None:
+def test_hidden_entries_added_or_deleted_change_nothing_others_see(graph: Graph, diary: dict[str, str],
+                                                                    ingest: Callable[..., IngestReport]) -> None:
     p = diary["project"]
-    before = as_dicts(graph, p, diary["carl"])
-    graph.write("MATCH (e:Entry {id: $id}) DETACH DELETE e", {"id": f"{p}/e1"})
-    assert as_dicts(graph, p, diary["carl"]) == before
+    before = {u: as_dicts(graph, p, diary[u]) for u in ("bea", "carl")}
+    report = ingest([{"entry_id": f"{p}/e9", "project_id": p, "author": diary["ana"], "intimacy": "private",
+                      "occurred_on": "2011-04-01", "text": "Otra vez con Remedios y con el primo Eulogio en Teruel."}])
+    assert report.written == 1
+    assert as_dicts(graph, p, diary["ana"])["Remedios"]["mentions"] == 3
+    assert {u: as_dicts(graph, p, diary[u]) for u in ("bea", "carl")} == before
+    graph.write("MATCH (e:Entry) WHERE e.id IN $ids DETACH DELETE e", {"ids": [f"{p}/e1", f"{p}/e9"]})
+    assert {u: as_dicts(graph, p, diary[u]) for u in ("bea", "carl")} == before
     assert "Eulalia" not in as_dicts(graph, p, diary["ana"])
