@@ -12,8 +12,9 @@ from fastapi.testclient import TestClient
 
 from api.cli import main
 from graph.db import Graph
-from graph.entities import upsert_entity
+from graph.entities import list_visible_entities, upsert_entity
 from graph.members import set_member
+from graph.visibility import Viewer, visibility_params
 from ingest.pipeline import IngestReport
 from tests.test_entity_management import wait
 
@@ -110,6 +111,11 @@ def test_merge_and_unmerge_through_the_api(client: TestClient, auth: Headers, bo
                        headers=ana).status_code == 404
 
 
+def visible(graph: Graph, project: str, user: str) -> dict[str, list[str]]:
+    return {e.name: list(e.aliases)
+            for e in list_visible_entities(graph, [project], visibility_params(Viewer(user_id=user)))}
+
+
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out = capsys.readouterr()
@@ -142,6 +148,16 @@ def test_review_from_the_command_line(capsys: pytest.CaptureFixture[str], book: 
     assert not {"Remedios", "Eulalia"} & {c["name"] for c in json.loads(out)}
     code, out, _ = _run(capsys, "entity", "list", "--project", p, "--json")
     assert "Eulalia" in {e["name"] for e in json.loads(out)}
+    assert "Eulalia" not in visible(graph, p, book["bea"]), "seen only in a private entry: declared privately"
+
+    code, out, _ = _run(capsys, "entity", "merge", "--project", p, "--into", "Carmen", "--from", "Eulalia",
+                        "--as", book["ana"], "--json")
+    assert code == 0 and json.loads(out)["aliases_added"] == ["Eulalia"]
+    assert "Eulalia" in visible(graph, p, book["ana"])["Carmen"]
+    assert "Eulalia" not in visible(graph, p, book["bea"])["Carmen"], "a private name stays private after a merge"
+    assert [r["id"] for r in graph.read(MENTIONED, {"entry": f"{p}/e1"})] == [f"{p}/person/carmen"]
+    code, _, _ = _run(capsys, "entity", "unmerge", "--project", p, "--name", "Eulalia", "--as", book["ana"])
+    assert code == 0 and "Eulalia" in visible(graph, p, book["ana"])
 
     code, out, _ = _run(capsys, "entity", "merge", "--project", p, "--into", "Carmen", "--from", "Carmencita",
                         "--as", book["bea"], "--json")
