@@ -18,7 +18,19 @@ from api.jwt_auth import verifier_for
 from api.middleware import BodyLimit
 from api.ratelimit import Limits, rate_limited
 from api.responses import errors
-from api.routes import entities, entity_edits, entries, export, health, live, projects, search, timelines, witnesses
+from api.routes import (
+    entities,
+    entity_edits,
+    entity_review,
+    entries,
+    export,
+    health,
+    live,
+    projects,
+    search,
+    timelines,
+    witnesses,
+)
 from api.services import Services
 from graph.settings import get_settings
 from ingest.embedding_jobs import Worker
@@ -27,7 +39,7 @@ __all__ = ["NOT_FOUND", "Services", "create_app"]
 
 ROUTERS = (health.router, search.router, entries.router, entries.list_router, projects.router, export.router,
            entities.router, entity_edits.router, witnesses.router,
-           live.router, timelines.router)
+           live.router, timelines.router, entity_review.router)
 UNAUTHENTICATED = (health.router,)
 OWN_RESPONSES = (export.router,)
 """Routers that declare their own 429 (a JSON error beside a route whose success is not JSON)."""

@@ -112,6 +112,15 @@ class Settings(BaseSettings):
         default=20, ge=1, le=50, description="Fused candidates the `premium` tier sends to the language model.")
     rerank_premium_timeout_seconds: float = Field(
         default=3.0, gt=0, description="After this the `premium` tier gives up and the previous order stands.")
+    # Name recognition at ingest (ingest/recognition.py): names spaCy finds that are not known entities become
+    # candidates for review (`memora entity candidates`).
+    recognition: bool = Field(default=True, description="Record names spaCy finds at ingest as candidates.")
+    spacy_pipelines: str = Field(
+        default="fr=fr_core_news_sm",
+        description="lang=package,... statistical spaCy pipelines to use where installed; other languages (and a "
+                    "named one that is missing, reported once) use rule pipelines on spacy.blank(lang).")
+    recognition_default_language: str = Field(
+        default="es", description="The language of an entry too short for its language to be detected.")
 
     # Rate limits per caller (api/ratelimit.py), in process; 0 turns a limit off.
     rate_search_per_second: float = Field(

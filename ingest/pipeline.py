@@ -40,6 +40,7 @@ from ingest.chunking import chunk_text
 from ingest.context import chunk_context
 from ingest.embedders import CheckedEmbedder, EmbeddingError
 from ingest.linking import ProjectLexicon, link
+from ingest.recognition import Recognition, recognize
 from ingest.records import EntryRecord
 from ingest.threads import Placement, Threads
 
@@ -201,6 +202,9 @@ class Ingestor:
         mentions: dict[str, list[dict[str, Any]]] = {"person": [], "place": [], "thing": []}
         chunks: list[dict[str, Any]] = []
         adopted: list[dict[str, str]] = []
+        recognized = dict(zip([rec.entry_id for _, rec in unique], recognize(
+            [(f"{rec.title or ''}\n{rec.text}", self.lexicon(rec), rec.persons + rec.places) for _, rec in unique]),
+            strict=True))
         for number, rec in unique:
             prior = existing.get(rec.entry_id)
             if create_only and prior is not None:
@@ -215,7 +219,7 @@ class Ingestor:
                 continue
             placed = self.threads.prepare(rec, rec.turn if rec.turn is not None else number,
                                           prior["thread_id"] if prior is not None else None)
-            prepared = self._prepare(rec, placed)
+            prepared = self._prepare(rec, placed, recognized[rec.entry_id])
             if source != "refresh":
                 prepared["props"]["record_hash"] = fingerprint
             if source == "file":
@@ -246,7 +250,7 @@ class Ingestor:
         if progress:
             progress(len(batch))
 
-    def _prepare(self, rec: EntryRecord, placed: Placement) -> dict[str, Any]:
+    def _prepare(self, rec: EntryRecord, placed: Placement, recognized: Recognition) -> dict[str, Any]:
         occurred = rec.occurred()
         thread_id, lent_text = placed.thread_id, placed.lent_text
         lex = self.lexicon(rec)
@@ -261,7 +265,7 @@ class Ingestor:
             self.embedder.model_id, rec.text, rec.title or "", rec.author or "", rec.occurred_on or "",
             rec.occurred_at or "", rec.intimacy, rec.kind, rec.period or "", json.dumps(rec.tags),
             json.dumps([(m.id, m.count) for m in found]), " ".join(names), metadata,
-            placed.prev_id or "", lent_text or "",
+            placed.prev_id or "", lent_text or "", json.dumps(recognized.props(), ensure_ascii=False),
         )
         props: dict[str, Any] = {
             "project_id": rec.project_id, "author_id": rec.author, "kind": rec.kind, "intimacy": rec.intimacy,
@@ -275,6 +279,7 @@ class Ingestor:
             "prev_id": placed.prev_id,
             "context": lent_text,
             "ft_len": len(words(" ".join((rec.title or "", rec.text, " · ".join(names), lent_text or "")))),
+            **recognized.props(),
         }
         context = chunk_context(title=rec.title, author=rec.author, occurred=occurred, period=rec.period,
                                 persons=persons, places=places)

@@ -9,12 +9,15 @@ from typing import Any
 from api.commands.common import Subparsers, between, connect, err, progress, show
 from api.commands.entity_analytics import ACTIONS as ANALYTICS
 from api.commands.entity_analytics import add_analytics_arguments, run_analytics
+from api.commands.entity_review import REVIEW_ACTIONS, cmd_review
 from graph.settings import Settings
 
 
 def cmd_entity(args: argparse.Namespace, settings: Settings) -> int:
     from graph.entities import list_entities, upsert_entity
 
+    if args.action in REVIEW_ACTIONS:
+        return cmd_review(args, settings)
     graph = connect(settings)
     if args.action in ANALYTICS:
         return run_analytics(graph, args)
@@ -101,10 +104,12 @@ def _relink(graph: Any, project: str, settings: Settings) -> dict[str, int]:
 def add_entity(sub: Subparsers) -> None:
     ent = sub.add_parser("entity", help="manage persons, places and things with aliases")
     ent.add_argument("action", choices=["add", "list", "remove", "rename", "relink", "with", "timeline", "top",
-                                          "changes"],
+                                          "changes", *REVIEW_ACTIONS],
                      help="remove/rename: as --as USER may see it; relink: re-link existing entries to the names; "
                           "with: who appears with NAME; timeline: NAME's entries per year; top: most important; "
-                          "changes: who appeared or disappeared (--from/--to; --kind, --limit per list)")
+                          "changes: who appeared or disappeared (--from/--to; --kind, --limit per list); "
+                          "candidates: names found at ingest that are not entities (confirm/reject one with --name); "
+                          "merge --into NAME --from NAME; unmerge --name FROM")
     ent.add_argument("--project", required=True)
     ent.add_argument("--as", dest="as_user", help="with/timeline/top: count what this user may see; add: the "
                                                   "declaration's author; remove/rename: who makes the change")
@@ -115,6 +120,7 @@ def add_entity(sub: Subparsers) -> None:
     ent.add_argument("--name")
     ent.add_argument("--to", help="rename: the new name; with/changes: until this date (YYYY, YYYY-MM or "
                                   "YYYY-MM-DD)")
+    ent.add_argument("--into", help="merge: the entity kept")
     ent.add_argument("--alias", action="append", help="add: an alias (repeat); rename: the new aliases")
     ent.add_argument("--audience", choices=["private", "intimate", "circle", "public"], default="circle",
                      help="add: who may learn the name and aliases (private and intimate need --as)")

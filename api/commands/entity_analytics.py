@@ -26,7 +26,7 @@ def run_analytics(graph: Any, args: argparse.Namespace) -> int:
         err("not a member of this project")
         return 4
     try:
-        start, end = date_range(args.date_from, args.to)
+        start, end = date_range(args.from_, args.to)
     except BadRange as exc:
         err(f"--{exc}")
         return 2
@@ -78,10 +78,12 @@ def _plot(name: str, timeline: dict[str, Any], resolution: str, path: Path, as_j
 
 
 def add_analytics_arguments(ent: argparse.ArgumentParser) -> None:
-    """The options only the analytics actions read (`--to` is shared with rename: there a name, here a date)."""
+    """The options only the analytics actions read (`--to` is shared with rename: there a name, here a date;
+    `--from` with merge: there a name, here a date)."""
     ent.add_argument("--measure", choices=["jaccard", "pmi", "count"], default="jaccard",
                      help="with: rank companions by jaccard (default), pmi or count (README, 'Entity questions')")
-    ent.add_argument("--from", dest="date_from", help="with/changes: from this date (YYYY, YYYY-MM or YYYY-MM-DD)")
+    ent.add_argument("--from", dest="from_", help="with/changes: from this date (YYYY, YYYY-MM or YYYY-MM-DD); "
+                                                  "merge: the entity merged into --into")
     ent.add_argument("--resolution", choices=["year", "month"], default="year", help="timeline: per year or month")
     ent.add_argument("--plot", metavar="FILE", help="timeline: also draw it to FILE (.png, or .svg); needs the "
                                                     "'plot' extra (matplotlib)")
