@@ -84,6 +84,9 @@ class Settings(BaseSettings):
         description="How long a worker holds a claimed batch of chunks; longer than a batch takes to embed. A killed "
                     "worker's chunks go to the others after this.")
     rrf_k: int = 60
+    entity_vectors_seconds: float = Field(
+        default=30.0, ge=0, description="How often `serve` rebuilds the entity vectors whose entries changed "
+                                        "(graph/entity_vectors.py); 0 turns the background refresh off.")
     max_body_bytes: int = 1_000_000
 
     # Rate limits per caller (api/ratelimit.py), in process; 0 turns a limit off.

@@ -26,6 +26,7 @@ from ingest.embedders import CheckedEmbedder, EmbeddingError
 from ingest.linking import ProjectLexicon
 from queries import channels as ch
 from queries.diversify import diversify, word_set
+from queries.entity_questions import answer_question
 from queries.fusion import Fused, Hit, channel_weights, rrf
 from queries.keyword import run_keyword
 from queries.lucene import to_lucene
@@ -118,6 +119,7 @@ class SearchResponse:
     latency_ms: dict[str, float]
     query_understanding: dict[str, Any] | None = None
     warnings: list[str] = field(default_factory=list)
+    answer: dict[str, Any] | None = None  # an entity question's answer (queries/entity_questions.py)
 
 
 def resolve_projects(graph: Graph, viewer: Viewer, scope: Scope) -> list[str]:
@@ -146,6 +148,16 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
 
     t = time.perf_counter()
     lexicons = _lexicons(graph, projects, viewer)
+    answered = answer_question(graph, visibility_params(viewer), projects, query, lexicons, embedder.slug, options.k) \
+        if options.understand and options.filters == Filters() else None
+    if answered is not None:  # an entity question: the answer, and the entries behind it as results
+        top = [Fused(i, float(b), {"answer": {"rank": n + 1, "score": float(b)}})
+               for n, (i, b) in enumerate(answered.support)]
+        out = _materialise(graph, viewer, top, query, {})
+        latency["answer"] = _ms(t)
+        latency["total"] = _ms(t0)
+        return SearchResponse(out, len(top), "answer", latency, {"entity_question": answered.answer["kind"]}
+                              if options.explain else None, warnings, answered.answer)
     base = _base_params(viewer, projects, options.filters, lexicons)
     parsed = parse_query(graph, query, lexicons, projects, options.understand, options.now or date.today(),
                          options.locale)
