@@ -81,20 +81,20 @@ def _target(graph: Graph, viewer_params: dict[str, Any], project: str, question:
             lexicon: ProjectLexicon | None, model: str, intent: Intent) -> Target | None:
     """The first name in the question of an entity (or, for a similarity question, a chapter) the viewer may know."""
     folded = fold(question)
-    found: list[tuple[int, int, Target]] = []
+    # Earliest, then longest name; for the same words, a chapter when the question asks about periods, else the
+    # entity ("otra época como la de Berlín": the chapter; "lugares parecidos a Berlín": the place).
+    found: list[tuple[int, int, bool, Target]] = []
     if lexicon is not None:
         for entity, _ in lexicon.find_in(question).values():
             at = _position(folded, entity.answers_to())
             if at is not None:
-                found.append((at[0], -at[1], Target(entity.id, entity.name, entity.kind)))
+                found.append((at[0], -at[1], intent.wants == "period", Target(entity.id, entity.name, entity.kind)))
     if intent.kind == "similar":
         for per in visible_periods(graph, viewer_params, project, model):
             at = _position(folded, [fold(per["name"])])
             if at is not None:
-                # A chapter outranks a place of the same name when the question asks about periods.
-                rank = -at[1] - (1 if intent.wants == "period" else 0)
-                found.append((at[0], rank, Target(per["id"], per["name"], "period")))
-    return min(found, key=lambda f: (f[0], f[1], f[2].id))[2] if found else None
+                found.append((at[0], -at[1], intent.wants != "period", Target(per["id"], per["name"], "period")))
+    return min(found, key=lambda f: (f[0], f[1], f[2], f[3].id))[3] if found else None
 
 
 def _position(folded: str, keys: list[str]) -> tuple[int, int] | None:
