@@ -28,8 +28,8 @@ from ingest.embedding_jobs import Worker, current_state
 __all__ = ["NOT_FOUND", "Services", "create_app"]
 
 ROUTERS = (health.router, search.router, entries.router, entries.list_router, projects.router, export.router,
-           entities.router, entity_edits.router, witnesses.router)
-ROUTERS += (similar_routes.router,)  # entity vectors: "similar to X"
+           entities.router, entity_edits.router, witnesses.router,
+           similar_routes.router)
 UNAUTHENTICATED = (health.router,)
 OWN_RESPONSES = (export.router,)
 """Routers that declare their own 429 (a JSON error beside a route whose success is not JSON)."""

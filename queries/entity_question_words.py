@@ -29,19 +29,23 @@ _EN_WITH = (r"(?:shows?\ up|showed\ up|appears?|appeared|turns?\ up|turned\ up|i
 _FR_WITH = r"(?:appar\w*|est|etait|sont|etaient|sort\w*|va|vont|allait|trouv\w*|se\ voi\w*)"
 COOCCURRENCE = re.compile(rf"""\b(?:
     con\ quien(?:es)? | junto\ a\ quien(?:es)?
-  | (?:quien(?:es)?|que\ (?:lugares|sitios|personas)|cuales)\ (?:\w+\ ){{0,2}}{_ES_WITH}\ (?:\w+\ ){{0,2}}(?:con|junto\ a)
+  | (?:quien(?:es)?|que\ (?:lugares|sitios|personas)|cuales)\ (?:\w+\ ){{0,2}}{_ES_WITH}\ (?:\w+\ ){{0,2}}
+    (?:con|junto\ a)
   | with\ whom
-  | (?:who|(?:which|what)\ (?:places|people|persons))\ (?:\w+\ ){{0,2}}{_EN_WITH}\ (?:\w+\ ){{0,2}}(?:with|alongside)
+  | (?:who|(?:which|what)\ (?:places|people|persons))\ (?:\w+\ ){{0,2}}{_EN_WITH}\ (?:\w+\ ){{0,2}}
+    (?:with|alongside)
   | avec\ qui
-  | (?:qui|quels?\ (?:lieux|endroits|personnes|gens))\ (?:\w+\ ){{0,2}}{_FR_WITH}\ (?:\w+\ ){{0,2}}(?:avec|aux\ cotes\ de)
+  | (?:qui|quels?\ (?:lieux|endroits|personnes|gens))\ (?:\w+\ ){{0,2}}{_FR_WITH}\ (?:\w+\ ){{0,2}}
+    (?:avec|aux\ cotes\ de)
 )\b""", re.X)
 
 TIMELINE = re.compile(r"""\b(?:
     cuando\ (?:\w+\ ){0,4}(?:desaparec\w* | dejo\ de\ (?:aparecer|salir|estar) | aparec\w* | entro\ en\ mi\ vida
                             | salio\ de\ mi\ vida | se\ fue | conoci\w*)
   | desde\ cuando
-  | when\ (?:\w+\ ){0,4}(?:disappear\w* | vanish\w* | appear\w* | show(?:ed|s)?\ up | stop(?:ped)?\ (?:appearing|showing)
-                          | (?:came|come|enter\w*)\ (?:into\ )?my\ life | left | leave)
+  | when\ (?:\w+\ ){0,4}(?:disappear\w* | vanish\w* | appear\w* | show(?:ed|s)?\ up
+                          | stop(?:ped)?\ (?:appearing|showing) | (?:came|come|enter\w*)\ (?:into\ )?my\ life
+                          | left | leave)
   | quand\ (?:[\w'-]+\ ){0,5}(?:dispar\w* | appar\w* | entre\w*\ dans\ ma\ vie | quitt\w*)
 )\b""", re.X)
 DISAPPEAR = re.compile(r"\b(?:desaparec|dejo de|salio de|se fue|disappear|vanish|stop|left|leave|dispar|quitt)")
