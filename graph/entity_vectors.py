@@ -31,6 +31,7 @@ import numpy as np
 from graph.db import Graph
 from graph.ids import sha256
 from graph.schema import vector_property
+from graph.textnorm import fold
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +59,8 @@ SOURCES = {kind: _SOURCES.format(label=label, kind=kind, rel="IN_PERIOD" if kind
 
 _CONTRIBUTIONS = """
 UNWIND $ids AS xid
-MATCH (e:Entry)-[:{rel}]->(x:{label} {{id: xid}})
-RETURN xid AS id, e.id AS entry_id, e.intimacy AS intimacy, e.author_id AS author_id
+MATCH (e:Entry)-[m:{rel}]->(x:{label} {{id: xid}})
+RETURN xid AS id, e.id AS entry_id, e.intimacy AS intimacy, e.author_id AS author_id, m.name AS name
 ORDER BY id, entry_id
 """
 CONTRIBUTIONS = {kind: _CONTRIBUTIONS.format(label=label, rel="IN_PERIOD" if kind == "period" else "MENTIONS")
@@ -82,7 +83,8 @@ SET x.vectors_signature = t.signature
 WITH x, t
 UNWIND t.variants AS v
 CREATE (n:EntityVector {{id: v.id, project_id: x.project_id, entity_id: x.id, kind: t.kind, model: $model,
-                         audience: v.audience, user_id: v.user_id, entries: v.entries, vector: v.vector}})
+                         audience: v.audience, user_id: v.user_id, entries: v.entries, vector: v.vector,
+                         name: v.name, keys: v.keys}})
 CREATE (n)-[:VECTOR_OF]->(x)
 """
 REPLACE = {kind: _REPLACE.format(label=label) for kind, label in LABELS.items()}
@@ -121,54 +123,62 @@ def _entry_vectors(graph: Graph, prop: str, ids: list[str]) -> dict[str, np.ndar
     return out
 
 
-def variants(target_id: str, slug: str, rows: list[tuple[str, str | None, str | None]],
-             vectors: dict[str, np.ndarray]) -> list[dict[str, Any]]:
-    """The audience variants of one target from its (entry id, intimacy, author) rows, summed in entry-id order so
-    an unchanged audience always gets the very same floats."""
+Row = tuple[str, str | None, str | None, str | None]  # entry id, intimacy, author, the name it mentions
+
+
+def variants(target_id: str, slug: str, rows: list[Row], vectors: dict[str, np.ndarray]) -> list[dict[str, Any]]:
+    """The audience variants of one target from its rows, summed in entry-id order so an unchanged audience always
+    gets the very same floats. Each variant also keeps the names its audience's entries mention the target by: the
+    smallest (the name `display_name` gives that audience) and all of them folded (to find it in a question)."""
     dims = next(iter(vectors.values())).shape[0] if vectors else 0
     zero = np.zeros(dims)
-    shared: list[str] = []
-    intimate: dict[str, list[str]] = defaultdict(list)  # author ('' when unknown) -> entries
-    private: dict[str, list[str]] = defaultdict(list)
-    for entry_id, intimacy, author in sorted(rows, key=lambda r: r[0]):
-        if entry_id not in vectors:
-            continue
+    shared: list[Row] = []
+    intimate: dict[str, list[Row]] = defaultdict(list)  # author ('' when unknown) -> rows
+    private: dict[str, list[Row]] = defaultdict(list)
+    for row in sorted(rows, key=lambda r: r[0]):
+        _, intimacy, author, _ = row
         if intimacy in ("circle", "public"):
-            shared.append(entry_id)
+            shared.append(row)
         elif intimacy == "intimate":
-            intimate[author or ""].append(entry_id)
+            intimate[author or ""].append(row)
         elif intimacy == "private" and author:
-            private[author].append(entry_id)
+            private[author].append(row)
 
-    def total(ids: list[str]) -> tuple[np.ndarray, int]:
+    def total(group: list[Row]) -> tuple[np.ndarray, int]:
         acc = zero.copy()
-        for i in ids:
+        embedded = [r[0] for r in group if r[0] in vectors]
+        for i in embedded:
             acc = acc + vectors[i]
-        return acc, len(ids)
+        return acc, len(embedded)
 
     s_sum, s_n = total(shared)
-    i_parts = {a: total(ids) for a, ids in sorted(intimate.items())}
-    p_parts = {a: total(ids) for a, ids in sorted(private.items())}
+    i_parts = {a: total(group) for a, group in sorted(intimate.items())}
+    p_parts = {a: total(group) for a, group in sorted(private.items())}
     i_sum, i_n = zero.copy(), 0
     for part, n in i_parts.values():
         i_sum, i_n = i_sum + part, i_n + n
     out: list[dict[str, Any]] = []
 
-    def add(audience: str, user: str | None, acc: np.ndarray, n: int) -> None:
+    def add(audience: str, user: str | None, acc: np.ndarray, n: int, groups: list[list[Row]]) -> None:
         norm = float(np.linalg.norm(acc))
+        names = sorted({r[3] for g in groups for r in g if r[3]})
         if n and norm > 0:
             out.append({"id": sha256(target_id, slug, audience, user or "")[:40], "audience": audience,
-                        "user_id": user, "entries": n, "vector": [float(x) for x in acc / norm]})
+                        "user_id": user, "entries": n, "vector": [float(x) for x in acc / norm],
+                        "name": names[0] if names else None, "keys": sorted({fold(x) for x in names})})
 
-    add("shared", None, s_sum, s_n)
+    every_intimate = [g for _, g in sorted(intimate.items())]
+    add("shared", None, s_sum, s_n, [shared])
     if i_n:
-        add("inner", None, s_sum + i_sum, s_n + i_n)
+        add("inner", None, s_sum + i_sum, s_n + i_n, [shared, *every_intimate])
     for user in sorted({a for a in i_parts if a} | set(p_parts)):
         own_i, own_in = i_parts.get(user, (zero, 0))
         own_p, own_pn = p_parts.get(user, (zero, 0))
-        add("reader", user, s_sum + own_i + own_p, s_n + own_in + own_pn)
+        own = [intimate.get(user, []), private.get(user, [])]
+        add("reader", user, s_sum + own_i + own_p, s_n + own_in + own_pn, [shared, *own])
         if own_pn:
-            add("writer", user, s_sum + i_sum + own_p, s_n + i_n + own_pn)
+            add("writer", user, s_sum + i_sum + own_p, s_n + i_n + own_pn,
+                [shared, *every_intimate, private.get(user, [])])
     return out
 
 
@@ -188,10 +198,10 @@ def refresh_project(graph: Graph, project_id: str, slug: str, force: bool = Fals
     for kind, items in changed.items():
         for start in range(0, len(items), BATCH):
             batch = items[start:start + BATCH]
-            rows: dict[str, list[tuple[str, str | None, str | None]]] = defaultdict(list)
+            rows: dict[str, list[Row]] = defaultdict(list)
             for r in graph.read(CONTRIBUTIONS[kind], {"ids": [i for i, _ in batch]}):
-                rows[r["id"]].append((r["entry_id"], r["intimacy"], r["author_id"]))
-            vectors = _entry_vectors(graph, prop, sorted({e for rs in rows.values() for e, _, _ in rs}))
+                rows[r["id"]].append((r["entry_id"], r["intimacy"], r["author_id"], r["name"]))
+            vectors = _entry_vectors(graph, prop, sorted({r[0] for rs in rows.values() for r in rs}))
             payload = []
             for target_id, signature in batch:
                 found = variants(target_id, slug, rows.get(target_id, []), vectors)

@@ -17,9 +17,8 @@ from graph import analytics
 from graph.db import Graph
 from graph.textnorm import fold
 from graph.visibility import CAN_SEE
-from ingest.linking import ProjectLexicon
 from queries.entity_question_words import Intent, classify
-from queries.similar import similar, visible_periods
+from queries.similar import similar, visible_names
 
 ITEMS = 10
 BOOST = 3
@@ -59,8 +58,8 @@ class Answered:
     support: list[tuple[str, int]]
 
 
-def answer_question(graph: Graph, viewer_params: dict[str, Any], projects: list[str], question: str,
-                    lexicons: dict[str, ProjectLexicon], model: str, k: int = 10) -> Answered | None:
+def answer_question(graph: Graph, viewer_params: dict[str, Any], projects: list[str], question: str, model: str,
+                    k: int = 10) -> Answered | None:
     """The answer to an entity question over what the viewer may see; None for any other question, and for one
     that names nothing the viewer may know of (hidden and unknown alike)."""
     intent = classify(question)
@@ -71,29 +70,26 @@ def answer_question(graph: Graph, viewer_params: dict[str, Any], projects: list[
             return None
         return _importance(graph, viewer_params, projects[0], intent, k)
     for project in projects:
-        target = _target(graph, viewer_params, project, question, lexicons.get(project), model, intent)
+        target = _target(graph, viewer_params, project, question, model, intent)
         if target is not None:
             return _answer(graph, viewer_params, project, intent, target, model, k)
     return None
 
 
-def _target(graph: Graph, viewer_params: dict[str, Any], project: str, question: str,
-            lexicon: ProjectLexicon | None, model: str, intent: Intent) -> Target | None:
-    """The first name in the question of an entity (or, for a similarity question, a chapter) the viewer may know."""
+def _target(graph: Graph, viewer_params: dict[str, Any], project: str, question: str, model: str,
+            intent: Intent) -> Target | None:
+    """The first name in the question of an entity (or, for a similarity question, a chapter) the viewer may know:
+    earliest, then longest; for the same words a chapter when the question asks about periods, else the entity
+    ("otra época como la de Berlín": the chapter; "lugares parecidos a Berlín": the place)."""
     folded = fold(question)
-    # Earliest, then longest name; for the same words, a chapter when the question asks about periods, else the
-    # entity ("otra época como la de Berlín": the chapter; "lugares parecidos a Berlín": the place).
     found: list[tuple[int, int, bool, Target]] = []
-    if lexicon is not None:
-        for entity, _ in lexicon.find_in(question).values():
-            at = _position(folded, entity.answers_to())
-            if at is not None:
-                found.append((at[0], -at[1], intent.wants == "period", Target(entity.id, entity.name, entity.kind)))
-    if intent.kind == "similar":
-        for per in visible_periods(graph, viewer_params, project, model):
-            at = _position(folded, [fold(per["name"])])
-            if at is not None:
-                found.append((at[0], -at[1], intent.wants != "period", Target(per["id"], per["name"], "period")))
+    for named in visible_names(graph, viewer_params, project, model):
+        if named.kind == "period" and intent.kind != "similar":
+            continue
+        at = _position(folded, list(named.keys))
+        if at is not None:
+            prefer = (named.kind == "period") == (intent.wants == "period")
+            found.append((at[0], -at[1], not prefer, Target(named.id, named.name, named.kind)))
     return min(found, key=lambda f: (f[0], f[1], f[2], f[3].id))[3] if found else None
 
 

@@ -147,8 +147,7 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
         return SearchResponse([], 0, "none", {"total": _ms(t0)})
 
     t = time.perf_counter()
-    lexicons = _lexicons(graph, projects, viewer)
-    answered = answer_question(graph, visibility_params(viewer), projects, query, lexicons, embedder.slug, options.k) \
+    answered = answer_question(graph, visibility_params(viewer), projects, query, embedder.slug, options.k) \
         if options.understand and options.filters == Filters() else None
     if answered is not None:  # an entity question: the answer, and the entries behind it as results
         top = [Fused(i, float(b), {"answer": {"rank": n + 1, "score": float(b)}})
@@ -158,6 +157,7 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
         latency["total"] = _ms(t0)
         return SearchResponse(out, len(top), "answer", latency, {"entity_question": answered.answer["kind"]}
                               if options.explain else None, warnings, answered.answer)
+    lexicons = _lexicons(graph, projects, viewer)
     base = _base_params(viewer, projects, options.filters, lexicons)
     parsed = parse_query(graph, query, lexicons, projects, options.understand, options.now or date.today(),
                          options.locale)
