@@ -148,7 +148,7 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
 
     t = time.perf_counter()
     answered = answer_question(graph, visibility_params(viewer), projects, query, embedder.slug, options.k) \
-        if options.understand and options.filters == Filters() else None
+        if options.understand and options.filters == Filters() and viewer.user_id is not None else None
     if answered is not None:  # an entity question: the answer, and the entries behind it as results
         top = [Fused(i, float(b), {"answer": {"rank": n + 1, "score": float(b)}})
                for n, (i, b) in enumerate(answered.support)]
