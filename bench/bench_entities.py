@@ -155,6 +155,7 @@ def main() -> None:
     embedder = active_embedder(graph, settings)
     slug, prop = embedder.slug, vector_property(embedder.slug)
     built = build(graph, args.entries, embedder.dimensions, prop, slug, args.seed)
+    print(f"built in {built['build_s']} s; refreshing", file=sys.stderr)
     t = time.perf_counter()
     stats = refresh_project(graph, PROJECT, slug)
     refresh_s = round(time.perf_counter() - t, 1)
@@ -168,6 +169,7 @@ def main() -> None:
     questions = ["¿con quién aparece {p}?", "who shows up with {p} most?", "¿cuándo desapareció {p}?",
                  "quels lieux ressemblent à {l} ?", "¿quién es lo más importante en mi vida?",
                  "people similar to {p}", "otra época como la de {c}"]
+    print(f"refreshed in {refresh_s} s; measuring", file=sys.stderr)
     for role in ("owner", "reader"):
         viewer = Viewer(user_id=USERS[role])
         params = visibility_params(viewer)
@@ -177,7 +179,7 @@ def main() -> None:
             t = time.perf_counter()
             similar(graph, params, PROJECT, target[0], slug, None, 10)
             sims.append((time.perf_counter() - t) * 1000)
-        answered = 0
+        answered, by_kind = 0, dict[str, list[float]]()
         for n in range(args.calls):
             q = questions[n % len(questions)].format(p=rng.choice(built["persons"][:60])[1],
                                                      l=rng.choice(built["places"][:30])[1],
@@ -186,7 +188,9 @@ def main() -> None:
             resp = hybrid_search(graph, embedder, settings, viewer, q, Scope(project_id=PROJECT), SearchOptions(k=10))
             asks.append((time.perf_counter() - t) * 1000)
             answered += resp.answer is not None
-        out[role] = {"similar_ms": pct(sims), "question_ms": pct(asks), "answered": f"{answered}/{args.calls}"}
+            by_kind.setdefault(resp.answer["kind"] if resp.answer else "none", []).append(asks[-1])
+        out[role] = {"similar_ms": pct(sims), "question_ms": pct(asks), "answered": f"{answered}/{args.calls}",
+                     "question_ms_by_kind": {k: pct(v) for k, v in sorted(by_kind.items())}}
     if not args.keep:
         _cleanup(graph)
     print(json.dumps(out, indent=1, ensure_ascii=False))
