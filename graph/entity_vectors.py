@@ -12,10 +12,11 @@ and intimate ones, and every intimate one when owner or coauthor. That gives at 
 
 The query (`queries/similar.py`) picks, inside Cypher, the one variant the viewer's current role and id select, so a
 role change takes effect at once. Variants are rebuilt when an entity's sources change (a signature of its entries'
-ids, levels, authors, update times and embedded chunk counts): by the background worker, by `memora entity refresh`,
-or on demand. A write that changes or deletes an entry drops, in the same transaction, the variants whose audience
-could see the entry as it was (`AFFECTED_VARIANTS`), so a vector never keeps an entry its readers may no longer see,
-and variants of audiences that could not see it stay exactly as they were.
+ids, levels, authors, update times, the names they mention it by and embedded chunk counts): by the background
+worker, by `memora entity refresh`, or on demand. A write that changes or deletes an entry drops, in the same
+transaction, the variants whose audience could see the entry as it was (`AFFECTED_VARIANTS`), so a vector never
+keeps an entry its readers may no longer see, and variants of audiences that could not see it stay exactly as they
+were.
 """
 
 from __future__ import annotations
@@ -49,9 +50,9 @@ WHERE e.intimacy IN ['circle', 'public']
 _SOURCES = """
 MATCH (x:{label}) WHERE x.project_id = $project_id
 RETURN x.id AS id, '{kind}' AS kind, x.vectors_signature AS stored,
-       COLLECT {{ MATCH (e:Entry)-[:{rel}]->(x)
+       COLLECT {{ MATCH (e:Entry)-[m:{rel}]->(x)
                  RETURN e.id + '|' + coalesce(e.intimacy, '') + '|' + coalesce(e.author_id, '') + '|'
-                        + toString(e.updated_at) + '|'
+                        + toString(e.updated_at) + '|' + coalesce(m.name, '') + '|'
                         + toString(COUNT {{ MATCH (c:Chunk)-[:OF]->(e) WHERE c[$prop] IS NOT NULL }}) }} AS parts
 """
 SOURCES = {kind: _SOURCES.format(label=label, kind=kind, rel="IN_PERIOD" if kind == "period" else "MENTIONS")
