@@ -61,7 +61,7 @@ SOURCES = {kind: _SOURCES.format(label=label, kind=kind, rel="IN_PERIOD" if kind
 _CONTRIBUTIONS = """
 UNWIND $ids AS xid
 MATCH (e:Entry)-[m:{rel}]->(x:{label} {{id: xid}})
-RETURN xid AS id, e.id AS entry_id, e.intimacy AS intimacy, e.author_id AS author_id, m.name AS name
+RETURN xid AS id, e.id AS entry_id, e.intimacy AS intimacy, e.author_id AS author_id, coalesce(m.name, x.name) AS name
 ORDER BY id, entry_id
 """
 CONTRIBUTIONS = {kind: _CONTRIBUTIONS.format(label=label, rel="IN_PERIOD" if kind == "period" else "MENTIONS")
@@ -108,8 +108,11 @@ class RefreshStats:
     variants: int  # variants written
 
 
+SIGNATURE_VERSION = "2"  # bumped when what a variant holds changes, so every entity is rebuilt once
+
+
 def _signature(slug: str, parts: list[str]) -> str:
-    return sha256(slug, *sorted(parts))
+    return sha256(SIGNATURE_VERSION, slug, *sorted(parts))
 
 
 def _entry_vectors(graph: Graph, prop: str, ids: list[str]) -> dict[str, np.ndarray]:

@@ -83,7 +83,7 @@ def _target(graph: Graph, viewer_params: dict[str, Any], project: str, question:
     ("otra época como la de Berlín": the chapter; "lugares parecidos a Berlín": the place)."""
     folded = fold(question)
     found: list[tuple[int, int, bool, Target]] = []
-    for named in visible_names(graph, viewer_params, project, model):
+    for named in visible_names(graph, viewer_params, project, model, _grams(folded)):
         if named.kind == "period" and intent.kind != "similar":
             continue
         at = _position(folded, list(named.keys))
@@ -91,6 +91,13 @@ def _target(graph: Graph, viewer_params: dict[str, Any], project: str, question:
             prefer = (named.kind == "period") == (intent.wants == "period")
             found.append((at[0], -at[1], not prefer, Target(named.id, named.name, named.kind)))
     return min(found, key=lambda f: (f[0], f[1], f[2], f[3].id))[3] if found else None
+
+
+def _grams(folded: str, longest: int = 6) -> list[str]:
+    """Every run of up to `longest` consecutive words of the question, as written between them ("jean-luc")."""
+    spans = [(m.start(), m.end()) for m in re.finditer(r"\w+", folded)]
+    return list(dict.fromkeys(folded[spans[i][0]:spans[j][1]] for i in range(len(spans))
+                              for j in range(i, min(i + longest, len(spans)))))
 
 
 def _position(folded: str, keys: list[str]) -> tuple[int, int] | None:

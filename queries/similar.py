@@ -49,22 +49,25 @@ ORDER BY score DESC, id
 LIMIT $limit
 """
 
-# What the viewer may call each entity and chapter (as of the last refresh): the names their entries mention it by
-# (kept folded in their variant), a chapter's name, and the names and aliases of declarations they may see.
+# What the viewer may call each entity and chapter (as of the last refresh): the names their entries mention it by,
+# kept folded in their variant (a variant of a wider audience holds every name of a narrower one, so filtering on the
+# names before picking the viewer's variant picks the same one), or with `$grams`, only those named by one of them.
 VISIBLE_NAMES = f"""
 MATCH (:User {{id: $viewer_id}})-[r:MEMBER_OF]->(:Project {{id: $project_id}})
 WITH r.role IN ['owner', 'coauthor'] AS inner_view
 MATCH (v:EntityVector {{project_id: $project_id, model: $model}})
-WHERE {_PICK}
+WHERE {_PICK} AND ($grams IS NULL OR v.entity_id IN $grams OR any(k IN v.keys WHERE k IN $grams))
 WITH v.entity_id AS id, v ORDER BY {_RANK} DESC
 WITH id, head(collect(v)) AS v
-MATCH (v)-[:VECTOR_OF]->(x)
-WITH x, v, COLLECT {{ MATCH (d:Declaration)-[:DECLARES]->(x) WHERE {CAN_SEE_DECLARATION}
-                      WITH d ORDER BY d.created_at, d.id RETURN d }} AS ds
-RETURN x.id AS id, v.kind AS kind,
-       CASE WHEN x:Period THEN x.name ELSE coalesce(ds[0].name, v.name) END AS name,
-       CASE WHEN x:Period THEN [x.name] ELSE v.keys + reduce(acc = [], d IN ds | acc + [d.name] + d.aliases) END AS keys
+RETURN id, v.kind AS kind, v.name AS name, v.keys AS keys
 ORDER BY id
+"""
+# The declarations the viewer may see (few per project), first declared first: their names win, their aliases count.
+VISIBLE_DECLARATIONS = f"""
+MATCH (d:Declaration {{project_id: $project_id}})-[:DECLARES]->(x)
+WHERE {CAN_SEE_DECLARATION}
+RETURN x.id AS id, x.kind AS kind, d.name AS name, d.aliases AS aliases
+ORDER BY d.created_at, d.id
 """
 
 
@@ -93,13 +96,29 @@ class Named:
     keys: tuple[str, ...]  # folded names and aliases
 
 
-def visible_names(graph: Graph, viewer_params: dict[str, Any], project_id: str, model: str) -> list[Named]:
-    """The entities and chapters the viewer may know of and has entries about (as of the last refresh)."""
+def visible_names(graph: Graph, viewer_params: dict[str, Any], project_id: str, model: str,
+                  grams: list[str] | None = None) -> list[Named]:
+    """The entities and chapters the viewer may know of and has entries about (as of the last refresh), plus those
+    declared for them; with `grams` (folded word sequences, or ids), only those answering to one of them."""
     from graph.textnorm import fold
 
-    return [Named(r["id"], r["name"], r["kind"], tuple(dict.fromkeys(fold(k) for k in r["keys"] if k)))
-            for r in graph.read(VISIBLE_NAMES, {"project_id": project_id, "model": model, **viewer_params})
-            if r["name"]]
+    found: dict[str, Named] = {}
+    declared: dict[str, list[str]] = {}
+    first: dict[str, tuple[str, str]] = {}
+    for r in graph.read(VISIBLE_DECLARATIONS, {"project_id": project_id, **viewer_params}):
+        first.setdefault(r["id"], (r["name"], r["kind"]))
+        declared.setdefault(r["id"], []).extend(fold(k) for k in [r["name"], *(r["aliases"] or [])] if k)
+    for r in graph.read(VISIBLE_NAMES, {"project_id": project_id, "model": model, "grams": grams,
+                                        **viewer_params}):
+        name = first.get(r["id"], (r["name"], ""))[0]
+        keys = tuple(dict.fromkeys([*r["keys"], *declared.get(r["id"], [])]))
+        if name:
+            found[r["id"]] = Named(r["id"], name, r["kind"], keys)
+    wanted = set(grams) if grams is not None else None
+    for eid, names in declared.items():
+        if eid not in found and (wanted is None or eid in wanted or wanted & set(names)):
+            found[eid] = Named(eid, first[eid][0], first[eid][1], tuple(dict.fromkeys(names)))
+    return [found[k] for k in sorted(found)]
 
 
 def find_target(graph: Graph, viewer_params: dict[str, Any], project_id: str, name: str,
@@ -111,7 +130,8 @@ def find_target(graph: Graph, viewer_params: dict[str, Any], project_id: str, na
     from graph.textnorm import fold
 
     key = fold(name.strip())
-    named = [n for n in visible_names(graph, viewer_params, project_id, model) if n.id == name or key in n.keys]
+    named = [n for n in visible_names(graph, viewer_params, project_id, model, [key, name])
+             if n.id == name or key in n.keys]
     named.sort(key=lambda n: (n.kind == "period", n.id))
     if named:
         return named[0].id, named[0].name, named[0].kind
