@@ -139,7 +139,8 @@ def add_entity(sub: Subparsers) -> None:
     ent.add_argument("--as", dest="as_user", help="with/timeline/top: count what this user may see; add: the "
                                                   "declaration's author; remove/rename: who makes the change")
     ent.add_argument("--kind", choices=["person", "place", "thing", "period"],
-                     help="add/remove/rename: the entity's kind (required); with/top: only companions of this kind")
+                     help="add/remove/rename: the entity's kind (required); with/top: only companions of this kind; "
+                          "similar: the kind of the answers (NAME's own by default; period: chapters)")
     ent.add_argument("--limit", type=between(1, 100), default=10, help="with/top: how many, 1..100 (10)")
     ent.add_argument("--json", action="store_true", help="print the API's JSON instead of text")
     ent.add_argument("--name")
