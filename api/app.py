@@ -31,15 +31,17 @@ from api.routes import (
     timelines,
     witnesses,
 )
+from api.routes import similar as similar_routes
 from api.services import Services
+from graph.entity_vectors import VectorWorker
 from graph.settings import get_settings
-from ingest.embedding_jobs import Worker
+from ingest.embedding_jobs import Worker, current_state
 
 __all__ = ["NOT_FOUND", "Services", "create_app"]
 
 ROUTERS = (health.router, search.router, entries.router, entries.list_router, projects.router, export.router,
            entities.router, entity_edits.router, witnesses.router,
-           live.router, timelines.router, entity_review.router)
+           live.router, timelines.router, entity_review.router, similar_routes.router)
 UNAUTHENTICATED = (health.router,)
 OWN_RESPONSES = (export.router,)
 """Routers that declare their own 429 (a JSON error beside a route whose success is not JSON)."""
@@ -49,6 +51,13 @@ OWN_RESPONSES = (export.router,)
 def operation_id(route: APIRoute) -> str:
     """The route function's name (`search`, `get_entry`): what a generated client calls its methods."""
     return route.name
+
+
+def entity_vector_worker(svc: Services) -> VectorWorker | None:
+    """Entity vectors kept current in the background (MEMORA_ENTITY_VECTORS_SECONDS; 0 turns it off)."""
+    seconds = svc.settings.entity_vectors_seconds
+    return VectorWorker(svc.graph, lambda: current_state(svc.graph, svc.settings).active_slug,
+                        seconds) if seconds > 0 else None
 
 
 def create_app(services: Services | None = None, worker: bool = False) -> FastAPI:
@@ -61,9 +70,14 @@ def create_app(services: Services | None = None, worker: bool = False) -> FastAP
         background = Worker(svc.graph, svc.settings) if worker else None
         if background is not None:
             background.start()
+        vectors = entity_vector_worker(svc) if worker else None
+        if vectors is not None:
+            vectors.start()
         yield
         if background is not None:
             background.stop()
+        if vectors is not None:
+            vectors.stop()
 
     app = FastAPI(title="Memora Graph", version="0.1.0", lifespan=lifespan, generate_unique_id_function=operation_id,
                   description="Personal memory search on Neo4j: hybrid retrieval with privacy in the query.")

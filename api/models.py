@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from api.models_analytics import MonthOut
+from api.models_entity_vectors import EntityAnswer
 from graph.members import PROJECT_ID_PATTERN
 from ingest.records import ENTRY_ID_MAX, ENTRY_ID_PATTERN, ENTRY_ID_RULE, MAX_TEXT
 
@@ -94,6 +95,7 @@ class SearchResponseOut(BaseModel):
     latency_ms: dict[str, float]
     query_understanding: dict[str, Any] | None = None
     warnings: list[str] = []
+    answer: EntityAnswer | None = None  # set when the query is an entity question (README, "Entity vectors")
 
 
 # --- entries: one record shape for files and HTTP (README, "The entry format") --------------------------------------

@@ -8,6 +8,7 @@ from neo4j import ManagedTransaction
 from neo4j.exceptions import ConstraintError, IncompleteCommit
 
 from graph.db import Graph
+from graph.entity_vectors import AFFECTED_VARIANTS
 from graph.visibility import CAN_SEE
 
 EXISTING = """
@@ -58,7 +59,13 @@ MERGE (p:Project {id: row.project_id})
 ON CREATE SET p.name = row.project_id, p.created_at = datetime(), p.hemisphere = 'north'
 """
 # Everything after the entry node is bound: its properties, and what a rewrite replaces (links, chunks, author).
-_ENTRY_BODY = """
+# First the entity vectors built for audiences that could see the entry as it was (graph/entity_vectors.py).
+_ENTRY_BODY = f"""
+WITH e, row
+{AFFECTED_VARIANTS}
+DETACH DELETE stale
+WITH DISTINCT e, row
+""" + """
 SET e += row.props, e.updated_at = datetime()
 WITH e, row
 OPTIONAL MATCH (e)-[old:MENTIONS|IN_PERIOD]->()
@@ -117,8 +124,12 @@ WITH c, row WHERE row.vector IS NOT NULL
 CALL db.create.setNodeVectorProperty(c, $prop, row.vector)
 """
 
-DELETE_ENTRY = """
-MATCH (e:Entry {id: $id})
+DELETE_ENTRY = f"""
+MATCH (e:Entry {{id: $id}})
+{AFFECTED_VARIANTS}
+DETACH DELETE stale
+WITH DISTINCT e
+""" + """
 OPTIONAL MATCH (c:Chunk)-[:OF]->(e)
 DETACH DELETE c, e
 RETURN count(DISTINCT e) AS deleted

@@ -92,6 +92,9 @@ class Settings(BaseSettings):
     llm_model: str | None = Field(default=None, description="The chat model name the endpoint expects.")
     llm_api_key: SecretStr | None = Field(default=None, description="Sent as a bearer token when set.")
     llm_timeout_seconds: float = Field(default=20.0, gt=0, description="One chat call gives up after this.")
+    entity_vectors_seconds: float = Field(
+        default=30.0, ge=0, description="How often `serve` rebuilds the entity vectors whose entries changed "
+                                        "(graph/entity_vectors.py); 0 turns the background refresh off.")
     max_body_bytes: int = 1_000_000
 
     # Live interview context (queries/live.py) and the rerank tiers (queries/rerank.py).

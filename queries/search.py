@@ -26,6 +26,7 @@ from ingest.embedders import CheckedEmbedder, EmbeddingError
 from ingest.linking import ProjectLexicon
 from queries import channels as ch
 from queries.diversify import diversify, word_set
+from queries.entity_questions import answer_question
 from queries.fusion import Fused, Hit, channel_weights, rrf
 from queries.graph_channel import GRAPH_WEIGHT, run_graph
 from queries.keyword import run_keyword
@@ -125,6 +126,7 @@ class SearchResponse:
     latency_ms: dict[str, float]
     query_understanding: dict[str, Any] | None = None
     warnings: list[str] = field(default_factory=list)
+    answer: dict[str, Any] | None = None  # an entity question's answer (queries/entity_questions.py)
 
 
 def resolve_projects(graph: Graph, viewer: Viewer, scope: Scope) -> list[str]:
@@ -152,6 +154,16 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
         return SearchResponse([], 0, "none", {"total": _ms(t0)})
 
     t = time.perf_counter()
+    answered = answer_question(graph, visibility_params(viewer), projects, query, embedder.slug, options.k) \
+        if options.understand and options.filters == Filters() and viewer.user_id is not None else None
+    if answered is not None:  # an entity question: the answer, and the entries behind it as results
+        top = [Fused(i, float(b), {"answer": {"rank": n + 1, "score": float(b)}})
+               for n, (i, b) in enumerate(answered.support)]
+        out = _materialise(graph, viewer, top, query, {})
+        latency["answer"] = _ms(t)
+        latency["total"] = _ms(t0)
+        return SearchResponse(out, len(top), "answer", latency, {"entity_question": answered.answer["kind"]}
+                              if options.explain else None, warnings, answered.answer)
     lexicons = _lexicons(graph, projects, viewer)
     base = _base_params(viewer, projects, options.filters, lexicons)
     parsed = parse_query(graph, query, lexicons, projects, options.understand, options.now or date.today(),

@@ -41,6 +41,7 @@ from api import auth
 from api.app import Services, create_app
 from graph.db import Graph
 from graph.entities import upsert_entity
+from graph.entity_vectors import refresh_project
 from graph.entries import get_visible_entry
 from graph.ids import period_id
 from graph.members import set_member
@@ -75,9 +76,13 @@ QUERIES: tuple[tuple[str, str, tuple[str, ...], float], ...] = (
     ("all", "¿qué pasó con Marta y el xilófono junto al faro en 2008?", CHANNELS, 0.0),
     ("alias", "vandy y papá con la cometa", CHANNELS, 0.0),
     ("thread", "la marea sube junto al faro bajo la lluvia", CHANNELS, 0.9),
+    # Entity questions: answered from analytics and entity vectors (`answer`), over visible entries only.
+    ("with", "¿con quién aparece Odile?", CHANNELS, 0.0),
+    ("like", "¿quién se parece a Marta?", CHANNELS, 0.0),
+    ("top", "who matters most in my life?", CHANNELS, 0.0),
 )
-PER_PROJECT = ("fulltext", "all")  # also run with a single project in scope
-OVER_HTTP = ("all", "alias")  # also through POST /v1/search (the witness: every query through its link)
+PER_PROJECT = ("fulltext", "all", "with", "like", "top")  # also run with a single project in scope
+OVER_HTTP = ("all", "alias", "like")  # also through POST /v1/search (the witness: every query through its link)
 PROBED_NAMES = ("Evander Lusk", "Odile", "Quintina", "Secretina", "papá")
 MAX_EXAMPLES = 15
 SANITY_WORLDS = 2  # the first worlds of a run are also snapshotted twice before any change
@@ -286,6 +291,8 @@ class Reader:
         return [self.names.project(j) for j in range(self.world.n_projects + 1)]
 
     def user_snapshot(self, i: int) -> dict[str, Any]:
+        for project in self.projects():  # entity vectors as they are after every change (the worker's job)
+            refresh_project(self.graph, project, self.embedder.slug)
         viewer, out = Viewer(user_id=self.names.user(i)), dict[str, Any]()
         headers = {"Authorization": f"Bearer {auth.issue(self.settings, self.names.user(i))}"}
         for name, query, channels, floor in QUERIES:
@@ -317,7 +324,7 @@ class Reader:
             if project == self.projects()[-1]:
                 continue  # nobody of the world is a member: the entity list and importance already answer 403
             for entity in PROBED_NAMES:
-                for what in ("cooccurrence", "timeline"):
+                for what in ("cooccurrence", "timeline", "similar"):
                     out[f"GET {base}/analytics/{what}?entity={entity}"] = _response(self.client.get(
                         f"{base}/analytics/{what}", params={"entity": entity}, headers=headers))
         return out

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from api.commands import entity_vectors
 from api.commands.common import Subparsers, between, connect, err, progress, show
 from api.commands.entity_analytics import ACTIONS as ANALYTICS
 from api.commands.entity_analytics import add_analytics_arguments, run_analytics
@@ -16,6 +17,14 @@ from graph.settings import Settings
 def cmd_entity(args: argparse.Namespace, settings: Settings) -> int:
     from graph.entities import list_entities, upsert_entity
 
+    if args.action in entity_vectors.ACTIONS:
+        return entity_vectors.cmd_entity_vectors(args, settings)
+    if not args.project:
+        err(f"entity {args.action} needs --project")
+        return 2
+    if args.kind == "period":
+        err("--kind period is for entity similar only (chapters are not persons, places or things)")
+        return 2
     if args.action in REVIEW_ACTIONS:
         return cmd_review(args, settings)
     graph = connect(settings)
@@ -104,17 +113,19 @@ def _relink(graph: Any, project: str, settings: Settings) -> dict[str, int]:
 def add_entity(sub: Subparsers) -> None:
     ent = sub.add_parser("entity", help="manage persons, places and things with aliases")
     ent.add_argument("action", choices=["add", "list", "remove", "rename", "relink", "with", "timeline", "top",
-                                          "changes", *REVIEW_ACTIONS],
+                                          "changes", *REVIEW_ACTIONS, *entity_vectors.ACTIONS],
                      help="remove/rename: as --as USER may see it; relink: re-link existing entries to the names; "
                           "with: who appears with NAME; timeline: NAME's entries per year; top: most important; "
                           "changes: who appeared or disappeared (--from/--to; --kind, --limit per list); "
                           "candidates: names found at ingest that are not entities (confirm/reject one with --name); "
-                          "merge --into NAME --from NAME; unmerge --name FROM")
-    ent.add_argument("--project", required=True)
+                          "merge --into NAME --from NAME; unmerge --name FROM; "
+                          "similar: entities and chapters like NAME; refresh: rebuild changed entity vectors")
+    ent.add_argument("--project", required=False, help="required except for refresh (all projects without it)")
     ent.add_argument("--as", dest="as_user", help="with/timeline/top: count what this user may see; add: the "
                                                   "declaration's author; remove/rename: who makes the change")
-    ent.add_argument("--kind", choices=["person", "place", "thing"],
-                     help="add/remove/rename: the entity's kind (required); with/top: only companions of this kind")
+    ent.add_argument("--kind", choices=["person", "place", "thing", "period"],
+                     help="add/remove/rename: the entity's kind (required); with/top: only companions of this kind; "
+                          "similar: the kind of the answers (NAME's own by default; period: chapters)")
     ent.add_argument("--limit", type=between(1, 100), default=10, help="with/top: how many, 1..100 (10)")
     ent.add_argument("--json", action="store_true", help="print the API's JSON instead of text")
     ent.add_argument("--name")
@@ -125,4 +136,5 @@ def add_entity(sub: Subparsers) -> None:
     ent.add_argument("--audience", choices=["private", "intimate", "circle", "public"], default="circle",
                      help="add: who may learn the name and aliases (private and intimate need --as)")
     add_analytics_arguments(ent)
+    ent.add_argument("--force", action="store_true", help="refresh: rebuild every entity vector, changed or not")
     ent.set_defaults(func=cmd_entity)

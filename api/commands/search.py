@@ -80,6 +80,11 @@ def _print_search(body: dict[str, Any]) -> None:
           f"{body['latency_ms']['total']} ms)")
     for warning in body["warnings"]:
         print(f"warning: {warning}")
+    if body.get("answer"):  # an entity question (queries/entity_questions.py)
+        answer = body["answer"]
+        about = f" {answer['entity']['name']}" if answer["entity"] else ""
+        items = ", ".join(f"{a['name']} ({a['score']:g})" for a in answer["items"])
+        print(f"answer ({answer['kind']}{about}): {items}")
     for i, r in enumerate(body["results"], start=1):
         print(f"{i:2d}. [{r['intimacy_level']}] {r['entry_id']} ({r['occurred_on'] or 'undated'}, {r['author_id']}) "
               f"{r['score']:.4f}")

@@ -1,0 +1,35 @@
+"""`GET /v1/projects/{project_id}/analytics/similar`: persons, places, things and chapters like a given one, by their
+entity vectors as the viewer may see them (graph/entity_vectors.py, queries/similar.py)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, HTTPException, Query
+
+from api.deps import ServicesDep, ViewerDep, require_member
+from api.models_entity_vectors import SimilarItemOut, SimilarOut, SimilarRef
+from api.responses import errors
+from graph.visibility import visibility_params
+from queries.similar import find_target, similar
+
+router = APIRouter(prefix="/v1/projects/{project_id}", tags=["entities"], responses=errors(403, 404))
+
+
+@router.get("/analytics/similar", response_model=SimilarOut)
+def get_similar(project_id: str, who: ViewerDep, svc: ServicesDep, entity: Annotated[str, Query(max_length=200)],
+                limit: Annotated[int, Query(ge=1, le=100)] = 10,
+                kind: Annotated[Literal["person", "place", "thing", "period"] | None, Query()] = None) -> SimilarOut:
+    """Entities (of `kind`; by default the same kind as `entity`) whose vectors, built from the entries the viewer
+    may see, are closest to `entity`'s ("otra época como la de Berlín"). Vectors follow the entries within a
+    refresh of the background worker (or `memora entity refresh`)."""
+    require_member(svc, project_id, who)
+    params, model = visibility_params(who), svc.embedder.slug
+    target = find_target(svc.graph, params, project_id, entity, model)
+    if target is None:
+        raise HTTPException(404, "no such person, place, thing or chapter")
+    tid, name, tkind = target
+    found = similar(svc.graph, params, project_id, tid, model, kind or tkind, limit)
+    return SimilarOut(entity=SimilarRef(id=tid, name=name, kind=tkind),  # type: ignore[arg-type]
+                      similar=[SimilarItemOut(id=s.id, name=s.name, kind=s.kind, score=s.score,  # type: ignore[arg-type]
+                                              entries=s.entries) for s in found])

@@ -1,0 +1,252 @@
+"""Entity vectors per audience: a person, place, thing or chapter as the mean of the entries that name it.
+
+An entry's vector is the mean of its chunk vectors (the active model); an entity's is the normalised mean of its
+entries' vectors, taken separately for each audience `can_see` distinguishes, so an entry a viewer may not see never
+moves the vector that viewer gets. Within a project, a member sees the circle and public entries, their own private
+and intimate ones, and every intimate one when owner or coauthor. That gives at most these variants per entity:
+
+* `shared`: circle + public entries (every member);
+* `inner`: shared + every intimate entry (owners and coauthors without private entries about it);
+* `reader` of user U: shared + U's intimate + U's private entries (U as a reader, when U wrote any of those);
+* `writer` of user U: inner + U's private entries (U as owner or coauthor, when U wrote private ones).
+
+The query (`queries/similar.py`) picks, inside Cypher, the one variant the viewer's current role and id select, so a
+role change takes effect at once. Variants are rebuilt when an entity's sources change (a signature of its entries'
+ids, levels, authors, update times, the names they mention it by and embedded chunk counts): by the background
+worker, by `memora entity refresh`, or on demand. A write that changes or deletes an entry drops, in the same
+transaction, the variants whose audience could see the entry as it was (`AFFECTED_VARIANTS`), so a vector never
+keeps an entry its readers may no longer see, and variants of audiences that could not see it stay exactly as they
+were.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from graph.db import Graph
+from graph.ids import sha256
+from graph.schema import vector_property
+from graph.textnorm import fold
+
+log = logging.getLogger(__name__)
+
+LABELS = {"person": "Person", "place": "Place", "thing": "Thing", "period": "Period"}
+BATCH = 200
+
+# Variants whose audience could see entry `e` (before a write changes it): bound `e`, yields `stale`.
+AFFECTED_VARIANTS = """
+OPTIONAL MATCH (e)-[:MENTIONS|IN_PERIOD]->()<-[:VECTOR_OF]-(stale:EntityVector)
+WHERE e.intimacy IN ['circle', 'public']
+   OR (e.intimacy = 'intimate' AND (stale.audience IN ['inner', 'writer'] OR stale.user_id = e.author_id))
+   OR (e.intimacy = 'private' AND stale.user_id = e.author_id)
+"""
+
+_SOURCES = """
+MATCH (x:{label}) WHERE x.project_id = $project_id
+RETURN x.id AS id, '{kind}' AS kind, x.vectors_signature AS stored,
+       COLLECT {{ MATCH (e:Entry)-[m:{rel}]->(x)
+                 RETURN e.id + '|' + coalesce(e.intimacy, '') + '|' + coalesce(e.author_id, '') + '|'
+                        + toString(e.updated_at) + '|' + coalesce(m.name, '') + '|'
+                        + toString(COUNT {{ MATCH (c:Chunk)-[:OF]->(e) WHERE c[$prop] IS NOT NULL }}) }} AS parts
+"""
+SOURCES = {kind: _SOURCES.format(label=label, kind=kind, rel="IN_PERIOD" if kind == "period" else "MENTIONS")
+           for kind, label in LABELS.items()}
+
+_CONTRIBUTIONS = """
+UNWIND $ids AS xid
+MATCH (e:Entry)-[m:{rel}]->(x:{label} {{id: xid}})
+RETURN xid AS id, e.id AS entry_id, e.intimacy AS intimacy, e.author_id AS author_id, coalesce(m.name, x.name) AS name
+ORDER BY id, entry_id
+"""
+CONTRIBUTIONS = {kind: _CONTRIBUTIONS.format(label=label, rel="IN_PERIOD" if kind == "period" else "MENTIONS")
+                 for kind, label in LABELS.items()}
+
+ENTRY_VECTORS = """
+UNWIND $ids AS id
+MATCH (c:Chunk {entry_id: id}) WHERE c[$prop] IS NOT NULL
+WITH id, c ORDER BY c.ord
+RETURN id, collect(c[$prop]) AS vectors
+"""
+
+_REPLACE = """
+UNWIND $targets AS t
+MATCH (x:{label} {{id: t.id}})
+OPTIONAL MATCH (old:EntityVector)-[:VECTOR_OF]->(x)
+DETACH DELETE old
+WITH DISTINCT x, t
+SET x.vectors_signature = t.signature
+WITH x, t
+UNWIND t.variants AS v
+CREATE (n:EntityVector {{id: v.id, project_id: x.project_id, entity_id: x.id, kind: t.kind, model: $model,
+                         audience: v.audience, user_id: v.user_id, entries: v.entries, vector: v.vector,
+                         name: v.name, keys: v.keys}})
+CREATE (n)-[:VECTOR_OF]->(x)
+"""
+REPLACE = {kind: _REPLACE.format(label=label) for kind, label in LABELS.items()}
+
+# Variants of entities deleted since (their VECTOR_OF went with them).
+DROP_ORPHANS = """
+MATCH (v:EntityVector {project_id: $project_id})
+WHERE NOT EXISTS { MATCH (v)-[:VECTOR_OF]->() }
+DETACH DELETE v
+"""
+
+PROJECTS = "MATCH (p:Project) RETURN p.id AS id ORDER BY id"
+
+
+@dataclass(frozen=True)
+class RefreshStats:
+    project_id: str
+    targets: int  # entities and chapters looked at
+    rebuilt: int  # of which had changed and were rebuilt
+    variants: int  # variants written
+
+
+SIGNATURE_VERSION = "2"  # bumped when what a variant holds changes, so every entity is rebuilt once
+
+
+def _signature(slug: str, parts: list[str]) -> str:
+    return sha256(SIGNATURE_VERSION, slug, *sorted(parts))
+
+
+def _entry_vectors(graph: Graph, prop: str, ids: list[str]) -> dict[str, np.ndarray]:
+    """Each entry's unit mean chunk vector; entries without any vector yet are left out (they count later)."""
+    out: dict[str, np.ndarray] = {}
+    for start in range(0, len(ids), 1000):
+        for r in graph.read(ENTRY_VECTORS, {"ids": ids[start:start + 1000], "prop": prop}):
+            mean = np.asarray(r["vectors"], dtype=np.float64).mean(axis=0)
+            norm = float(np.linalg.norm(mean))
+            if norm > 0:
+                out[r["id"]] = mean / norm
+    return out
+
+
+Row = tuple[str, str | None, str | None, str | None]  # entry id, intimacy, author, the name it mentions
+
+
+def variants(target_id: str, slug: str, rows: list[Row], vectors: dict[str, np.ndarray]) -> list[dict[str, Any]]:
+    """The audience variants of one target from its rows, summed in entry-id order so an unchanged audience always
+    gets the very same floats. Each variant also keeps the names its audience's entries mention the target by: the
+    smallest (the name `display_name` gives that audience) and all of them folded (to find it in a question)."""
+    dims = next(iter(vectors.values())).shape[0] if vectors else 0
+    zero = np.zeros(dims)
+    shared: list[Row] = []
+    intimate: dict[str, list[Row]] = defaultdict(list)  # author ('' when unknown) -> rows
+    private: dict[str, list[Row]] = defaultdict(list)
+    for row in sorted(rows, key=lambda r: r[0]):
+        _, intimacy, author, _ = row
+        if intimacy in ("circle", "public"):
+            shared.append(row)
+        elif intimacy == "intimate":
+            intimate[author or ""].append(row)
+        elif intimacy == "private" and author:
+            private[author].append(row)
+
+    def total(group: list[Row]) -> tuple[np.ndarray, int]:
+        acc = zero.copy()
+        embedded = [r[0] for r in group if r[0] in vectors]
+        for i in embedded:
+            acc = acc + vectors[i]
+        return acc, len(embedded)
+
+    s_sum, s_n = total(shared)
+    i_parts = {a: total(group) for a, group in sorted(intimate.items())}
+    p_parts = {a: total(group) for a, group in sorted(private.items())}
+    i_sum, i_n = zero.copy(), 0
+    for part, n in i_parts.values():
+        i_sum, i_n = i_sum + part, i_n + n
+    out: list[dict[str, Any]] = []
+
+    def add(audience: str, user: str | None, acc: np.ndarray, n: int, groups: list[list[Row]]) -> None:
+        norm = float(np.linalg.norm(acc))
+        names = sorted({r[3] for g in groups for r in g if r[3]})
+        if n and norm > 0:
+            out.append({"id": sha256(target_id, slug, audience, user or "")[:40], "audience": audience,
+                        "user_id": user, "entries": n, "vector": [float(x) for x in acc / norm],
+                        "name": names[0] if names else None, "keys": sorted({fold(x) for x in names})})
+
+    every_intimate = [g for _, g in sorted(intimate.items())]
+    add("shared", None, s_sum, s_n, [shared])
+    if i_n:
+        add("inner", None, s_sum + i_sum, s_n + i_n, [shared, *every_intimate])
+    for user in sorted({a for a in i_parts if a} | set(p_parts)):
+        own_i, own_in = i_parts.get(user, (zero, 0))
+        own_p, own_pn = p_parts.get(user, (zero, 0))
+        own = [intimate.get(user, []), private.get(user, [])]
+        add("reader", user, s_sum + own_i + own_p, s_n + own_in + own_pn, [shared, *own])
+        if own_pn:
+            add("writer", user, s_sum + i_sum + own_p, s_n + i_n + own_pn,
+                [shared, *every_intimate, private.get(user, [])])
+    return out
+
+
+def refresh_project(graph: Graph, project_id: str, slug: str, force: bool = False) -> RefreshStats:
+    """Rebuild the variants of the project's entities and chapters whose sources changed (all of them with
+    `force`); unchanged ones are not touched."""
+    prop = vector_property(slug)
+    changed: dict[str, list[tuple[str, str]]] = defaultdict(list)  # kind -> [(id, signature)]
+    targets = 0
+    for kind, statement in SOURCES.items():
+        for r in graph.read(statement, {"project_id": project_id, "prop": prop}):
+            targets += 1
+            signature = _signature(slug, list(r["parts"]))
+            if force or signature != r["stored"]:
+                changed[kind].append((r["id"], signature))
+    rebuilt = written = 0
+    for kind, items in changed.items():
+        for start in range(0, len(items), BATCH):
+            batch = items[start:start + BATCH]
+            rows: dict[str, list[Row]] = defaultdict(list)
+            for r in graph.read(CONTRIBUTIONS[kind], {"ids": [i for i, _ in batch]}):
+                rows[r["id"]].append((r["entry_id"], r["intimacy"], r["author_id"], r["name"]))
+            vectors = _entry_vectors(graph, prop, sorted({r[0] for rs in rows.values() for r in rs}))
+            payload = []
+            for target_id, signature in batch:
+                found = variants(target_id, slug, rows.get(target_id, []), vectors)
+                payload.append({"id": target_id, "kind": kind, "signature": signature, "variants": found})
+                written += len(found)
+            graph.write(REPLACE[kind], {"targets": payload, "model": slug})
+            rebuilt += len(batch)
+    graph.write(DROP_ORPHANS, {"project_id": project_id})
+    return RefreshStats(project_id, targets, rebuilt, written)
+
+
+def refresh_all(graph: Graph, slug: str, project_id: str | None = None, force: bool = False) -> list[RefreshStats]:
+    """`refresh_project` for one project, or for every project."""
+    projects = [project_id] if project_id else [r["id"] for r in graph.read(PROJECTS)]
+    return [refresh_project(graph, p, slug, force) for p in projects]
+
+
+class VectorWorker:
+    """Background thread of `serve`: every `interval` seconds, rebuilds what changed in every project."""
+
+    def __init__(self, graph: Graph, slug: Any, interval: float) -> None:
+        self.graph, self.slug, self.interval = graph, slug, interval
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def run_once(self) -> list[RefreshStats]:
+        return refresh_all(self.graph, self.slug() if callable(self.slug) else self.slug)
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.run_once()
+            except Exception as exc:  # a failed round (Neo4j away) is retried on the next one
+                log.warning("entity vector refresh failed: %s", exc)
+            self._stop.wait(self.interval)
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._loop, name="memora-entity-vectors", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
