@@ -84,6 +84,14 @@ class Settings(BaseSettings):
         description="How long a worker holds a claimed batch of chunks; longer than a batch takes to embed. A killed "
                     "worker's chunks go to the others after this.")
     rrf_k: int = 60
+    # Fusion and diversification (queries/ranker.py, queries/mmr.py; issue 9).
+    fusion: str = Field(default="learned", pattern="^(learned|rrf)$",
+                        description="learned: the pairwise ranker over channel evidence; rrf: fixed-weight RRF.")
+    ranker_weights: str | None = Field(default=None,
+                                       description="A ranker weights file instead of queries/ranker_weights.json.")
+    diversify: str = Field(default="band", pattern="^(band|mmr)$",
+                           description="band: defer near-duplicates by word overlap; mmr: MMR over stored vectors.")
+    mmr_lambda: float = Field(default=0.7, ge=0.0, le=1.0, description="MMR's weight of relevance against novelty.")
     max_body_bytes: int = 1_000_000
 
     # Rate limits per caller (api/ratelimit.py), in process; 0 turns a limit off.
