@@ -31,7 +31,7 @@ from queries.mmr import mmr
 from queries.ranker import FORMAT, WEIGHTS_FILE, Ranker, order
 
 FOLDS = 3
-L2_GRID = (0.1, 1.0, 10.0, 100.0)
+L2_GRID = (1.0, 10.0, 100.0, 1000.0)
 KEYS = ("recall@10", "mrr@10", "recall@5", "ndcg@10")
 
 
@@ -159,7 +159,7 @@ def main() -> int:
             table(f"live: {label}", summarise(live, [r["live"][label] for r in live]), sets)
     table("offline: today's RRF", evaluate(rows, [None] * len(rows)), sets)
     best: tuple[float, float, bool] | None = None
-    for protect in (False, True):
+    for protect in (True, False):  # on a tie, keep every channel's best hit on the page
         for l2 in L2_GRID:
             res = evaluate(rows, out_of_fold(rows, chans, l2, protect))
             table(f"out-of-fold, l2={l2}, protect={protect}", res, sets)

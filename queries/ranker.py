@@ -91,7 +91,8 @@ def load_ranker(path: str | None = None) -> Ranker:
 def _native(value: Any) -> date | None:
     if value is None:
         return None
-    return value.to_native() if hasattr(value, "to_native") else value  # type: ignore[no-any-return]
+    native: date = value.to_native() if hasattr(value, "to_native") else value
+    return native
 
 
 def _date_in(start: date | None, end: date | None, soft: SoftConstraints) -> float:
@@ -115,7 +116,7 @@ def gather(graph: Graph, query: str, results: Mapping[str, list[Hit]], soft: Sof
     rows = graph.read(CANDIDATE_FACTS, {"ids": ids, "entity_ids": list(soft.entity_ids)})
     tops = {hits[0][0] for c, hits in channels.items() if c != "thread"}
     top_threads = [r["thread"] for r in rows if r["id"] in tops and r["thread"]]
-    ends = sorted({_native(r["end"]) for r in rows if r["end"] is not None})
+    ends = sorted({d for d in (_native(r["end"]) for r in rows) if d is not None})
     span = max(len(ends) - 1, 1)
     authors = set(soft.author_keys)
     for r in rows:

@@ -29,8 +29,8 @@ from queries import ranker
 from queries.diversify import diversify, word_set
 from queries.fusion import Fused, Hit, channel_weights, rrf
 from queries.keyword import run_keyword
-from queries.mmr import entry_vectors, mmr
 from queries.lucene import to_lucene
+from queries.mmr import entry_vectors, mmr
 from queries.query_constraints import Parsed, SoftConstraints, parse_query, unknown_names
 from queries.snippets import query_terms, snippet
 
