@@ -88,7 +88,11 @@ def fit(rows: list[dict[str, Any]], chans: list[str], l2: float) -> np.ndarray:
         w -= step
         if np.abs(step).max() < 1e-7:
             break
-    return w / scale
+    w = w / scale
+    names = rf.feature_names(chans)
+    leading = [names.index(f"{c}:lr") for c in chans if c != "thread"]
+    w[names.index("rrf_other")] = max(0.0, float(np.mean(w[leading])))  # a channel not known yet: a prior vote
+    return w
 
 
 def today(record: dict[str, Any]) -> list[Fused]:
@@ -142,6 +146,7 @@ def main() -> int:
     parser.add_argument("--cache", type=Path, default=Path("/tmp/memora-fusion-cache"))
     parser.add_argument("--write", action="store_true", help="write queries/ranker_weights.json")
     parser.add_argument("--mmr", action="store_true", help="also measure MMR over the learned order")
+    parser.add_argument("--l2", type=float, help="skip the grid: this L2 strength, protect_top on")
     args = parser.parse_args()
     rows = load(args.cache)
     if not rows:
@@ -158,8 +163,8 @@ def main() -> int:
         if live:
             table(f"live: {label}", summarise(live, [r["live"][label] for r in live]), sets)
     table("offline: today's RRF", evaluate(rows, [None] * len(rows)), sets)
-    best: tuple[float, float, bool] | None = None
-    for protect in (True, False):  # on a tie, keep every channel's best hit on the page
+    best: tuple[float, float, bool] | None = (0.0, args.l2, True) if args.l2 is not None else None
+    for protect in (True, False) if args.l2 is None else ():  # on a tie, keep every channel's best hit on the page
         for l2 in L2_GRID:
             res = evaluate(rows, out_of_fold(rows, chans, l2, protect))
             table(f"out-of-fold, l2={l2}, protect={protect}", res, sets)

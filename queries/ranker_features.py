@@ -4,7 +4,10 @@ Serving (queries/ranker.py) and training (bench/train_ranker.py) build the same 
 so a model retrained on cached channel outputs scores exactly what search will score. Per-channel features are
 generic over channel names: the model lists the channels it knows; a channel it knows that did not run gives zeros
 (neutral: a linear ranker adds the same nothing to every candidate), and a channel it does not know (a new one)
-still counts through `rrf_all`, the unweighted RRF over every channel that ran.
+counts through `rrf_other`, its unweighted RRF vote, whose weight is not learned (no training query has such a
+channel) but set by the trainer to the average log-rank weight of the known leading channels, until it is retrained
+with the new channel in its cache. `rrf_all` and `n_channels` are over the known channels only, so an unknown
+channel never moves them.
 
 The raw record of one query (also the cache format, JSON-safe):
 - `query`: {"n_words": int, "named": int (people/places the query named), "author": bool, "dated": bool}
@@ -28,7 +31,7 @@ PER_CHANNEL = ("lr", "rr", "top", "rel", "top_gap", "lr_weakkw", "lr_short", "lr
 
 def feature_names(channels: Sequence[str]) -> list[str]:
     """The model's columns, in order: the generic ones, then eight per known channel, then query-evidence ones."""
-    names = ["rrf_all", "n_channels"]
+    names = ["rrf_all", "n_channels", "rrf_other"]
     names += [f"{c}:{f}" for c in channels for f in PER_CHANNEL]
     names += list(EVIDENCE) + ["ent_named", "date_dated", "cov_weakkw"]
     return names
@@ -72,11 +75,12 @@ def build(record: Mapping[str, Any], channels: Sequence[str]) -> tuple[list[str]
     short = 1.0 if q["n_words"] < 3 else 0.0
     long_ = 1.0 if q["n_words"] >= 6 else 0.0
     for channel, hits in record["channels"].items():
+        known = channel in channels
         for rank, hit in enumerate(hits, start=1):
             row = index[hit[0]]
-            x[row, col["rrf_all"]] += RRF_K / (RRF_K + rank)
-            x[row, col["n_channels"]] += 1.0
-        if channel not in channels or not hits:
+            x[row, col["rrf_all" if known else "rrf_other"]] += RRF_K / (RRF_K + rank)
+            x[row, col["n_channels"]] += 1.0 if known else 0.0
+        if not known or not hits:
             continue
         scores = [float(h[1]) for h in hits]
         top, low = max(scores), min(scores)

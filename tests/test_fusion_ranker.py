@@ -149,8 +149,10 @@ def test_unknown_and_missing_channels_are_neutral() -> None:
     names = rf.feature_names(CHANNELS)
     assert ids == ["a", "b", "c"]
     assert not x[:, [n for n, f in enumerate(names) if f.startswith(("fulltext:", "structured:"))]].any()
-    rrf_all = x[:, names.index("rrf_all")]
-    assert rrf_all[2] > 0 and rrf_all[0] > rrf_all[1]  # the unknown `graph` channel still votes
+    other, known = x[:, names.index("rrf_other")], x[:, names.index("rrf_all")]
+    assert other[2] > other[0] > 0 == other[1]  # the unknown `graph` channel votes, on its own feature
+    assert known[2] == 0 and known[0] > known[1] > 0
+    assert x[2, names.index("n_channels")] == 0  # and never counts as a known channel
 
 
 def test_mmr_separates_near_duplicates() -> None:
