@@ -188,3 +188,30 @@ def test_search_with_mmr_diversifies_by_stored_vectors(graph: Graph, embedder: C
     assert "other" not in top3("mmr", 1.0)  # relevance alone: the duplicates fill the page
     diverse = top3("mmr", 0.3)
     assert "other" in diverse and diverse[0] == top3("mmr", 1.0)[0]
+
+
+def test_eval_passes_rerank_and_fusion_through(graph: Graph, tmp_path: Path, prefix: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from api.cli import main
+    from queries.evaluate import namespace
+    from tests.conftest import CLEANUP
+
+    folder = tmp_path / f"{prefix}set"
+    folder.mkdir()
+    entries, queries = folder / "entries.jsonl", folder / "queries.jsonl"
+    entries.write_text("".join(json.dumps({"entry_id": f"p/{k}", "project_id": "p", "text": t}) + "\n"
+                               for k, t in TEXTS.items()), encoding="utf-8")
+    queries.write_text(json.dumps({"query_id": "q1", "project_id": "p", "question": QUERY,
+                                   "relevant_entry_ids": ["p/pet"]}) + "\n", encoding="utf-8")
+    try:
+        for fusion, rerank in (("rrf", "fast"), ("learned", "none")):
+            code = main(["eval", "--entries", str(entries), "--queries", str(queries), "--json",
+                         "--rerank", rerank, "--fusion", fusion])
+            out = json.loads(capsys.readouterr().out)
+            assert code == 0 and out["n_queries"] == 1
+            assert (out["rerank"], out["fusion"]) == (rerank, fusion)
+        with pytest.raises(SystemExit) as exc:
+            main(["eval", "--entries", str(entries), "--queries", str(queries), "--rerank", "slow"])
+        assert exc.value.code == 2 and "invalid choice: 'slow'" in capsys.readouterr().err
+    finally:
+        graph.write(CLEANUP, {"prefix": namespace(entries)})
