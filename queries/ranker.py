@@ -10,6 +10,7 @@ rank among the visible candidates.
 from __future__ import annotations
 
 import json
+import logging
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from queries import ranker_features as rf
 from queries.fusion import Fused, Hit, lexical_coverage
 from queries.query_constraints import SoftConstraints
 
+log = logging.getLogger(__name__)
 WEIGHTS_FILE = Path(__file__).with_name("ranker_weights.json")
 FORMAT = "memora-ranker/1"
 
@@ -178,6 +180,7 @@ def apply(graph: Graph, mode: str, weights_path: str | None, query: str, results
     try:
         ranker = load_ranker(weights_path)
     except RankerWeightsError as exc:
-        warnings.append(f"learned fusion unavailable, fused by RRF: {exc}")
+        log.warning("learned fusion unavailable: %s", exc)  # the path and reason go to the log, not to the caller
+        warnings.append("learned fusion unavailable (the ranker weights file does not fit): fused by RRF")
         return fused
     return order(record, ranker, fused, k)
