@@ -95,6 +95,14 @@ class Settings(BaseSettings):
     entity_vectors_seconds: float = Field(
         default=30.0, ge=0, description="How often `serve` rebuilds the entity vectors whose entries changed "
                                         "(graph/entity_vectors.py); 0 turns the background refresh off.")
+    # Fusion and diversification (queries/ranker.py, queries/mmr.py; issue 9).
+    fusion: str = Field(default="learned", pattern="^(learned|rrf)$",
+                        description="learned: the pairwise ranker over channel evidence; rrf: fixed-weight RRF.")
+    ranker_weights: str | None = Field(default=None,
+                                       description="A ranker weights file instead of queries/ranker_weights.json.")
+    diversify: str = Field(default="band", pattern="^(band|mmr)$",
+                           description="band: defer near-duplicates by word overlap; mmr: MMR over stored vectors.")
+    mmr_lambda: float = Field(default=0.7, ge=0.0, le=1.0, description="MMR's weight of relevance against novelty.")
     max_body_bytes: int = 1_000_000
 
     # Live interview context (queries/live.py) and the rerank tiers (queries/rerank.py).

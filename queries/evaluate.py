@@ -95,14 +95,15 @@ def _summary(rows: list[dict[str, float]], latencies: list[float]) -> dict[str, 
 
 def run_eval(graph: Graph, embedder: CheckedEmbedder, settings: Settings, queries: list[EvalQuery],
              channels: tuple[str, ...], k: int = 10, progress: Callable[[int], None] | None = None,
-             understanding: bool = True, diversify: bool = True) -> dict[str, Any]:
+             understanding: bool = True, diversify: bool = True, rerank: str = "none",
+             fusion: str | None = None) -> dict[str, Any]:
     viewer = Viewer(user_id=EVAL_USER)
     per_query: list[dict[str, float]] = []
     latencies: list[float] = []
     by_category: dict[str, list[dict[str, float]]] = defaultdict(list)
     for q in queries:
         options = SearchOptions(k=max(30, k), channels=channels, understand=understanding, now=q.now,
-                                diversify=diversify)
+                                diversify=diversify, rerank=rerank, fusion=fusion)
         response = hybrid_search(graph, embedder, settings, viewer, q.question, Scope(project_id=q.project_id),
                                  options, project_ids=[q.project_id])
         m = _metrics([r.entry_id for r in response.results], q.relevant)
@@ -116,6 +117,8 @@ def run_eval(graph: Graph, embedder: CheckedEmbedder, settings: Settings, querie
     result["channels"] = list(channels)
     result["understanding"] = understanding
     result["diversify"] = diversify
+    result["rerank"] = rerank
+    result["fusion"] = fusion or settings.fusion
     if len(by_category) > 1:
         result["by_category"] = {c: _summary(rows, []) for c, rows in sorted(by_category.items())}
     return result

@@ -25,12 +25,14 @@ from ingest.embedder_specs import embedder_for_spec
 from ingest.embedders import CheckedEmbedder, EmbeddingError
 from ingest.linking import ProjectLexicon
 from queries import channels as ch
+from queries import ranker
 from queries.diversify import diversify, word_set
 from queries.entity_questions import answer_question
 from queries.fusion import Fused, Hit, channel_weights, rrf
 from queries.graph_channel import GRAPH_WEIGHT, run_graph
 from queries.keyword import run_keyword
 from queries.lucene import to_lucene
+from queries.mmr import entry_vectors, mmr
 from queries.query_constraints import Parsed, SoftConstraints, parse_query, unknown_names
 from queries.rerank import TIERS, rerank
 from queries.snippets import query_terms, snippet
@@ -86,6 +88,8 @@ class SearchOptions:
     locale: str | None = None
     filters: Filters = field(default_factory=Filters)
     rerank: str = "none"  # queries/rerank.py: none | fast | premium
+    fusion: str | None = None  # None: settings.fusion ("learned" or "rrf")
+    capture: list[dict[str, Any]] | None = None  # receives the ranker's raw record (bench/capture_fusion.py)
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.channels) - set(CHANNELS))
@@ -190,6 +194,8 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
         top_text = rows[0]["text"] if rows else None
     weights = {**channel_weights(parsed.text_for_search, top_text, dated=soft.dated), "graph": GRAPH_WEIGHT}
     fused = rrf({c: h for c, h in results.items() if h}, k=settings.rrf_k, weights=weights)
+    fused = ranker.apply(graph, options.fusion or settings.fusion, settings.ranker_weights, query, results,
+                         parsed.constraints, fused, options.k, warnings, options.capture, weights)
     source = _source(results)
     if not fused:
         recent, _ = ch.run_channel(graph, ch.RECENT, {**base, "limit": options.k})
@@ -205,8 +211,12 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
     t = time.perf_counter()
     if options.diversify and len(fused) > 1:
         pool = fused[: max(options.k * 3, 30)]
-        rows = graph.read(ch.ENTRY_TEXTS, {"ids": [f.id for f in pool]})
-        fused = diversify(pool, {r["id"]: word_set(r["text"]) for r in rows}, len(pool)) + fused[len(pool):]
+        if settings.diversify == "mmr":
+            vectors = entry_vectors(graph, [f.id for f in pool], vector_property(embedder.slug))
+            fused = mmr(pool, vectors, settings.mmr_lambda) + fused[len(pool):]
+        else:
+            rows = graph.read(ch.ENTRY_TEXTS, {"ids": [f.id for f in pool]})
+            fused = diversify(pool, {r["id"]: word_set(r["text"]) for r in rows}, len(pool)) + fused[len(pool):]
         latency["diversify"] = _ms(t)
         t = time.perf_counter()
     top = fused[: options.k]

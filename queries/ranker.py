@@ -1,0 +1,186 @@
+"""Learned fusion: a pairwise linear ranker over the channels' own evidence (queries/ranker_features.py).
+
+Weights ship as `queries/ranker_weights.json` (retrained by `bench/train_ranker.py` from cached channel outputs);
+`MEMORA_RANKER_WEIGHTS` points at another file. The facts read here are about candidates only, and every candidate
+came out of a channel whose statement carries the visibility predicate, so nothing hidden is read or weighed:
+the same-thread fact compares thread ids (a property of the entry itself, not of its neighbours), and recency is a
+rank among the visible candidates.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from graph.db import Graph
+from queries import ranker_features as rf
+from queries.fusion import Fused, Hit, lexical_coverage
+from queries.query_constraints import SoftConstraints
+
+log = logging.getLogger(__name__)
+WEIGHTS_FILE = Path(__file__).with_name("ranker_weights.json")
+FORMAT = "memora-ranker/1"
+
+CANDIDATE_FACTS = """
+UNWIND $ids AS id
+MATCH (e:Entry {id: id})
+RETURN e.id AS id, coalesce(e.title, '') + ' ' + e.body + ' ' + coalesce(e.names, '') AS text,
+       toLower(coalesce(e.author_id, '')) AS author, e.thread_id AS thread,
+       e.occurred_start AS start, e.occurred_end AS end,
+       size([(e)-[:MENTIONS]->(x) WHERE x.id IN $entity_ids | x]) AS matched
+"""
+
+
+class RankerWeightsError(ValueError):
+    """The weights file is missing, unreadable or does not fit the features this code computes."""
+
+
+@dataclass(frozen=True)
+class Ranker:
+    channels: tuple[str, ...]
+    weights: np.ndarray
+    protect_top: bool
+    source: str
+
+    def score(self, record: Mapping[str, Any]) -> tuple[list[str], np.ndarray]:
+        ids, x = rf.build(record, self.channels)
+        return ids, x @ self.weights
+
+
+def parse_weights(data: Any, source: str) -> Ranker:
+    """A Ranker from the file's JSON, refusing anything that would score silently wrong."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise RankerWeightsError(f"{source}: not a {FORMAT} weights file")
+    channels = data.get("channels")
+    if not isinstance(channels, list) or not channels or not all(isinstance(c, str) and c for c in channels) \
+            or len(set(channels)) != len(channels):
+        raise RankerWeightsError(f"{source}: 'channels' must be a list of distinct channel names")
+    weights = data.get("weights")
+    if not isinstance(weights, dict):
+        raise RankerWeightsError(f"{source}: 'weights' must map feature names to numbers")
+    expected = rf.feature_names(channels)
+    missing = [n for n in expected if n not in weights]
+    unknown = [n for n in weights if n not in expected]
+    if missing or unknown:
+        raise RankerWeightsError(f"{source}: weights do not fit the features (missing {missing[:5]}, "
+                                 f"unknown {unknown[:5]}); retrain with bench/train_ranker.py")
+    values = [weights[n] for n in expected]
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in values):
+        raise RankerWeightsError(f"{source}: every weight must be a finite number")
+    return Ranker(tuple(channels), np.array(values, dtype=float), bool(data.get("protect_top", True)), source)
+
+
+@lru_cache(maxsize=8)
+def load_ranker(path: str | None = None) -> Ranker:
+    """The shipped weights, or those at `path`; cached per path (a file is read once per process)."""
+    where = Path(path) if path else WEIGHTS_FILE
+    try:
+        data = json.loads(where.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RankerWeightsError(f"{where}: cannot read ranker weights ({exc.__class__.__name__})") from exc
+    return parse_weights(data, str(where))
+
+
+def _native(value: Any) -> date | None:
+    if value is None:
+        return None
+    native: date = value.to_native() if hasattr(value, "to_native") else value
+    return native
+
+
+def _date_in(start: date | None, end: date | None, soft: SoftConstraints) -> float:
+    if start is None or end is None:
+        return 0.0
+    if soft.date_from is not None and soft.date_to is not None:
+        return 1.0 if end >= soft.date_from and start <= soft.date_to else 0.0
+    return 1.0 if any(o is not None and end >= o[0] and start <= o[1] for o in soft.occurrences) else 0.0
+
+
+def gather(graph: Graph, query: str, results: Mapping[str, list[Hit]], soft: SoftConstraints) -> dict[str, Any]:
+    """The raw record `ranker_features.build` reads: channel lists plus facts about each candidate."""
+    channels = {c: [[h.id, h.score] for h in hits] for c, hits in results.items() if hits}
+    record: dict[str, Any] = {
+        "query": {"n_words": len(query.split()), "named": len(soft.entity_ids), "author": bool(soft.author_keys),
+                  "dated": soft.dated},
+        "channels": channels, "facts": {}}
+    ids = rf.candidate_ids(record)
+    if not ids:
+        return record
+    rows = graph.read(CANDIDATE_FACTS, {"ids": ids, "entity_ids": list(soft.entity_ids)})
+    tops = {hits[0][0] for c, hits in channels.items() if c != "thread"}
+    top_threads = [r["thread"] for r in rows if r["id"] in tops and r["thread"]]
+    ends = sorted({d for d in (_native(r["end"]) for r in rows) if d is not None})
+    span = max(len(ends) - 1, 1)
+    authors = set(soft.author_keys)
+    for r in rows:
+        start, end = _native(r["start"]), _native(r["end"])
+        others = sum(1 for t in top_threads if t == r["thread"]) - (1 if r["id"] in tops and r["thread"] else 0)
+        record["facts"][r["id"]] = {
+            "cov": round(lexical_coverage(query, r["text"]), 4),
+            "ent": round(r["matched"] / len(soft.entity_ids), 4) if soft.entity_ids else 0.0,
+            "author": 1.0 if authors and r["author"] in authors else 0.0,
+            "date_in": _date_in(start, end, soft),
+            "same_thread": 1.0 if others > 0 else 0.0,
+            "recency": round(ends.index(end) / span, 4) if end is not None and len(ends) > 1 else 0.5,
+        }
+    return record
+
+
+def order(record: Mapping[str, Any], ranker: Ranker, rrf_order: list[Fused], k: int) -> list[Fused]:
+    """The RRF candidates re-ordered by the ranker's score (ties keep the RRF order); with `protect_top`, every
+    channel's best hit is kept inside the first `k` (after the ones the ranker put there), so a channel that is
+    clearly right cannot be out-voted off the page."""
+    if not rrf_order:
+        return []
+    ids, scores = ranker.score(record)
+    by_id = dict(zip(ids, scores.tolist(), strict=True))
+    position = {f.id: n for n, f in enumerate(rrf_order)}
+    ranked = sorted(rrf_order, key=lambda f: (-by_id.get(f.id, -math.inf), position[f.id]))
+    out = [Fused(f.id, round(by_id.get(f.id, 0.0), 6), f.channels) for f in ranked]
+    if ranker.protect_top and k > 0:
+        out = _protect(out, record, k)
+    return out
+
+
+def _protect(ranked: list[Fused], record: Mapping[str, Any], k: int) -> list[Fused]:
+    """Make room on the first page for channel top hits ranked below it, by moving the page's lowest unprotected
+    candidates just after it."""
+    protected = {hits[0][0] for c, hits in record["channels"].items() if c != "thread" and hits}
+    page, below = ranked[:k], ranked[k:]
+    outside = [f for f in below if f.id in protected]
+    if not outside or len(protected) > k:
+        return ranked
+    free = [n for n, f in enumerate(page) if f.id not in protected][-len(outside):]
+    bumped = [page[n] for n in free]
+    kept = [f for n, f in enumerate(page) if n not in set(free)]
+    return kept + outside + bumped + [f for f in below if f.id not in protected]
+
+
+def apply(graph: Graph, mode: str, weights_path: str | None, query: str, results: Mapping[str, list[Hit]],
+          soft: SoftConstraints, fused: list[Fused], k: int, warnings: list[str],
+          capture: list[dict[str, Any]] | None = None, rrf_weights: Mapping[str, float] | None = None) -> list[Fused]:
+    """Search's fusion step: `fused` (the RRF order) re-ordered by the ranker when `mode` is "learned".
+    `capture`, when given, receives the raw record (bench/capture_fusion.py caches it to train offline)."""
+    if mode != "learned" and capture is None:
+        return fused
+    record = gather(graph, query, results, soft)
+    if capture is not None:
+        capture.append({**record, "rrf_weights": dict(rrf_weights or {})})
+    if mode != "learned" or not fused:
+        return fused
+    try:
+        ranker = load_ranker(weights_path)
+    except RankerWeightsError as exc:
+        log.warning("learned fusion unavailable: %s", exc)  # the path and reason go to the log, not to the caller
+        warnings.append("learned fusion unavailable (the ranker weights file does not fit): fused by RRF")
+        return fused
+    return order(record, ranker, fused, k)
