@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from graph.db import Graph
+from graph.visibility import CAN_SEE
 from queries import ranker_features as rf
 from queries.fusion import Fused, Hit, lexical_coverage
 from queries.query_constraints import SoftConstraints
@@ -30,9 +31,9 @@ log = logging.getLogger(__name__)
 WEIGHTS_FILE = Path(__file__).with_name("ranker_weights.json")
 FORMAT = "memora-ranker/1"
 
-CANDIDATE_FACTS = """
+CANDIDATE_FACTS = f"""
 UNWIND $ids AS id
-MATCH (e:Entry {id: id})
+MATCH (e:Entry {{id: id}}) WHERE {CAN_SEE}
 RETURN e.id AS id, coalesce(e.title, '') + ' ' + e.body + ' ' + coalesce(e.names, '') AS text,
        toLower(coalesce(e.author_id, '')) AS author, e.thread_id AS thread,
        e.occurred_start AS start, e.occurred_end AS end,
@@ -105,8 +106,10 @@ def _date_in(start: date | None, end: date | None, soft: SoftConstraints) -> flo
     return 1.0 if any(o is not None and end >= o[0] and start <= o[1] for o in soft.occurrences) else 0.0
 
 
-def gather(graph: Graph, query: str, results: Mapping[str, list[Hit]], soft: SoftConstraints) -> dict[str, Any]:
-    """The raw record `ranker_features.build` reads: channel lists plus facts about each candidate."""
+def gather(graph: Graph, query: str, results: Mapping[str, list[Hit]], soft: SoftConstraints,
+           visibility: Mapping[str, Any]) -> dict[str, Any]:
+    """The raw record `ranker_features.build` reads: channel lists plus facts about each candidate. Facts are read
+    under the visibility predicate too: an entry hidden since a channel found it contributes nothing."""
     channels = {c: [[h.id, h.score] for h in hits] for c, hits in results.items() if hits}
     record: dict[str, Any] = {
         "query": {"n_words": len(query.split()), "named": len(soft.entity_ids), "author": bool(soft.author_keys),
@@ -115,7 +118,7 @@ def gather(graph: Graph, query: str, results: Mapping[str, list[Hit]], soft: Sof
     ids = rf.candidate_ids(record)
     if not ids:
         return record
-    rows = graph.read(CANDIDATE_FACTS, {"ids": ids, "entity_ids": list(soft.entity_ids)})
+    rows = graph.read(CANDIDATE_FACTS, {"ids": ids, "entity_ids": list(soft.entity_ids), **visibility})
     tops = {hits[0][0] for c, hits in channels.items() if c != "thread"}
     top_threads = [r["thread"] for r in rows if r["id"] in tops and r["thread"]]
     ends = sorted({d for d in (_native(r["end"]) for r in rows) if d is not None})
@@ -166,13 +169,13 @@ def _protect(ranked: list[Fused], record: Mapping[str, Any], k: int) -> list[Fus
 
 
 def apply(graph: Graph, mode: str, weights_path: str | None, query: str, results: Mapping[str, list[Hit]],
-          soft: SoftConstraints, fused: list[Fused], k: int, warnings: list[str],
+          soft: SoftConstraints, fused: list[Fused], k: int, warnings: list[str], visibility: Mapping[str, Any],
           capture: list[dict[str, Any]] | None = None, rrf_weights: Mapping[str, float] | None = None) -> list[Fused]:
     """Search's fusion step: `fused` (the RRF order) re-ordered by the ranker when `mode` is "learned".
     `capture`, when given, receives the raw record (bench/capture_fusion.py caches it to train offline)."""
     if mode != "learned" and capture is None:
         return fused
-    record = gather(graph, query, results, soft)
+    record = gather(graph, query, results, soft, visibility)
     if capture is not None:
         capture.append({**record, "rrf_weights": dict(rrf_weights or {})})
     if mode != "learned" or not fused:

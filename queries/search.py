@@ -195,7 +195,8 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
     weights = {**channel_weights(parsed.text_for_search, top_text, dated=soft.dated), "graph": GRAPH_WEIGHT}
     fused = rrf({c: h for c, h in results.items() if h}, k=settings.rrf_k, weights=weights)
     fused = ranker.apply(graph, options.fusion or settings.fusion, settings.ranker_weights, query, results,
-                         parsed.constraints, fused, options.k, warnings, options.capture, weights)
+                         parsed.constraints, fused, options.k, warnings, visibility_params(viewer), options.capture,
+                         weights)
     source = _source(results)
     if not fused:
         recent, _ = ch.run_channel(graph, ch.RECENT, {**base, "limit": options.k})
