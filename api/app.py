@@ -19,14 +19,17 @@ from api.middleware import BodyLimit
 from api.ratelimit import Limits, rate_limited
 from api.responses import errors
 from api.routes import entities, entity_edits, entries, export, health, projects, search, witnesses
+from api.routes import summaries as summary_routes
 from api.services import Services
 from graph.settings import get_settings
 from ingest.embedding_jobs import Worker
+from ingest.summary_jobs import SummaryWorker
 
 __all__ = ["NOT_FOUND", "Services", "create_app"]
 
 ROUTERS = (health.router, search.router, entries.router, entries.list_router, projects.router, export.router,
-           entities.router, entity_edits.router, witnesses.router)
+           entities.router, entity_edits.router, witnesses.router,
+           summary_routes.router)
 UNAUTHENTICATED = (health.router,)
 OWN_RESPONSES = (export.router,)
 """Routers that declare their own 429 (a JSON error beside a route whose success is not JSON)."""
@@ -48,7 +51,13 @@ def create_app(services: Services | None = None, worker: bool = False) -> FastAP
         background = Worker(svc.graph, svc.settings) if worker else None
         if background is not None:
             background.start()
+        refresher = SummaryWorker(svc.graph, svc.settings, svc.embedder) \
+            if worker and svc.settings.summary_worker else None
+        if refresher is not None:
+            refresher.start()
         yield
+        if refresher is not None:
+            refresher.stop()
         if background is not None:
             background.stop()
 

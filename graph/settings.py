@@ -92,6 +92,10 @@ class Settings(BaseSettings):
     llm_model: str | None = Field(default=None, description="The chat model name the endpoint expects.")
     llm_api_key: SecretStr | None = Field(default=None, description="Sent as a bearer token when set.")
     llm_timeout_seconds: float = Field(default=20.0, gt=0, description="One chat call gives up after this.")
+    # Summaries and chapter context (ingest/summary_jobs.py, queries/chapter.py).
+    summary_worker: bool = Field(default=True, description="Rebuild stale summaries in the background in `serve`.")
+    summary_refresh_seconds: float = Field(default=30.0, gt=0,
+                                           description="How often the summary worker looks for stale summaries.")
     max_body_bytes: int = 1_000_000
 
     # Rate limits per caller (api/ratelimit.py), in process; 0 turns a limit off.
