@@ -50,7 +50,7 @@ MATCH (e:Entry {{project_id: $project_id}})
 WHERE ($period_id IS NULL OR {IN_PERIOD % "$period_id"}) AND {_ADMITS_PARAMS}
 OPTIONAL MATCH (e)-[m:MENTIONS]->(x)
 WITH e, collect(DISTINCT {{kind: x.kind, name: m.name}}) AS xs
-RETURN e.id AS id, e.body AS text, e.title AS title, toString(e.occurred_start) AS occurred_on,
+RETURN e.id AS id, e.body AS text, e.title AS title, coalesce(e.occurred_on, toString(e.occurred_start)) AS occurred_on,
        e.author_id AS author_id, coalesce(e.tags, []) AS tags,
        [x IN xs WHERE x.kind = 'person' | x.name] AS persons, [x IN xs WHERE x.kind = 'place' | x.name] AS places
 ORDER BY e.occurred_start, e.id
@@ -133,7 +133,7 @@ VISIBLE_TEXTS = f"""
 UNWIND $ids AS id
 MATCH (e:Entry {{id: id}})
 WHERE {can_see("e")}
-RETURN e.id AS id, e.body AS text, toString(e.occurred_start) AS occurred_on, e.author_id AS author_id,
+RETURN e.id AS id, e.body AS text, coalesce(e.occurred_on, toString(e.occurred_start)) AS occurred_on, e.author_id AS author_id,
        e.title AS title
 """
 
