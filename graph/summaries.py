@@ -133,8 +133,8 @@ VISIBLE_TEXTS = f"""
 UNWIND $ids AS id
 MATCH (e:Entry {{id: id}})
 WHERE {can_see("e")}
-RETURN e.id AS id, e.body AS text, coalesce(e.occurred_on, toString(e.occurred_start)) AS occurred_on, e.author_id AS author_id,
-       e.title AS title
+RETURN e.id AS id, e.body AS text, coalesce(e.occurred_on, toString(e.occurred_start)) AS occurred_on,
+       e.author_id AS author_id, e.title AS title
 """
 
 STALE_SUMMARIES = """
