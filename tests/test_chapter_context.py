@@ -171,3 +171,4 @@ def test_the_commands_print_the_same_bodies(world: dict[str, Any], capsys: pytes
     assert main(["chapter", "--project", p, "--theme", "Berlín", "--as", world["outsider"], "--json"]) == 4
     assert "not a member" in capsys.readouterr().err
     assert main(["summary", "--project", p, "--period", "Nowhere", "--as", u["reader"]]) == 2
+    assert main(["summary", "--project", p, "--period", BERLIN, "--as", world["outsider"]]) == 4

@@ -14,6 +14,7 @@ NOT_MEMBER_EXIT = 4
 
 def cmd_summary(args: argparse.Namespace, settings: Settings) -> int:
     from api.models_summaries import SummaryOut
+    from graph.members import role_of
     from graph.summaries import visible_periods
     from graph.textnorm import fold
     from graph.visibility import Viewer, visibility_params
@@ -22,6 +23,9 @@ def cmd_summary(args: argparse.Namespace, settings: Settings) -> int:
 
     graph = connect(settings, migrate_schema=False)
     viewer = Viewer(user_id=args.as_user)
+    if role_of(graph, args.project, args.as_user) is None:
+        err("not a member of this project")
+        return NOT_MEMBER_EXIT
     summaries = serving_summaries(graph, settings, active_embedder(graph, settings))
     period_id = None
     try:
