@@ -32,16 +32,18 @@ from api.routes import (
     witnesses,
 )
 from api.routes import similar as similar_routes
+from api.routes import summaries as summary_routes
 from api.services import Services
 from graph.entity_vectors import VectorWorker
 from graph.settings import get_settings
 from ingest.embedding_jobs import Worker, current_state
+from ingest.summary_jobs import SummaryWorker
 
 __all__ = ["NOT_FOUND", "Services", "create_app"]
 
 ROUTERS = (health.router, search.router, entries.router, entries.list_router, projects.router, export.router,
            entities.router, entity_edits.router, witnesses.router,
-           live.router, timelines.router, entity_review.router, similar_routes.router)
+           live.router, timelines.router, entity_review.router, similar_routes.router, summary_routes.router)
 UNAUTHENTICATED = (health.router,)
 OWN_RESPONSES = (export.router,)
 """Routers that declare their own 429 (a JSON error beside a route whose success is not JSON)."""
@@ -73,7 +75,13 @@ def create_app(services: Services | None = None, worker: bool = False) -> FastAP
         vectors = entity_vector_worker(svc) if worker else None
         if vectors is not None:
             vectors.start()
+        refresher = SummaryWorker(svc.graph, svc.settings, svc.embedder) \
+            if worker and svc.settings.summary_worker else None
+        if refresher is not None:
+            refresher.start()
         yield
+        if refresher is not None:
+            refresher.stop()
         if background is not None:
             background.stop()
         if vectors is not None:

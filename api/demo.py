@@ -11,6 +11,7 @@ from graph.entities import upsert_entity
 from graph.members import set_member
 from graph.settings import REPO_ROOT, Settings
 from graph.visibility import Viewer
+from ingest.embedders import CheckedEmbedder
 from ingest.embedding_jobs import active_embedder
 from ingest.pipeline import Ingestor, read_jsonl
 from queries.search import Filters, Scope, SearchOptions, hybrid_search
@@ -26,6 +27,7 @@ SEARCHES: list[tuple[str, str, Filters]] = [
     ("lola", "when did we cry in Berlin?", Filters()),
     ("pep", "playa y viento", Filters(persons=["Marta"], date_from=date(2008, 6, 21), date_to=date(2008, 9, 22))),
 ]
+CHAPTER_THEME, CHAPTER_BUDGET, CHAPTER_VIEWERS = "toda la era Madrid", 700, ("ana", "lola")
 
 
 def _load(graph: Graph, settings: Settings) -> str:
@@ -36,6 +38,22 @@ def _load(graph: Graph, settings: Settings) -> str:
     report = Ingestor(graph, active_embedder(graph, settings)).ingest(read_jsonl(DEMO_DIR / "sample_diary.jsonl"))
     return (f"demo diary: {report.written} entries written, {report.unchanged} unchanged, "
             f"{len(report.errors)} bad lines")
+
+
+def _chapter_contexts(graph: Graph, settings: Settings, embedder: CheckedEmbedder) -> None:
+    """The chapter generator's context for one theme, as the owner and as a reader: each built from what they see."""
+    from api.commands.summaries import print_context
+    from api.models_summaries import ChapterContextOut
+    from ingest.summary_jobs import serving_summaries
+    from queries.chapter import chapter_context
+
+    summaries = serving_summaries(graph, settings, embedder)
+    for user in CHAPTER_VIEWERS:
+        ctx = chapter_context(graph, embedder, settings, summaries, Viewer(user_id=user), PROJECT, CHAPTER_THEME,
+                              CHAPTER_BUDGET)
+        print(f"\n» chapter context for {CHAPTER_THEME!r} as {user} ({MEMBERS[user]}), "
+              f"budget {CHAPTER_BUDGET} tokens:")
+        print_context(ChapterContextOut.model_validate(ctx.as_dict()).model_dump(), indent="  ")
 
 
 def run_demo(graph: Graph, settings: Settings, out: Path | None = None) -> int:
@@ -63,4 +81,5 @@ def run_demo(graph: Graph, settings: Settings, out: Path | None = None) -> int:
     print(f"Start the API:  MEMORA_HOME={settings.home} .venv/bin/memora serve   (OpenAPI docs at "
           f"http://{settings.api_host}:{settings.api_port}/docs)")
     print(f"Get a token:    MEMORA_HOME={settings.home} .venv/bin/memora token ana")
+    _chapter_contexts(graph, settings, embedder)
     return 0

@@ -9,6 +9,7 @@ from neo4j.exceptions import ConstraintError, IncompleteCommit
 
 from graph.db import Graph
 from graph.entity_vectors import AFFECTED_VARIANTS
+from graph.summaries import mark_stale
 from graph.visibility import CAN_SEE
 
 EXISTING = """
@@ -170,6 +171,8 @@ def write_batch(graph: Graph, entries: list[dict[str, Any]], periods: list[dict[
 
     def work(tx: ManagedTransaction) -> None:
         attempts.append(1)
+        ids = [e["id"] for e in entries]
+        mark_stale(tx, ids)  # the summaries the entries fed (old state) ...
         tx.run(CREATE_ENTRIES if create else UPSERT_ENTRIES, rows=entries).consume()
         if periods:
             tx.run(LINK_PERIODS, rows=periods).consume()
@@ -181,6 +184,7 @@ def write_batch(graph: Graph, entries: list[dict[str, Any]], periods: list[dict[
         threaded = [{"id": e["id"], "prev_id": e["props"]["prev_id"]} for e in entries if e["props"].get("prev_id")]
         if threaded:
             tx.run(LINK_THREAD, rows=threaded).consume()
+        mark_stale(tx, ids)  # ... and the ones they belong to now (new level, period, author)
 
     try:
         graph.transact(work)
@@ -210,4 +214,10 @@ def get_visible_entry(graph: Graph, viewer_params: dict[str, Any], entry_id: str
 
 
 def delete_entry(graph: Graph, entry_id: str) -> bool:
-    return bool(graph.write(DELETE_ENTRY, {"id": entry_id})[0]["deleted"])
+    """Delete an entry and chunks; the summaries it fed are marked stale in the same transaction."""
+
+    def work(tx: ManagedTransaction) -> bool:
+        mark_stale(tx, [entry_id])
+        return bool(tx.run(DELETE_ENTRY, id=entry_id).single(strict=True)["deleted"])
+
+    return graph.transact(work)

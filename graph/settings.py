@@ -103,6 +103,10 @@ class Settings(BaseSettings):
     diversify: str = Field(default="band", pattern="^(band|mmr)$",
                            description="band: defer near-duplicates by word overlap; mmr: MMR over stored vectors.")
     mmr_lambda: float = Field(default=0.7, ge=0.0, le=1.0, description="MMR's weight of relevance against novelty.")
+    # Summaries and chapter context (ingest/summary_jobs.py, queries/chapter.py).
+    summary_worker: bool = Field(default=True, description="Rebuild stale summaries in the background in `serve`.")
+    summary_refresh_seconds: float = Field(default=30.0, gt=0,
+                                           description="How often the summary worker looks for stale summaries.")
     max_body_bytes: int = 1_000_000
 
     # Live interview context (queries/live.py) and the rerank tiers (queries/rerank.py).

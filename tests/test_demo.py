@@ -4,15 +4,18 @@ as members) changes nothing in its output."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from api.demo import MEMBERS, run_demo
+from api.demo import CHAPTER_VIEWERS, MEMBERS, run_demo
 from graph.db import Graph
+from graph.entries import get_visible_entry
 from graph.members import set_member
 from graph.settings import Settings
+from graph.visibility import Viewer, visibility_params
 
 
 def test_the_demo_answers_the_same_whatever_else_the_database_holds(
@@ -35,3 +38,19 @@ def test_the_demo_answers_the_same_whatever_else_the_database_holds(
     assert body == [line for line in second.splitlines() if not line.startswith("demo diary:")]
     assert any(line.lstrip().startswith("1. [") for line in body), "the demo printed results"
     assert other not in second
+
+
+def test_the_demo_ends_with_a_chapter_context_as_two_viewers_each_of_what_they_may_see(
+        graph: Graph, settings: Settings, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_demo(graph, settings) == 0
+    tail = capsys.readouterr().out.split("» chapter context for ")
+    assert len(tail) == 3, "two chapter contexts, last"
+    sections = {part.split(" as ", 1)[1].split(" ", 1)[0]: part for part in tail[1:]}
+    assert set(sections) == set(CHAPTER_VIEWERS) and sections["ana"] != sections["lola"]
+    for user, text in sections.items():
+        cited = re.findall(r"^\s+\[E\d+\] \S+ (\S+) ", text, flags=re.MULTILINE)
+        assert cited, f"{user}'s context cites entries"
+        for entry_id in cited:
+            assert get_visible_entry(graph, visibility_params(Viewer(user_id=user)), entry_id) is not None
+        used, budget = map(int, re.findall(r"^\s+(\d+) of (\d+) tokens", text, flags=re.MULTILINE)[0])
+        assert used <= budget

@@ -58,11 +58,15 @@ ROUTES = {
     ("/v1/w/{token}/entries", "post"),
     ("/v1/w/{token}/entries/{entry_id}", "get"),
     ("/v1/context/live", "post"),
+    ("/v1/projects/{project_id}/summary", "get"),
+    ("/v1/projects/{project_id}/periods", "get"),
+    ("/v1/context/chapter", "post"),
+    ("/v1/chapters/draft", "post"),
 }
 
 SUBCOMMANDS = ["db", "migrate", "ingest", "export", "import", "entries", "search", "token", "member", "project",
                "entity", "embeddings", "understand", "serve", "eval", "demo",
-               "live"]
+               "live", "summary", "summaries", "chapter"]
 
 
 def test_the_api_serves_exactly_its_routes(settings: Settings) -> None:

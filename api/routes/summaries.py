@@ -1,0 +1,79 @@
+"""Summaries and the chapter generator's context: `GET /v1/projects/{p}/summary`, `GET /v1/projects/{p}/periods`,
+`POST /v1/context/chapter` and `POST /v1/chapters/draft`, each answered with the caller's own audience variant."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException
+
+from api.deps import ProjectMember, SearchBudget, ServicesDep, ViewerDep, require_member
+from api.models_summaries import ChapterContextOut, ChapterRequest, DraftOut, PeriodOut, SummaryOut
+from api.ratelimit import rate_limited
+from api.responses import errors
+from api.services import Services
+from graph.summaries import visible_periods
+from graph.visibility import Viewer, visibility_params
+from ingest.providers.llm import chat_client
+from ingest.summary_jobs import NotMember, serving_summaries
+from queries.chapter import ChapterContext, chapter_context, draft
+from queries.search import AccessDenied
+
+router = APIRouter(tags=["summaries"])
+_SEARCHES = {**errors(403), **rate_limited("the caller's search budget is spent")}
+
+
+def _summary(row: dict[str, Any] | None) -> SummaryOut | None:
+    return SummaryOut.model_validate(row) if row else None
+
+
+@router.get("/v1/projects/{project_id}/summary", response_model=SummaryOut, responses=errors(403, 404))
+def project_summary(project_id: str, who: ProjectMember, svc: ServicesDep) -> SummaryOut:
+    """The project's level-2 summary built only from entries the caller may see."""
+    out = _summary(serving_summaries(svc.graph, svc.settings, svc.embedder).for_viewer(who, project_id, None))
+    if out is None:
+        raise HTTPException(404, "no summary for this project")
+    return out
+
+
+@router.get("/v1/projects/{project_id}/periods", response_model=list[PeriodOut], responses=errors(403))
+def project_periods(project_id: str, who: ProjectMember, svc: ServicesDep) -> list[PeriodOut]:
+    """The periods with at least one entry the caller may see, in date order, each with the caller's summary."""
+    summaries = serving_summaries(svc.graph, svc.settings, svc.embedder)
+    return [PeriodOut(**p, summary=_summary(summaries.for_viewer(who, project_id, p["id"])))
+            for p in visible_periods(svc.graph, project_id, visibility_params(who))]
+
+
+def _context(svc: Services, who: Viewer, body: ChapterRequest) -> ChapterContext:
+    try:
+        return chapter_context(svc.graph, svc.embedder, svc.settings,
+                               serving_summaries(svc.graph, svc.settings, svc.embedder), who, body.project_id,
+                               body.theme, body.budget_tokens)
+    except (NotMember, AccessDenied) as exc:
+        raise HTTPException(403, "not a member of this project") from exc
+
+
+@router.post("/v1/context/chapter", response_model=ChapterContextOut, dependencies=[SearchBudget],
+             responses=_SEARCHES)
+def chapter(body: ChapterRequest, who: ViewerDep, svc: ServicesDep) -> ChapterContextOut:
+    """Project summary, the periods matching the theme, and their best entries in date order with citations;
+    `used_tokens <= budget_tokens`."""
+    require_member(svc, body.project_id, who)
+    return ChapterContextOut.model_validate(_context(svc, who, body).as_dict())
+
+
+@router.post("/v1/chapters/draft", response_model=DraftOut, dependencies=[SearchBudget], responses=_SEARCHES)
+def chapter_draft(body: ChapterRequest, who: ViewerDep, svc: ServicesDep) -> DraftOut:
+    """A first-person draft citing `[E<n>]` (with MEMORA_LLM_* configured) or a dated outline; it cites only
+    entries of the context, all visible to the caller."""
+    require_member(svc, body.project_id, who)
+    ctx = _context(svc, who, body)
+    llm = chat_client(svc.settings)
+    try:
+        result = draft(ctx, body.theme, llm)
+    finally:
+        if llm is not None:
+            llm.close()
+    return DraftOut(text=result.text, producer=result.producer, citations=result.citations,
+                    fallback_reason=result.fallback_reason,
+                    context=ChapterContextOut.model_validate(ctx.as_dict()))

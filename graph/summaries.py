@@ -1,0 +1,248 @@
+"""Summary nodes: one per (scope, audience), where a scope is a project (level 2) or one of its periods (level 1).
+
+An audience is `base` ('circle': circle and public entries; 'inner': those and every intimate entry) plus, optionally,
+one `owner` whose own entries outside the base join it. `ADMITS` is the audience as a predicate over an entry `e`
+and a summary `s`; a variant is built only from the entries its audience admits, and it is served only through
+`SERVE`, which also checks with `CAN_SEE` that the viewer may see every entry that fed it. So a reader never gets a
+variant with an intimate fact, even after a role change nobody told the summaries about.
+
+Staleness is per variant: a write marks stale only the variants that admitted the entry before or admit it after
+(`MARK_STALE`), so a change to an entry hidden from a viewer never changes what that viewer is served.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from neo4j import ManagedTransaction
+
+from graph.db import Graph
+from graph.ids import sha256
+from graph.visibility import CAN_SEE, can_see
+
+AUDIENCE_BASES = ("circle", "inner")
+
+ADMITS = """(e.intimacy IN ['circle', 'public'] OR (s.base = 'inner' AND e.intimacy = 'intimate')
+     OR (s.owner IS NOT NULL AND e.author_id = s.owner))"""
+_ADMITS_PARAMS = ADMITS.replace("s.base", "$base").replace("s.owner", "$owner")
+IN_PERIOD = "EXISTS { MATCH (e)-[:IN_PERIOD]->(:Period)-[:PART_OF*0..5]->(:Period {id: %s}) }"
+
+# Run in the write's own transaction, before (old state: what fed each variant) and after (new state) the write.
+MARK_STALE = f"""
+UNWIND $ids AS id
+MATCH (e:Entry {{id: id}})
+CALL {{
+  WITH e
+  MATCH (s:Summary)-[:FED_BY]->(e)
+  RETURN s
+  UNION
+  WITH e
+  MATCH (s:Summary {{project_id: e.project_id}})
+  WHERE (s.scope = 'project' OR {IN_PERIOD % "s.period_id"}) AND {ADMITS}
+  RETURN s
+}}
+WITH DISTINCT s
+SET s.stale = true, s.dirty = coalesce(s.dirty, 0) + 1
+"""
+
+SCOPE_ENTRIES = f"""
+MATCH (e:Entry {{project_id: $project_id}})
+WHERE ($period_id IS NULL OR {IN_PERIOD % "$period_id"}) AND {_ADMITS_PARAMS}
+OPTIONAL MATCH (e)-[m:MENTIONS]->(x)
+WITH e, collect(DISTINCT {{kind: x.kind, name: m.name}}) AS xs
+RETURN e.id AS id, e.body AS text, e.title AS title, coalesce(e.occurred_on, toString(e.occurred_start)) AS occurred_on,
+       e.author_id AS author_id, coalesce(e.tags, []) AS tags,
+       [x IN xs WHERE x.kind = 'person' | x.name] AS persons, [x IN xs WHERE x.kind = 'place' | x.name] AS places
+ORDER BY e.occurred_start, e.id
+"""
+
+# Does the viewer have entries of their own in the scope that the base audience does not admit?
+HAS_OWN = f"""
+RETURN EXISTS {{
+  MATCH (e:Entry {{project_id: $project_id, author_id: $owner}})
+  WHERE ($period_id IS NULL OR {IN_PERIOD % "$period_id"}) AND NOT {_ADMITS_PARAMS.replace("$owner", "null")}
+}} AS own
+"""
+
+# Stale again at once when a write marked it while it was being built (`dirty` moved) or an entry it read is gone.
+UPSERT = """
+MERGE (s:Summary {id: $id})
+WITH s, coalesce(s.dirty, 0) AS dirty_now
+SET s += $props, s.generated_at = datetime()
+WITH s, dirty_now
+OPTIONAL MATCH (s)-[old:FED_BY|SUMMARISES]->()
+DELETE old
+WITH DISTINCT s, dirty_now
+CALL {
+  WITH s
+  OPTIONAL MATCH (per:Period {id: $period_id})
+  OPTIONAL MATCH (p:Project {id: $project_id})
+  WITH s, CASE WHEN $period_id IS NULL THEN p ELSE per END AS target
+  FOREACH (_ IN CASE WHEN target IS NULL THEN [] ELSE [1] END | MERGE (s)-[:SUMMARISES]->(target))
+}
+CALL {
+  WITH s
+  UNWIND $entry_ids AS eid
+  MATCH (e:Entry {id: eid})
+  MERGE (s)-[:FED_BY]->(e)
+  RETURN count(*) AS fed
+}
+SET s.stale = dirty_now <> $dirty OR fed < size($entry_ids)
+RETURN s.stale AS stale
+"""
+
+DIRTY = "OPTIONAL MATCH (s:Summary {id: $id}) RETURN coalesce(s.dirty, 0) AS dirty"
+
+SET_VECTOR = """
+MATCH (s:Summary {id: $id})
+SET s.embedding = $vector, s.embedding_model = $model
+"""
+
+# The variant, only when the viewer may see every entry that fed it (the predicate, not a filter afterwards).
+SERVE = f"""
+MATCH (s:Summary {{id: $id}})
+WHERE NOT EXISTS {{ MATCH (s)-[:FED_BY]->(e:Entry) WHERE NOT {CAN_SEE} }}
+RETURN s {{.id, .scope, .level, .period_id, .audience, .text, .producer, .fallback_reason, .stale, .entry_count,
+          .words, generated_at: toString(s.generated_at)}} AS summary
+"""
+
+# Periods of the project with at least one entry the viewer may see (a chapter made only of hidden entries has a
+# name that is itself a hidden fact), with the span of the visible ones.
+VISIBLE_PERIODS = f"""
+MATCH (per:Period {{project_id: $project_id}})
+CALL {{
+  WITH per
+  MATCH (e:Entry)-[:IN_PERIOD]->(:Period)-[:PART_OF*0..5]->(per)
+  WHERE {CAN_SEE}
+  RETURN count(DISTINCT e) AS n, toString(min(e.occurred_start)) AS start,
+         toString(max(coalesce(e.occurred_end, e.occurred_start))) AS end
+}}
+WITH per, n, start, end WHERE n > 0
+RETURN per.id AS id, per.name AS name, start, end, n AS entries
+ORDER BY start, name
+"""
+
+PERIOD_SCORES = """
+UNWIND $ids AS sid
+MATCH (s:Summary {id: sid})
+WHERE s.embedding IS NOT NULL AND s.embedding_model = $model AND size(s.embedding) = size($vector)
+RETURN s.id AS id, vector.similarity.cosine(s.embedding, $vector) AS score
+"""
+
+VISIBLE_TEXTS = f"""
+UNWIND $ids AS id
+MATCH (e:Entry {{id: id}})
+WHERE {can_see("e")}
+RETURN e.id AS id, e.body AS text, coalesce(e.occurred_on, toString(e.occurred_start)) AS occurred_on,
+       e.author_id AS author_id, e.title AS title
+"""
+
+STALE_SUMMARIES = """
+MATCH (s:Summary)
+WHERE (s.stale = true OR s.pending_llm = true) AND ($project_id IS NULL OR s.project_id = $project_id)
+RETURN s.id AS id, s.project_id AS project_id, s.period_id AS period_id, s.base AS base, s.owner AS owner
+ORDER BY s.project_id, s.level DESC, s.id
+LIMIT $limit
+"""
+
+# The variants every reader and writer needs: per scope, both bases, and per author with entries outside a base.
+SCOPES = """
+MATCH (p:Project {id: $project_id})
+OPTIONAL MATCH (per:Period {project_id: $project_id})
+WHERE EXISTS { MATCH (:Entry)-[:IN_PERIOD]->(:Period)-[:PART_OF*0..5]->(per) }
+RETURN collect(per.id) AS periods
+"""
+
+OWN_AUTHORS = f"""
+MATCH (e:Entry {{project_id: $project_id}})
+WHERE e.author_id IS NOT NULL AND ($period_id IS NULL OR {IN_PERIOD % "$period_id"})
+  AND e.intimacy IN ['private', 'intimate']
+RETURN DISTINCT e.author_id AS author_id, collect(DISTINCT e.intimacy) AS levels
+"""
+
+DELETE_ORPHANS = """
+MATCH (s:Summary {project_id: $project_id})
+WHERE s.scope = 'period'
+  AND NOT EXISTS { MATCH (:Entry)-[:IN_PERIOD]->(:Period)-[:PART_OF*0..5]->(:Period {id: s.period_id}) }
+DETACH DELETE s
+"""
+
+
+def summary_id(project_id: str, period_id: str | None, base: str, owner: str | None) -> str:
+    return f"{project_id}/summary/{sha256(period_id or '', base, owner or '')[:20]}"
+
+
+def audience_key(base: str, owner: str | None) -> str:
+    return base if owner is None else f"{base}+own:{owner}"
+
+
+def mark_stale(tx: ManagedTransaction, entry_ids: list[str]) -> None:
+    """The cheap part of the write path: flag the variants this entry fed or now belongs to (no rebuild)."""
+    if entry_ids:
+        tx.run(MARK_STALE, ids=entry_ids).consume()
+
+
+def scope_entries(graph: Graph, project_id: str, period_id: str | None, base: str,
+                  owner: str | None) -> list[dict[str, Any]]:
+    params = {"project_id": project_id, "period_id": period_id, "base": base, "owner": owner}
+    return [dict(r) for r in graph.read(SCOPE_ENTRIES, params)]
+
+
+def has_own(graph: Graph, project_id: str, period_id: str | None, base: str, user_id: str) -> bool:
+    rows = graph.read(HAS_OWN, {"project_id": project_id, "period_id": period_id, "base": base, "owner": user_id})
+    return bool(rows[0]["own"])
+
+
+def dirty(graph: Graph, sid: str) -> int:
+    """How many writes have marked this variant; read before its entries, compared when it is stored."""
+    return int(graph.read(DIRTY, {"id": sid})[0]["dirty"])
+
+
+def store(graph: Graph, sid: str, project_id: str, period_id: str | None, props: dict[str, Any],
+          entry_ids: list[str], dirty_before: int) -> bool:
+    """Write the variant and its links; True when it is fresh (no write marked it while it was built)."""
+    rows = graph.write(UPSERT, {"id": sid, "project_id": project_id, "period_id": period_id, "props": props,
+                                "entry_ids": entry_ids, "dirty": dirty_before})
+    return not rows[0]["stale"]
+
+
+def set_vector(graph: Graph, sid: str, vector: list[float], model: str) -> None:
+    graph.write(SET_VECTOR, {"id": sid, "vector": vector, "model": model})
+
+
+def serve(graph: Graph, sid: str, viewer_params: dict[str, Any]) -> dict[str, Any] | None:
+    """The stored variant if it exists and the viewer may see all it was built from; else None."""
+    rows = graph.read(SERVE, {"id": sid, **viewer_params})
+    return dict(rows[0]["summary"]) if rows else None
+
+
+def visible_periods(graph: Graph, project_id: str, viewer_params: dict[str, Any]) -> list[dict[str, Any]]:
+    return [dict(r) for r in graph.read(VISIBLE_PERIODS, {"project_id": project_id, **viewer_params})]
+
+
+def period_scores(graph: Graph, summary_ids: list[str], vector: list[float], model: str) -> dict[str, float]:
+    rows = graph.read(PERIOD_SCORES, {"ids": summary_ids, "vector": vector, "model": model})
+    return {r["id"]: float(r["score"]) for r in rows}
+
+
+def visible_texts(graph: Graph, ids: list[str], viewer_params: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {r["id"]: dict(r) for r in graph.read(VISIBLE_TEXTS, {"ids": ids, **viewer_params})}
+
+
+def stale_summaries(graph: Graph, project_id: str | None, limit: int = 200) -> list[dict[str, Any]]:
+    return [dict(r) for r in graph.read(STALE_SUMMARIES, {"project_id": project_id, "limit": limit})]
+
+
+def project_scopes(graph: Graph, project_id: str) -> list[str | None]:
+    """None (the project itself) and every period of it that has entries."""
+    rows = graph.read(SCOPES, {"project_id": project_id})
+    return [None, *(rows[0]["periods"] if rows else [])]
+
+
+def own_authors(graph: Graph, project_id: str, period_id: str | None) -> dict[str, set[str]]:
+    rows = graph.read(OWN_AUTHORS, {"project_id": project_id, "period_id": period_id})
+    return {r["author_id"]: set(r["levels"]) for r in rows}
+
+
+def delete_orphans(graph: Graph, project_id: str) -> None:
+    graph.write(DELETE_ORPHANS, {"project_id": project_id})
