@@ -8,6 +8,7 @@ from neo4j import ManagedTransaction
 from neo4j.exceptions import ConstraintError, IncompleteCommit
 
 from graph.db import Graph
+from graph.generations import bump, bump_in, project_of
 from graph.visibility import CAN_SEE
 
 EXISTING = """
@@ -170,6 +171,7 @@ def write_batch(graph: Graph, entries: list[dict[str, Any]], periods: list[dict[
         threaded = [{"id": e["id"], "prev_id": e["props"]["prev_id"]} for e in entries if e["props"].get("prev_id")]
         if threaded:
             tx.run(LINK_THREAD, rows=threaded).consume()
+        bump_in(tx, (e["project_id"] for e in entries))  # cached search results of these projects are stale
 
     try:
         graph.transact(work)
@@ -199,4 +201,7 @@ def get_visible_entry(graph: Graph, viewer_params: dict[str, Any], entry_id: str
 
 
 def delete_entry(graph: Graph, entry_id: str) -> bool:
-    return bool(graph.write(DELETE_ENTRY, {"id": entry_id})[0]["deleted"])
+    deleted = bool(graph.write(DELETE_ENTRY, {"id": entry_id})[0]["deleted"])
+    if deleted:
+        bump(graph, [project_of(entry_id)])
+    return deleted
