@@ -10,7 +10,7 @@ import logging
 import sys
 from collections.abc import Callable
 
-from api.commands import db, demo, embeddings, entity, entries, evaluate, export, ingest, members, search, serve
+from api.commands import db, demo, embeddings, entity, entries, evaluate, export, ingest, members, search, serve, stats
 from api.commands.common import Subparsers, connect, err
 from graph.settings import Settings, get_settings
 
@@ -21,6 +21,7 @@ SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     db.add_db, db.add_migrate, ingest.add_ingest, export.add_export, export.add_import, entries.add_entries,
     search.add_search, serve.add_token, members.add_member, members.add_project, entity.add_entity,
     embeddings.add_embeddings, search.add_understand, serve.add_serve, evaluate.add_eval, demo.add_demo,
+    stats.add_stats,
 )
 
 

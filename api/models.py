@@ -92,6 +92,7 @@ class SearchResponseOut(BaseModel):
     latency_ms: dict[str, float]
     query_understanding: dict[str, Any] | None = None
     warnings: list[str] = []
+    search_id: str | None = None  # for POST /v1/feedback (api/routes/feedback.py)
 
 
 # --- entries: one record shape for files and HTTP (README, "The entry format") --------------------------------------

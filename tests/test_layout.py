@@ -50,10 +50,12 @@ ROUTES = {
     ("/v1/w/{token}/search", "post"),
     ("/v1/w/{token}/entries", "post"),
     ("/v1/w/{token}/entries/{entry_id}", "get"),
+    ("/v1/feedback", "post"),
 }
 
 SUBCOMMANDS = ["db", "migrate", "ingest", "export", "import", "entries", "search", "token", "member", "project",
-               "entity", "embeddings", "understand", "serve", "eval", "demo"]
+               "entity", "embeddings", "understand", "serve", "eval", "demo",
+               "stats"]
 
 
 def test_the_api_serves_exactly_its_routes(settings: Settings) -> None:

@@ -11,6 +11,7 @@ from api.deps import SearchBudget, ServicesDep, ViewerDep
 from api.models import SearchFilters, SearchRequest, SearchResponseOut
 from api.ratelimit import rate_limited
 from api.responses import errors
+from api.telemetry import after_search
 from queries.search import CHANNELS, AccessDenied, Filters, Scope, SearchOptions, hybrid_search
 
 router = APIRouter(tags=["search"])
@@ -31,6 +32,7 @@ def search(body: SearchRequest, who: ViewerDep, svc: ServicesDep) -> SearchRespo
     out = SearchResponseOut.model_validate(asdict(resp))
     if body.rerank != "none":
         out.warnings.append(f"rerank {body.rerank!r}: no reranker is configured; the fused order is kept")
+    out.search_id = after_search(svc, who, body.q, None if body.multi_project else body.project_id, resp, body.rerank)
     return out
 
 
