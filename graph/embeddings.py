@@ -17,7 +17,7 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from graph.db import Graph
-from graph.generations import bump, project_of
+from graph.generations import bump_levels, chunk_levels
 
 # Leases. A worker claims a batch by writing its id and an expiry (server clock, epoch ms) on each chunk; another
 # worker takes only chunks whose lease is absent or expired, and a vector or a failure is recorded only by the worker
@@ -202,7 +202,7 @@ def store_vectors(graph: Graph, prop: str, slug: str, rows: list[dict[str, Any]]
     A chunk whose lease expired and was taken by another worker (or released) is left to that worker."""
     stored = _held(graph, STORE_VECTORS_HELD, [r["id"] for r in rows],
                    {"prop": prop, "rows": rows, "owner": owner, "stores_key": stores_key(slug)})
-    bump(graph, (project_of(i) for i in stored))  # a new vector can change dense results
+    bump_levels(graph, chunk_levels(graph, stored))  # a new vector can change dense results
     return stored
 
 

@@ -8,7 +8,7 @@ from neo4j import ManagedTransaction
 from neo4j.exceptions import ConstraintError, IncompleteCommit
 
 from graph.db import Graph
-from graph.generations import bump, bump_in, project_of
+from graph.generations import bump_levels, bump_levels_in, entry_levels
 from graph.visibility import CAN_SEE
 
 EXISTING = """
@@ -160,6 +160,7 @@ def write_batch(graph: Graph, entries: list[dict[str, Any]], periods: list[dict[
 
     def work(tx: ManagedTransaction) -> None:
         attempts.append(1)
+        before = entry_levels(tx, [e["id"] for e in entries])
         tx.run(CREATE_ENTRIES if create else UPSERT_ENTRIES, rows=entries).consume()
         if periods:
             tx.run(LINK_PERIODS, rows=periods).consume()
@@ -171,7 +172,9 @@ def write_batch(graph: Graph, entries: list[dict[str, Any]], periods: list[dict[
         threaded = [{"id": e["id"], "prev_id": e["props"]["prev_id"]} for e in entries if e["props"].get("prev_id")]
         if threaded:
             tx.run(LINK_THREAD, rows=threaded).consume()
-        bump_in(tx, (e["project_id"] for e in entries))  # cached search results of these projects are stale
+        # cached search results of whoever may see these entries, at their old or new level, are stale
+        bump_levels_in(tx, before + [{"project_id": e["project_id"], "intimacy": e["props"].get("intimacy"),
+                                      "author_id": e["props"].get("author_id")} for e in entries])
 
     try:
         graph.transact(work)
@@ -201,7 +204,8 @@ def get_visible_entry(graph: Graph, viewer_params: dict[str, Any], entry_id: str
 
 
 def delete_entry(graph: Graph, entry_id: str) -> bool:
+    before = entry_levels(graph, [entry_id])
     deleted = bool(graph.write(DELETE_ENTRY, {"id": entry_id})[0]["deleted"])
     if deleted:
-        bump(graph, [project_of(entry_id)])
+        bump_levels(graph, before)
     return deleted

@@ -9,7 +9,7 @@ from neo4j import ManagedTransaction
 from neo4j.exceptions import ConstraintError
 
 from graph.db import Graph
-from graph.generations import bump, bump_in
+from graph.generations import bump, bump_levels_in
 from graph.ids import slug
 from graph.visibility import ROLES
 
@@ -154,7 +154,7 @@ def change_member(graph: Graph, project_id: str, user_id: str, role: str | None)
             tx.run(REMOVE_MEMBER, params).consume()
         else:
             tx.run(SET_EXISTING_MEMBER, params).consume()
-        bump_in(tx, [project_id])
+        bump_levels_in(tx, [{"project_id": project_id}])
         return None if before is None else str(before)
 
     return graph.transact(work)

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from graph.db import Graph
-from graph.generations import bump
 
 CREATE_GRANT = """
 MATCH (per:Period {id: $period_id, project_id: $project_id})
@@ -55,7 +54,6 @@ def create_grant(graph: Graph, project_id: str, period_id: str, created_by: str,
     expires = (datetime.now(UTC) + ttl).isoformat()
     rows = graph.write(CREATE_GRANT, {"id": grant_id, "project_id": project_id, "period_id": period_id,
                                       "created_by": created_by, "label": label, "expires_at": expires})
-    bump(graph, [project_id])
     return grant_id if rows else None
 
 
@@ -68,9 +66,7 @@ def active_grant(graph: Graph, grant_id: str) -> Grant | None:
 
 
 def revoke_grant(graph: Graph, project_id: str, grant_id: str) -> bool:
-    revoked = bool(graph.write(REVOKE_GRANT, {"id": grant_id, "project_id": project_id})[0]["revoked"])
-    bump(graph, [project_id])
-    return revoked
+    return bool(graph.write(REVOKE_GRANT, {"id": grant_id, "project_id": project_id})[0]["revoked"])
 
 
 def list_grants(graph: Graph, project_id: str) -> list[dict[str, object]]:

@@ -18,7 +18,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from graph.db import Graph
-from graph.generations import bump
 from graph.visibility import CAN_SEE, Viewer, visibility_params
 from ingest.embedders import CheckedEmbedder
 from ingest.pipeline import BATCH, Ingestor
@@ -74,7 +73,6 @@ def relink_project(graph: Graph, embedder: CheckedEmbedder, project_id: str, emb
             progress(done, total, relinked)
     ingestor.refresh(ingestor.threads.stale())
     graph.write(DROP_UNSOURCED, {"project_id": project_id})
-    bump(graph, [project_id])
     return total, relinked
 
 

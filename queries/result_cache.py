@@ -4,10 +4,11 @@ data within `MEMORA_SEARCH_CACHE_SECONDS`.
 The key is a digest of everything that decides the answer:
 - the viewer: user id, or the witness grant's chapter; and the viewer's role in each project searched (read from the
   graph for this search, so a role change is a new key even before its generation bump is seen);
-- the scope (the projects resolved for this search) and each project's search generation (`graph/generations.py`),
-  which every write path bumps: an entry created, edited, re-levelled or deleted, vectors stored, links, entities,
-  members and witness grants. The generation is read from the Project node in one statement per search, so a write
-  by another process invalidates this process's entries too;
+- the scope (the projects resolved for this search) and, per project, the search generations this viewer depends on
+  (`graph/generations.py`), which every write path bumps: an entry created, edited, re-levelled or deleted, vectors
+  stored, entities, members, the hemisphere. They are read from the Project node in one statement per search, so a
+  write by another process invalidates this process's entries too; a write hidden from the viewer (another author's
+  private entry) bumps no generation of theirs, so a hit or a miss tells them nothing about it;
 - the active embedding model and any migration target (`graph/state_cache.py`);
 - the query, normalised only by Unicode NFC and collapsed whitespace (case and accents can change understanding);
 - every search option (all fields of `SearchOptions`, so an option added later is in the key), with `now` resolved to

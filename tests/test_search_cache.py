@@ -20,7 +20,7 @@ from graph.ids import period_id
 from graph.members import set_member, update_project
 from graph.settings import Settings
 from graph.visibility import Viewer
-from graph.witnesses import create_grant, revoke_grant
+from graph.witnesses import create_grant
 from ingest.embedders import CheckedEmbedder
 from queries import query_vectors, result_cache
 from queries.search import Scope, SearchOptions, hybrid_search
@@ -121,6 +121,14 @@ def test_every_write_path_bumps_the_projects_generation(graph: Graph, family: di
     def gen() -> int:
         return int(generations.read(graph, [p], None)[0]["generation"])
 
+    def own() -> int:
+        return int(generations.read(graph, [p], family["owner"])[0]["own"])
+
+    before_all, before_own = gen(), own()
+    ingest([{"entry_id": f"{p}/mine", "project_id": p, "author": family["owner"], "text": "Sólo mío.",
+             "intimacy": "private"}])
+    assert gen() == before_all and own() > before_own  # a private entry concerns its author alone
+
     steps: list[tuple[str, Callable[[], object]]] = [
         ("member", lambda: set_member(graph, p, f"{family['outsider']}", "reader")),
         ("hemisphere", lambda: update_project(graph, p, hemisphere="south")),
@@ -133,12 +141,31 @@ def test_every_write_path_bumps_the_projects_generation(graph: Graph, family: di
         before = gen()
         step()
         assert gen() > before, name
-    before = gen()
+    before = gen()  # a grant changes nothing members see (the witness's key holds its chapter)
     grant = create_grant(graph, p, period_id(p, "Verano"), family["owner"], timedelta(days=1))
-    assert grant is not None and gen() > before
-    before = gen()
-    revoke_grant(graph, p, grant)
-    assert gen() > before
+    assert grant is not None and gen() == before
+
+
+def test_a_write_hidden_from_a_viewer_never_touches_their_cached_results(
+        api: TestClient, family: dict[str, str], auth: Callable[[str], dict[str, str]]) -> None:
+    """Whether a repeat is a hit must not tell a reader that someone wrote something they may not see."""
+    p, owner, other, reader = family["project"], auth(family["owner"]), auth(family["other"]), auth(family["reader"])
+    reader_first, owner_first = _search(api, reader, p), _search(api, owner, p)
+    assert api.post("/v1/entries", headers=owner, json={
+        "entry_id": f"{p}/diary", "project_id": p, "text": "Zanahoria secreta que solo yo leo.",
+        "intimacy": "private"}).status_code == 201
+    reader_again = _search(api, reader, p)
+    assert _hit(reader_again) and reader_again["results"] == reader_first["results"]
+    owner_again = _search(api, owner, p)
+    assert not _hit(owner_again) and f"{p}/diary" in _ids(owner_again)
+
+    assert api.post("/v1/entries", headers=other, json={
+        "entry_id": f"{p}/inner", "project_id": p, "text": "Zanahoria secreta entre nosotros.",
+        "intimacy": "intimate"}).status_code == 201
+    assert _hit(_search(api, reader, p))
+    owner_third = _search(api, owner, p)
+    assert not _hit(owner_third) and f"{p}/inner" in _ids(owner_third)
+    assert owner_first["results"] != owner_third["results"]
 
 
 def test_keys_separate_viewers_and_a_stored_response_is_never_returned_to_another(
