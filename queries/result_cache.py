@@ -12,7 +12,8 @@ The key is a digest of everything that decides the answer:
 - the active embedding model and any migration target (`graph/state_cache.py`);
 - the query, normalised only by Unicode NFC and collapsed whitespace (case and accents can change understanding);
 - every search option (all fields of `SearchOptions`, so an option added later is in the key), with `now` resolved to
-  today's date (a relative date means something else tomorrow).
+  today's date (a relative date means something else tomorrow);
+- every setting (a digest of `Settings`), so a run under another dense floor or fusion constant is another key.
 
 Each stored response also keeps the viewer it was made for, checked again on every hit: one viewer's results are
 never returned to another, even if two keys collided. The TTL is a backstop for a write that bypassed every bump (a
@@ -57,6 +58,7 @@ class CacheKey:
 
 _lock = threading.Lock()
 _entries: OrderedDict[str, tuple[float, Viewer, SearchResponse]] = OrderedDict()
+_digests: dict[int, tuple[Settings, str]] = {}
 stats = CacheStats()
 
 
@@ -76,9 +78,27 @@ def key_for(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer:
         "model": [embedder.model_id, embedder.slug, state.active if state else None, state.target if state else None],
         "query": normalise_query(query),
         "options": {**asdict(options), "now": options.now or date.today()},
+        "settings": _settings_digest(settings),
     }
     blob = json.dumps(material, sort_keys=True, default=str, separators=(",", ":"))
     return CacheKey(hashlib.sha256(blob.encode()).hexdigest(), viewer)
+
+
+def _settings_digest(settings: Settings) -> str:
+    """Every setting, hashed: a caller running the same query under another dense floor, fusion constant or model
+    (evaluation, calibration) must not get an answer computed under the first. Computed once per settings object
+    (they are built once and not changed)."""
+    with _lock:
+        known = _digests.get(id(settings))
+    if known is not None and known[0] is settings:
+        return known[1]
+    blob = json.dumps(settings.model_dump(mode="json"), sort_keys=True, default=str)
+    digest = hashlib.sha256(blob.encode()).hexdigest()
+    with _lock:
+        if len(_digests) >= 64:
+            _digests.clear()
+        _digests[id(settings)] = (settings, digest)
+    return digest
 
 
 def get(key: CacheKey | None, settings: Settings) -> SearchResponse | None:

@@ -178,6 +178,8 @@ def test_keys_separate_viewers_and_a_stored_response_is_never_returned_to_anothe
     assert k_owner is not None and k_reader is not None and k_owner.digest != k_reader.digest
     assert result_cache.key_for(graph, embedder, on, owner, f"  {Q} ", [p], options) == k_owner
     assert result_cache.key_for(graph, embedder, on, owner, Q, [p], SearchOptions(k=6)) != k_owner
+    floor = on.model_copy(update={"dense_floor": 0.5})
+    assert result_cache.key_for(graph, embedder, floor, owner, Q, [p], options) != k_owner
     resp = hybrid_search(graph, embedder, on, owner, Q, Scope(project_id=p), options)
     result_cache.put(k_owner, on, resp)
     forged = result_cache.CacheKey(k_owner.digest, reader)  # even a colliding digest keeps the viewer apart
