@@ -15,6 +15,7 @@ from fastapi.routing import APIRoute
 
 from api.errors import NOT_FOUND, add_error_handlers
 from api.jwt_auth import verifier_for
+from api.metrics import RequestMetrics
 from api.middleware import BodyLimit
 from api.ratelimit import Limits, rate_limited
 from api.responses import errors
@@ -24,8 +25,10 @@ from api.routes import (
     entity_review,
     entries,
     export,
+    feedback,
     health,
     live,
+    metrics,
     projects,
     search,
     timelines,
@@ -43,8 +46,9 @@ __all__ = ["NOT_FOUND", "Services", "create_app"]
 
 ROUTERS = (health.router, search.router, entries.router, entries.list_router, projects.router, export.router,
            entities.router, entity_edits.router, witnesses.router,
-           live.router, timelines.router, entity_review.router, similar_routes.router, summary_routes.router)
-UNAUTHENTICATED = (health.router,)
+           live.router, timelines.router, entity_review.router, similar_routes.router, summary_routes.router,
+           feedback.router, metrics.router)
+UNAUTHENTICATED = (health.router, metrics.router)
 OWN_RESPONSES = (export.router,)
 """Routers that declare their own 429 (a JSON error beside a route whose success is not JSON)."""
 """Every other route takes a token or link, so it may be refused while its caller's address has failed too often."""
@@ -93,6 +97,7 @@ def create_app(services: Services | None = None, worker: bool = False) -> FastAP
     app.state.limits = Limits(svc.settings)
     app.state.jwt = verifier_for(svc.settings)
     app.add_middleware(BodyLimit, limit=svc.settings.max_body_bytes)
+    app.add_middleware(RequestMetrics)  # outermost: counts refused bodies too
     add_error_handlers(app)
     for router in ROUTERS:
         if router in OWN_RESPONSES + UNAUTHENTICATED:

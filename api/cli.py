@@ -10,7 +10,21 @@ import logging
 import sys
 from collections.abc import Callable
 
-from api.commands import db, demo, embeddings, entity, entries, evaluate, export, ingest, live, members, search, serve
+from api.commands import (
+    db,
+    demo,
+    embeddings,
+    entity,
+    entries,
+    evaluate,
+    export,
+    ingest,
+    live,
+    members,
+    search,
+    serve,
+    stats,
+)
 from api.commands import summaries as summary_commands
 from api.commands.common import Subparsers, connect, err
 from graph.settings import Settings, get_settings
@@ -23,6 +37,7 @@ SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     search.add_search, serve.add_token, members.add_member, members.add_project, entity.add_entity,
     embeddings.add_embeddings, search.add_understand, serve.add_serve, evaluate.add_eval, demo.add_demo,
     live.add_live, summary_commands.add_summary, summary_commands.add_summaries, summary_commands.add_chapter,
+    stats.add_stats,
 )
 
 

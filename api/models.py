@@ -96,6 +96,7 @@ class SearchResponseOut(BaseModel):
     query_understanding: dict[str, Any] | None = None
     warnings: list[str] = []
     answer: EntityAnswer | None = None  # set when the query is an entity question (README, "Entity vectors")
+    search_id: str | None = None  # for POST /v1/feedback (api/routes/feedback.py)
 
 
 # --- entries: one record shape for files and HTTP (README, "The entry format") --------------------------------------

@@ -4,6 +4,7 @@ through `api.deps.get_services`."""
 from __future__ import annotations
 
 import threading
+import time
 
 from graph.db import Graph, get_graph
 from graph.settings import Settings
@@ -22,6 +23,7 @@ class Services:
         self._graph = graph
         self._embedder = embedder
         self._relink: RelinkJobs | None = None
+        self._active: tuple[float, CheckedEmbedder] | None = None
 
     @property
     def graph(self) -> Graph:
@@ -34,7 +36,11 @@ class Services:
         """The model the graph names as active (a completed migration switches it without a restart)."""
         if self._embedder is not None:
             return self._embedder
-        return active_embedder(self.graph, self.settings)
+        # One graph read per request was the price of seeing a switch at once; MEMORA_STATE_CACHE_SECONDS bounds it.
+        now, cached = time.monotonic(), self._active
+        if cached is None or now - cached[0] >= self.settings.state_cache_seconds:
+            cached = self._active = (now, active_embedder(self.graph, self.settings))
+        return cached[1]
 
     @property
     def relink_jobs(self) -> RelinkJobs:

@@ -17,6 +17,7 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from graph.db import Graph
+from graph.generations import bump_levels, chunk_levels
 
 # Leases. A worker claims a batch by writing its id and an expiry (server clock, epoch ms) on each chunk; another
 # worker takes only chunks whose lease is absent or expired, and a vector or a failure is recorded only by the worker
@@ -160,6 +161,9 @@ def get_state(graph: Graph) -> EmbeddingState | None:
 def set_state(graph: Graph, state: EmbeddingState) -> None:
     graph.write(SET_STATE, {"active": state.active, "active_slug": state.active_slug, "target": state.target,
                             "target_slug": state.target_slug, "retired": list(state.retired)})
+    from graph.state_cache import forget  # (imports this module)
+
+    forget()
 
 
 def claim_batch(graph: Graph, prop: str, key: str, max_attempts: int, after: str, limit: int, *,
@@ -196,8 +200,10 @@ def store_vectors(graph: Graph, prop: str, slug: str, rows: list[dict[str, Any]]
     """Store the vectors of the chunks `owner` still holds, clearing their lease; returns the ids stored.
 
     A chunk whose lease expired and was taken by another worker (or released) is left to that worker."""
-    return _held(graph, STORE_VECTORS_HELD, [r["id"] for r in rows],
-                 {"prop": prop, "rows": rows, "owner": owner, "stores_key": stores_key(slug)})
+    stored = _held(graph, STORE_VECTORS_HELD, [r["id"] for r in rows],
+                   {"prop": prop, "rows": rows, "owner": owner, "stores_key": stores_key(slug)})
+    bump_levels(graph, chunk_levels(graph, stored))  # a new vector can change dense results
+    return stored
 
 
 def record_failures(graph: Graph, rows: list[dict[str, Any]], owner: str) -> list[str]:

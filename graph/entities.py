@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from graph.db import Graph
+from graph.generations import bump_levels
 from graph.ids import ENTITY_KINDS, entity_id, sha256
 from graph.textnorm import fold
 from graph.visibility import CAN_SEE_DECLARATION, INTIMACY_LEVELS, can_see
@@ -153,4 +154,6 @@ def upsert_entity(graph: Graph, project_id: str, kind: str, name: str, aliases: 
         "id": eid, "project_id": project_id, "name": name, "aliases": clean, "intimacy": audience,
         "author_id": author_id, "declaration_id": sha256(eid, audience, author_id or "")[:32],
     })[0]
+    # a name or alias changes how queries are understood, for those who may learn it
+    bump_levels(graph, [{"project_id": project_id, "intimacy": audience, "author_id": author_id}])
     return Entity(eid, project_id, kind, row["name"], tuple(row["aliases"]))

@@ -16,6 +16,7 @@ from neo4j import ManagedTransaction
 
 from graph.db import Graph
 from graph.entities import Entity, list_visible_entities
+from graph.generations import bump_levels_in
 from graph.ids import entity_id
 from graph.textnorm import fold
 from graph.visibility import CAN_SEE, CAN_SEE_DECLARATION
@@ -124,6 +125,7 @@ def _edit(graph: Graph, entity: Entity, viewer_params: dict[str, object], new_na
             tx.run(RENAME_DECLARATIONS, ids=declared, name=new_name, aliases=aliases).consume()
             if new_name is not None and declared:
                 tx.run(SET_NODE_NAME[kind], id=entity.id, name=new_name).consume()
+        bump_levels_in(tx, [{"project_id": entity.project_id}])
         return len(declared)
 
     return graph.transact(work)

@@ -9,6 +9,7 @@ from neo4j.exceptions import ConstraintError, IncompleteCommit
 
 from graph.db import Graph
 from graph.entity_vectors import AFFECTED_VARIANTS
+from graph.generations import bump_levels_in, entry_levels
 from graph.summaries import mark_stale
 from graph.visibility import CAN_SEE
 
@@ -173,6 +174,7 @@ def write_batch(graph: Graph, entries: list[dict[str, Any]], periods: list[dict[
         attempts.append(1)
         ids = [e["id"] for e in entries]
         mark_stale(tx, ids)  # the summaries the entries fed (old state) ...
+        before = entry_levels(tx, ids)
         tx.run(CREATE_ENTRIES if create else UPSERT_ENTRIES, rows=entries).consume()
         if periods:
             tx.run(LINK_PERIODS, rows=periods).consume()
@@ -185,6 +187,9 @@ def write_batch(graph: Graph, entries: list[dict[str, Any]], periods: list[dict[
         if threaded:
             tx.run(LINK_THREAD, rows=threaded).consume()
         mark_stale(tx, ids)  # ... and the ones they belong to now (new level, period, author)
+        # cached search results of whoever may see these entries, at their old or new level, are stale
+        bump_levels_in(tx, before + [{"project_id": e["project_id"], "intimacy": e["props"].get("intimacy"),
+                                      "author_id": e["props"].get("author_id")} for e in entries])
 
     try:
         graph.transact(work)
@@ -214,10 +219,15 @@ def get_visible_entry(graph: Graph, viewer_params: dict[str, Any], entry_id: str
 
 
 def delete_entry(graph: Graph, entry_id: str) -> bool:
-    """Delete an entry and chunks; the summaries it fed are marked stale in the same transaction."""
+    """Delete an entry and chunks; the summaries it fed are marked stale, and the cached results of whoever could
+    see it invalidated, in the same transaction."""
 
     def work(tx: ManagedTransaction) -> bool:
         mark_stale(tx, [entry_id])
-        return bool(tx.run(DELETE_ENTRY, id=entry_id).single(strict=True)["deleted"])
+        before = entry_levels(tx, [entry_id])
+        deleted = bool(tx.run(DELETE_ENTRY, id=entry_id).single(strict=True)["deleted"])
+        if deleted:
+            bump_levels_in(tx, before)
+        return deleted
 
     return graph.transact(work)

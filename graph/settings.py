@@ -149,6 +149,24 @@ class Settings(BaseSettings):
         description="Invalid or expired tokens and witness links per client address per minute; past it, every "
                     "request from the address is refused (429) until the budget refills.")
 
+    # Caches and telemetry (README "Caches and telemetry", docs/SECURITY.md).
+    search_cache_seconds: float = Field(
+        default=30.0, ge=0, description="How long a search's results are reused for the same viewer, scope, query "
+                                        "and options (a write to the project invalidates them at once); 0 disables.")
+    search_cache_size: int = Field(default=1000, ge=0, description="Search results kept in the cache (per process).")
+    query_embed_cache_size: int = Field(
+        default=2048, ge=0, description="Query embeddings kept in process (LRU by model id and text); 0 disables.")
+    state_cache_seconds: float = Field(
+        default=2.0, ge=0, description="How long the embedding state and active model read by each search are "
+                                       "reused; another process's model switch is seen after this.")
+    search_log_sample: float = Field(
+        default=0.1, ge=0, le=1, description="Share of API searches written to the retrieval log (0 turns it off).")
+    search_log_days: int = Field(default=30, ge=1, description="Retrieval log records older than this are deleted.")
+    metrics_token: SecretStr | None = Field(
+        default=None, description="Bearer token a scraper must send to GET /metrics; unset, /metrics answers 404 "
+                                  "unless MEMORA_METRICS_OPEN is true.")
+    metrics_open: bool = Field(default=False, description="Serve GET /metrics without a token (a private network).")
+
     @model_validator(mode="after")
     def _home_port(self) -> Settings:
         """Without MEMORA_NEO4J_BOLT_PORT, the port this home's server was last started on ($MEMORA_HOME/neo4j/port,

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from graph.db import Graph
 from graph.export import FORMAT, MARKER, VERSION
+from graph.generations import bump
 from graph.ids import entity_id, period_id, sha256
 from graph.members import ENSURE_PROJECT, set_member, update_project
 from ingest.embedders import CheckedEmbedder
@@ -258,4 +259,5 @@ class Restorer:
                     "period": r.period, "label": r.label, "created_by": r.created_by, "created_at": r.created_at,
                     "expires_at": r.expires_at, "revoked": r.revoked})
                 report.witness_grants += 1
+        bump(self.graph, [p])  # entities, declarations and grants written above (entries bump as they land)
         return report

@@ -14,18 +14,18 @@ from datetime import date
 from typing import Any
 
 from graph.db import Graph
-from graph.embeddings import get_state
 from graph.entities import list_visible_entities
 from graph.members import projects_of, role_of
 from graph.schema import vector_index_name, vector_property
 from graph.settings import Settings
+from graph.state_cache import recent_state
 from graph.textnorm import fold
 from graph.visibility import Viewer, levels_up_to, visibility_params
 from ingest.embedder_specs import embedder_for_spec
 from ingest.embedders import CheckedEmbedder, EmbeddingError
 from ingest.linking import ProjectLexicon
 from queries import channels as ch
-from queries import ranker
+from queries import ranker, result_cache
 from queries.diversify import diversify, word_set
 from queries.entity_questions import answer_question
 from queries.fusion import Fused, Hit, channel_weights, rrf
@@ -34,6 +34,7 @@ from queries.keyword import run_keyword
 from queries.lucene import to_lucene
 from queries.mmr import entry_vectors, mmr
 from queries.query_constraints import Parsed, SoftConstraints, parse_query, unknown_names
+from queries.query_vectors import query_vector
 from queries.rerank import TIERS, rerank
 from queries.snippets import query_terms, snippet
 
@@ -131,6 +132,8 @@ class SearchResponse:
     query_understanding: dict[str, Any] | None = None
     warnings: list[str] = field(default_factory=list)
     answer: dict[str, Any] | None = None  # an entity question's answer (queries/entity_questions.py)
+    channel_candidates: dict[str, int] = field(default_factory=dict)  # for the retrieval log, not the API
+    cached: bool = False
 
 
 def resolve_projects(graph: Graph, viewer: Viewer, scope: Scope) -> list[str]:
@@ -156,6 +159,9 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
     projects = project_ids if project_ids is not None else resolve_projects(graph, viewer, scope)
     if not projects:
         return SearchResponse([], 0, "none", {"total": _ms(t0)})
+    cache_key = result_cache.key_for(graph, embedder, settings, viewer, query, projects, options)
+    if (hit := result_cache.get(cache_key, settings)) is not None:
+        return result_cache.hit_response(hit, t0)
 
     t = time.perf_counter()
     answered = answer_question(graph, visibility_params(viewer), projects, query, embedder.slug, options.k) \
@@ -228,7 +234,8 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
     if options.explain:
         explained = {**parsed.explain, "relaxed": relaxed, "weights": {c: weights[c] for c in results},
                      "channels": {c: len(h) for c, h in results.items()}}
-    return SearchResponse(out, len(fused), source, latency, explained, warnings)
+    return result_cache.put(cache_key, settings, SearchResponse(
+        out, len(fused), source, latency, explained, warnings, {c: len(h) for c, h in results.items()}))
 
 
 def _run_channels(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer,
@@ -301,7 +308,7 @@ def _all_dense(graph: Graph, embedder: CheckedEmbedder, settings: Settings, view
             warnings.append("sparse channel unavailable: the query could not be weighted")
             log.warning("sparse query weights failed: %s", exc)
         latency["sparse"] = _ms(t)
-    state = get_state(graph)
+    state = recent_state(graph, settings.state_cache_seconds)
     if state is not None and state.target and state.target_slug != embedder.slug:
         try:
             target = embedder_for_spec(settings, state.target)
@@ -317,7 +324,7 @@ def _dense_into(graph: Graph, embedder: CheckedEmbedder, settings: Settings, vie
                 latency: dict[str, float], warnings: list[str], channel: str = "dense") -> None:
     t = time.perf_counter()
     try:
-        vector = [float(x) for x in embedder.embed_query(_embeddable(text))]
+        vector = query_vector(embedder, _embeddable(text), settings.query_embed_cache_size)
     except EmbeddingError as exc:
         warnings.append("dense channel unavailable: the query could not be embedded")
         log.warning("query embedding failed: %s", exc)

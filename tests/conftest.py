@@ -21,6 +21,7 @@ from ingest.pipeline import Ingestor, IngestReport, parse_line
 CLEANUP = """
 MATCH (n) WHERE n.project_id STARTS WITH $prefix OR (n:Project AND n.id STARTS WITH $prefix)
    OR (n:User AND n.id STARTS WITH $prefix)
+   OR (n:SearchLog AND (n.user_id STARTS WITH $prefix OR any(p IN n.project_ids WHERE p STARTS WITH $prefix)))
 DETACH DELETE n
 """
 

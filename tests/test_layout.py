@@ -62,11 +62,12 @@ ROUTES = {
     ("/v1/projects/{project_id}/periods", "get"),
     ("/v1/context/chapter", "post"),
     ("/v1/chapters/draft", "post"),
+    ("/v1/feedback", "post"),
 }
 
 SUBCOMMANDS = ["db", "migrate", "ingest", "export", "import", "entries", "search", "token", "member", "project",
                "entity", "embeddings", "understand", "serve", "eval", "demo",
-               "live", "summary", "summaries", "chapter"]
+               "live", "summary", "summaries", "chapter", "stats"]
 
 
 def test_the_api_serves_exactly_its_routes(settings: Settings) -> None:

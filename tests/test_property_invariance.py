@@ -243,20 +243,22 @@ def _plain(value: Any) -> Any:
 
 
 def _response(resp: Any) -> Any:
-    """Status and body of an HTTP answer; latency is not an observation of the data."""
+    """Status and body of an HTTP answer; latency and a search's random id are not observations of the data."""
     try:
         body = resp.json()
     except ValueError:
         body = resp.text
     if isinstance(body, dict):
         body.pop("latency_ms", None)
+        body.pop("search_id", None)
     return _plain({"status": resp.status_code, "body": body})
 
 
 def _search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer, query: str,
             channels: tuple[str, ...], scope: Scope, project_ids: list[str] | None = None) -> Any:
+    uncached = settings.model_copy(update={"search_cache_seconds": 0.0})  # the statements' answers, never a cached one
     try:
-        resp = hybrid_search(graph, embedder, settings, viewer, query, scope,
+        resp = hybrid_search(graph, embedder, uncached, viewer, query, scope,
                              SearchOptions(k=20, channels=channels, explain=True, include_chunks=True),
                              project_ids=project_ids)
     except AccessDenied as exc:
@@ -414,7 +416,8 @@ def memo(embedder: CheckedEmbedder) -> CheckedEmbedder:
 
 @pytest.fixture(scope="module")
 def client(settings: Settings, graph: Graph, memo: CheckedEmbedder) -> Iterator[TestClient]:
-    with TestClient(create_app(Services(settings, graph=graph, embedder=memo))) as c:
+    uncached = settings.model_copy(update={"search_cache_seconds": 0.0})  # what the statements see, every time
+    with TestClient(create_app(Services(uncached, graph=graph, embedder=memo))) as c:
         yield c
 
 

@@ -11,6 +11,7 @@ from api.deps import SearchBudget, ServicesDep, ViewerDep
 from api.models import SearchFilters, SearchRequest, SearchResponseOut
 from api.ratelimit import rate_limited
 from api.responses import errors
+from api.telemetry import after_search
 from queries.search import DEFAULT_CHANNELS, AccessDenied, Filters, Scope, SearchOptions, hybrid_search
 
 router = APIRouter(tags=["search"])
@@ -28,7 +29,9 @@ def search(body: SearchRequest, who: ViewerDep, svc: ServicesDep) -> SearchRespo
                              Scope(project_id=body.project_id, multi_project=body.multi_project), options)
     except AccessDenied as exc:
         raise HTTPException(403, str(exc)) from exc
-    return SearchResponseOut.model_validate(asdict(resp))
+    out = SearchResponseOut.model_validate(asdict(resp))
+    out.search_id = after_search(svc, who, body.q, None if body.multi_project else body.project_id, resp, body.rerank)
+    return out
 
 
 def _filters(f: SearchFilters) -> Filters:

@@ -38,6 +38,7 @@ from api.ratelimit import rate_limited
 from api.responses import errors
 from api.routes.entries import entry_out, record_or_422, write_record
 from api.services import Services
+from api.telemetry import after_search
 from graph.entries import get_visible_entry
 from graph.ids import period_id
 from graph.visibility import Viewer, visibility_params
@@ -87,7 +88,9 @@ def witness_search(token: str, body: WitnessSearchRequest, svc: ServicesDep) -> 
                          SearchOptions(k=body.k, include_chunks=body.include_chunks,
                                        filters=Filters(period_id=grant.period_id)),
                          project_ids=[grant.project_id])
-    return SearchResponseOut.model_validate(asdict(resp))
+    out = SearchResponseOut.model_validate(asdict(resp))
+    out.search_id = after_search(svc, viewer_, body.q, grant.project_id, resp, "none")
+    return out
 
 
 @router.get("/v1/w/{token}/entries/{entry_id:path}", response_model=EntryOut, dependencies=[WitnessRead],

@@ -1,0 +1,119 @@
+"""Search generations, stored on the `Project` node and bumped by every write that can change what a search of that
+project returns, so the search-result cache (`queries/result_cache.py`) can tell a stale answer without keeping any
+state of its own.
+
+A write bumps only the generations of the viewers it can change anything for, so that whether a cached answer is
+still served never tells a viewer that something hidden from them was written:
+- `search_generation`: what every member (and a witness) may see: circle and public entries, members, witness
+  grants, the hemisphere, entity edits and re-linking, circle and public declarations;
+- `search_generation_inner`: intimate entries and declarations (read by owners and coauthors);
+- `search_generation_u_<hash of the author>`: private and intimate entries and declarations, for their author.
+An entry write counts both its old and its new level (a re-level from circle to private changes what members see).
+
+The cache reads, in one statement per search, the generations the viewer depends on (all; inner for an owner or
+coauthor; their own) with their role in each project, and puts them in its key. The counters live in the graph,
+not in a process, so a write made by another process on the same Neo4j (a CLI ingest while `memora serve` runs, a
+second server) invalidates this process's cached results on its very next search.
+
+A bump runs in the write's transaction or right after it commits: a search that read the old generation before the
+write may store pre-write results under the old key, but no search that starts after the bump reads that key again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from typing import Any
+
+from neo4j import ManagedTransaction
+
+from graph.db import Graph
+
+ALL = "search_generation"
+INNER = "search_generation_inner"
+
+BUMP = """
+UNWIND $rows AS row
+MATCH (p:Project {id: row.project_id})
+SET p[row.key] = coalesce(p[row.key], 0) + 1
+"""
+
+# One row per project asked for (a missing project reads generation 0 and no role).
+READ = """
+UNWIND $project_ids AS pid
+OPTIONAL MATCH (p:Project {id: pid})
+OPTIONAL MATCH (:User {id: $viewer_id})-[m:MEMBER_OF]->(p)
+RETURN pid AS project_id, m.role AS role, coalesce(p.search_generation, 0) AS generation,
+       CASE WHEN m.role IN ['owner', 'coauthor'] THEN coalesce(p.search_generation_inner, 0) END AS inner,
+       CASE WHEN $own_key IS NULL THEN null ELSE coalesce(p[$own_key], 0) END AS own
+ORDER BY project_id
+"""
+
+# The level and author of entries before a write changes or deletes them.
+ENTRY_LEVELS = """
+UNWIND $ids AS id
+MATCH (e:Entry {id: id})
+RETURN e.project_id AS project_id, e.intimacy AS intimacy, e.author_id AS author_id
+"""
+CHUNK_LEVELS = """
+UNWIND $ids AS id
+MATCH (:Chunk {id: id})-[:OF]->(e:Entry)
+RETURN DISTINCT e.project_id AS project_id, e.intimacy AS intimacy, e.author_id AS author_id
+"""
+
+
+def own_key(user_id: str) -> str:
+    return "search_generation_u_" + hashlib.sha256(user_id.encode()).hexdigest()[:24]
+
+
+def keys_for(intimacy: str | None, author_id: str | None) -> list[str]:
+    """The generations a write at this level by this author changes."""
+    if intimacy == "private":
+        return [own_key(author_id)] if author_id else []
+    if intimacy == "intimate":
+        return [INNER, *([own_key(author_id)] if author_id else [])]
+    return [ALL]
+
+
+def _rows(levels: Iterable[dict[str, Any]]) -> list[dict[str, str]]:
+    seen = {(r["project_id"], k) for r in levels if r.get("project_id")
+            for k in keys_for(r.get("intimacy"), r.get("author_id"))}
+    return [{"project_id": p, "key": k} for p, k in sorted(seen)]
+
+
+def bump(graph: Graph, project_ids: Iterable[str]) -> None:
+    """Invalidate every viewer's cached results of these projects, in every process."""
+    rows = _rows({"project_id": p} for p in project_ids)
+    if rows:
+        graph.write(BUMP, {"rows": rows})
+
+
+def bump_levels(graph: Graph, levels: Iterable[dict[str, Any]]) -> None:
+    """Invalidate the cached results of the viewers who may see entries of these levels
+    (`{project_id, intimacy, author_id}` each)."""
+    rows = _rows(levels)
+    if rows:
+        graph.write(BUMP, {"rows": rows})
+
+
+def bump_levels_in(tx: ManagedTransaction, levels: Iterable[dict[str, Any]]) -> None:
+    """`bump_levels` inside a write transaction: the new generations commit with the write."""
+    rows = _rows(levels)
+    if rows:
+        tx.run(BUMP, rows=rows).consume()
+
+
+def entry_levels(graph: Graph | ManagedTransaction, entry_ids: list[str]) -> list[dict[str, Any]]:
+    if isinstance(graph, Graph):
+        return [dict(r) for r in graph.read(ENTRY_LEVELS, {"ids": entry_ids})]
+    return [dict(r) for r in graph.run(ENTRY_LEVELS, ids=entry_ids)]
+
+
+def chunk_levels(graph: Graph, chunk_ids: list[str]) -> list[dict[str, Any]]:
+    return [dict(r) for r in graph.read(CHUNK_LEVELS, {"ids": chunk_ids})] if chunk_ids else []
+
+
+def read(graph: Graph, project_ids: list[str], viewer_id: str | None) -> list[dict[str, Any]]:
+    """The generations of each project this viewer depends on, with their role, ordered by project id."""
+    return [dict(r) for r in graph.read(READ, {"project_ids": sorted(set(project_ids)), "viewer_id": viewer_id,
+                                               "own_key": own_key(viewer_id) if viewer_id else None})]

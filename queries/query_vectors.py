@@ -1,0 +1,54 @@
+"""An in-process LRU of query embeddings, keyed by the model (its id, which carries the version, and its slug, which
+carries the width) and the exact text embedded.
+
+A repeated or paginated question is embedded once per process: on CPU the e5-small query costs most of a search's
+time. Only successful embeddings are kept (a failure is retried on the next search), and the cached vector is a tuple,
+so no caller can change what the next one gets.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from ingest.embedders import CheckedEmbedder
+
+
+@dataclass
+class CacheStats:
+    hits: int = 0
+    misses: int = 0
+
+
+_lock = threading.Lock()
+_vectors: OrderedDict[tuple[str, str, str], tuple[float, ...]] = OrderedDict()
+stats = CacheStats()
+
+
+def query_vector(embedder: CheckedEmbedder, text: str, size: int) -> list[float]:
+    """`embedder.embed_query(text)` as floats, from the cache when this model embedded this text before.
+    Raises EmbeddingError like the embedder (nothing is cached then)."""
+    key = (embedder.model_id, embedder.slug, text)
+    if size > 0:
+        with _lock:
+            hit = _vectors.get(key)
+            if hit is not None:
+                _vectors.move_to_end(key)
+                stats.hits += 1
+                return list(hit)
+            stats.misses += 1
+    vector = tuple(float(x) for x in embedder.embed_query(text))
+    if size > 0:
+        with _lock:
+            _vectors[key] = vector
+            _vectors.move_to_end(key)
+            while len(_vectors) > size:
+                _vectors.popitem(last=False)
+    return list(vector)
+
+
+def clear() -> None:
+    with _lock:
+        _vectors.clear()
+        stats.hits = stats.misses = 0
