@@ -138,6 +138,15 @@ def gather(graph: Graph, query: str, results: Mapping[str, list[Hit]], soft: Sof
     return record
 
 
+def probability(score: float) -> float:
+    """The ranker's raw score as a number in (0, 1) (a logistic, so the order is the same): a result's `score` stays
+    positive and bounded like every other fused score the API has returned."""
+    if score >= 0:
+        return 1.0 / (1.0 + math.exp(-score))
+    z = math.exp(score)
+    return z / (1.0 + z)
+
+
 def order(record: Mapping[str, Any], ranker: Ranker, rrf_order: list[Fused], k: int) -> list[Fused]:
     """The RRF candidates re-ordered by the ranker's score (ties keep the RRF order); with `protect_top`, every
     channel's best hit is kept inside the first `k` (after the ones the ranker put there), so a channel that is
@@ -148,7 +157,7 @@ def order(record: Mapping[str, Any], ranker: Ranker, rrf_order: list[Fused], k: 
     by_id = dict(zip(ids, scores.tolist(), strict=True))
     position = {f.id: n for n, f in enumerate(rrf_order)}
     ranked = sorted(rrf_order, key=lambda f: (-by_id.get(f.id, -math.inf), position[f.id]))
-    out = [Fused(f.id, round(by_id.get(f.id, 0.0), 6), f.channels) for f in ranked]
+    out = [Fused(f.id, round(probability(by_id.get(f.id, 0.0)), 6), f.channels) for f in ranked]
     if ranker.protect_top and k > 0:
         out = _protect(out, record, k)
     return out

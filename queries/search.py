@@ -173,7 +173,7 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
         latency["answer"] = _ms(t)
         latency["total"] = _ms(t0)
         return SearchResponse(out, len(top), "answer", latency, {"entity_question": answered.answer["kind"]}
-                              if options.explain else None, warnings, answered.answer)
+                              if options.explain else None, warnings, answer=answered.answer)
     lexicons = _lexicons(graph, projects, viewer)
     base = _base_params(viewer, projects, options.filters, lexicons)
     parsed = parse_query(graph, query, lexicons, projects, options.understand, options.now or date.today(),
@@ -235,7 +235,8 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
         explained = {**parsed.explain, "relaxed": relaxed, "weights": {c: weights[c] for c in results},
                      "channels": {c: len(h) for c, h in results.items()}}
     return result_cache.put(cache_key, settings, SearchResponse(
-        out, len(fused), source, latency, explained, warnings, {c: len(h) for c, h in results.items()}))
+        out, len(fused), source, latency, explained, warnings,
+        channel_candidates={c: len(h) for c, h in results.items()}))
 
 
 def _run_channels(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer,

@@ -20,7 +20,7 @@ from ingest.embedders import CheckedEmbedder
 from queries import ranker_features as rf
 from queries.fusion import Fused
 from queries.mmr import entry_vectors, mmr
-from queries.ranker import FORMAT, RankerWeightsError, load_ranker, parse_weights
+from queries.ranker import FORMAT, RankerWeightsError, load_ranker, parse_weights, probability
 from queries.search import Scope, SearchOptions, SearchResponse, hybrid_search
 
 CHANNELS = ["dense", "fulltext", "structured", "thread"]
@@ -82,7 +82,8 @@ def test_fused_order_follows_the_weights(graph: Graph, embedder: CheckedEmbedder
     # Every score is the ranker's score of that candidate, computed here from the captured record, in order.
     ids, scores = load_ranker(trust_keywords).score(sink[0])
     by_id = dict(zip(ids, scores.tolist(), strict=True))
-    assert all(abs(r.score - by_id[r.entry_id]) < 1e-5 for r in by_keywords.results)
+    assert all(abs(r.score - probability(by_id[r.entry_id])) < 1e-5 for r in by_keywords.results)
+    assert all(0 < r.score < 1 for r in by_keywords.results)
     assert [r.score for r in by_keywords.results] == sorted((r.score for r in by_keywords.results), reverse=True)
 
 

@@ -223,7 +223,7 @@ def test_the_api_refuses_unknown_channels_and_warns_on_unknown_names(graph: Grap
     bad = client.post("/v1/search", json={"q": "coche", "project_id": diary["project"], "channels": ["dense", "bogus"]},
                       headers=owner)
     assert bad.status_code == 422
-    assert "'dense', 'fulltext' or 'structured'" in bad.json()["detail"][0]["msg"]
+    assert "'dense', 'fulltext', 'structured' or 'graph'" in bad.json()["detail"][0]["msg"]
     resp = client.post("/v1/search", json={"q": "coche", "project_id": diary["project"],
                                            "filters": {"persons": ["Zorro", "Nerea"]}}, headers=owner)
     assert resp.status_code == 200
