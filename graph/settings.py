@@ -114,7 +114,7 @@ class Settings(BaseSettings):
     live_cache_ttl_seconds: float = Field(
         default=300.0, gt=0, description="A live-context index is rebuilt after this even when no write was seen.")
     live_cache_check_seconds: float = Field(
-        default=2.0, ge=0, description="A warm live-context index is re-checked for writes (in the background) when "
+        default=0.0, ge=0, description="A warm live-context index is re-checked for writes (in the background) when "
                                        "its last check is older than this; 0 checks before every answer.")
     reranker: str | None = Field(
         default=None, description="The `fast` rerank tier's cross-encoder: `flag` (FlagEmbedding's FlagReranker) or "

@@ -5,9 +5,9 @@ Dense only, no query understanding, no rerank, so it answers in a blink. Two war
 
 - per (project, viewer): the caller's *visible* chunk vectors as one matrix (loaded by a statement carrying the
   visibility predicate, so the cache holds nothing the caller may not see), the names they may know of, and how many
-  visible entries mention each. It is checked on every call against a stamp computed over visible entries only (count,
-  last update, embedded chunks, visible declarations, the caller's role), so it is rebuilt after any write the caller
-  could notice and never because of one they could not; a TTL is the backstop for what the stamp cannot see.
+  visible entries mention each. It is checked on every call against a stamp — the caller's role and the project's
+  search generations of the audiences the caller belongs to (graph/generations.py, one indexed read) — so it is
+  rebuilt after any write the caller could notice and never because of one they could not; a TTL is the backstop.
 - per (viewer, project, model): the transcript's segments' vectors. The window is cut into short segments at
   content-defined boundaries (sentence ends and words whose hash falls on a residue), so the same words give the same
   segments however far the window has slid; each call embeds only the segments it has not seen. Embedding 500 tokens
@@ -27,11 +27,12 @@ from typing import Any
 
 import numpy as np
 
+from graph import generations
 from graph.db import Graph
 from graph.entities import list_visible_entities
 from graph.schema import vector_property
 from graph.textnorm import fold
-from graph.visibility import CAN_SEE, CAN_SEE_DECLARATION, Viewer, visibility_params
+from graph.visibility import CAN_SEE, Viewer, visibility_params
 from ingest.embedders import CheckedEmbedder, EmbeddingError
 from ingest.linking import ProjectLexicon
 from queries.snippets import query_terms, snippet
@@ -49,22 +50,6 @@ RECENCY_HALF_LIFE = 16  # segments: the newest words weigh most, what was said ~
 SEGMENT_CACHE_SIZE = 4096
 MAX_BODY_CHARS = 20_000  # a snippet of a longer entry is cut from its first 20,000 characters
 _SENTENCE_END = ".?!;…"
-
-# What the per-viewer index depends on, computed over what the viewer may see (never over hidden entries).
-VISIBLE_STAMP = f"""
-OPTIONAL MATCH (:User {{id: $viewer_id}})-[m:MEMBER_OF]->(:Project {{id: $project_id}})
-WITH m.role AS role
-CALL () {{
-  MATCH (e:Entry) WHERE e.project_id = $project_id AND {CAN_SEE}
-  RETURN count(e) AS entries, max(e.updated_at) AS updated,
-         sum(COUNT {{ MATCH (c:Chunk)-[:OF]->(e) WHERE c.embedding_status = 'done' }}) AS embedded
-}}
-CALL () {{
-  MATCH (d:Declaration) WHERE d.project_id = $project_id AND {CAN_SEE_DECLARATION}
-  RETURN count(d) AS declarations, max(d.updated_at) AS declared
-}}
-RETURN role, entries, toString(updated) AS updated, embedded, declarations, toString(declared) AS declared
-"""
 
 VISIBLE_VECTORS = f"""
 MATCH (e:Entry) WHERE e.project_id = $project_id AND {CAN_SEE}
@@ -312,7 +297,11 @@ def _build_index(graph: Graph, embedder: CheckedEmbedder, params: dict[str, Any]
 
 
 def _stamp(graph: Graph, params: dict[str, Any]) -> tuple[Any, ...]:
-    return tuple(graph.read(VISIBLE_STAMP, params)[0].values())
+    """The caller's role and the project's search generations for the audiences the caller belongs to
+    (graph/generations.py: every write path bumps the audiences that could see what it changed, vectors stored
+    included), so a write the caller could notice changes the stamp and one they could not leaves it alone."""
+    rows = generations.read(graph, [params["project_id"]], params.get("viewer_id"))
+    return tuple(tuple(r.values()) for r in rows)
 
 
 def _viewer_of(params: dict[str, Any]) -> Viewer:
