@@ -8,10 +8,10 @@ vectors mean, and the transcript is embedded by the real active model, as in pro
 
 A session is simulated: a transcript grows by about 12 words (3 seconds of speech) per call, and each call asks
 for the live context of the whole transcript so far, as a reader (who sees circle and public entries), calls back
-to back. Twice: with the service's cache (`MEMORA_LIVE_CACHE_CHECK_SECONDS`, writes checked in the background) and
-strict (the stamp checked before every answer). The first call (index and segment vectors cold) is reported apart;
-p50/p95 are over the rest. Then one visible write and the next strict call (the index is rebuilt). The project is
-deleted at the end unless KEEP_PREFIX names one to reuse.
+to back. Twice: with writes checked in the background (`MEMORA_LIVE_CACHE_CHECK_SECONDS` > 0) and strict (the
+default: the stamp, the audiences' generations of graph/generations.py, checked before every answer). The first
+call (index and segment vectors cold) is reported apart; p50/p95 are over the rest. Then one visible write and the
+next strict call (the index is rebuilt). The project is deleted at the end unless KEEP_PREFIX names one to reuse.
 
 Usage: MEMORA_HOME=... python bench/bench_live.py [ENTRIES] [CALLS] [KEEP_PREFIX]
 """
@@ -26,6 +26,7 @@ import uuid
 
 import numpy as np
 
+from graph import generations
 from graph.db import get_graph
 from graph.members import set_member
 from graph.schema import vector_property
@@ -140,6 +141,8 @@ def run(n: int, calls: int, keep: str | None = None) -> None:
             }
         graph.write("MATCH (e:Entry {project_id: $p, intimacy: 'public'}) WITH e ORDER BY e.id LIMIT 1 "
                     "SET e.body = e.body + ' (editado)', e.updated_at = datetime()", {"p": project})
+        # The service's write paths bump the audiences' generations (graph/generations.py); this direct edit does too.
+        generations.bump_levels(graph, [{"project_id": project, "intimacy": "public", "author_id": None}])
         t = time.perf_counter()
         live_context(graph, embedder, viewer, project, " ".join(words[: 400 + 12 * (calls + 1)]), cache)
         report["strict_first_call_after_a_visible_write_ms"] = round((time.perf_counter() - t) * 1000, 1)
