@@ -6,11 +6,9 @@ import base64
 import hashlib
 import hmac
 import json
-import os
-import secrets
 import time
-from pathlib import Path
 
+from graph.local_secret import read_or_create
 from graph.settings import Settings
 
 PREFIX = "mem1"
@@ -33,16 +31,7 @@ def secret_of(settings: Settings) -> str:
     """MEMORA_SECRET, or a random secret generated once under MEMORA_HOME (mode 0600) for development."""
     if settings.secret:
         return settings.secret
-    path: Path = settings.home / "secret"
-    if not path.exists():
-        settings.home.mkdir(parents=True, exist_ok=True)
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "w") as fh:
-                fh.write(secrets.token_urlsafe(32))
-        except FileExistsError:
-            pass
-    return path.read_text().strip()
+    return read_or_create(settings.home / "secret")
 
 
 def _sign(secret: str, payload: str) -> str:

@@ -22,7 +22,6 @@ import hashlib
 import hmac
 import json
 import logging
-import os
 import random
 import secrets
 import threading
@@ -35,6 +34,7 @@ from pathlib import Path
 from neo4j.exceptions import Neo4jError
 
 from graph.db import UNAVAILABLE, Graph
+from graph.local_secret import read_or_create
 from graph.settings import Settings
 from graph.visibility import Viewer
 from queries.search import SearchResponse
@@ -94,15 +94,7 @@ def salt_of(settings: Settings) -> bytes:
     """The installation's salt, generated once under MEMORA_HOME (mode 0600)."""
     path = settings.home / "search-log.salt"
     if path not in _salts:
-        if not path.exists():
-            settings.home.mkdir(parents=True, exist_ok=True)
-            try:
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-                with os.fdopen(fd, "w") as fh:
-                    fh.write(secrets.token_hex(32))
-            except FileExistsError:
-                pass
-        _salts[path] = path.read_text().strip().encode()
+        _salts[path] = read_or_create(path).encode()
     return _salts[path]
 
 
