@@ -7,9 +7,10 @@ Like every entity edit (graph/entity_edits.py) a merge acts on the sources of th
    narrowed to the most open one the caller sees the target at, so a merge never shows a name, or the target, to
    anyone who could not see them before;
  - re-linking (ingest/relink.py) then moves every mention of those names to the target: no entry loses a mention.
-What was changed is recorded in an `(:EntityMerge)` with the same audience rule, so `unmerge` (by a writer who may
-see that record) puts it all back: the aliases it added are removed, the declarations it created deleted, the
-declarations it detached declare the merged entity again, and re-linking restores the mentions.
+What was changed is recorded in an `(:EntityMerge)`, so `unmerge` by the same writer puts it all back (only its
+author: the record holds names and declarations as they saw them, private ones included): the aliases it added are
+removed, the declarations it created deleted, the declarations it detached declare the merged entity again, and
+re-linking restores the mentions.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 
 from neo4j import ManagedTransaction
 
+from graph import generations
 from graph.db import Graph
 from graph.entities import DECLARE_ENTITY, Entity, list_visible_entities
 from graph.ids import sha256
@@ -52,10 +54,11 @@ CREATE (g:EntityMerge {id: $id, project_id: $project_id, kind: $kind, from_id: $
                        author_id: $author_id, detached: $detached, created: $created, added: $added,
                        created_at: datetime()})
 """
-# The merges of a name the caller may see (the record's audience read like a declaration's), latest first.
+# The caller's own merges of a name (latest first): a merge records names and declarations as its author saw them
+# (their private declarations included), so only its author may read or undo it.
 VISIBLE_MERGES = f"""
 MATCH (d:EntityMerge {{project_id: $project_id, from_key: $key}})
-WHERE ($kind IS NULL OR d.kind = $kind) AND {CAN_SEE_DECLARATION}
+WHERE ($kind IS NULL OR d.kind = $kind) AND d.author_id = $viewer_id AND {CAN_SEE_DECLARATION}
 RETURN d {{.*}} AS merge ORDER BY d.created_at DESC LIMIT 1
 """
 REMOVE_ALIASES = """
@@ -148,12 +151,14 @@ def merge_entities(graph: Graph, project_id: str, into: Entity, merged: Entity, 
         return all_added
 
     aliases = graph.transact(work)
+    generations.bump(graph, [project_id])  # cached search results may show the old names
     return Merged(into, merged, aliases)
 
 
 def unmerge(graph: Graph, project_id: str, name: str, kind: str | None,
             viewer_params: dict[str, object]) -> dict[str, str] | None:
-    """Undo the latest merge of `name` the caller may see; None when there is none. Re-link after."""
+    """Undo the caller's latest merge of `name`; None when there is none (another writer's merge answers like no
+    merge at all). Re-link after."""
     rows = graph.read(VISIBLE_MERGES, {"project_id": project_id, "key": fold(name.strip()), "kind": kind,
                                        **viewer_params})
     if not rows:
@@ -169,4 +174,5 @@ def unmerge(graph: Graph, project_id: str, name: str, kind: str | None,
         tx.run(DELETE_RECORD, id=g["id"]).consume()
 
     graph.transact(work)
+    generations.bump(graph, [project_id])
     return {"id": g["from_id"], "kind": g["kind"], "name": g["from_name"], "from": g["into_name"]}

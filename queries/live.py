@@ -243,7 +243,8 @@ def window(transcript: str) -> tuple[str, bool]:
     if len(text) <= WINDOW_CHARS:
         return text, False
     tail = text[-WINDOW_CHARS:]
-    return (tail.split(None, 1)[1] if " " in tail else tail), True
+    parts = tail.split(None, 1)  # drop the word the cut went through, unless it is the only one
+    return parts[-1] if parts else tail, True
 
 
 def segments(text: str, drop_first: bool = False) -> list[str]:

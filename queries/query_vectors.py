@@ -1,5 +1,8 @@
-"""An in-process LRU of query embeddings, keyed by the model (its id, which carries the version, and its slug, which
-carries the width) and the exact text embedded.
+"""An in-process LRU of query embeddings, keyed by the viewer, the model (its id, which carries the version, and its
+slug, which carries the width) and the exact text embedded.
+
+Per viewer, because a hit is visible in a search's `latency_ms.embed` (near zero): a shared cache would tell anyone
+whether someone else asked exactly that question lately.
 
 A repeated or paginated question is embedded once per process: on CPU the e5-small query costs most of a search's
 time. Only successful embeddings are kept (a failure is retried on the next search), and the cached vector is a tuple,
@@ -22,14 +25,14 @@ class CacheStats:
 
 
 _lock = threading.Lock()
-_vectors: OrderedDict[tuple[str, str, str], tuple[float, ...]] = OrderedDict()
+_vectors: OrderedDict[tuple[str, str, str, str], tuple[float, ...]] = OrderedDict()
 stats = CacheStats()
 
 
-def query_vector(embedder: CheckedEmbedder, text: str, size: int) -> list[float]:
-    """`embedder.embed_query(text)` as floats, from the cache when this model embedded this text before.
-    Raises EmbeddingError like the embedder (nothing is cached then)."""
-    key = (embedder.model_id, embedder.slug, text)
+def query_vector(embedder: CheckedEmbedder, text: str, size: int, viewer: str) -> list[float]:
+    """`embedder.embed_query(text)` as floats, from the cache when this model embedded this text before for this
+    `viewer` (a user id, or a witness grant). Raises EmbeddingError like the embedder (nothing is cached then)."""
+    key = (viewer, embedder.model_id, embedder.slug, text)
     if size > 0:
         with _lock:
             hit = _vectors.get(key)

@@ -2,7 +2,7 @@
 data within `MEMORA_SEARCH_CACHE_SECONDS`.
 
 The key is a digest of everything that decides the answer:
-- the viewer: user id, or the witness grant's chapter; and the viewer's role in each project searched (read from the
+- the viewer: a user id (witnesses are not cached); and the viewer's role in each project searched (read from the
   graph for this search, so a role change is a new key even before its generation bump is seen);
 - the scope (the projects resolved for this search) and, per project, the search generations this viewer depends on
   (`graph/generations.py`), which every write path bumps: an entry created, edited, re-levelled or deleted, vectors
@@ -70,6 +70,10 @@ def key_for(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer:
             projects: list[str], options: SearchOptions) -> CacheKey | None:
     """The cache key of this search, or None when the cache is off."""
     if settings.search_cache_seconds <= 0 or settings.search_cache_size <= 0:
+        return None
+    if viewer.is_witness:
+        # A witness's results depend on a generation every circle write of the project bumps: a hit turning into a
+        # miss would tell them something was written outside their chapter.
         return None
     state = recent_state(graph, settings.state_cache_seconds)
     material = {

@@ -320,12 +320,18 @@ def _all_dense(graph: Graph, embedder: CheckedEmbedder, settings: Settings, view
                     "dense_next")
 
 
+def _embed_cache_size(settings: Settings, viewer: Viewer) -> int:
+    """Witnesses get no query-embedding cache: several links may share one chapter and nothing tells them apart."""
+    return 0 if viewer.is_witness else settings.query_embed_cache_size
+
+
 def _dense_into(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer, params: dict[str, Any],
                 text: str, limit: int, results: dict[str, list[Hit]], best_chunk: dict[str, str],
                 latency: dict[str, float], warnings: list[str], channel: str = "dense") -> None:
     t = time.perf_counter()
     try:
-        vector = query_vector(embedder, _embeddable(text), settings.query_embed_cache_size)
+        vector = query_vector(embedder, _embeddable(text), _embed_cache_size(settings, viewer),
+                              f"user:{viewer.user_id}")
     except EmbeddingError as exc:
         warnings.append("dense channel unavailable: the query could not be embedded")
         log.warning("query embedding failed: %s", exc)

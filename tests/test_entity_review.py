@@ -101,6 +101,12 @@ def test_merge_and_unmerge_through_the_api(client: TestClient, auth: Headers, bo
 
     assert client.post(f"/v1/projects/{p}/entities/unmerge", json={"name": "Carmencita"},
                        headers=carl).status_code == 403
+    # Only the merge's author may read or undo it (it records names as they saw them, private ones included): the
+    # coauthor's unmerge answers like a name never merged, and changes nothing.
+    bea = auth(book["bea"])
+    assert client.post(f"/v1/projects/{p}/entities/unmerge", json={"name": "Carmencita"},
+                       headers=bea).status_code == 404
+    assert [r["id"] for r in graph.read(MENTIONED, {"entry": f"{p}/e3"})] == [carmen]
     resp = client.post(f"/v1/projects/{p}/entities/unmerge", json={"name": "Carmencita"}, headers=ana)
     assert resp.status_code == 200, resp.text
     wait(client, ana, p, resp.json()["relink"])

@@ -131,6 +131,8 @@ def test_the_window_is_the_transcripts_end_and_its_segments_do_not_move_when_it_
     tail, cut = window(long)
     assert cut and len(tail) <= WINDOW_CHARS and long.endswith(tail)
     assert window("  corto  ") == ("corto", False)
+    # A cut whose only space is the window's first character (one long word after it) keeps that word.
+    assert window("a " + "x" * 1999)[0] == "x" * 1999
     whole = segments(long)
     slid = segments(long[137:], drop_first=True)
     assert slid == whole[-len(slid):] and len(slid) > 0.95 * len(whole)

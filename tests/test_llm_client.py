@@ -37,7 +37,7 @@ def test_every_failure_is_one_llm_error_without_secrets(fault: str) -> None:
         with pytest.raises(LLMError) as caught:
             client.complete([ChatMessage("user", "la receta secreta de la abuela")])
     reason = str(caught.value)
-    assert "sk-secret" not in reason and "receta" not in reason
+    assert "sk-secret" not in reason and "receta" not in reason and "127.0.0.1" not in reason
     assert {"status": "HTTP 500", "slow": "in time", "empty": "empty", "garbage": "HTTP 404"}[fault] in reason
 
 

@@ -19,7 +19,8 @@ log = logging.getLogger(__name__)
 
 
 class LLMError(RuntimeError):
-    """The chat endpoint could not give an answer (the reason is safe to show: no key, no prompt text)."""
+    """The chat endpoint could not give an answer. The reason is shown to callers (warnings, `fallback_reason`), so
+    it holds no key, no prompt text and no URL (a URL may carry credentials)."""
 
 
 @dataclass(frozen=True)
@@ -54,17 +55,17 @@ class ChatClient:
         try:
             resp = self._client.post(self.url, json=payload, timeout=timeout)
         except httpx.TimeoutException as exc:
-            raise LLMError(f"{self.url} did not answer in time") from exc
+            raise LLMError("the language model endpoint did not answer in time") from exc
         except httpx.HTTPError as exc:
-            raise LLMError(f"{self.url} is unreachable ({type(exc).__name__})") from exc
+            raise LLMError(f"the language model endpoint is unreachable ({type(exc).__name__})") from exc
         if resp.status_code >= 400:
-            raise LLMError(f"{self.url} refused the request (HTTP {resp.status_code})")
+            raise LLMError(f"the language model endpoint refused the request (HTTP {resp.status_code})")
         try:
             text = resp.json()["choices"][0]["message"]["content"]
         except (ValueError, KeyError, IndexError, TypeError) as exc:
-            raise LLMError(f"{self.url} returned an unexpected body") from exc
+            raise LLMError("the language model endpoint returned an unexpected body") from exc
         if not isinstance(text, str) or not text.strip():
-            raise LLMError(f"{self.url} returned an empty answer")
+            raise LLMError("the language model endpoint returned an empty answer")
         return text
 
     def close(self) -> None:
