@@ -110,8 +110,11 @@ def candidate_sources(graph: Graph, project_id: str, viewer_params: dict[str, ob
     rows = graph.read(CANDIDATE_SOURCES, {"project_id": project_id, "key": fold(name.strip()), **viewer_params})
     if not rows:
         return None
-    written = sorted({r["name"] for r in rows}, key=lambda n: (-sum(x["n"] for x in rows if x["name"] == n), n))
     audience = max((r["intimacy"] for r in rows), key=INTIMACY_LEVELS.index)
+    # The spelling declared is one the declaration's audience has seen: counted over the entries at that level only,
+    # so a capitalisation or accent found only in the confirmer's more private entries is never published.
+    seen = [r for r in rows if r["intimacy"] == audience]
+    written = sorted({r["name"] for r in seen}, key=lambda n: (-sum(x["n"] for x in seen if x["name"] == n), n))
     return Sources(kind or _kind([(r["kind"], int(r["n"])) for r in rows]), written[0], audience)
 
 

@@ -87,9 +87,13 @@ def wanted_kind(folded: str) -> str | None:
     return None
 
 
+QUESTION_CHARS = 500
+"""An entity question is short; past this many characters the rest is not read (bounds the work of a long query)."""
+
+
 def classify(question: str) -> Intent | None:
     """The entity question `question` asks, or None for any other question."""
-    folded = fold(question)[:500]
+    folded = fold(question[:QUESTION_CHARS])
     if SIMILAR.search(folded):
         return Intent("similar", wanted_kind(folded))
     if COOCCURRENCE.search(folded):

@@ -17,7 +17,7 @@ from graph import analytics
 from graph.db import Graph
 from graph.textnorm import fold
 from graph.visibility import CAN_SEE
-from queries.entity_question_words import Intent, classify
+from queries.entity_question_words import QUESTION_CHARS, Intent, classify
 from queries.similar import similar, visible_names
 
 ITEMS = 10
@@ -81,7 +81,7 @@ def _target(graph: Graph, viewer_params: dict[str, Any], project: str, question:
     """The first name in the question of an entity (or, for a similarity question, a chapter) the viewer may know:
     earliest, then longest; for the same words a chapter when the question asks about periods, else the entity
     ("otra época como la de Berlín": the chapter; "lugares parecidos a Berlín": the place)."""
-    folded = fold(question)
+    folded = fold(question[:QUESTION_CHARS])
     found: list[tuple[int, int, bool, Target]] = []
     for named in visible_names(graph, viewer_params, project, model, _grams(folded)):
         if named.kind == "period" and intent.kind != "similar":
