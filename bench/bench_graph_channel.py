@@ -21,9 +21,10 @@ from typing import Any
 
 import queries.search as search_module
 from api.cli import connect
-from graph.settings import REPO_ROOT, get_settings
+from bench.run_evals import dataset_files, load_set
+from graph.settings import get_settings
 from ingest.embedders import get_embedder
-from queries.evaluate import add_entities, ingest_dataset, load_queries, namespace, run_eval
+from queries.evaluate import run_eval
 
 HYBRID = ("dense", "fulltext", "structured")
 CONFIGS: list[tuple[str, tuple[str, ...]]] = [
@@ -31,15 +32,6 @@ CONFIGS: list[tuple[str, tuple[str, ...]]] = [
     ("hybrid + graph", (*HYBRID, "graph")),
     ("graph alone", ("graph",)),
 ]
-
-
-def sets(data: Path | None) -> dict[str, tuple[Path, Path, Path | None]]:
-    diary = REPO_ROOT / "bench" / "diary-es"
-    out: dict[str, tuple[Path, Path, Path | None]] = {
-        "diary-es": (diary / "entries.jsonl", diary / "queries.jsonl", diary / "entities.json")}
-    if data is not None and (data / "locomo-dev" / "entries.jsonl").is_file():
-        out["locomo"] = (data / "locomo-dev" / "entries.jsonl", data / "locomo-dev" / "queries.jsonl", None)
-    return out
 
 
 class Ticker:
@@ -81,17 +73,12 @@ def main() -> int:
 
     search_module.run_graph = timed
     everything: dict[str, Any] = {}
-    for name, (entries, queries, entities) in sets(args.data).items():
+    sets = {name: files for name, files in dataset_files(args.data).items()
+            if name in ("diary-es", "locomo") and files[0].is_file()}
+    for name, files in sets.items():
         if args.only and name != args.only:
             continue
-        prefix = namespace(entries)
-        if entities:
-            add_entities(graph, entities, prefix, entries)
-        ingest_dataset(graph, embedder, entries, prefix)
-        qs = load_queries(queries, prefix)
-        print(f"\n### {name} ({len(qs)} queries)\n")
-        print("| configuration | R@5 | R@10 | R@30 | MRR@10 | nDCG@10 | p50 ms | p95 ms |")
-        print("|---|---|---|---|---|---|---|---|")
+        qs = load_set(graph, embedder, name, files)
         for label, channels in CONFIGS:
             if args.skip_alone and label == "graph alone":
                 continue

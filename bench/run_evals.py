@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from api.cli import connect
+from graph.db import Graph
 from graph.settings import REPO_ROOT, get_settings
-from ingest.embedders import get_embedder
-from queries.evaluate import add_entities, ingest_dataset, load_queries, namespace, run_eval
+from ingest.embedders import CheckedEmbedder, get_embedder
+from queries.evaluate import EvalQuery, add_entities, ingest_dataset, load_queries, namespace, run_eval
 
 DIARY = REPO_ROOT / "bench" / "diary-es"
 
@@ -39,6 +40,22 @@ def dataset_files(data: Path | None) -> dict[str, tuple[Path, Path, Path | None]
 
 
 EXTERNAL = ("locomo", "xquad-es", "xquad-en")
+TABLE_HEAD = ("| configuration | R@5 | R@10 | R@30 | MRR@10 | nDCG@10 | p50 ms | p95 ms |\n"
+              "|---|---|---|---|---|---|---|---|")
+
+
+def load_set(graph: Graph, embedder: CheckedEmbedder, name: str,
+             files: tuple[Path, Path, Path | None]) -> list[EvalQuery]:
+    """Ingest one dev set into its own namespace, print its table's head, and return its queries."""
+    entries, queries, entities = files
+    prefix = namespace(entries)
+    if entities:
+        add_entities(graph, entities, prefix, entries)
+    ingest_dataset(graph, embedder, entries, prefix)
+    qs = load_queries(queries, prefix)
+    print(f"\n### {name} ({len(qs)} queries)\n")
+    print(TABLE_HEAD)
+    return qs
 CONFIGS: list[tuple[str, tuple[str, ...], bool]] = [
     ("BM25 only (fulltext)", ("fulltext",), False),
     ("dense only", ("dense",), False),
@@ -67,17 +84,10 @@ def main() -> int:
     graph = connect(settings)
     embedder = get_embedder(settings)
     everything: dict[str, Any] = {"machine": f"{platform.node()} {platform.machine()} {platform.processor()}"}
-    for name, (entries, queries, entities) in sets.items():
+    for name, files in sets.items():
         if args.only and name != args.only:
             continue
-        prefix = namespace(entries)
-        if entities:
-            add_entities(graph, entities, prefix, entries)
-        ingest_dataset(graph, embedder, entries, prefix)
-        qs = load_queries(queries, prefix)
-        print(f"\n### {name} ({len(qs)} queries)\n")
-        print("| configuration | R@5 | R@10 | R@30 | MRR@10 | nDCG@10 | p50 ms | p95 ms |")
-        print("|---|---|---|---|---|---|---|---|")
+        qs = load_set(graph, embedder, name, files)
         for label, channels, understanding in CONFIGS:
             r = run_eval(graph, embedder, settings, qs, channels, understanding=understanding)
             everything[f"{name}/{label}"] = r
