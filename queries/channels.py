@@ -150,7 +150,9 @@ RETURN e.id AS id, e.project_id AS project_id, e.title AS title, e.body AS body,
        [x IN xs WHERE x.kind = 'thing' | x.name] AS things, [p IN pers | {{id: p.id, name: p.name}}] AS periods
 """
 
-ENTRY_TEXTS = "UNWIND $ids AS id MATCH (e:Entry {id: id}) RETURN id, coalesce(e.title, '') + ' ' + e.body AS text"
+# An entry deleted while the search reads it may show no body: an empty text, not a failed search.
+ENTRY_TEXTS = ("UNWIND $ids AS id MATCH (e:Entry {id: id}) "
+               "RETURN id, coalesce(e.title, '') + ' ' + coalesce(e.body, '') AS text")
 
 CHUNK_TEXT = "UNWIND $ids AS id MATCH (c:Chunk {id: id}) RETURN c.id AS id, c.ord AS ord, c.text AS text"
 
