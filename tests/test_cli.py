@@ -93,6 +93,8 @@ def test_user_mistakes_are_clear_errors(capsys: pytest.CaptureFixture[str], pref
     assert "not a date" in _usage_error(capsys, "search", "x", "--as", "u", "--to", "ayer")
     err = _usage_error(capsys, "search", "x", "--as", "u", "--channels", "dense,bogus")
     assert "'bogus'" in err and "dense, fulltext, structured" in err
+    err = _usage_error(capsys, "eval", "--entries", "e.jsonl", "--queries", "q.jsonl", "--channels", "dense,bogus")
+    assert "'bogus'" in err and "dense, fulltext, structured" in err
     assert "1 to 100" in _usage_error(capsys, "search", "x", "--as", "u", "--k", "0")
     assert "not a date" in _usage_error(capsys, "understand", "en verano", "--now", "2026-02-30")
     code, _, err = _run(capsys, "search", "x", "--as", f"{prefix}u", "--from", "2024-01-02", "--to", "2024-01-01")

@@ -6,12 +6,14 @@ import argparse
 from pathlib import Path
 
 from api.commands.common import Subparsers, connect, err, out, progress
+from api.commands.search import CHANNEL_CHOICES, channel_list
 from graph.settings import Settings
 
 
 def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     from ingest.embedding_jobs import active_embedder
     from queries.evaluate import add_entities, ingest_dataset, load_queries, namespace, run_eval
+    from queries.search import DEFAULT_CHANNELS
 
     entries, queries = Path(args.entries), Path(args.queries)
     for p in (entries, queries):
@@ -27,8 +29,7 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     with progress(total, "ingest") as bar:
         report = ingest_dataset(graph, embedder, entries, prefix, progress=bar.update)
     qs = load_queries(queries, prefix)
-    channels = tuple(c.strip() for c in args.channels.split(",")) if args.channels else ("dense", "fulltext",
-                                                                                           "structured")
+    channels = tuple(args.channels) if args.channels else DEFAULT_CHANNELS
     with progress(len(qs), "queries") as bar:
         result = run_eval(graph, embedder, settings, qs, channels, k=args.k, progress=bar.update,
                           understanding=not args.no_understanding, diversify=not args.no_diversify,
@@ -49,10 +50,11 @@ def add_eval(sub: Subparsers) -> None:
     ev.add_argument("--entries", required=True)
     ev.add_argument("--queries", required=True)
     ev.add_argument("--k", type=int, default=10)
-    ev.add_argument("--channels")
+    ev.add_argument("--channels", type=channel_list,
+                    help=f"comma-separated subset of {','.join(CHANNEL_CHOICES)} (default: the search door's)")
     ev.add_argument("--entities", help="JSON list of {kind, name, aliases} to add to every dataset project")
     ev.add_argument("--no-understanding", action="store_true", help="embed the raw query; no extracted filters")
-    ev.add_argument("--no-diversify", action="store_true", help="no MMR on the ranking")
+    ev.add_argument("--no-diversify", action="store_true", help="no diversification of near-duplicates on the ranking")
     ev.add_argument("--rerank", choices=("none", "fast", "premium"), default="none",
                     help="rerank tier applied after fusion (default none)")
     ev.add_argument("--fusion", choices=("learned", "rrf"),
