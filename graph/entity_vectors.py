@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
@@ -98,6 +99,13 @@ DETACH DELETE v
 """
 
 PROJECTS = "MATCH (p:Project) RETURN p.id AS id ORDER BY id"
+# Every search generation of every project (graph/generations.py): each write that can change an entity's sources
+# (entries, levels, mentions, vectors stored, entity edits, merges) bumps at least one of them.
+PROJECT_GENERATIONS = """
+MATCH (p:Project)
+RETURN p.id AS id, [k IN keys(p) WHERE k STARTS WITH 'search_generation' | k + '=' + toString(p[k])] AS generations
+ORDER BY id
+"""
 
 
 @dataclass(frozen=True)
@@ -224,15 +232,33 @@ def refresh_all(graph: Graph, slug: str, project_id: str | None = None, force: b
 
 
 class VectorWorker:
-    """Background thread of `serve`: every `interval` seconds, rebuilds what changed in every project."""
+    """Background thread of `serve`: every `interval` seconds, rebuilds what changed in every project.
 
-    def __init__(self, graph: Graph, slug: Any, interval: float) -> None:
+    Reading every entity's sources costs about as much as the project is large, so a round looks only at projects
+    whose search generations (or the active model) moved since this worker last refreshed them; every
+    `full_sweep_seconds` it checks every project anyway, a backstop for a write that bumped nothing."""
+
+    def __init__(self, graph: Graph, slug: Any, interval: float, full_sweep_seconds: float = 600.0) -> None:
         self.graph, self.slug, self.interval = graph, slug, interval
+        self.full_sweep_seconds = full_sweep_seconds
+        self._seen: dict[str, str] = {}
+        self._last_sweep = float("-inf")
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
     def run_once(self) -> list[RefreshStats]:
-        return refresh_all(self.graph, self.slug() if callable(self.slug) else self.slug)
+        slug = self.slug() if callable(self.slug) else self.slug
+        sweep = time.monotonic() - self._last_sweep >= self.full_sweep_seconds
+        out: list[RefreshStats] = []
+        for r in self.graph.read(PROJECT_GENERATIONS):
+            mark = sha256(slug, *sorted(r["generations"]))
+            if not sweep and self._seen.get(r["id"]) == mark:
+                continue
+            out.append(refresh_project(self.graph, r["id"], slug))
+            self._seen[r["id"]] = mark  # as read before the refresh: a write meanwhile is seen next round
+        if sweep:
+            self._last_sweep = time.monotonic()
+        return out
 
     def _loop(self) -> None:
         while not self._stop.is_set():
