@@ -3,14 +3,12 @@ streamable-HTTP server (`api.mcp.server.http_app`) served on loopback in a threa
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
-
-from graph.members import set_member
-from tests.summary_world import ENTRIES, ROLES, record
 
 from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
@@ -22,9 +20,10 @@ from api.ratelimit import UNLIMITED
 from api.services import Services
 from bench.serving import ROOT, served_in_thread
 from graph.db import Graph
+from graph.members import set_member
 from graph.settings import Settings
 from ingest.embedders import CheckedEmbedder
-
+from tests.summary_world import BERLIN, CADIZ, ENTRIES, ROLES, record
 
 PERSONS = ("Marta", "Pep", "Lola", "Ana", "Papá")
 PLACES = ("Cádiz", "Berlín", "Barcelona", "Kreuzberg", "Caleta")
@@ -90,3 +89,54 @@ async def refused(session: ClientSession, tool: str, **arguments: Any) -> tuple[
     assert isinstance(text, types.TextContent)
     assert "Traceback" not in text.text
     return int(result.structuredContent["status"]), text.text
+
+
+VOLATILE = {"latency_ms", "search_id", "generated_at"}
+
+
+def stable(data: Any) -> Any:
+    """What a viewer observes, without the timings and ids that differ on every call."""
+    if isinstance(data, dict):
+        return {k: stable(v) for k, v in data.items() if k not in VOLATILE}
+    if isinstance(data, list):
+        return [stable(v) for v in data]
+    return data
+
+
+async def everything(session: Any, project: str, entry_ids: list[str]) -> dict[str, Any]:
+    """Each tool (every entity question), every resource and the prompt, as the session's caller sees them."""
+    seen: dict[str, Any] = {}
+    seen["search"] = await session.call_tool("search", {"q": "Marta Cádiz Berlín Pep papá", "project_id": project,
+                                                        "k": 50})
+    seen["search_all"] = await session.call_tool("search", {"q": "mandarino tamborín pelícano"})
+    for entry_id in entry_ids:
+        seen[f"get {entry_id}"] = await session.call_tool("get_entry", {"entry_id": entry_id})
+    for question, entity in (("cooccurrence", "Marta"), ("timeline", "Pep"), ("importance", None),
+                             ("similar", "Marta")):
+        args = {"question": question, "project_id": project, **({"entity": entity} if entity else {})}
+        seen[f"entity {question}"] = await session.call_tool("entity_question", args)
+    seen["summary"] = await session.call_tool("summary", {"project_id": project})
+    for period in (CADIZ, BERLIN):
+        seen[f"summary {period}"] = await session.call_tool("summary", {"project_id": project, "period": period})
+    seen["chapter"] = await session.call_tool("chapter_context", {"project_id": project, "theme": "Cádiz y Berlín",
+                                                                  "budget_tokens": 3000})
+    seen["live"] = await session.call_tool("live_context", {"project_id": project, "transcript":
+                                                            "Háblame de Pep en Berlín y de Marta en Cádiz."})
+    listed = await session.list_resources()
+    seen["resources"] = sorted(str(r.uri) for r in listed.resources)
+    for r in listed.resources:
+        seen[f"read {r.uri}"] = (await session.read_resource(r.uri)).contents[0].text
+    prompt = await session.get_prompt("write_chapter", {"project_id": project, "theme": "Cádiz"})
+    seen["prompt"] = prompt.messages[0].content.text
+    return {k: stable(observed(v)) for k, v in seen.items()}
+
+
+def observed(answer: Any) -> Any:
+    """A tool result's structured content (its text is the same JSON, timings included), or its error."""
+    if isinstance(answer, types.CallToolResult):
+        if answer.isError:
+            return {"error": answer.structuredContent, "text": [c.model_dump() for c in answer.content]}
+        assert answer.structuredContent is not None
+        assert stable(json.loads(answer.content[0].text)) == stable(answer.structuredContent)  # type: ignore
+        return answer.structuredContent
+    return answer

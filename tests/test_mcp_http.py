@@ -20,13 +20,23 @@ from api import auth
 from graph.db import Graph
 from graph.ids import period_id
 from graph.settings import Settings
-from graph.witnesses import create_grant
+from graph.witnesses import create_grant, revoke_grant
 from ingest.embedders import CheckedEmbedder
-from tests.mcp_session import PERSONS, PLACES, build_world, http_server, http_session, names, ok, refused
+from tests.mcp_session import (
+    PERSONS,
+    PLACES,
+    build_world,
+    everything,
+    http_server,
+    http_session,
+    names,
+    ok,
+    refused,
+    stable,
+)
 from tests.summary_world import BERLIN, CADIZ, MARKERS, hidden_markers, record
 
 TOOLS = {"search", "get_entry", "entity_question", "summary", "chapter_context", "live_context", "add_entry"}
-VOLATILE = {"latency_ms", "search_id", "generated_at"}
 
 
 @pytest.fixture()
@@ -36,54 +46,6 @@ def world(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> dict[str, An
 
 def _token(settings: Settings, world: dict[str, Any], key: str) -> str:
     return auth.issue(settings, world["users"][key])
-
-
-def _stable(data: Any) -> Any:
-    """What a viewer observes, without the timings and ids that differ on every call."""
-    if isinstance(data, dict):
-        return {k: _stable(v) for k, v in data.items() if k not in VOLATILE}
-    if isinstance(data, list):
-        return [_stable(v) for v in data]
-    return data
-
-
-async def _everything(session: Any, project: str, entry_ids: list[str]) -> dict[str, Any]:
-    """Each tool (every entity question), every resource and the prompt, as the session's caller sees them."""
-    seen: dict[str, Any] = {}
-    seen["search"] = await session.call_tool("search", {"q": "Marta Cádiz Berlín Pep papá", "project_id": project,
-                                                        "k": 50})
-    seen["search_all"] = await session.call_tool("search", {"q": "mandarino tamborín pelícano"})
-    for entry_id in entry_ids:
-        seen[f"get {entry_id}"] = await session.call_tool("get_entry", {"entry_id": entry_id})
-    for question, entity in (("cooccurrence", "Marta"), ("timeline", "Pep"), ("importance", None),
-                             ("similar", "Marta")):
-        args = {"question": question, "project_id": project, **({"entity": entity} if entity else {})}
-        seen[f"entity {question}"] = await session.call_tool("entity_question", args)
-    seen["summary"] = await session.call_tool("summary", {"project_id": project})
-    for period in (CADIZ, BERLIN):
-        seen[f"summary {period}"] = await session.call_tool("summary", {"project_id": project, "period": period})
-    seen["chapter"] = await session.call_tool("chapter_context", {"project_id": project, "theme": "Cádiz y Berlín",
-                                                                  "budget_tokens": 3000})
-    seen["live"] = await session.call_tool("live_context", {"project_id": project, "transcript":
-                                                            "Háblame de Pep en Berlín y de Marta en Cádiz."})
-    listed = await session.list_resources()
-    seen["resources"] = sorted(str(r.uri) for r in listed.resources)
-    for r in listed.resources:
-        seen[f"read {r.uri}"] = (await session.read_resource(r.uri)).contents[0].text
-    prompt = await session.get_prompt("write_chapter", {"project_id": project, "theme": "Cádiz"})
-    seen["prompt"] = prompt.messages[0].content.text
-    return {k: _stable(_observed(v)) for k, v in seen.items()}
-
-
-def _observed(answer: Any) -> Any:
-    """A tool result's structured content (its text is the same JSON, timings included), or its error."""
-    if isinstance(answer, types.CallToolResult):
-        if answer.isError:
-            return {"error": answer.structuredContent, "text": [c.model_dump() for c in answer.content]}
-        assert answer.structuredContent is not None
-        assert _stable(json.loads(answer.content[0].text)) == _stable(answer.structuredContent)  # type: ignore
-        return answer.structuredContent
-    return answer
 
 
 def test_tools_are_listed_with_schemas_and_each_answers_as_its_route(
@@ -134,7 +96,7 @@ def test_tools_are_listed_with_schemas_and_each_answers_as_its_route(
             assert ctx["used_tokens"] <= 2000 and {e["entry_id"] for e in ctx["entries"]} <= {
                 f"{project}/{k}" for k in ("c1", "c2", "c3", "c4", "c5")}
             live = await ok(s, "live_context", project_id=project, transcript="Pep y la estufa de Kreuzberg")
-            assert _stable(live) == _stable(client.post("/v1/context/live", json={
+            assert stable(live) == stable(client.post("/v1/context/live", json={
                 "project_id": project, "transcript": "Pep y la estufa de Kreuzberg"}, headers=auth(owner)).json())
 
             written = await ok(s, "add_entry", project_id=project, text="Volvimos a la Caleta en 2011.",
@@ -155,7 +117,7 @@ def test_a_reader_sees_nothing_hidden_through_any_tool_resource_or_prompt(
 
     async def observe(url: str) -> dict[str, Any]:
         async with http_session(url, _token(settings, world, "reader")) as s:
-            seen = await _everything(s, project, ids)
+            seen = await everything(s, project, ids)
             missing = seen[f"get {project}/nope"]
             for hidden in ("c3", "c4", "b2", "n1"):  # intimate and private entries of others
                 assert seen[f"get {project}/{hidden}"] == missing
@@ -227,6 +189,13 @@ def test_a_witness_link_reaches_its_chapter_only(settings: Settings, graph: Grap
 
     with http_server(settings, graph, embedder) as url:
         anyio.run(run, url)
+        assert revoke_grant(graph, project, grant)
+        call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                "params": {"name": "search", "arguments": {"q": "Caleta"}}}
+        answer = httpx.post(url, json=call, headers={"Authorization": f"Bearer {link}",
+                                                     "Accept": "application/json, text/event-stream"})
+        assert (answer.status_code, answer.json()) == (401, {"detail": "this witness link has expired or was "
+                                                                       "revoked"})
 
 
 def test_tokens_are_the_apis(settings: Settings, graph: Graph, embedder: CheckedEmbedder,

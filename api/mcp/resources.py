@@ -79,7 +79,9 @@ def read(svc: Services, caller: Caller, uri: str) -> dict[str, Any]:
         return ProjectsOut(projects=mine).model_dump(mode="json")
     project_id = path[0]
     require_member(svc, project_id, caller.viewer)
-    membership = next(p for p in mine if p.project_id == project_id)
+    membership = next((p for p in mine if p.project_id == project_id), None)
+    if membership is None:  # left the project between the two reads
+        raise HTTPException(403, "not a member of this project")
     chapters = summaries.project_periods(project_id, caller.viewer, svc)
     if len(path) == 1:
         return ProjectResourceOut(project=membership, chapters=chapters).model_dump(mode="json")
