@@ -91,7 +91,7 @@ async def refused(session: ClientSession, tool: str, **arguments: Any) -> tuple[
     return int(result.structuredContent["status"]), text.text
 
 
-VOLATILE = {"latency_ms", "search_id", "generated_at"}
+VOLATILE = {"latency_ms", "search_id"}
 
 
 def stable(data: Any) -> Any:
