@@ -20,6 +20,7 @@ from api.commands import (
     export,
     ingest,
     live,
+    mcp,
     members,
     search,
     serve,
@@ -38,6 +39,7 @@ SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     embeddings.add_embeddings, search.add_understand, serve.add_serve, evaluate.add_eval, demo.add_demo,
     live.add_live, summary_commands.add_summary, summary_commands.add_summaries, summary_commands.add_chapter,
     stats.add_stats,
+    mcp.add_mcp,
 )
 
 

@@ -7,6 +7,11 @@ from starlette.types import ASGIApp, Message, Receive, Send
 from starlette.types import Scope as AsgiScope
 
 
+def too_large(limit: int) -> str:
+    """The reason a body over MEMORA_MAX_BODY_BYTES is refused (shared with the MCP server's stdio door)."""
+    return f"request body larger than the limit of {limit} bytes"
+
+
 class BodyLimit:
     """Refuse bodies over the limit, declared (Content-Length) or streamed (chunked), with a 422 and a reason.
 
@@ -55,6 +60,5 @@ class BodyLimit:
 
     async def _reject(self, scope: AsgiScope, receive: Receive, send: Send) -> None:
         response = JSONResponse(status_code=422, content={"detail": [{
-            "loc": ["body"], "msg": f"request body larger than the limit of {self.limit} bytes",
-            "type": "body_too_large"}]})
+            "loc": ["body"], "msg": too_large(self.limit), "type": "body_too_large"}]})
         await response(scope, receive, send)

@@ -150,7 +150,11 @@ def note_auth_failure(request: Request) -> None:
 
 def spend(request: Request, kind: str, key: Hashable) -> None:
     """One from the search or write budget of `key` (a verified user or witness grant), or 429."""
-    limits = limits_of(request)
+    spend_from(limits_of(request), kind, key)
+
+
+def spend_from(limits: Limits, kind: str, key: Hashable) -> None:
+    """`spend` on given budgets: the MCP server's stdio door has no request, but the same buckets and answer."""
     buckets, what = (limits.searches, "searches") if kind == "search" else (limits.writes, "writes")
     wait = buckets.take(key)
     if wait:

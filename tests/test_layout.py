@@ -67,7 +67,8 @@ ROUTES = {
 
 SUBCOMMANDS = ["db", "migrate", "ingest", "export", "import", "entries", "search", "token", "member", "project",
                "entity", "embeddings", "understand", "serve", "eval", "demo",
-               "live", "summary", "summaries", "chapter", "stats"]
+               "live", "summary", "summaries", "chapter", "stats",
+               "mcp"]
 
 
 def test_the_api_serves_exactly_its_routes(settings: Settings) -> None:

@@ -1,0 +1,174 @@
+"""The MCP tools: each one validates its arguments with the model of the route it stands for, spends from the same
+rate-limit budget, and calls that route's function, so visibility, limits and errors are the HTTP API's by
+construction (no second implementation to drift). A route whose role check is a FastAPI dependency
+(`ProjectMember`) gets the same check (`require_member`) first, as the dependency would.
+
+Witness links reach three tools only, each through its witness route (`/v1/w/{token}/...`): `search`, `get_entry`
+and `add_entry` (an account, kind witness, intimacy circle, in the link's chapter).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import HTTPException
+from pydantic import BaseModel
+
+from api.deps import require_member
+from api.mcp.caller import WITNESS_ONLY, Caller
+from api.middleware import too_large
+from api.models import (
+    EntryIn,
+    EntryOut,
+    SearchRequest,
+    SearchResponseOut,
+    WitnessEntryIn,
+    WitnessSearchRequest,
+    WriteOut,
+)
+from api.models_live import LiveContextOut, LiveRequest
+from api.models_mcp import (
+    AddEntryIn,
+    EntityAnswerOut,
+    EntityQuestionIn,
+    GetEntryIn,
+    SummaryIn,
+    SummaryToolOut,
+)
+from api.models_summaries import ChapterContextOut, ChapterRequest
+from api.ratelimit import spend_from
+from api.routes import entities, entries, live, summaries, witnesses
+from api.routes import search as search_routes
+from api.routes import similar as similar_routes
+from api.services import Services
+
+Handler = Callable[[Services, Caller, dict[str, Any]], BaseModel]
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    description: str
+    arguments: type[BaseModel]
+    result: type[BaseModel]
+    call: Handler
+    witness_arguments: type[BaseModel] | None = None
+    """The witness route's body, when a witness link may call the tool."""
+
+
+def _uid(caller: Caller) -> str:
+    return caller.viewer.user_id or ""
+
+
+def _search(svc: Services, caller: Caller, args: dict[str, Any]) -> BaseModel:
+    spend_from(caller.limits, "search", caller.budget_key)
+    if caller.witness_token is not None:
+        return witnesses.witness_search(caller.witness_token, WitnessSearchRequest.model_validate(args), svc)
+    return search_routes.search(SearchRequest.model_validate(args), caller.viewer, svc)
+
+
+def _get_entry(svc: Services, caller: Caller, args: dict[str, Any]) -> BaseModel:
+    entry_id = GetEntryIn.model_validate(args).entry_id
+    if caller.witness_token is not None:
+        return witnesses.witness_entry(caller.witness_token, entry_id, svc)
+    return entries.get_entry(entry_id, caller.viewer, svc)
+
+
+def _missing(name: str) -> HTTPException:
+    return HTTPException(422, [{"loc": ["arguments", name], "msg": "Field required", "type": "missing"}])
+
+
+def _entity_question(svc: Services, caller: Caller, args: dict[str, Any]) -> BaseModel:
+    a = EntityQuestionIn.model_validate(args)
+    if a.question != "importance" and a.entity is None:
+        raise _missing("entity")
+    if a.kind == "period" and a.question != "similar":
+        raise HTTPException(422, [{"loc": ["arguments", "kind"], "msg": "Input should be 'person', 'place' or "
+                                   "'thing' (a chapter only for `similar`)", "type": "literal_error"}])
+    who, p, kind = caller.viewer, a.project_id, a.kind if a.kind != "period" else None
+    out = EntityAnswerOut(question=a.question)
+    if a.question == "cooccurrence":
+        out.cooccurrence = entities.get_cooccurrence(p, who, svc, a.entity or "", a.limit, kind,
+                                                     a.measure, a.date_from, a.date_to)
+    elif a.question == "timeline":
+        out.timeline = entities.get_timeline(p, who, svc, a.entity or "", a.resolution)
+    elif a.question == "importance":
+        out.importance = entities.get_importance(p, who, svc, kind, a.limit)
+    else:
+        out.similar = similar_routes.get_similar(p, who, svc, a.entity or "", a.limit, a.kind)
+    return out
+
+
+def _summary(svc: Services, caller: Caller, args: dict[str, Any]) -> BaseModel:
+    a = SummaryIn.model_validate(args)
+    require_member(svc, a.project_id, caller.viewer)  # the routes' `ProjectMember` dependency
+    if a.period is None:
+        return SummaryToolOut(project_id=a.project_id,
+                              summary=summaries.project_summary(a.project_id, caller.viewer, svc))
+    for period in summaries.project_periods(a.project_id, caller.viewer, svc):
+        if a.period in (period.id, period.name):
+            return SummaryToolOut(project_id=a.project_id, period=period, summary=period.summary)
+    raise HTTPException(404, "no such chapter in this project")  # hidden and missing chapters alike
+
+
+def _chapter_context(svc: Services, caller: Caller, args: dict[str, Any]) -> BaseModel:
+    spend_from(caller.limits, "search", caller.budget_key)
+    return summaries.chapter(ChapterRequest.model_validate(args), caller.viewer, svc)
+
+
+def _live_context(svc: Services, caller: Caller, args: dict[str, Any]) -> BaseModel:
+    spend_from(caller.limits, "search", caller.budget_key)
+    return live.context_live(LiveRequest.model_validate(args), caller.viewer, svc)
+
+
+def _add_entry(svc: Services, caller: Caller, args: dict[str, Any]) -> BaseModel:
+    spend_from(caller.limits, "write", caller.budget_key)
+    if caller.witness_token is not None:
+        return witnesses.witness_write(caller.witness_token, WitnessEntryIn.model_validate(args), svc)
+    wait = AddEntryIn.model_validate(args).wait
+    body = EntryIn.model_validate({k: v for k, v in args.items() if k != "wait"})
+    return entries.create_entry(body, caller.viewer, svc, wait=wait)
+
+
+TOOLS: dict[str, Tool] = {t.name: t for t in (
+    Tool("search", "Hybrid search (meaning, keywords, names, dates) over the entries the caller may see; the body "
+         "of POST /v1/search. Results cite entry ids.", SearchRequest, SearchResponseOut, _search,
+         WitnessSearchRequest),
+    Tool("get_entry", "One entry as it was written (GET /v1/entries/{id}); a hidden entry answers exactly like a "
+         "missing one.", GetEntryIn, EntryOut, _get_entry, GetEntryIn),
+    Tool("entity_question", "Questions about persons, places and things, counted over visible entries only: "
+         "co-occurrence, timeline, importance, similar (GET /v1/projects/{p}/analytics/...).", EntityQuestionIn,
+         EntityAnswerOut, _entity_question),
+    Tool("summary", "The caller's summary of a project, or of one chapter with `period` "
+         "(GET /v1/projects/{p}/summary and /periods).", SummaryIn, SummaryToolOut, _summary),
+    Tool("chapter_context", "What a chapter about `theme` should draw on within `budget_tokens`: the project "
+         "summary, the matching chapters and their best entries in date order, with entry ids to cite "
+         "(POST /v1/context/chapter).", ChapterRequest, ChapterContextOut, _chapter_context),
+    Tool("live_context", "An interviewer's live context: entries, persons and places related to the end of a "
+         "running transcript (POST /v1/context/live).", LiveRequest, LiveContextOut, _live_context),
+    Tool("add_entry", "Write an entry (owners and coauthors of the project; POST /v1/entries). With a witness "
+         "link: the witness's own account in their chapter.", AddEntryIn, WriteOut, _add_entry, WitnessEntryIn),
+)}
+
+
+def listed(caller: Caller) -> list[tuple[Tool, type[BaseModel]]]:
+    """The tools a caller may call, each with the arguments model it takes from them."""
+    if caller.witness_token is None:
+        return [(t, t.arguments) for t in TOOLS.values()]
+    return [(t, t.witness_arguments) for t in TOOLS.values() if t.witness_arguments is not None]
+
+
+def call(svc: Services, caller: Caller, name: str, args: dict[str, Any]) -> dict[str, Any]:
+    """The tool's JSON result (as the route's response body), or the route's `HTTPException`."""
+    tool = TOOLS.get(name)
+    if tool is None:
+        raise HTTPException(404, f"no such tool: {name[:100]!r} (tools: {', '.join(TOOLS)})")
+    if caller.witness_token is not None and tool.witness_arguments is None:
+        raise HTTPException(403, WITNESS_ONLY)
+    if caller.body_limit is not None and len(json.dumps(args).encode()) > caller.body_limit:
+        raise HTTPException(422, [{"loc": ["arguments"], "msg": too_large(caller.body_limit),
+                                   "type": "body_too_large"}])
+    return tool.call(svc, caller, args).model_dump(mode="json", by_alias=True)
