@@ -52,7 +52,9 @@ def cmd_entries(args: argparse.Namespace, settings: Settings) -> int:
         print("no entries")
     for e in body.entries:
         first_line = (e.title or e.text).strip().splitlines()[0] if (e.title or e.text).strip() else ""
-        print(f"{e.occurred_on or 'undated':>10}  {e.entry_id}  [{e.kind}, {e.intimacy}, {e.author or '-'}]  "
+        # A conversation turn dated only by `occurred_at` shows its day, as the listing sorts it.
+        when = e.occurred_on or (e.read_only.occurred.start if e.read_only.occurred else "undated")
+        print(f"{when:>10}  {e.entry_id}  [{e.kind}, {e.intimacy}, {e.author or '-'}]  "
               f"{first_line[:80]}")
     if body.next_cursor:
         print(f"more: --cursor {body.next_cursor}")
