@@ -110,3 +110,5 @@ def test_entries_lists_a_conversation_turn_under_its_day(capsys: pytest.CaptureF
     rows = [line.split()[:2] for line in out.strip().splitlines()]
     assert code == 0 and rows == [["2019-08", f"{p}/vague"], ["2024-05-01", f"{p}/t0"], ["2024-05-01", f"{p}/t1"],
                                   ["undated", f"{p}/none"]]
+    code, _, err = _run(capsys, "entries", "--project", p, "--as", ana, "--limit", "0")
+    assert code == 2 and err.splitlines()[-1].endswith("argument --limit: 0 is not within 1..100"), "not 100 choices"
