@@ -57,8 +57,8 @@ class SearchRequest(BaseModel):
     explain: bool = Field(default=False, description="Return the query understanding (debugging, opt-in).")
     channels: list[Channel] | None = None
     diversify: bool = Field(default=True, description=(
-        "Near-duplicates (entries sharing at least 80 % of their words with one already on the page) move after "
-        "every other candidate; everything else keeps the fused order."))
+        "Near-duplicates move down (false: fused order): by default one sharing at least 80 % of its words with an "
+        "entry above goes after every other candidate; with MEMORA_DIVERSIFY=mmr, MMR over the entries' vectors."))
     rerank: Literal["none", "fast", "premium"] = Field(default="none", description=(
         "A second stage over the fused candidates: `fast`, a cross-encoder over the top 50 (MEMORA_RERANKER); "
         "`premium`, listwise by the configured language model over the top 20 (MEMORA_LLM_*), the fused order kept "

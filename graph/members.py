@@ -91,6 +91,10 @@ SET m.role = $role, m.updated_at = datetime()
 RETURN m.role AS role
 """
 OWNERS_OF = "MATCH (u:User)-[:MEMBER_OF {role: 'owner'}]->(:Project {id: $project_id}) RETURN u.id AS user_id"
+PROJECTS_WITHOUT_OWNER = """
+MATCH (p:Project) WHERE p.id IN $project_ids AND NOT EXISTS { MATCH (:User)-[:MEMBER_OF {role: 'owner'}]->(p) }
+RETURN p.id AS project_id ORDER BY project_id
+"""
 
 
 def set_member(graph: Graph, project_id: str, user_id: str, role: str) -> str:
@@ -193,3 +197,8 @@ def authors_without_membership(graph: Graph, project_ids: list[str]) -> dict[str
     """Authors who cannot see their own entries yet, because nobody made them members."""
     return {r["project_id"]: list(r["users"]) for r in graph.read(AUTHORS_WITHOUT_MEMBERSHIP,
                                                                      {"project_ids": project_ids})}
+
+
+def projects_without_owner(graph: Graph, project_ids: list[str]) -> list[str]:
+    """Projects a file ingest created without `--owner`: nobody can manage them over HTTP until one is made."""
+    return [r["project_id"] for r in graph.read(PROJECTS_WITHOUT_OWNER, {"project_ids": project_ids})]

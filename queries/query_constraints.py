@@ -115,3 +115,21 @@ def unknown_names(lexicons: dict[str, ProjectLexicon], kind: str, names: list[st
     missing = [i for i in ids or [] if i not in known_ids]
     missing += [n for n in names or [] if not any((kind, fold(n)) in lex.by_key for lex in lexicons.values())]
     return missing
+
+
+def relaxed_warnings(relaxed: list[str], explain: dict[str, Any]) -> list[str]:
+    """A constraint the query implied that nothing visible met was set aside: say so in `warnings`, or a client
+    takes the results for answers within it (the decision rests on the viewer's visible entries only)."""
+    said: list[str] = []
+    for what in relaxed:
+        if what == "temporal":
+            words = (explain.get("temporal") or {}).get("text")
+            said.append(f"nothing you can see matched the query's date{f' ({words!r})' if words else ''}; "
+                        f"these results ignore it")
+        elif what == "entities":
+            names = [e["name"] for k in ("persons", "places", "things") for e in explain.get(k) or []]
+            said.append(f"nothing you can see matched the people, places or things the query names "
+                        f"({', '.join(names)}); these results ignore them")
+        else:
+            said.append("nothing you can see by the author the query names matched; these results ignore the author")
+    return said

@@ -33,7 +33,7 @@ from queries.graph_channel import GRAPH_WEIGHT, run_graph
 from queries.keyword import run_keyword
 from queries.lucene import to_lucene
 from queries.mmr import entry_vectors, mmr
-from queries.query_constraints import Parsed, SoftConstraints, parse_query, unknown_names
+from queries.query_constraints import Parsed, SoftConstraints, parse_query, relaxed_warnings, unknown_names
 from queries.query_vectors import query_vector
 from queries.rerank import TIERS, rerank
 from queries.snippets import query_terms, snippet
@@ -191,6 +191,7 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
             break
         relaxed.append(soft.next_relaxation())
         soft = soft.relaxed(relaxed[-1])
+    warnings.extend(relaxed_warnings(relaxed, parsed.explain))
 
     t = time.perf_counter()
     top_text = None

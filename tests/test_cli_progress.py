@@ -37,3 +37,14 @@ def test_line_progress_waits_its_interval(capsys: pytest.CaptureFixture[str]) ->
             bar.update(1)
         assert capsys.readouterr().err == "", "nothing before the interval has passed"
     assert capsys.readouterr().err.strip().startswith("embed: 1000/1000 (100 %)")
+
+
+def test_the_last_line_is_not_printed_twice(capsys: pytest.CaptureFixture[str]) -> None:
+    """A last update after the interval prints the line; closing then adds nothing (it was the same line twice)."""
+    with LineProgress(7, "re-linking", every=0.0) as bar:
+        bar.update(7)
+    assert capsys.readouterr().err.splitlines() == ["re-linking: 7/7 (100 %), 0 s"]
+    with LineProgress(3, "ingest", every=3600) as bar:
+        bar.update(2)
+        bar.update(1)
+    assert capsys.readouterr().err.splitlines() == ["ingest: 3/3 (100 %), 0 s"], "the end still gets its line"

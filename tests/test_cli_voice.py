@@ -75,3 +75,40 @@ def test_understand_names_a_missing_project_and_search_refuses_unknown_channels(
     assert code == 2 and f"no such project: {prefix}nope" in err and out == ""
     with pytest.raises(ValueError, match="unknown channels \\['bogus'\\]"):
         SearchOptions(channels=("dense", "bogus"))
+
+
+def test_a_project_a_file_created_without_owner_is_named_with_its_repair(
+        capsys: pytest.CaptureFixture[str], prefix: str, graph: Graph, tmp_path: Any) -> None:
+    """`memora ingest` may create a project (files name their project); without --owner nobody owns it, so the CLI
+    says so and how to repair it, and `member list` does not call an existing project missing."""
+    p, ana = f"{prefix}orphan", f"{prefix}ana"
+    path = tmp_path / "e.jsonl"
+    path.write_text(json.dumps({"entry_id": f"{p}/e1", "project_id": p, "author": ana, "text": "Hola."}) + "\n",
+                    encoding="utf-8")
+    code, _, err = _run(capsys, "ingest", str(path))
+    assert code == 0 and f"note: {p} has no owner" in err and f"--project {p} --user USER --role owner" in err
+    code, out, err = _run(capsys, "member", "list", "--project", p, "--json")
+    assert code == 0 and json.loads(out) == [] and f"{p} has no members" in err and "no such project" not in err
+    code, _, err = _run(capsys, "member", "list", "--project", f"{prefix}never")
+    assert code == 2 and f"no such project: {prefix}never" in err
+    code, _, _ = _run(capsys, "member", "add", "--project", p, "--user", ana, "--role", "owner")
+    assert code == 0
+    code, _, err = _run(capsys, "ingest", str(path))
+    assert code == 0 and "has no owner" not in err
+
+
+def test_entries_lists_a_conversation_turn_under_its_day(capsys: pytest.CaptureFixture[str], prefix: str,
+                                                          graph: Graph, ingest: Callable[..., Any]) -> None:
+    """A turn dated only by `occurred_at` is sorted by its day; the text listing shows that day, not "undated"."""
+    p, ana = f"{prefix}talk", f"{prefix}ana"
+    set_member(graph, p, ana, "owner")
+    ingest([{"entry_id": f"{p}/t{i}", "project_id": p, "author": ana, "kind": "session", "turn": i,
+             "occurred_at": "2024-05-01T10:00:00Z", "text": f"Turno {i}."} for i in range(2)]
+           + [{"entry_id": f"{p}/none", "project_id": p, "author": ana, "text": "Sin fecha."},
+              {"entry_id": f"{p}/vague", "project_id": p, "author": ana, "text": "Agosto.", "occurred_on": "2019-08"}])
+    code, out, _ = _run(capsys, "entries", "--project", p, "--as", ana, "--sort", "asc")
+    rows = [line.split()[:2] for line in out.strip().splitlines()]
+    assert code == 0 and rows == [["2019-08", f"{p}/vague"], ["2024-05-01", f"{p}/t0"], ["2024-05-01", f"{p}/t1"],
+                                  ["undated", f"{p}/none"]]
+    code, _, err = _run(capsys, "entries", "--project", p, "--as", ana, "--limit", "0")
+    assert code == 2 and err.splitlines()[-1].endswith("argument --limit: 0 is not within 1..100"), "not 100 choices"

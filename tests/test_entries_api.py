@@ -223,8 +223,9 @@ def test_the_entry_id_rule_is_in_the_schema_and_shared_by_files_and_http(client:
     schema = client.get("/openapi.json").json()
     assert schema["components"]["schemas"]["EntryIn"]["properties"]["entry_id"]["anyOf"][0]["pattern"] \
         == ENTRY_ID_PATTERN
-    params = schema["paths"]["/v1/entries/{entry_id}"]["get"]["parameters"]
-    assert next(p for p in params if p["name"] == "entry_id")["schema"]["pattern"] == ENTRY_ID_PATTERN
+    id_params = [p for path, ops in schema["paths"].items() if "{entry_id}" in path for op in ops.values()
+                 for p in op["parameters"] if p["name"] == "entry_id"]  # GET, PUT, PATCH, DELETE and the witness's
+    assert len(id_params) == 5 and all(p["schema"]["pattern"] == ENTRY_ID_PATTERN for p in id_params)
     project = family["project"]
     for bad in ("no-slash", f"{project}/", "/lead", f"{project}/x\ty"):
         assert not re.match(ENTRY_ID_PATTERN, bad)

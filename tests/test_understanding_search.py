@@ -68,6 +68,10 @@ def test_a_constraint_that_leaves_nothing_is_relaxed_and_reported(graph: Graph, 
     u = resp.query_understanding or {}
     assert u["relaxed"][0] == "temporal"
     assert resp.results and resp.results[0].entry_id.rsplit("/", 1)[1] in {"car-2026", "car-2025"}
+    assert resp.warnings == ["nothing you can see matched the query's date ('2019'); these results ignore it"], \
+        "said without explain too: a client must not take these for 2019's entries"
+    kept = _search(graph, embedder, settings, diary, "el coche de papá el verano pasado")
+    assert (kept.query_understanding or {})["relaxed"] == [] and kept.warnings == []
 
 
 def test_caller_filters_are_never_relaxed(graph: Graph, embedder: CheckedEmbedder, settings: Settings,

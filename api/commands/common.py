@@ -110,7 +110,7 @@ class LineProgress:
 
     def __init__(self, total: int | None, label: str, every: float = 5.0) -> None:
         self.total, self.label, self.every = total, label, every
-        self.done = 0
+        self.done = self.shown = 0
         self.closed = False
         self.started = self.last = time.monotonic()
 
@@ -122,7 +122,7 @@ class LineProgress:
 
     def close(self) -> None:
         """The last line, once (tqdm's interface: callers may close before leaving the block)."""
-        if self.done and not self.closed:
+        if self.done and self.done != self.shown and not self.closed:  # not the line just printed, twice
             self._line()
         self.closed = True
 
@@ -134,6 +134,7 @@ class LineProgress:
             self._line()
 
     def _line(self) -> None:
+        self.shown = self.done
         elapsed = time.monotonic() - self.started
         of = f"/{self.total} ({100 * self.done / self.total:.0f} %)" if self.total else ""
         print(f"{self.label}: {self.done}{of}, {elapsed:.0f} s", file=sys.stderr, flush=True)

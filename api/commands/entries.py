@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from datetime import date
 
-from api.commands.common import Subparsers, connect, err, out
+from api.commands.common import Subparsers, between, connect, err, out
 from graph.settings import Settings
 
 KINDS = ("diary", "chronicle", "session", "witness")
@@ -52,7 +52,9 @@ def cmd_entries(args: argparse.Namespace, settings: Settings) -> int:
         print("no entries")
     for e in body.entries:
         first_line = (e.title or e.text).strip().splitlines()[0] if (e.title or e.text).strip() else ""
-        print(f"{e.occurred_on or 'undated':>10}  {e.entry_id}  [{e.kind}, {e.intimacy}, {e.author or '-'}]  "
+        # A conversation turn dated only by `occurred_at` shows its day, as the listing sorts it.
+        when = e.occurred_on or (e.read_only.occurred.start if e.read_only.occurred else "undated")
+        print(f"{when:>10}  {e.entry_id}  [{e.kind}, {e.intimacy}, {e.author or '-'}]  "
               f"{first_line[:80]}")
     if body.next_cursor:
         print(f"more: --cursor {body.next_cursor}")
@@ -71,7 +73,7 @@ def add_entries(sub: Subparsers) -> None:
     en.add_argument("--place", action="append", help="place name or alias (repeat: any of)")
     en.add_argument("--kind", action="append", choices=KINDS, help="repeat: any of")
     en.add_argument("--sort", choices=["desc", "asc"], default="desc", help="by date (default: newest first)")
-    en.add_argument("--limit", type=int, choices=range(1, 101), default=20, metavar="1..100")
+    en.add_argument("--limit", type=between(1, 100), default=20, metavar="1..100")
     en.add_argument("--cursor", help="the `more: --cursor …` of the previous page")
     en.add_argument("--json", action="store_true", help="the API's response body")
     en.set_defaults(func=cmd_entries)

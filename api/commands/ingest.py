@@ -83,7 +83,7 @@ class StopAtBatch:
 
 
 def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
-    from graph.members import authors_without_membership, ensure_owner
+    from graph.members import authors_without_membership, ensure_owner, projects_without_owner
     from ingest.embedding_jobs import active_embedder
     from ingest.pipeline import Ingestor, IngestReport, LineError, read_jsonl
 
@@ -116,6 +116,9 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     for project, users in authors_without_membership(graph, projects).items():
         err(f"note: in {project}, {', '.join(users)} wrote entries but are not members, so they cannot see them; "
             f"add them with `memora member add --project {project} --user USER --role coauthor`")
+    for project in projects_without_owner(graph, projects):
+        err(f"note: {project} has no owner, so nobody can manage it over HTTP; make one with `memora member add "
+            f"--project {project} --user USER --role owner` (or ingest with --owner USER)")
     summary = report.as_dict()
     if args.json:
         out(summary)

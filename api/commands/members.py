@@ -18,8 +18,14 @@ def cmd_member(args: argparse.Namespace, settings: Settings) -> int:
     if args.action == "list":
         members = members_of(graph, args.project)
         if not members:
-            err(f"no such project: {args.project}")
-            return 2
+            from graph.export import project_exists
+
+            if not project_exists(graph, args.project):
+                err(f"no such project: {args.project}")
+                return 2
+            # A file ingest without --owner creates a project nobody belongs to: say so, and how to repair it.
+            err(f"note: {args.project} has no members, so nobody can manage it over HTTP; make one owner with "
+                f"`memora member add --project {args.project} --user USER --role owner`")
         show(members, args.json)
         return 0
     if not args.user or (args.action == "add" and not args.role):

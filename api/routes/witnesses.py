@@ -36,7 +36,7 @@ from api.models import (
 )
 from api.ratelimit import rate_limited
 from api.responses import errors
-from api.routes.entries import entry_out, record_or_422, write_record
+from api.routes.entries import EntryIdPath, entry_out, record_or_422, write_record
 from api.services import Services
 from api.telemetry import after_search
 from graph.entries import get_visible_entry
@@ -95,7 +95,7 @@ def witness_search(token: str, body: WitnessSearchRequest, svc: ServicesDep) -> 
 
 @router.get("/v1/w/{token}/entries/{entry_id:path}", response_model=EntryOut, dependencies=[WitnessRead],
             responses=errors(404))
-def witness_entry(token: str, entry_id: str, svc: ServicesDep) -> EntryOut:
+def witness_entry(token: str, entry_id: EntryIdPath, svc: ServicesDep) -> EntryOut:
     grant = _witness(svc, token)
     row = get_visible_entry(svc.graph, visibility_params(Viewer(witness_period_id=grant.period_id)), entry_id)
     if row is None:
