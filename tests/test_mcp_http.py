@@ -265,6 +265,8 @@ def test_bad_arguments_and_spent_budgets_are_answered_with_the_apis_reasons(
             assert status == 429 and reason.startswith("too many searches by this caller")
             with pytest.raises(McpError, match="no such resource"):
                 await s.read_resource("memora://elsewhere/x")  # type: ignore[arg-type]
+            with pytest.raises(McpError, match="too many searches by this caller"):
+                await s.list_resources()  # one listing reads every project's chapters: it spends a search
 
     with http_server(limited, graph, embedder, limits=True) as url:
         anyio.run(run, url)

@@ -2,8 +2,8 @@
 
 Over stdio the caller is the person running `memora mcp --as USER` (like the CLI). Over HTTP every request is
 authenticated before the MCP transport sees it, by the API's own checks (`api.deps.current_viewer` for development
-tokens and JWTs, `api.routes.witnesses._witness` for witness links, with the same failed-authentication budget per
-address), and the caller is put in the request's state, where the tools read it back.
+tokens and JWTs, `api.routes.witnesses._witness` for witness links, with the same rules for failed authentication per
+address, counted by this process), and the caller is put in the request's state, where the tools read it back.
 
 A refusal is the HTTP layer's answer: the `HTTPException` a route raised, or the pydantic error of the arguments in
 the API's 422 shape; the tool result is an MCP error (`isError`) whose text is that reason and whose structured

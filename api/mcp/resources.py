@@ -53,6 +53,7 @@ def listing(svc: Services, caller: Caller) -> list[dict[str, Any]]:
     """`uri`, `name`, `description` of every resource the caller may read (none for a witness)."""
     if caller.witness_token is not None:
         return []
+    spend_from(caller.limits, "search", caller.budget_key)  # one call reads the chapters of every project
     mine = projects.my_projects(caller.viewer, svc)
     out = [{"uri": PROJECTS, "name": "projects", "description": "Your projects and your role in each."}]
     for p in mine:

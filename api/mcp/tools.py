@@ -168,7 +168,7 @@ def call(svc: Services, caller: Caller, name: str, args: dict[str, Any]) -> dict
         raise HTTPException(404, f"no such tool: {name[:100]!r} (tools: {', '.join(TOOLS)})")
     if caller.witness_token is not None and tool.witness_arguments is None:
         raise HTTPException(403, WITNESS_ONLY)
-    if caller.body_limit is not None and len(json.dumps(args).encode()) > caller.body_limit:
+    if caller.body_limit is not None and len(json.dumps(args, ensure_ascii=False).encode()) > caller.body_limit:
         raise HTTPException(422, [{"loc": ["arguments"], "msg": too_large(caller.body_limit),
                                    "type": "body_too_large"}])
     return tool.call(svc, caller, args).model_dump(mode="json", by_alias=True)
