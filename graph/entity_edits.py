@@ -34,12 +34,12 @@ VISIBLE_MENTIONS = _per_label(f"""
 MATCH (e:Entry)-[m:MENTIONS]->(:__LABEL__ {{id: $id}})
 WHERE {CAN_SEE}
 RETURN e.id AS entry_id, m.name AS name, coalesce(e.listed_persons, []) AS persons,
-       coalesce(e.listed_places, []) AS places
+       coalesce(e.listed_places, []) AS places, e.intimacy AS intimacy, e.author_id AS author_id
 """)
 VISIBLE_DECLARATIONS = _per_label(f"""
 MATCH (d:Declaration)-[:DECLARES]->(:__LABEL__ {{id: $id}})
 WHERE {CAN_SEE_DECLARATION}
-RETURN d.id AS id
+RETURN d.id AS id, d.intimacy AS intimacy, d.author_id AS author_id
 """)
 DELETE_DECLARATIONS = "UNWIND $ids AS did MATCH (d:Declaration {id: did}) DETACH DELETE d"
 # A renamed declaration keeps its old name as an alias (texts that use it keep linking) unless new aliases are given.
@@ -104,7 +104,8 @@ def _edit(graph: Graph, entity: Entity, viewer_params: dict[str, object], new_na
     def work(tx: ManagedTransaction) -> int:
         if not list(tx.run(LOCK_ENTITY[kind], params)):
             return 0
-        declared = [r["id"] for r in tx.run(VISIBLE_DECLARATIONS[kind], params)]
+        declarations = [dict(r) for r in tx.run(VISIBLE_DECLARATIONS[kind], params)]
+        declared = [d["id"] for d in declarations]
         if not delete and aliases is not None and not declared:
             raise NotDeclared(entity.id)
         mentions = [dict(r) for r in tx.run(VISIBLE_MENTIONS[kind], params)]
@@ -125,7 +126,10 @@ def _edit(graph: Graph, entity: Entity, viewer_params: dict[str, object], new_na
             tx.run(RENAME_DECLARATIONS, ids=declared, name=new_name, aliases=aliases).consume()
             if new_name is not None and declared:
                 tx.run(SET_NODE_NAME[kind], id=entity.id, name=new_name).consume()
-        bump_levels_in(tx, [{"project_id": entity.project_id}])
+        # Only the audiences of the sources changed: a viewer who sees none of them observes no change (their
+        # cached results stay; a bump for everyone would tell them a hidden source was edited).
+        bump_levels_in(tx, [{"project_id": entity.project_id, "intimacy": s["intimacy"], "author_id": s["author_id"]}
+                            for s in declarations + mentions])
         return len(declared)
 
     return graph.transact(work)

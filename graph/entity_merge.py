@@ -34,12 +34,12 @@ SOURCES = f"""
 MATCH (n:Person|Place|Thing {{id: $id}})
 CALL {{
   WITH n MATCH (d:Declaration)-[:DECLARES]->(n) WHERE {CAN_SEE_DECLARATION}
-  RETURN d.id AS declaration_id, d.intimacy AS intimacy, [d.name] + d.aliases AS names
+  RETURN d.id AS declaration_id, d.intimacy AS intimacy, d.author_id AS author_id, [d.name] + d.aliases AS names
   UNION
   WITH n MATCH (e:Entry)-[m:MENTIONS]->(n) WHERE {CAN_SEE}
-  RETURN null AS declaration_id, e.intimacy AS intimacy, [m.name] AS names
+  RETURN null AS declaration_id, e.intimacy AS intimacy, e.author_id AS author_id, [m.name] AS names
 }}
-RETURN declaration_id, intimacy, names
+RETURN declaration_id, intimacy, author_id, names
 """
 DECLARATION = "MATCH (d:Declaration {id: $id}) RETURN d.aliases AS aliases"
 DETACH = """
@@ -52,7 +52,7 @@ RECORD = """
 CREATE (g:EntityMerge {id: $id, project_id: $project_id, kind: $kind, from_id: $from_id, from_name: $from_name,
                        from_key: $from_key, into_id: $into_id, into_name: $into_name, intimacy: $intimacy,
                        author_id: $author_id, detached: $detached, created: $created, added: $added,
-                       created_at: datetime()})
+                       levels: $levels, created_at: datetime()})
 """
 # The caller's own merges of a name (latest first): a merge records names and declarations as its author saw them
 # (their private declarations included), so only its author may read or undo it.
@@ -143,15 +143,20 @@ def merge_entities(graph: Graph, project_id: str, into: Entity, merged: Entity, 
                 created.append(did)
             added[did] = [n for n in names if n not in before]
         all_added = list(dict.fromkeys(n for ns in added.values() for n in ns))
+        # Only the audiences of the sources touched: whoever sees none of them observes no change, cache included.
+        levels = sorted({(r["intimacy"], r["author_id"]) for r in target + sources}
+                        | {(level, author_id) for level in by_level}, key=lambda x: (x[0] or "", x[1] or ""))
+        touched = [{"project_id": project_id, "intimacy": i, "author_id": a} for i, a in levels]
+        generations.bump_levels_in(tx, touched)
         tx.run(RECORD, {"id": sha256(into.id, merged.id, author_id, json.dumps(detached), json.dumps(added))[:32],
                         "project_id": project_id, "kind": kind, "from_id": merged.id, "from_name": merged.name,
                         "from_key": fold(merged.name), "into_id": into.id, "into_name": into.name,
                         "intimacy": max(by_level, key=INTIMACY_LEVELS.index), "author_id": author_id,
-                        "detached": detached, "created": created, "added": json.dumps(added)}).consume()
+                        "detached": detached, "created": created, "added": json.dumps(added),
+                        "levels": json.dumps(touched)}).consume()
         return all_added
 
     aliases = graph.transact(work)
-    generations.bump(graph, [project_id])  # cached search results may show the old names
     return Merged(into, merged, aliases)
 
 
@@ -172,7 +177,10 @@ def unmerge(graph: Graph, project_id: str, name: str, kind: str | None,
         tx.run(REATTACH[g["kind"]], {"from_id": g["from_id"], "project_id": project_id, "from_name": g["from_name"],
                                      "ids": list(g["detached"])}).consume()
         tx.run(DELETE_RECORD, id=g["id"]).consume()
+        if g.get("levels"):
+            generations.bump_levels_in(tx, json.loads(g["levels"]))
+        else:  # a merge recorded before its levels were: every audience
+            generations.bump_levels_in(tx, [{"project_id": project_id}])
 
     graph.transact(work)
-    generations.bump(graph, [project_id])
     return {"id": g["from_id"], "kind": g["kind"], "name": g["from_name"], "from": g["into_name"]}

@@ -228,3 +228,28 @@ def test_entities_from_the_command_line(capsys: pytest.CaptureFixture[str], hous
     assert code == 0 and '"removed": true' in out
     assert "Josep" not in {r["name"] for r in graph.read(MENTIONED, {"entry": f"{p}/e2"})}
     assert "Josep" not in {r["name"] for r in graph.read(MENTIONED, {"entry": f"{p}/e1"})}
+
+
+def test_an_edit_of_hidden_sources_moves_no_other_viewers_generation(client: TestClient, auth: Headers,
+                                                                      house: dict[str, str], graph: Graph) -> None:
+    """Cached results are keyed by search generations: an edit whose sources only its writer may see (Ana's private
+    Secreto) must leave everyone else's generations alone, or a cache miss would tell them it happened; an edit of
+    circle sources moves everyone's."""
+    from graph import generations
+
+    p, ana = house["project"], auth(house["ana"])
+
+    def gens(user: str) -> list[dict[str, Any]]:
+        return generations.read(graph, [p], house[user])
+
+    before = {u: gens(u) for u in ("ana", "bea", "carl")}
+    wait(client, ana, p, client.patch(f"/v1/projects/{p}/entities/person/Secreto", json={"name": "Sigilo"},
+                                      headers=ana).json()["relink"])
+    wait(client, ana, p, client.delete(f"/v1/projects/{p}/entities/person/Sigilo", headers=ana).json())
+    after = {u: gens(u) for u in ("ana", "bea", "carl")}
+    assert after["bea"] == before["bea"] and after["carl"] == before["carl"]
+    assert after["ana"] != before["ana"]
+
+    renamed = client.patch(f"/v1/projects/{p}/entities/person/Marta", json={"name": "Marta García"}, headers=ana)
+    wait(client, ana, p, renamed.json()["relink"])
+    assert gens("carl") != after["carl"]
