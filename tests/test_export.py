@@ -16,11 +16,14 @@ from fastapi.testclient import TestClient
 from api.app import Services, create_app
 from api.auth import issue
 from api.cli import main
+from graph.candidates import candidate_sources, list_candidates, reject_candidate
 from graph.db import Graph
 from graph.entities import upsert_entity
+from graph.export import VERSION
 from graph.ids import period_id, sha256
 from graph.members import set_member, update_project
 from graph.settings import Settings
+from graph.visibility import Viewer, visibility_params
 from graph.witnesses import create_grant
 from ingest.embedders import CheckedEmbedder
 from ingest.pipeline import LineError, parse_line
@@ -50,7 +53,7 @@ def world(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> dict[str, st
         {"entry_id": f"{p}/e2", "project_id": p, "author": o, "occurred_on": "2008", "intimacy": "intimate",
          "text": "La playa de Cádiz en verano, con papá.", "places": ["Cádiz"], "persons": ["Abuela Rosa"]},
         {"entry_id": f"{p}/e3", "project_id": p, "author": c, "occurred_on": "2008-06-21/2008-09-22",
-         "intimacy": "private", "text": "La jefa no sabe que rompí la persiana.", "weather": None},
+         "intimacy": "private", "text": "La jefa no sabe que rompí la persiana de Ramiro Soto.", "weather": None},
         {"entry_id": f"{p}/e4", "project_id": p, "author": o, "intimacy": "private", "kind": "chronicle",
          "title": "Secreto", "text": "Nadie sabe lo de la persiana rota.", "occurred_on": "2009-01-05"},
         {"entry_id": f"{p}/s1", "project_id": p, "author": o, "kind": "session", "occurred_at": "2024-05-01T10:00:00",
@@ -66,6 +69,12 @@ def world(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> dict[str, st
                       "period": CHAPTER, "text": "Yo estuve allí: papá cocinaba cada noche.",
                       "occurred_on": "2008-08"}])
     assert not report.errors and report.written == 1
+    # Rejected candidates are a writer's decision too: the owner's (circle) and the coauthor's (private, a name only
+    # the coauthor's private entry holds).
+    for user, name in ((o, "Te"), (c, "Ramiro Soto")):
+        seen = candidate_sources(graph, p, visibility_params(Viewer(user_id=user)), name, None)
+        assert seen is not None, f"spaCy no longer spots {name!r}: pick another candidate"
+        reject_candidate(graph, p, seen, user)
     return {"project": p, "grant": grant, **users}
 
 
@@ -84,6 +93,12 @@ def _as(text: str, source: str, target: str, grant: str) -> str:
     get fresh ids, while a witness's account keeps naming the grant it was written through)."""
     return (text.replace(f'"{source}"', f'"{target}"').replace(f'"{source}/', f'"{target}/')
             .replace(f'"id":"{grant}"', f'"id":"{sha256(target, grant)[:16]}"'))
+
+
+def _candidates(graph: Graph, project: str, user: str | None) -> list[tuple[str, str, int]]:
+    """What `user` (None: the operator) is offered as candidate names, rejected ones left out."""
+    params = None if user is None else visibility_params(Viewer(user_id=user))
+    return [(c.name, c.kind, c.mentions) for c in list_candidates(graph, project, params)]
 
 
 def _search_ids(client: TestClient, user: str, settings: Settings, project: str) -> list[list[str]]:
@@ -109,7 +124,7 @@ def test_export_import_export_is_identical_and_searches_agree(world: dict[str, s
     text = first.read_text(encoding="utf-8")
     records = _records(text)
     head, *_, end = records
-    assert head == {"memora_record": "project", "format": "memora-export", "version": 1, "project_id": p,
+    assert head == {"memora_record": "project", "format": "memora-export", "version": VERSION, "project_id": p,
                     "name": "Familia Export", "hemisphere": "south"}
     assert end == {"memora_record": "end", "entries": 7}
     by_type: dict[str, list[dict[str, Any]]] = {}
@@ -121,6 +136,8 @@ def test_export_import_export_is_identical_and_searches_agree(world: dict[str, s
     assert decl["Marta"]["audience"] == "private" and decl["Marta"]["author"] == world["coauthor"]
     assert decl["Josep"]["aliases"] == ["papá", "dad"] and decl["Cádiz"]["audience"] == "public"
     assert {"Abuela Rosa", "Josep", "Cádiz", "Marta"} <= {e["name"] for e in by_type["entity"]}
+    assert {(d["name"], d["audience"], d["author"]) for d in by_type["dismissal"]} == {
+        ("Te", "circle", world["owner"]), ("Ramiro Soto", "private", world["coauthor"])}
     [grant] = by_type["witness_grant"]
     assert grant["id"] == world["grant"] and grant["period"] == CHAPTER and grant["label"] == "la abuela"
     entries = {e["entry_id"].split("/", 1)[1]: e for e in by_type["entry"]}
@@ -137,6 +154,11 @@ def test_export_import_export_is_identical_and_searches_agree(world: dict[str, s
     assert f"imported {copy}" in out and "entries written 7" in out
     assert _run(capsys, "export", "--project", copy, "--out", str(second))[0] == 0
     assert second.read_text(encoding="utf-8") == _as(text, p, copy, world["grant"])
+    # A rejected name stays rejected in the copy, for whoever may see the rejection (nobody is offered it again).
+    for user in (None, world["owner"], world["coauthor"], world["reader"]):
+        offered = _candidates(graph, copy, user)
+        assert offered == _candidates(graph, p, user), user
+        assert not {"Te", "Ramiro Soto"} & {name for name, _, _ in offered}, user
 
     # The copy answers every viewer as the original does (dates, links, chapter, conversation context, privacy).
     with TestClient(create_app(Services(settings, graph=graph, embedder=embedder))) as client:
@@ -208,6 +230,9 @@ def test_the_http_export_is_the_owners_view_streamed(world: dict[str, str], pref
     assert records[-1] == {"memora_record": "end", "entries": 6}
     assert "la jefa" not in body.lower() and "Marta" not in body, "a coauthor's private alias never leaves"
     assert "rompí la persiana" not in body
+    assert [(r["name"], r["audience"]) for r in records if r.get("memora_record") == "dismissal"] == [
+        ("Te", "circle")], "the owner's rejection, not the coauthor's private one"
+    assert "Ramiro" not in body
 
     # What the owner took away restores: the owner's searches in the copy give the same entries.
     path, copy = tmp_path / "owner.jsonl", f"{prefix}owned"
