@@ -42,18 +42,18 @@ RETURN u.id AS user_id, m.role AS role ORDER BY u.id
 """
 ALL_ENTITIES = """
 MATCH (n:Person|Place|Thing) WHERE n.project_id = $project_id
-RETURN n.kind AS kind, n.name AS name ORDER BY n.id
+RETURN n.id AS id, n.kind AS kind, n.name AS name ORDER BY n.id
 """
 VISIBLE_ENTITIES = f"""
 MATCH (n:Person|Place|Thing) WHERE n.project_id = $project_id
 WITH n, {display_name("n")} AS name
 WHERE name IS NOT NULL
-RETURN n.kind AS kind, name ORDER BY n.id
+RETURN n.id AS id, n.kind AS kind, name ORDER BY n.id
 """
 _DECLARATIONS = """
 MATCH (d:Declaration)-[:DECLARES]->(n) WHERE d.project_id = $project_id {where}
-RETURN n.kind AS kind, d.name AS name, d.aliases AS aliases, d.intimacy AS audience, d.author_id AS author,
-       toString(d.created_at) AS created_at
+RETURN n.id AS entity_id, n.kind AS kind, d.name AS name, d.aliases AS aliases, d.intimacy AS audience,
+       d.author_id AS author, toString(d.created_at) AS created_at
 ORDER BY d.created_at, n.id, d.intimacy, coalesce(d.author_id, '')
 """
 ALL_DECLARATIONS = _DECLARATIONS.format(where="")

@@ -84,9 +84,11 @@ class MemberRecord(_Record):
 class EntityRecord(_Record):
     kind: EntityKind
     name: str = Field(min_length=1, max_length=200)
+    id: str | None = Field(default=None, max_length=400)  # version 2; a renamed entity keeps its first name's id
 
 
 class DeclarationRecord(_Record):
+    entity_id: str | None = Field(default=None, max_length=400)  # version 2
     kind: EntityKind
     name: str = Field(min_length=1, max_length=200)
     aliases: list[str] = Field(default_factory=list, max_length=200)
@@ -203,6 +205,11 @@ def read_export(path: Path) -> ExportFile:
                                   f"{', '.join(_MODELS)}, end)")
     if header is None:
         raise ExportFileError("the file is empty")
+    for r in records:  # an id names a node of this project only (never another project's)
+        if isinstance(r, EntityRecord | DeclarationRecord):
+            carried = r.id if isinstance(r, EntityRecord) else r.entity_id
+            if carried is not None and not carried.startswith(f"{header.project_id}/{r.kind}/"):
+                raise ExportFileError(f"entity id {carried!r} is not a {r.kind} of project {header.project_id}")
     if end is None:
         raise ExportFileError("no end record: the export was cut short (an interrupted download or copy); "
                               "export it again")
@@ -234,6 +241,13 @@ class Restorer:
                 data["entry_id"] = f"{self.target}/{entry[len(self.source) + 1:]}"
         return data
 
+    def entity_id(self, kind: str, name: str, carried: str | None) -> str:
+        """The entity's id in the target project: the exported one (rehomed), or, from a version 1 file, the id its
+        name gives."""
+        if carried is None:
+            return entity_id(self.target, kind, name)
+        return f"{self.target}/{carried[len(self.source) + 1:]}"
+
     def _entries(self) -> Iterator[tuple[int, EntryRecord | LineError]]:
         for number, text in _lines(self.export.path):
             data = json.loads(text)
@@ -258,12 +272,12 @@ class Restorer:
                 set_member(self.graph, p, r.user_id, r.role)
                 report.members += 1
             elif isinstance(r, EntityRecord):
-                self.graph.write(IMPORT_ENTITY[r.kind], {"id": entity_id(p, r.kind, r.name), "project_id": p,
-                                                         "name": r.name})
+                self.graph.write(IMPORT_ENTITY[r.kind], {"id": self.entity_id(r.kind, r.name, r.id),
+                                                         "project_id": p, "name": r.name})
                 report.entities += 1
         for r in self.export.records:
             if isinstance(r, DeclarationRecord):
-                eid = entity_id(p, r.kind, r.name)
+                eid = self.entity_id(r.kind, r.name, r.entity_id)
                 self.graph.write(IMPORT_DECLARATION[r.kind], {
                     "id": eid, "project_id": p, "name": r.name, "aliases": r.aliases, "audience": r.audience,
                     "author": r.author, "created_at": r.created_at,

@@ -18,7 +18,8 @@ from api.auth import issue
 from api.cli import main
 from graph.candidates import candidate_sources, list_candidates, reject_candidate
 from graph.db import Graph
-from graph.entities import upsert_entity
+from graph.entities import list_entities, upsert_entity
+from graph.entity_edits import find_for_edit, rename_entity
 from graph.export import VERSION
 from graph.ids import period_id, sha256
 from graph.members import set_member, update_project
@@ -27,13 +28,14 @@ from graph.visibility import Viewer, visibility_params
 from graph.witnesses import create_grant
 from ingest.embedders import CheckedEmbedder
 from ingest.pipeline import LineError, parse_line
+from ingest.relink import relink_project
 
 CHAPTER = "Verano en Cádiz"
 QUERIES = ("¿qué dijo papá del piso?", "la playa de Cádiz en verano", "la jefa", "persiana rota")
 
 
 @pytest.fixture()
-def world(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> dict[str, str]:
+def world(graph: Graph, embedder: CheckedEmbedder, prefix: str, ingest: Callable[..., Any]) -> dict[str, str]:
     """A project with every kind of fact an export must carry: roles, a southern hemisphere, declarations of every
     audience (one private to a coauthor), vague dates, metadata, a chapter, a conversation, a witness grant and its
     witness's account."""
@@ -63,6 +65,12 @@ def world(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> dict[str, st
     ]
     report = ingest(rows)
     assert not report.errors and report.written == len(rows)
+    # A renamed entity keeps the id its first name gave it (clients may hold it): so must a restore.
+    coauthor_view = visibility_params(Viewer(user_id=c))
+    blind = find_for_edit(graph, p, coauthor_view, "thing", "la persiana")
+    assert blind is not None
+    rename_entity(graph, p, blind, coauthor_view, "la persiana del salón", None)
+    relink_project(graph, embedder, p, embed=True)
     grant = create_grant(graph, p, period_id(p, CHAPTER), users["owner"], timedelta(days=30), "la abuela")
     assert grant is not None
     report = ingest([{"entry_id": f"{p}/w1", "project_id": p, "author": f"witness:{grant}", "kind": "witness",
@@ -154,6 +162,10 @@ def test_export_import_export_is_identical_and_searches_agree(world: dict[str, s
     assert f"imported {copy}" in out and "entries written 7" in out
     assert _run(capsys, "export", "--project", copy, "--out", str(second))[0] == 0
     assert second.read_text(encoding="utf-8") == _as(text, p, copy, world["grant"])
+    ids = {(e.kind, e.name): e.id for e in list_entities(graph, [p])}
+    assert ids[("thing", "la persiana del salón")] == f"{p}/thing/la-persiana", "renamed, the id stays"
+    assert {k: v.replace(p, copy, 1) for k, v in ids.items()} == {
+        (e.kind, e.name): e.id for e in list_entities(graph, [copy])}, "the copy's entities have the same ids"
     # A rejected name stays rejected in the copy, for whoever may see the rejection (nobody is offered it again).
     for user in (None, world["owner"], world["coauthor"], world["reader"]):
         offered = _candidates(graph, copy, user)
@@ -202,6 +214,11 @@ def test_an_export_is_not_entries_and_a_cut_export_is_refused(world: dict[str, s
     assert code == 2 and "memora ingest" in err
     code, _, err = _run(capsys, "import", str(path), "--as-project", "a/b")
     assert code == 2 and "not a valid project id" in err
+    # An entity id of another project would make the import write into that project's node: refused.
+    foreign = tmp_path / "foreign.jsonl"
+    foreign.write_text(path.read_text().replace(f'"id":"{world["project"]}/thing/', '"id":"elsewhere/thing/'))
+    code, _, err = _run(capsys, "import", str(foreign), "--as-project", f"{prefix}cut")
+    assert code == 2 and "'elsewhere/thing/la-persiana' is not a thing of project" in err, err
     assert not graph.read("MATCH (p:Project) WHERE p.id STARTS WITH $p RETURN p", {"p": f"{prefix}cut"})
 
 
@@ -217,6 +234,7 @@ def test_the_http_export_is_the_owners_view_streamed(world: dict[str, str], pref
         for user in ("coauthor", "reader"):
             resp = client.get(f"/v1/projects/{p}/export", headers=h(world[user]))
             assert resp.status_code == 403, resp.text
+            assert "owner" in resp.json()["detail"] and "export" in resp.json()["detail"], "the reason says why"
         assert client.get(f"/v1/projects/{p}/export", headers=h(f"{prefix}stranger")).status_code == 403
         assert client.get(f"/v1/projects/{prefix}none/export", headers=h(world["owner"])).status_code == 403
         assert client.get(f"/v1/projects/{p}/export").status_code == 401
