@@ -85,7 +85,7 @@ def require_writer(svc: Services, project_id: str, who: Viewer) -> None:
 
 def require_owner(svc: Services, project_id: str, who: Viewer) -> None:
     if role_of(svc.graph, project_id, who.user_id or "") != "owner":
-        raise HTTPException(403, "only the project's owner manages members")
+        raise HTTPException(403, "only the project's owner may do this (members, project settings, witnesses, export)")
 
 
 def _member_of_path_project(project_id: str, who: ViewerDep, svc: ServicesDep) -> Viewer:

@@ -488,13 +488,13 @@ class WitnessGrantOut(BaseModel):
 
 
 class ExportLineOut(BaseModel):
-    """One line of `GET /v1/projects/{p}/export` (graph/export.py). A line with `memora_record` is a project,
-    member, entity, declaration, witness_grant or end record; a line without it is an entry in the ingest format
-    (`entry_id`, `project_id`, `text`, `author`, `occurred_on` as written, `occurred_at`, `title`, `persons`,
-    `places`, `tags`, `intimacy`, `kind`, `period`, and the entry's metadata fields such as `turn`)."""
+    """One line of `GET /v1/projects/{p}/export` (graph/export.py): a record named by `memora_record`, or (without it)
+    an entry in the ingest format (`entry_id`, `project_id`, `text`, `author`, `occurred_on` as written, `occurred_at`,
+    `title`, `persons`, `places`, `tags`, `intimacy`, `kind`, `period`, and metadata fields such as `turn`)."""
 
     model_config = ConfigDict(extra="allow")
 
-    memora_record: Literal["project", "member", "entity", "declaration", "witness_grant", "end"] | None = None
+    memora_record: Literal["project", "member", "entity", "declaration", "dismissal", "witness_grant",
+                           "end"] | None = None
     project_id: str | None = None
     entry_id: str | None = None

@@ -247,19 +247,25 @@ class Soak:
     """`clients` threads for `seconds` against `base_url`; `run()` returns the report, `verify(graph)` completes it."""
 
     def __init__(self, base_url: str, settings: Settings, cast: Cast, clients: int = 8, seconds: float = 120,
-                 seed: int = 1, timeout: float = 60) -> None:
+                 seed: int = 1, timeout: float = 60, min_results: int = 0, max_seconds: float | None = None) -> None:
         self.base_url, self.cast, self.clients, self.seconds, self.seed = base_url, cast, clients, seconds, seed
         self.timeout = timeout
+        # A short soak on a loaded machine may judge too few search results to mean anything: it then goes on past
+        # `seconds` until `min_results` were judged, and stops at `max_seconds` whatever happens.
+        self.min_results = min_results
+        self.max_seconds = max_seconds if max_seconds is not None else seconds
         self.tokens = {u: {"Authorization": f"Bearer {auth.issue(settings, u)}"} for u in cast.users}
         self.ledger = Ledger()
         self.report = SoakReport(clients, seconds)
         self._lock = threading.Lock()
         self._serial = 0
+        self._cap = 0.0
 
     def run(self) -> SoakReport:
         self.warm_up()
-        deadline = time.monotonic() + self.seconds
         started = time.monotonic()
+        deadline = started + self.seconds
+        self._cap = started + max(self.seconds, self.max_seconds)
         threads = [threading.Thread(target=self._client, args=(i, deadline), name=f"soak-{i}")
                    for i in range(self.clients)]
         for t in threads:
@@ -268,6 +274,13 @@ class Soak:
             t.join()
         self.report.seconds = time.monotonic() - started
         return self.report
+
+    def _done(self, deadline: float) -> bool:
+        now = time.monotonic()
+        if now >= self._cap:
+            return True
+        with self._lock:
+            return now >= deadline and self.report.results_checked >= self.min_results
 
     def warm_up(self) -> None:
         """One search before the clock starts: the first loads the query model and plans each statement."""
@@ -283,7 +296,7 @@ class Soak:
         levels: dict[str, State] = {}
         with httpx.Client(base_url=self.base_url, timeout=self.timeout) as http:
             for step in range(sys.maxsize):
-                if time.monotonic() >= deadline:
+                if self._done(deadline):
                     break
                 kind = OPENING[step] if step < len(OPENING) else _pick(rng)
                 if kind in ("edit", "relevel", "delete") and not mine:

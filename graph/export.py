@@ -1,5 +1,5 @@
-"""A project as JSON Lines: a header, its members, entities, declarations, witness grants, then every entry in the
-ingest format. `ingest/restore.py` reads it back.
+"""A project as JSON Lines: a header, its members, entities, declarations, rejected names, witness grants, then every
+entry in the ingest format. `ingest/restore.py` reads it back.
 
 Two readers, two scopes (docs/SECURITY.md, "Export"):
 - the operator (`memora export`), trusted with the database, gets everything: every author's private entries and
@@ -10,9 +10,10 @@ Two readers, two scopes (docs/SECURITY.md, "Export"):
 
 Record types: entry lines are plain ingest records (no marker, so they are the ingest format exactly); every other
 line carries `"memora_record"`: `project` (first line, with `format` and `version`), `member`, `entity`,
-`declaration`, `witness_grant`, and `end` (last line, with the number of entries: a cut stream is detected). The
-order of every list is a function of what is stored, so export → import → export gives the same bytes. Vectors are
-not exported: an import re-embeds (identical chunk content reuses stored vectors).
+`declaration`, `dismissal` (a rejected candidate name; version 2), `witness_grant`, and `end` (last line, with the
+number of entries: a cut stream is detected). The order of every list is a function of what is stored, so export →
+import → export gives the same bytes. Vectors are not exported: an import re-embeds (identical chunk content reuses
+stored vectors).
 """
 
 from __future__ import annotations
@@ -27,9 +28,9 @@ from graph.entities import display_name
 from graph.visibility import CAN_SEE, CAN_SEE_DECLARATION, Viewer, visibility_params
 
 FORMAT = "memora-export"
-VERSION = 1
+VERSION = 2  # 2: `dismissal` records (version 1 files are still read)
 MARKER = "memora_record"
-RECORD_TYPES = ("project", "member", "entity", "declaration", "witness_grant", "end")
+RECORD_TYPES = ("project", "member", "entity", "declaration", "dismissal", "witness_grant", "end")
 
 PROJECT = """
 MATCH (p:Project {id: $project_id})
@@ -41,22 +42,32 @@ RETURN u.id AS user_id, m.role AS role ORDER BY u.id
 """
 ALL_ENTITIES = """
 MATCH (n:Person|Place|Thing) WHERE n.project_id = $project_id
-RETURN n.kind AS kind, n.name AS name ORDER BY n.id
+RETURN n.id AS id, n.kind AS kind, n.name AS name ORDER BY n.id
 """
 VISIBLE_ENTITIES = f"""
 MATCH (n:Person|Place|Thing) WHERE n.project_id = $project_id
 WITH n, {display_name("n")} AS name
 WHERE name IS NOT NULL
-RETURN n.kind AS kind, name ORDER BY n.id
+RETURN n.id AS id, n.kind AS kind, name ORDER BY n.id
 """
 _DECLARATIONS = """
 MATCH (d:Declaration)-[:DECLARES]->(n) WHERE d.project_id = $project_id {where}
-RETURN n.kind AS kind, d.name AS name, d.aliases AS aliases, d.intimacy AS audience, d.author_id AS author,
-       toString(d.created_at) AS created_at
+RETURN n.id AS entity_id, n.kind AS kind, d.name AS name, d.aliases AS aliases, d.intimacy AS audience,
+       d.author_id AS author, toString(d.created_at) AS created_at
 ORDER BY d.created_at, n.id, d.intimacy, coalesce(d.author_id, '')
 """
 ALL_DECLARATIONS = _DECLARATIONS.format(where="")
 VISIBLE_DECLARATIONS = _DECLARATIONS.format(where=f"AND {CAN_SEE_DECLARATION}")
+# Rejected candidates (graph/candidates.py): a writer's decision that a name is not an entity, with its audience, so
+# the name does not come back as a candidate after a restore. The folded key is recomputed on import.
+_DISMISSALS = """
+MATCH (d:Dismissal) WHERE d.project_id = $project_id {where}
+RETURN d.kind AS kind, d.name AS name, d.intimacy AS audience, d.author_id AS author,
+       toString(d.created_at) AS created_at
+ORDER BY d.created_at, d.key, d.intimacy, coalesce(d.author_id, '')
+"""
+ALL_DISMISSALS = _DISMISSALS.format(where="")
+VISIBLE_DISMISSALS = _DISMISSALS.format(where=f"AND {CAN_SEE_DECLARATION}")
 GRANTS = """
 MATCH (g:WitnessGrant {project_id: $project_id})-[:FOR]->(per:Period)
 RETURN g.id AS id, per.name AS period, g.label AS label, g.created_by AS created_by,
@@ -127,6 +138,8 @@ def export_lines(graph: Graph, project_id: str, scope: Scope) -> Iterator[str]:
         yield line({MARKER: "entity", **dict(r)})
     for r in graph.read(ALL_DECLARATIONS if scope.viewer is None else VISIBLE_DECLARATIONS, params):
         yield line({MARKER: "declaration", **dict(r)})
+    for r in graph.read(ALL_DISMISSALS if scope.viewer is None else VISIBLE_DISMISSALS, params):
+        yield line({MARKER: "dismissal", **dict(r)})
     for r in graph.read(GRANTS, params):
         yield line({MARKER: "witness_grant", **dict(r)})
     with graph.driver.session(database=graph.database, fetch_size=200) as session:

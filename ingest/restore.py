@@ -1,10 +1,10 @@
 """`memora import`: a project exported by `graph/export.py` written back, optionally under another project id.
 
-Order matters and is fixed here, not by the file: the project, its members, entity nodes and declarations first (an
-entry is linked through the declarations that exist when it is written), then the entries through the ordinary
-ingest pipeline (same validation, chunking, linking, threads; vectors re-embedded, identical chunk content reusing a
-stored vector), then the witness grants (their chapters exist by then). Everything is an idempotent MERGE keyed by
-ids derived from the project id, so a second run of the same import changes nothing.
+Order matters and is fixed here, not by the file: the project, its members, entity nodes, declarations and
+rejected candidate names first (an entry is linked through the declarations that exist when it is written), then the
+entries through the ordinary ingest pipeline (same validation, chunking, linking, threads; vectors re-embedded,
+identical chunk content reusing a stored vector), then the witness grants (their chapters exist by then). Everything
+is an idempotent MERGE keyed by ids derived from the project id, so a second run of the same import changes nothing.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from graph.export import FORMAT, MARKER, VERSION
 from graph.generations import bump
 from graph.ids import entity_id, period_id, sha256
 from graph.members import ENSURE_PROJECT, set_member, update_project
+from graph.textnorm import fold
 from ingest.embedders import CheckedEmbedder
 from ingest.pipeline import Ingestor, IngestReport, LineError
 from ingest.records import PROJECT_ID_PATTERN, EntryRecord
@@ -41,6 +42,11 @@ SET d.project_id = $project_id, d.entity_id = $id, d.kind = '{kind}', d.name = $
     d.intimacy = $audience, d.author_id = $author, d.created_at = datetime($created_at), d.updated_at = datetime()
 MERGE (d)-[:DECLARES]->(n)
 """ for kind in _LABEL}
+IMPORT_DISMISSAL = """
+MERGE (d:Dismissal {id: $id})
+SET d.project_id = $project_id, d.kind = $kind, d.key = $key, d.name = $name, d.intimacy = $audience,
+    d.author_id = $author, d.created_at = datetime($created_at)
+"""
 IMPORT_GRANT = """
 MATCH (p:Project {id: $project_id})
 MERGE (per:Period {id: $period_id})
@@ -78,14 +84,26 @@ class MemberRecord(_Record):
 class EntityRecord(_Record):
     kind: EntityKind
     name: str = Field(min_length=1, max_length=200)
+    id: str | None = Field(default=None, max_length=400)  # version 2; a renamed entity keeps its first name's id
 
 
 class DeclarationRecord(_Record):
+    entity_id: str | None = Field(default=None, max_length=400)  # version 2
     kind: EntityKind
     name: str = Field(min_length=1, max_length=200)
     aliases: list[str] = Field(default_factory=list, max_length=200)
     audience: Level = "circle"
     author: str | None = Field(default=None, max_length=200)
+    created_at: str
+
+
+class DismissalRecord(_Record):
+    """A rejected candidate name (graph/candidates.py), for the audience its author saw it at."""
+
+    kind: EntityKind
+    name: str = Field(min_length=1, max_length=200)
+    audience: Level = "circle"
+    author: str = Field(min_length=1, max_length=200)
     created_at: str
 
 
@@ -100,7 +118,8 @@ class GrantRecord(_Record):
 
 
 _MODELS: dict[str, type[_Record]] = {"member": MemberRecord, "entity": EntityRecord,
-                                     "declaration": DeclarationRecord, "witness_grant": GrantRecord}
+                                     "declaration": DeclarationRecord, "dismissal": DismissalRecord,
+                                     "witness_grant": GrantRecord}
 
 
 @dataclass
@@ -109,12 +128,14 @@ class ImportReport:
     members: int = 0
     entities: int = 0
     declarations: int = 0
+    dismissals: int = 0
     witness_grants: int = 0
     entries: IngestReport = field(default_factory=IngestReport)
 
     def as_dict(self) -> dict[str, Any]:
         return {"project_id": self.project_id, "members": self.members, "entities": self.entities,
-                "declarations": self.declarations, "witness_grants": self.witness_grants, **self.entries.as_dict()}
+                "declarations": self.declarations, "dismissals": self.dismissals,
+                "witness_grants": self.witness_grants, **self.entries.as_dict()}
 
 
 @dataclass
@@ -184,6 +205,11 @@ def read_export(path: Path) -> ExportFile:
                                   f"{', '.join(_MODELS)}, end)")
     if header is None:
         raise ExportFileError("the file is empty")
+    for r in records:  # an id names a node of this project only (never another project's)
+        if isinstance(r, EntityRecord | DeclarationRecord):
+            carried = r.id if isinstance(r, EntityRecord) else r.entity_id
+            if carried is not None and not carried.startswith(f"{header.project_id}/{r.kind}/"):
+                raise ExportFileError(f"entity id {carried!r} is not a {r.kind} of project {header.project_id}")
     if end is None:
         raise ExportFileError("no end record: the export was cut short (an interrupted download or copy); "
                               "export it again")
@@ -215,6 +241,13 @@ class Restorer:
                 data["entry_id"] = f"{self.target}/{entry[len(self.source) + 1:]}"
         return data
 
+    def entity_id(self, kind: str, name: str, carried: str | None) -> str:
+        """The entity's id in the target project: the exported one (rehomed), or, from a version 1 file, the id its
+        name gives."""
+        if carried is None:
+            return entity_id(self.target, kind, name)
+        return f"{self.target}/{carried[len(self.source) + 1:]}"
+
     def _entries(self) -> Iterator[tuple[int, EntryRecord | LineError]]:
         for number, text in _lines(self.export.path):
             data = json.loads(text)
@@ -239,17 +272,23 @@ class Restorer:
                 set_member(self.graph, p, r.user_id, r.role)
                 report.members += 1
             elif isinstance(r, EntityRecord):
-                self.graph.write(IMPORT_ENTITY[r.kind], {"id": entity_id(p, r.kind, r.name), "project_id": p,
-                                                         "name": r.name})
+                self.graph.write(IMPORT_ENTITY[r.kind], {"id": self.entity_id(r.kind, r.name, r.id),
+                                                         "project_id": p, "name": r.name})
                 report.entities += 1
         for r in self.export.records:
             if isinstance(r, DeclarationRecord):
-                eid = entity_id(p, r.kind, r.name)
+                eid = self.entity_id(r.kind, r.name, r.entity_id)
                 self.graph.write(IMPORT_DECLARATION[r.kind], {
                     "id": eid, "project_id": p, "name": r.name, "aliases": r.aliases, "audience": r.audience,
                     "author": r.author, "created_at": r.created_at,
                     "declaration_id": sha256(eid, r.audience, r.author or "")[:32]})
                 report.declarations += 1
+            elif isinstance(r, DismissalRecord):
+                key = fold(r.name)
+                self.graph.write(IMPORT_DISMISSAL, {
+                    "id": sha256(p, key, r.audience, r.author)[:32], "project_id": p, "kind": r.kind, "key": key,
+                    "name": r.name, "audience": r.audience, "author": r.author, "created_at": r.created_at})
+                report.dismissals += 1
         Ingestor(self.graph, self.embedder, embed=self.embed).ingest(self._entries(), report=report.entries,
                                                                      progress=progress)
         for r in self.export.records:

@@ -16,21 +16,26 @@ from fastapi.testclient import TestClient
 from api.app import Services, create_app
 from api.auth import issue
 from api.cli import main
+from graph.candidates import candidate_sources, list_candidates, reject_candidate
 from graph.db import Graph
-from graph.entities import upsert_entity
+from graph.entities import list_entities, upsert_entity
+from graph.entity_edits import find_for_edit, rename_entity
+from graph.export import VERSION
 from graph.ids import period_id, sha256
 from graph.members import set_member, update_project
 from graph.settings import Settings
+from graph.visibility import Viewer, visibility_params
 from graph.witnesses import create_grant
 from ingest.embedders import CheckedEmbedder
 from ingest.pipeline import LineError, parse_line
+from ingest.relink import relink_project
 
 CHAPTER = "Verano en Cádiz"
 QUERIES = ("¿qué dijo papá del piso?", "la playa de Cádiz en verano", "la jefa", "persiana rota")
 
 
 @pytest.fixture()
-def world(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> dict[str, str]:
+def world(graph: Graph, embedder: CheckedEmbedder, prefix: str, ingest: Callable[..., Any]) -> dict[str, str]:
     """A project with every kind of fact an export must carry: roles, a southern hemisphere, declarations of every
     audience (one private to a coauthor), vague dates, metadata, a chapter, a conversation, a witness grant and its
     witness's account."""
@@ -50,7 +55,7 @@ def world(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> dict[str, st
         {"entry_id": f"{p}/e2", "project_id": p, "author": o, "occurred_on": "2008", "intimacy": "intimate",
          "text": "La playa de Cádiz en verano, con papá.", "places": ["Cádiz"], "persons": ["Abuela Rosa"]},
         {"entry_id": f"{p}/e3", "project_id": p, "author": c, "occurred_on": "2008-06-21/2008-09-22",
-         "intimacy": "private", "text": "La jefa no sabe que rompí la persiana.", "weather": None},
+         "intimacy": "private", "text": "La jefa no sabe que rompí la persiana de Ramiro Soto.", "weather": None},
         {"entry_id": f"{p}/e4", "project_id": p, "author": o, "intimacy": "private", "kind": "chronicle",
          "title": "Secreto", "text": "Nadie sabe lo de la persiana rota.", "occurred_on": "2009-01-05"},
         {"entry_id": f"{p}/s1", "project_id": p, "author": o, "kind": "session", "occurred_at": "2024-05-01T10:00:00",
@@ -60,12 +65,24 @@ def world(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> dict[str, st
     ]
     report = ingest(rows)
     assert not report.errors and report.written == len(rows)
+    # A renamed entity keeps the id its first name gave it (clients may hold it): so must a restore.
+    coauthor_view = visibility_params(Viewer(user_id=c))
+    blind = find_for_edit(graph, p, coauthor_view, "thing", "la persiana")
+    assert blind is not None
+    rename_entity(graph, p, blind, coauthor_view, "la persiana del salón", None)
+    relink_project(graph, embedder, p, embed=True)
     grant = create_grant(graph, p, period_id(p, CHAPTER), users["owner"], timedelta(days=30), "la abuela")
     assert grant is not None
     report = ingest([{"entry_id": f"{p}/w1", "project_id": p, "author": f"witness:{grant}", "kind": "witness",
                       "period": CHAPTER, "text": "Yo estuve allí: papá cocinaba cada noche.",
                       "occurred_on": "2008-08"}])
     assert not report.errors and report.written == 1
+    # Rejected candidates are a writer's decision too: the owner's (circle) and the coauthor's (private, a name only
+    # the coauthor's private entry holds).
+    for user, name in ((o, "Te"), (c, "Ramiro Soto")):
+        seen = candidate_sources(graph, p, visibility_params(Viewer(user_id=user)), name, None)
+        assert seen is not None, f"spaCy no longer spots {name!r}: pick another candidate"
+        reject_candidate(graph, p, seen, user)
     return {"project": p, "grant": grant, **users}
 
 
@@ -84,6 +101,12 @@ def _as(text: str, source: str, target: str, grant: str) -> str:
     get fresh ids, while a witness's account keeps naming the grant it was written through)."""
     return (text.replace(f'"{source}"', f'"{target}"').replace(f'"{source}/', f'"{target}/')
             .replace(f'"id":"{grant}"', f'"id":"{sha256(target, grant)[:16]}"'))
+
+
+def _candidates(graph: Graph, project: str, user: str | None) -> list[tuple[str, str, int]]:
+    """What `user` (None: the operator) is offered as candidate names, rejected ones left out."""
+    params = None if user is None else visibility_params(Viewer(user_id=user))
+    return [(c.name, c.kind, c.mentions) for c in list_candidates(graph, project, params)]
 
 
 def _search_ids(client: TestClient, user: str, settings: Settings, project: str) -> list[list[str]]:
@@ -109,7 +132,7 @@ def test_export_import_export_is_identical_and_searches_agree(world: dict[str, s
     text = first.read_text(encoding="utf-8")
     records = _records(text)
     head, *_, end = records
-    assert head == {"memora_record": "project", "format": "memora-export", "version": 1, "project_id": p,
+    assert head == {"memora_record": "project", "format": "memora-export", "version": VERSION, "project_id": p,
                     "name": "Familia Export", "hemisphere": "south"}
     assert end == {"memora_record": "end", "entries": 7}
     by_type: dict[str, list[dict[str, Any]]] = {}
@@ -121,6 +144,8 @@ def test_export_import_export_is_identical_and_searches_agree(world: dict[str, s
     assert decl["Marta"]["audience"] == "private" and decl["Marta"]["author"] == world["coauthor"]
     assert decl["Josep"]["aliases"] == ["papá", "dad"] and decl["Cádiz"]["audience"] == "public"
     assert {"Abuela Rosa", "Josep", "Cádiz", "Marta"} <= {e["name"] for e in by_type["entity"]}
+    assert {(d["name"], d["audience"], d["author"]) for d in by_type["dismissal"]} == {
+        ("Te", "circle", world["owner"]), ("Ramiro Soto", "private", world["coauthor"])}
     [grant] = by_type["witness_grant"]
     assert grant["id"] == world["grant"] and grant["period"] == CHAPTER and grant["label"] == "la abuela"
     entries = {e["entry_id"].split("/", 1)[1]: e for e in by_type["entry"]}
@@ -137,6 +162,15 @@ def test_export_import_export_is_identical_and_searches_agree(world: dict[str, s
     assert f"imported {copy}" in out and "entries written 7" in out
     assert _run(capsys, "export", "--project", copy, "--out", str(second))[0] == 0
     assert second.read_text(encoding="utf-8") == _as(text, p, copy, world["grant"])
+    ids = {(e.kind, e.name): e.id for e in list_entities(graph, [p])}
+    assert ids[("thing", "la persiana del salón")] == f"{p}/thing/la-persiana", "renamed, the id stays"
+    assert {k: v.replace(p, copy, 1) for k, v in ids.items()} == {
+        (e.kind, e.name): e.id for e in list_entities(graph, [copy])}, "the copy's entities have the same ids"
+    # A rejected name stays rejected in the copy, for whoever may see the rejection (nobody is offered it again).
+    for user in (None, world["owner"], world["coauthor"], world["reader"]):
+        offered = _candidates(graph, copy, user)
+        assert offered == _candidates(graph, p, user), user
+        assert not {"Te", "Ramiro Soto"} & {name for name, _, _ in offered}, user
 
     # The copy answers every viewer as the original does (dates, links, chapter, conversation context, privacy).
     with TestClient(create_app(Services(settings, graph=graph, embedder=embedder))) as client:
@@ -180,6 +214,11 @@ def test_an_export_is_not_entries_and_a_cut_export_is_refused(world: dict[str, s
     assert code == 2 and "memora ingest" in err
     code, _, err = _run(capsys, "import", str(path), "--as-project", "a/b")
     assert code == 2 and "not a valid project id" in err
+    # An entity id of another project would make the import write into that project's node: refused.
+    foreign = tmp_path / "foreign.jsonl"
+    foreign.write_text(path.read_text().replace(f'"id":"{world["project"]}/thing/', '"id":"elsewhere/thing/'))
+    code, _, err = _run(capsys, "import", str(foreign), "--as-project", f"{prefix}cut")
+    assert code == 2 and "'elsewhere/thing/la-persiana' is not a thing of project" in err, err
     assert not graph.read("MATCH (p:Project) WHERE p.id STARTS WITH $p RETURN p", {"p": f"{prefix}cut"})
 
 
@@ -195,6 +234,7 @@ def test_the_http_export_is_the_owners_view_streamed(world: dict[str, str], pref
         for user in ("coauthor", "reader"):
             resp = client.get(f"/v1/projects/{p}/export", headers=h(world[user]))
             assert resp.status_code == 403, resp.text
+            assert "owner" in resp.json()["detail"] and "export" in resp.json()["detail"], "the reason says why"
         assert client.get(f"/v1/projects/{p}/export", headers=h(f"{prefix}stranger")).status_code == 403
         assert client.get(f"/v1/projects/{prefix}none/export", headers=h(world["owner"])).status_code == 403
         assert client.get(f"/v1/projects/{p}/export").status_code == 401
@@ -208,6 +248,9 @@ def test_the_http_export_is_the_owners_view_streamed(world: dict[str, str], pref
     assert records[-1] == {"memora_record": "end", "entries": 6}
     assert "la jefa" not in body.lower() and "Marta" not in body, "a coauthor's private alias never leaves"
     assert "rompí la persiana" not in body
+    assert [(r["name"], r["audience"]) for r in records if r.get("memora_record") == "dismissal"] == [
+        ("Te", "circle")], "the owner's rejection, not the coauthor's private one"
+    assert "Ramiro" not in body
 
     # What the owner took away restores: the owner's searches in the copy give the same entries.
     path, copy = tmp_path / "owner.jsonl", f"{prefix}owned"

@@ -88,7 +88,8 @@ def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
         out(summary)
     else:
         print(f"imported {target}: members {report.members}, entities {report.entities}, declarations "
-              f"{report.declarations}, witness grants {report.witness_grants}, entries written "
+              f"{report.declarations}, rejected names {report.dismissals}, witness grants {report.witness_grants}, "
+              f"entries written "
               f"{report.entries.written} (unchanged {report.entries.unchanged}), chunks embedded "
               f"{report.entries.chunks_embedded}, reused {report.entries.chunks_reused}, pending "
               f"{report.entries.chunks_pending}, bad lines {len(report.entries.errors)} in {summary['seconds']}s")
