@@ -294,3 +294,34 @@ def test_sigterm_gives_back_the_batch_in_hand(graph: Graph, embedder: CheckedEmb
     assert "leased chunks given back" in log.read_text()
     jobs.backfill(graph, embedder, project_id=project, owner=f"{prefix}next")
     assert all(s["has_vector"] and s["stores"] == 1 for s in final_state(graph, project, embedder))
+
+
+def test_the_worker_inside_serve_shares_the_chunks_with_worker_processes(
+        graph: Graph, embedder: CheckedEmbedder, prefix: str, ingest: Callable[..., Any], tmp_path: Path) -> None:
+    """`memora serve` runs the same leased worker: beside a `memora embeddings work` process, both claim chunks of
+    one project and every chunk is stored exactly once."""
+    from bench.serving import served_by_memora
+
+    project, chunks, lease_s = f"{prefix}s", 300, 4.0
+    prop = vector_property(embedder.slug)
+    env = {"MEMORA_EMBED_LEASE_SECONDS": str(lease_s), "MEMORA_ENTITY_VECTORS_SECONDS": "0",
+           "MEMORA_SUMMARY_WORKER": "false"}
+    with served_by_memora(tmp_path / "serve.log", env=env):
+        pending_project(ingest, embedder, project, chunks)
+        worker = start_worker(project, tmp_path / "worker.log", lease_s, 4)
+        owners: set[str] = set()
+        try:
+            deadline = time.monotonic() + RUN_TIMEOUT
+            while embedded(graph, project, prop) < chunks:
+                assert worker.poll() is None, (tmp_path / "worker.log").read_text()[-2000:]
+                assert time.monotonic() < deadline, f"chunks stuck: {embedded(graph, project, prop)}/{chunks}"
+                owners |= set(leases(graph, project))
+                time.sleep(0.02)
+        finally:
+            stop([worker])
+    mine = owner_of(worker, owners)
+    assert mine is not None, f"the worker process never claimed a chunk: {owners}"
+    assert owners - {mine}, f"the worker inside serve never claimed a chunk: {owners}"
+    state = final_state(graph, project, embedder)
+    assert len(state) == chunks and all(s["has_vector"] and s["stores"] == 1 for s in state)
+    assert all(s["owner"] is None for s in state), "a lease remains"
