@@ -65,11 +65,11 @@ DROP_PROJECT = """
 MATCH (n) WHERE n.project_id = $p OR (n:Project AND n.id = $p)
 CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 2000 ROWS
 """
+WARM_UP_ENTRIES = 20  # ingested and dropped first: a process's first batch pays for loading the language pipelines
 DROP_USERS = "MATCH (u:User) WHERE u.id IN $users DETACH DELETE u"
 # The population index is built over a label of its own set on this size's chunks only: a second index on
 # (:Chunk, property) is refused by Neo4j, and the model's own index must stay (it serves every other project).
 POPULATION_LABEL = "BenchScalePopulation"
-WARM_UP_ENTRIES = 20
 POPULATION_INDEX = "bench_scale_population"
 LABEL_CHUNKS = f"""
 MATCH (c:Chunk) WHERE c.project_id = $p AND c[$prop] IS NOT NULL
@@ -174,13 +174,22 @@ def run_size(graph: Graph, settings: Settings, embedder: CheckedEmbedder, kind: 
     owner = users[0]
     out: dict[str, Any] = {"entries": size, "embedder": embedder.model_id, "seed": args.seed}
     raw = f"{project}-raw"
+    stages: dict[str, float] = out.setdefault("stage_seconds", {})
+    clock = [time.perf_counter()]
+
+    def stage(name: str) -> None:
+        now = time.perf_counter()
+        stages[name] = round(now - clock[0], 1)
+        clock[0] = now
+
     try:
-        # warm-up (language pipelines, lexicons, the embedder): the first batch of a process pays for loading them
+        # warm-up (language pipelines, lexicons, the embedder), not timed
         set_up(graph, raw, synth)
         ingest(graph, embedder, synth.entries[:WARM_UP_ENTRIES], raw, embed=True)
         drop_project(graph, raw, [])
         set_up(graph, raw, synth)
         set_up(graph, project, synth)
+        stage("set_up_and_warm_up")
         seconds, report = ingest(graph, embedder, synth.entries, raw, embed=False)
         out["ingest_write_only_entries_per_s"] = round(report.written / seconds, 1)
         drop_project(graph, raw, [])
@@ -188,6 +197,7 @@ def run_size(graph: Graph, settings: Settings, embedder: CheckedEmbedder, kind: 
         out["ingest_entries_per_s"] = round(report.written / seconds, 1)
         out["ingest_seconds"] = round(seconds, 1)
         out["chunks_embedded"], out["chunks_pending"] = report.chunks_embedded, report.chunks_pending
+        stage("ingest")
         print(f"[{size}] ingested: {out['ingest_write_only_entries_per_s']} entries/s write-only, "
               f"{out['ingest_entries_per_s']} with {kind} embedding", file=sys.stderr, flush=True)
         prop = vector_property(embedder.slug)
@@ -195,6 +205,7 @@ def run_size(graph: Graph, settings: Settings, embedder: CheckedEmbedder, kind: 
         out["index_population_s"] = out["index_population"]["seconds"]
         scan = ExactScan(graph, project, owner, prop)
         out["chunks_visible_to_owner"] = scan.chunks
+        stage("index_population_and_exact_matrix")
         token = auth.issue(settings, owner)
         by_category: dict[str, list[str]] = {}
         for q in synth.queries:
@@ -203,22 +214,27 @@ def run_size(graph: Graph, settings: Settings, embedder: CheckedEmbedder, kind: 
         entity = [{"q": q, "project_id": project, "k": 10} for q in by_category["entity"]]
         floor = settings.dense_floor if settings.dense_floor is not None else DENSE_FLOORS.get(embedder.slug, 0.0)
         with scale_server(kind, Path(args.server_log)) as (url, pid):
+            stage("server_start")
             load(url, token, searches[:4], clients=1, seconds=60, max_calls=4)  # warm-up: connections, models
             one = load(url, token, searches, clients=1, seconds=args.seconds)
-            eight = load(url, token, searches, clients=8, seconds=args.seconds)
+            # calls in flight at the end may take long under 8 clients: they finish (up to 2 minutes) rather than
+            # being cancelled and left running in the service during the next phase
+            eight = load(url, token, searches, clients=8, seconds=args.seconds, grace=120)
+            stage("search_phases")
             answers: list[dict[str, Any]] = []
             questions = load(url, token, entity, clients=1, seconds=args.seconds, max_calls=len(entity) * 3,
                              answers=answers)
             recall, numpy_ms, skipped = dense_recall(url, token, project, by_category["content"][:args.recall_queries],
                                                      embedder, scan, floor)
             out["service_rss_mb"], out["service_peak_rss_mb"] = rss_mb(pid)
+            stage("entity_questions_and_recall")
         out["neo4j_rss_mb"], out["neo4j_peak_rss_mb"] = rss_mb(neo4j_pid(settings))
         s1, s8, eq = one.summary(), eight.summary(), questions.summary()
         out["search_1"] = {k: s1[k] for k in ("n", "p50_ms", "p95_ms", "p99_ms", "errors", "unfinished",
-                                                 "server_p50_ms")}
+                                                 "server_p50_ms", "server_stages_p50_ms")}
         out["search_8"] = {k: s8[k] for k in ("n", "qps", "p50_ms", "p95_ms", "p99_ms", "errors",
                                                 "unfinished", "server_p50_ms")}
-        out["entity_question"] = {k: eq[k] for k in ("n", "p50_ms", "p95_ms", "errors")}
+        out["entity_question"] = {k: eq[k] for k in ("n", "p50_ms", "p95_ms", "errors", "unfinished")}
         out["entity_question"]["answered"] = sum(1 for a in answers if a.get("answer"))
         out["numpy_exact"] = {"p50_ms": percentile(numpy_ms, 50), "p95_ms": percentile(numpy_ms, 95),
                               "chunks": scan.chunks}

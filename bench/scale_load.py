@@ -37,6 +37,7 @@ class Latencies:
 
     ms: list[float] = field(default_factory=list)
     server_ms: list[float] = field(default_factory=list)  # the answer's own `latency_ms.total`
+    stages: dict[str, list[float]] = field(default_factory=dict)  # every other `latency_ms` key (parse, dense, …)
     errors: int = 0
     unfinished: int = 0  # still unanswered when the phase's grace ran out (cancelled, counted apart)
     seconds: float = 0.0
@@ -46,6 +47,7 @@ class Latencies:
         return {"n": len(self.ms), "p50_ms": percentile(self.ms, 50), "p95_ms": percentile(self.ms, 95),
                 "p99_ms": percentile(self.ms, 99), "errors": self.errors,
                 "unfinished": self.unfinished, "server_p50_ms": percentile(self.server_ms, 50),
+                "server_stages_p50_ms": {k: percentile(v, 50) for k, v in sorted(self.stages.items())},
                 "qps": round(len(self.ms) / self.seconds, 2) if self.seconds else None}
 
 
@@ -70,9 +72,11 @@ async def _client(http: httpx.AsyncClient, bodies: list[dict[str, Any]], start: 
             continue
         out.ms.append(ms)
         answer = resp.json()
-        total = (answer.get("latency_ms") or {}).get("total")
-        if total is not None:
-            out.server_ms.append(float(total))
+        for key, value in (answer.get("latency_ms") or {}).items():
+            if key == "total":
+                out.server_ms.append(float(value))
+            else:
+                out.stages.setdefault(key, []).append(float(value))
         if answers is not None:
             answers.append(answer)
 
