@@ -7,8 +7,10 @@ export MEMORA_HOME ?= $(CURDIR)/.memora
 PYTEST_ARGS ?=
 # make eval EVAL_ARGS='--data /path/to/bench' adds the external dev sets (or set MEMORA_BENCH_DATA)
 EVAL_ARGS ?=
+# make bench-scale SCALE_ARGS='--sizes 1000,10000,100000 --embedder hash' (see README, "Scale benchmark")
+SCALE_ARGS ?= --sizes 1000,10000
 
-.PHONY: demo test install db-start db-stop db-status migrate lint serve eval clean
+.PHONY: demo test install db-start db-stop db-status migrate lint serve eval clean bench-scale
 
 $(BIN)/memora: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +53,10 @@ serve: migrate
 
 eval: migrate
 	$(BIN)/python bench/run_evals.py $(EVAL_ARGS)
+
+# Not part of `make test`: one synthetic project per size, ingested, served and searched (minutes to hours).
+bench-scale: migrate $(VENV)/.ml-installed
+	$(BIN)/python bench/scale.py $(SCALE_ARGS) --json scale.json --plot scale.png
 
 clean: db-stop
 	rm -rf $(MEMORA_HOME)
