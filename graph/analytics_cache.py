@@ -48,7 +48,7 @@ def cached(graph: Graph, viewer_params: dict[str, Any], project_id: str, name: s
         found = _entries.get(key)
         if found is not None and now - found[0] < settings.analytics_cache_seconds:
             _entries.move_to_end(key)
-            return copy.deepcopy(found[1])  # type: ignore[no-any-return]
+            return copy.deepcopy(found[1])
     value = compute()
     with _lock:
         _entries[key] = (now, copy.deepcopy(value))

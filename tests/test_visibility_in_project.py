@@ -4,6 +4,7 @@ entries of one project, over every combination of viewer role, entry intimacy, e
 from __future__ import annotations
 
 import itertools
+import re
 
 from graph.db import Graph
 from graph.members import set_member
@@ -87,3 +88,27 @@ def test_can_see_in_project_admits_exactly_what_can_see_admits(graph: Graph, pre
     assert {by_id[i][2] for i in seen[chapter]} == {chapter, sub}
     assert {by_id[i][2] for i in seen[sub]} == {sub}
     assert not seen[foreign] and not seen[f"{project}/period/none"]
+
+
+def test_statements_with_the_in_project_predicate_resolve_the_viewer_and_never_bind_its_variables() -> None:
+    import importlib
+    import pkgutil
+
+    import graph
+    import queries
+    from graph.visibility import can_see_in_project
+
+    found = {}
+    for package in (graph, queries):
+        for info in pkgutil.iter_modules(package.__path__):
+            module = importlib.import_module(f"{package.__name__}.{info.name}")
+            for name, value in vars(module).items():
+                if isinstance(value, str) and "vis_roles" in value and not name.startswith(("CAN_SEE", "VIEWER", "__")):
+                    found[f"{module.__name__}.{name}"] = value
+    assert {"graph.analytics.CO_OCCURRENCE", "graph.analytics.ENTITY_COUNTS", "graph.analytics.IMPORTANCE",
+            "graph.analytics.TIMELINE", "queries.entity_questions.SUPPORT_NEWEST"} <= set(found)
+    for name, text in found.items():
+        assert text.count(VIEWER_IN_PROJECT) == 1, name  # the viewer is resolved once, by the one prelude
+        outside = text.replace(VIEWER_IN_PROJECT, "").replace(can_see_in_project("e"), "")
+        assert not re.findall(r"\bvis_(?:role|chapter|m|p)\b", outside), name  # the predicate's own names
+        assert "$project_id" in outside, name  # entries of one project only: the predicate's equivalence needs it
