@@ -104,12 +104,17 @@ def co_occurrence(graph: Graph, viewer_params: dict[str, Any], project_id: str, 
     everywhere, PMI favours whoever appears once (README, "Entity questions")."""
     if measure not in MEASURES:
         raise ValueError(f"measure must be one of {', '.join(MEASURES)}")
-    total, counts = entity_counts(graph, viewer_params, project_id, date_from, date_to)
-    if entity_id not in counts:
-        return []  # no visible entry in the range names it: no companion either
-    return [dict(r) for r in graph.read(CO_OCCURRENCE, {
-        "project_id": project_id, "entity_id": entity_id, "limit": limit, "kind": kind, "measure": measure,
-        "date_from": date_from, "date_to": date_to, "total": total, "counts": counts, **viewer_params})]
+    def compute() -> list[dict[str, Any]]:
+        total, counts = entity_counts(graph, viewer_params, project_id, date_from, date_to)
+        if entity_id not in counts:
+            return []  # no visible entry in the range names it: no companion either
+        return [dict(r) for r in graph.read(CO_OCCURRENCE, {
+            "project_id": project_id, "entity_id": entity_id, "limit": limit, "kind": kind, "measure": measure,
+            "date_from": date_from, "date_to": date_to, "total": total, "counts": counts, **viewer_params})]
+
+    return analytics_cache.cached(graph, viewer_params, project_id, "co_occurrence", {
+        "entity": entity_id, "limit": limit, "kind": kind, "measure": measure, "from": date_from, "to": date_to},
+        compute)
 
 
 def entity_counts(graph: Graph, viewer_params: dict[str, Any], project_id: str, date_from: date | None = None,
@@ -129,8 +134,8 @@ def entity_counts(graph: Graph, viewer_params: dict[str, Any], project_id: str, 
 
 def timeline(graph: Graph, viewer_params: dict[str, Any], project_id: str, entity_id: str) -> list[dict[str, Any]]:
     """Entries per year; a year that is missing between two present ones is a gap ("when did Marta disappear?")."""
-    return [dict(r) for r in graph.read(TIMELINE, {"project_id": project_id, "entity_id": entity_id,
-                                                   **viewer_params})]
+    return analytics_cache.cached(graph, viewer_params, project_id, "timeline", {"entity": entity_id}, lambda: [
+        dict(r) for r in graph.read(TIMELINE, {"project_id": project_id, "entity_id": entity_id, **viewer_params})])
 
 
 def importance(graph: Graph, viewer_params: dict[str, Any], project_id: str, kind: str | None = None,

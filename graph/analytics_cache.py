@@ -1,6 +1,6 @@
-"""Per-viewer entity aggregates (importance, every entity's count of visible entries) reused until a write the viewer
-may see happens: an aggregate over every visible entry of a 10,000-entry project costs hundreds of milliseconds, an
-entity question must answer in tens.
+"""Per-viewer entity aggregates (importance, every entity's count of visible entries, an entity's companions and
+timeline, the entries behind an answer) reused until a write the viewer may see happens: an aggregate over every
+visible entry of a 10,000-entry project costs hundreds of milliseconds, an entity question must answer in tens.
 
 The key is a digest of the aggregate's name and arguments, the project, the viewer's user id, and their role and
 search generations in the project (`graph/generations.py`, read in one statement per lookup): every write path bumps

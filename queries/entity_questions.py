@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from graph import analytics
+from graph import analytics, analytics_cache
 from graph.db import Graph
 from graph.textnorm import fold
 from graph.visibility import CAN_SEE_IN_PROJECT, VIEWER_IN_PROJECT
@@ -154,6 +154,10 @@ def _support(graph: Graph, params: dict[str, Any], project: str, anchors: list[s
     """Visible entries naming an anchor, those naming more of `boost` first, then newest (or oldest) first."""
     if not anchors:
         return []
-    rows = graph.read(SUPPORT_NEWEST if newest else SUPPORT_OLDEST,
-                      {"anchor_ids": anchors, "boost_ids": boost, "project_id": project, "k": k, **params})
-    return [(r["id"], int(r["boost"])) for r in rows]
+    def compute() -> list[tuple[str, int]]:
+        rows = graph.read(SUPPORT_NEWEST if newest else SUPPORT_OLDEST,
+                          {"anchor_ids": anchors, "boost_ids": boost, "project_id": project, "k": k, **params})
+        return [(r["id"], int(r["boost"])) for r in rows]
+
+    return analytics_cache.cached(graph, params, project, "support",
+                                  {"anchors": anchors, "boost": boost, "newest": newest, "k": k}, compute)
