@@ -228,11 +228,12 @@ def main() -> None:
         answered, by_kind, cold = 0, dict[str, list[float]](), dict[str, list[float]]()
         cpu: dict[str, dict[str, list[float]]] = {"served": {}, "cold": {}}
         analytics_cache.clear()
-        for n in range(args.calls):
-            q = questions[n % len(questions)].format(p=rng.choice(built["persons"][:60])[1],
-                                                     l=rng.choice(built["places"][:30])[1],
-                                                     c=rng.choice(built["periods"])[1])
-            for served in (True, False):
+        asked = [questions[n % len(questions)].format(p=rng.choice(built["persons"][:60])[1],
+                                                      l=rng.choice(built["places"][:30])[1],
+                                                      c=rng.choice(built["periods"])[1]) for n in range(args.calls)]
+        # Served first (the cache as a server keeps it), then the same questions cold (emptied before each one).
+        for served in (True, False):
+            for q in asked:
                 if not served:
                     analytics_cache.clear()
                 c = cpu_ns(server_pid)
