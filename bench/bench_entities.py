@@ -3,14 +3,20 @@
 Run from the repository root with the managed Neo4j up:
 ``MEMORA_HOME=... python bench/bench_entities.py [--entries 10000] [--calls 200]``. Prints JSON: the build and refresh
 times, and p50/p95/max in milliseconds of `similar` and of entity questions answered through `hybrid_search` (the
-whole search door, visible lexicon included), for an owner and for a reader.
+whole search door, visible lexicon included), for an owner and for a reader: as served (the viewer's entity aggregates
+kept by graph/analytics_cache.py, so only a viewer's first question after a write they may see computes them) and
+cold (that cache emptied before every question, `question_ms_cold_by_kind`). With a memora-managed Neo4j of this
+MEMORA_HOME, each question's CPU time is also given (`question_cpu_ms_by_kind`, `..._cold_...`): the Neo4j process's
+(every thread's run time, /proc/PID/task/*/schedstat) plus this process's, a figure other processes competing for the
+cores barely move, unlike wall time; it counts everything that Neo4j runs meanwhile, so give the bench a Neo4j of its
+own (another MEMORA_HOME and MEMORA_NEO4J_BOLT_PORT).
 
 The project is deterministic (seeded) and built fast: entries, mentions, chapters and chunks are written with
 UNWIND statements, and each chunk's vector is written directly (a topic centroid plus noise, unit length, the active
 model's dimensions) instead of embedding 10,000 texts, so the vectors have realistic structure (entities sharing
 topics are close) without an hour of model time. Entity mentions follow a Zipf law (a few people in every other
 entry, a long tail); intimacy is 60 % circle, 10 % public, 15 % intimate, 15 % private over three authors. The project
-is deleted at the end (unless --keep).
+is deleted at the end (unless --keep); `--reuse` measures a project an earlier `--keep` run left (no build, no refresh).
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import random
 import statistics
 import sys
 import time
+from contextlib import suppress
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
@@ -29,9 +36,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from graph import analytics_cache  # noqa: E402
 from graph.db import get_graph  # noqa: E402
 from graph.entity_vectors import refresh_project  # noqa: E402
 from graph.members import set_member  # noqa: E402
+from graph.runtime import Neo4jRuntime  # noqa: E402
 from graph.schema import migrate, vector_property  # noqa: E402
 from graph.settings import get_settings  # noqa: E402
 from graph.visibility import Viewer, visibility_params  # noqa: E402
@@ -77,6 +86,10 @@ UNWIND $rows AS row
 MERGE (per:Period {id: row.id})
 SET per.project_id = $project_id, per.name = row.name, per.level = 'chapter'
 MERGE (per)-[:PART_OF]->(p)
+"""
+REUSED = """
+MATCH (x) WHERE (x:Person OR x:Place OR x:Period) AND x.project_id = $project_id
+RETURN x.id AS id, x.name AS name, CASE WHEN x:Period THEN 'period' ELSE x.kind END AS kind
 """
 CLEANUP = "MATCH (n) WHERE n.project_id = $project_id WITH n LIMIT 5000 DETACH DELETE n RETURN count(*) AS n"
 CLEANUP_MEMBERS = "MATCH (n) WHERE (n:Project AND n.id = $project_id) OR (n:User AND n.id IN $users) DETACH DELETE n"
@@ -136,6 +149,31 @@ def build(graph: Any, entries: int, dims: int, prop: str, model: str, seed: int)
     return {"persons": persons, "places": places, "periods": periods, "build_s": round(time.perf_counter() - t0, 1)}
 
 
+def reused(graph: Any) -> dict[str, Any]:
+    """The entities and chapters of a project a `--keep` run left, as `build` returns them."""
+    rows = graph.read(REUSED, {"project_id": PROJECT})
+    if not rows:
+        sys.exit(f"no project {PROJECT} to reuse: run once with --keep")
+    found: dict[str, list[tuple[str, str]]] = {"person": [], "place": [], "period": []}
+    for r in rows:
+        found[r["kind"]].append((r["id"], r["name"]))
+    def built_order(item: tuple[str, str]) -> int:  # p12 after p2, as `build` made them
+        return int(item[0].rsplit("/", 1)[1][1:])
+
+    return {"persons": sorted(found["person"], key=built_order), "places": sorted(found["place"], key=built_order),
+            "periods": sorted(found["period"], key=built_order), "build_s": None}
+
+
+def cpu_ns(server_pid: int | None) -> int:
+    """CPU time so far of this process plus, when known, every thread of the Neo4j server."""
+    total = time.process_time_ns()
+    if server_pid is not None:
+        for task in Path(f"/proc/{server_pid}/task").iterdir():
+            with suppress(OSError, ValueError, IndexError):
+                total += int((task / "schedstat").read_text().split()[0])
+    return total
+
+
 def pct(samples: list[float]) -> dict[str, float]:
     ordered = sorted(samples)
     return {"p50": round(statistics.median(ordered), 1), "p95": round(ordered[int(len(ordered) * 0.95) - 1], 1),
@@ -148,24 +186,32 @@ def main() -> None:
     ap.add_argument("--calls", type=int, default=200)
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--keep", action="store_true", help="leave the project in the graph")
+    ap.add_argument("--reuse", action="store_true", help="measure the project a --keep run left (same seed)")
+    ap.add_argument("--client-cpu", action="store_true", help="report CPU time even without a managed Neo4j (this "
+                                                              "process's only)")
     args = ap.parse_args()
     settings = get_settings()
     graph = get_graph(settings)
     migrate(graph)
     embedder = active_embedder(graph, settings)
     slug, prop = embedder.slug, vector_property(embedder.slug)
-    built = build(graph, args.entries, embedder.dimensions, prop, slug, args.seed)
-    print(f"built in {built['build_s']} s; refreshing", file=sys.stderr)
-    t = time.perf_counter()
-    stats = refresh_project(graph, PROJECT, slug)
-    refresh_s = round(time.perf_counter() - t, 1)
-    t = time.perf_counter()
-    refresh_project(graph, PROJECT, slug)
-    noop_s = round(time.perf_counter() - t, 2)
+    if args.reuse:
+        built = reused(graph)
+        stats, refresh_s, noop_s = None, None, None
+    else:
+        built = build(graph, args.entries, embedder.dimensions, prop, slug, args.seed)
+        print(f"built in {built['build_s']} s; refreshing", file=sys.stderr)
+        t = time.perf_counter()
+        stats = refresh_project(graph, PROJECT, slug)
+        refresh_s = round(time.perf_counter() - t, 1)
+        t = time.perf_counter()
+        refresh_project(graph, PROJECT, slug)
+        noop_s = round(time.perf_counter() - t, 2)
+    server_pid = Neo4jRuntime(settings).pid() if settings.managed_neo4j else None
     rng = random.Random(args.seed)
     out: dict[str, Any] = {"entries": args.entries, "entities": len(built["persons"]) + len(built["places"]),
                            "chapters": len(built["periods"]), "build_s": built["build_s"], "refresh_s": refresh_s,
-                           "variants": stats.variants, "refresh_unchanged_s": noop_s}
+                           "variants": stats.variants if stats else None, "refresh_unchanged_s": noop_s}
     questions = ["¿con quién aparece {p}?", "who shows up with {p} most?", "¿cuándo desapareció {p}?",
                  "quels lieux ressemblent à {l} ?", "¿quién es lo más importante en mi vida?",
                  "people similar to {p}", "otra época como la de {c}"]
@@ -179,18 +225,37 @@ def main() -> None:
             t = time.perf_counter()
             similar(graph, params, PROJECT, target[0], slug, None, 10)
             sims.append((time.perf_counter() - t) * 1000)
-        answered, by_kind = 0, dict[str, list[float]]()
-        for n in range(args.calls):
-            q = questions[n % len(questions)].format(p=rng.choice(built["persons"][:60])[1],
-                                                     l=rng.choice(built["places"][:30])[1],
-                                                     c=rng.choice(built["periods"])[1])
-            t = time.perf_counter()
-            resp = hybrid_search(graph, embedder, settings, viewer, q, Scope(project_id=PROJECT), SearchOptions(k=10))
-            asks.append((time.perf_counter() - t) * 1000)
-            answered += resp.answer is not None
-            by_kind.setdefault(resp.answer["kind"] if resp.answer else "none", []).append(asks[-1])
+        answered, by_kind, cold = 0, dict[str, list[float]](), dict[str, list[float]]()
+        cpu: dict[str, dict[str, list[float]]] = {"served": {}, "cold": {}}
+        analytics_cache.clear()
+        asked = [questions[n % len(questions)].format(p=rng.choice(built["persons"][:60])[1],
+                                                      l=rng.choice(built["places"][:30])[1],
+                                                      c=rng.choice(built["periods"])[1]) for n in range(args.calls)]
+        # Served first (the cache as a server keeps it), then the same questions cold (emptied before each one).
+        for served in (True, False):
+            for q in asked:
+                if not served:
+                    analytics_cache.clear()
+                c = cpu_ns(server_pid)
+                t = time.perf_counter()
+                resp = hybrid_search(graph, embedder, settings, viewer, q, Scope(project_id=PROJECT),
+                                     SearchOptions(k=10))
+                ms = (time.perf_counter() - t) * 1000
+                used = (cpu_ns(server_pid) - c) / 1e6
+                kind = resp.answer["kind"] if resp.answer else "none"
+                cpu["served" if served else "cold"].setdefault(kind, []).append(used)
+                if served:
+                    asks.append(ms)
+                    answered += resp.answer is not None
+                    by_kind.setdefault(kind, []).append(ms)
+                else:
+                    cold.setdefault(kind, []).append(ms)
         out[role] = {"similar_ms": pct(sims), "question_ms": pct(asks), "answered": f"{answered}/{args.calls}",
-                     "question_ms_by_kind": {k: pct(v) for k, v in sorted(by_kind.items())}}
+                     "question_ms_by_kind": {k: pct(v) for k, v in sorted(by_kind.items())},
+                     "question_ms_cold_by_kind": {k: pct(v) for k, v in sorted(cold.items())}}
+        if server_pid is not None or args.client_cpu:
+            out[role]["question_cpu_ms_by_kind"] = {k: pct(v) for k, v in sorted(cpu["served"].items())}
+            out[role]["question_cpu_ms_cold_by_kind"] = {k: pct(v) for k, v in sorted(cpu["cold"].items())}
     if not args.keep:
         _cleanup(graph)
     print(json.dumps(out, indent=1, ensure_ascii=False))

@@ -1,7 +1,7 @@
 """Entity questions: who appears with whom, when someone appears, who matters most.
 
-Every count is taken over entries the viewer may see (the `CAN_SEE` predicate inside the statement), so an
-aggregate never reveals that a hidden entry exists.
+Every count is taken over entries the viewer may see (the `can_see_in_project` predicate inside the statement,
+`CAN_SEE` with the viewer resolved once), so an aggregate never reveals that a hidden entry exists.
 """
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from graph import analytics_cache
 from graph.db import Graph
-from graph.entities import display_name
-from graph.visibility import CAN_SEE
+from graph.entities import declared_name
+from graph.visibility import CAN_SEE_IN_PROJECT, VIEWER_IN_PROJECT
 
 # An entry in the date range: its (vague) date range overlaps [$date_from, $date_to], like the entries listing.
 IN_RANGE = """(($date_from IS NULL OR {v}.occurred_end >= $date_from)
@@ -19,55 +20,77 @@ IN_RANGE = """(($date_from IS NULL OR {v}.occurred_end >= $date_from)
 
 MEASURES = ("jaccard", "pmi", "count")
 
+# The entity found by its id through the unique index of its label (entries mention persons, places and things).
+ENTITY_BY_ID = """CALL () {
+  MATCH (x:Person {id: $entity_id}) RETURN x
+  UNION MATCH (x:Place {id: $entity_id}) RETURN x
+  UNION MATCH (x:Thing {id: $entity_id}) RETURN x
+}"""
+
 # Scores: `count` = shared entries; `jaccard` = shared / entries naming either; `pmi` = log2(N · shared / (n_x · n_y))
-# with N the viewer's visible entries in the range. Every n is a count over visible entries in the range. One pass
-# over the visible entries (each judged by CAN_SEE once) gives N and every n_y; a subquery per companion would judge
-# an entry once per person it names.
+# with N the viewer's visible entries in the range. Every n is a count over visible entries in the range, and does not
+# depend on the entity asked about: `ENTITY_COUNTS` takes them all in one pass over the visible entries (with each
+# entity's name, the smallest name the viewer's entries, in the range or not, mention it by, as `display_name` reads
+# it), kept per viewer by graph/analytics_cache.py; `CO_OCCURRENCE` then only reads the entries naming the entity.
+# Both resolve the viewer once (`can_see_in_project`): `CAN_SEE` looked their membership up for every entry.
+ENTITY_COUNTS = f"""
+{VIEWER_IN_PROJECT}
+MATCH (e:Entry) WHERE e.project_id = $project_id AND {CAN_SEE_IN_PROJECT}
+WITH e, {IN_RANGE.format(v="e")} AS in_range
+WITH collect([e, in_range]) AS visible, count(CASE WHEN in_range THEN 1 END) AS total
+UNWIND visible AS seen
+WITH total, seen[0] AS e, seen[1] AS in_range
+OPTIONAL MATCH (e)-[m:MENTIONS]->(y)
+WITH total, y, min(m.name) AS name, count(DISTINCT CASE WHEN in_range THEN e END) AS entries
+RETURN total, collect(CASE WHEN y IS NOT NULL THEN [y.id, entries, name] END) AS entities
+"""
+
 CO_OCCURRENCE = f"""
-CALL () {{
-  MATCH (e:Entry) WHERE e.project_id = $project_id AND {IN_RANGE.format(v="e")} AND {CAN_SEE}
-  RETURN collect(e) AS visible
-}}
-UNWIND visible AS e
-MATCH (e)-[:MENTIONS]->(y)
-WITH size(visible) AS total, e, collect(y) AS named
-WITH total, e, named, any(y IN named WHERE y.id = $entity_id) AS with_x
-UNWIND named AS y
-WITH total, y, count(DISTINCT e) AS n_y, count(DISTINCT CASE WHEN with_x THEN e END) AS together,
-     min(CASE WHEN with_x THEN e.occurred_start END) AS first, max(CASE WHEN with_x THEN e.occurred_end END) AS last
-WITH total, collect({{y: y, n_y: n_y, together: together, first: first, last: last}}) AS rows
-WITH total, rows, [r IN rows WHERE r.y.id = $entity_id | r.n_y][0] AS n_x
-UNWIND rows AS r
-WITH total, n_x, r.y AS y, r.n_y AS n_y, r.together AS together, r.first AS first, r.last AS last
-WHERE together > 0 AND y.id <> $entity_id AND ($kind IS NULL OR y.kind = $kind)
-WITH y, together, first, last, n_y, CASE $measure
+{VIEWER_IN_PROJECT}
+{ENTITY_BY_ID}
+MATCH (e:Entry)-[:MENTIONS]->(x)
+WHERE e.project_id = $project_id AND {IN_RANGE.format(v="e")} AND {CAN_SEE_IN_PROJECT}
+WITH DISTINCT e
+MATCH (e)-[:MENTIONS]->(y) WHERE y.id <> $entity_id
+WITH y, count(DISTINCT e) AS together, min(e.occurred_start) AS first, max(e.occurred_end) AS last
+WITH y, together, first, last, $counts[y.id][0] AS n_y, $counts[y.id][1] AS mention_name,
+     $counts[$entity_id][0] AS n_x, $total AS total
+WHERE $kind IS NULL OR y.kind = $kind
+WITH y, mention_name, together, first, last, n_y, CASE $measure
   WHEN 'count' THEN toFloat(together)
   WHEN 'jaccard' THEN round(toFloat(together) / (n_x + n_y - together), 6)
   ELSE round(log(toFloat(total) * together / (toFloat(n_x) * n_y)) / log(2.0), 6) END AS score
 ORDER BY score DESC, together DESC, y.id
 LIMIT $limit
-RETURN y.id AS id, {display_name("y")} AS name, y.kind AS kind, together, n_y AS entries, score,
+RETURN y.id AS id, {declared_name("y", "mention_name")} AS name, y.kind AS kind, together, n_y AS entries, score,
        toString(first) AS first, toString(last) AS last
 ORDER BY score DESC, together DESC, name
 """
 
 TIMELINE = f"""
+{VIEWER_IN_PROJECT}
+{ENTITY_BY_ID}
 MATCH (e:Entry)-[m:MENTIONS]->(x)
-WHERE e.project_id = $project_id AND x.id = $entity_id AND e.occurred_start IS NOT NULL AND {CAN_SEE}
+WHERE e.project_id = $project_id AND e.occurred_start IS NOT NULL AND {CAN_SEE_IN_PROJECT}
 RETURN e.occurred_start.year AS year, count(DISTINCT e) AS entries, sum(m.count) AS mentions
 ORDER BY year
 """
 
+# Each visible entry's chapters are read once (not once per entity it names); an entry without one still counts, as
+# one row with a null chapter, and one in two chapters twice, as the OPTIONAL MATCH this replaces counted it.
 IMPORTANCE = f"""
-MATCH (e:Entry)-[m:MENTIONS]->(x)
-WHERE e.project_id = $project_id AND ($kind IS NULL OR x.kind = $kind) AND {CAN_SEE}
-OPTIONAL MATCH (e)-[:IN_PERIOD]->(per:Period)
+{VIEWER_IN_PROJECT}
+MATCH (e:Entry) WHERE e.project_id = $project_id AND {CAN_SEE_IN_PROJECT}
+WITH e, COLLECT {{ MATCH (e)-[:IN_PERIOD]->(per:Period) RETURN per }} AS chapters
+MATCH (e)-[m:MENTIONS]->(x) WHERE $kind IS NULL OR x.kind = $kind
+UNWIND CASE WHEN chapters = [] THEN [null] ELSE chapters END AS per
 WITH x, count(DISTINCT e) AS entries, sum(m.count) AS mentions, count(DISTINCT per) AS periods,
-     count(DISTINCT e.occurred_start.year) AS years
-WITH x, entries, mentions, periods, years, entries * (1 + periods + years) AS importance
+     count(DISTINCT e.occurred_start.year) AS years, min(m.name) AS mention_name
+WITH x, mention_name, entries, mentions, periods, years, entries * (1 + periods + years) AS importance
 ORDER BY importance DESC, x.id
 LIMIT $limit
-RETURN x.id AS id, {display_name("x")} AS name, x.kind AS kind, entries, mentions, periods, years, importance
+RETURN x.id AS id, {declared_name("x", "mention_name")} AS name, x.kind AS kind, entries, mentions, periods, years,
+       importance
 ORDER BY importance DESC, name
 LIMIT $limit
 """
@@ -81,19 +104,43 @@ def co_occurrence(graph: Graph, viewer_params: dict[str, Any], project_id: str, 
     everywhere, PMI favours whoever appears once (README, "Entity questions")."""
     if measure not in MEASURES:
         raise ValueError(f"measure must be one of {', '.join(MEASURES)}")
-    return [dict(r) for r in graph.read(CO_OCCURRENCE, {
-        "project_id": project_id, "entity_id": entity_id, "limit": limit, "kind": kind, "measure": measure,
-        "date_from": date_from, "date_to": date_to, **viewer_params})]
+    def compute() -> list[dict[str, Any]]:
+        total, counts = entity_counts(graph, viewer_params, project_id, date_from, date_to)
+        if entity_id not in counts:
+            return []  # no visible entry in the range names it: no companion either
+        return [dict(r) for r in graph.read(CO_OCCURRENCE, {
+            "project_id": project_id, "entity_id": entity_id, "limit": limit, "kind": kind, "measure": measure,
+            "date_from": date_from, "date_to": date_to, "total": total, "counts": counts, **viewer_params})]
+
+    return analytics_cache.cached(graph, viewer_params, project_id, "co_occurrence", {
+        "entity": entity_id, "limit": limit, "kind": kind, "measure": measure, "from": date_from, "to": date_to},
+        compute)
+
+
+def entity_counts(graph: Graph, viewer_params: dict[str, Any], project_id: str, date_from: date | None = None,
+                  date_to: date | None = None) -> tuple[int, dict[str, list[Any]]]:
+    """How many visible entries overlap the range, and per entity they name, `[entries in the range, name]` (the
+    name over every visible entry); reused until a write the viewer may see (graph/analytics_cache.py)."""
+    def compute() -> tuple[int, dict[str, list[Any]]]:
+        rows = graph.read(ENTITY_COUNTS, {"project_id": project_id, "date_from": date_from, "date_to": date_to,
+                                          **viewer_params})
+        if not rows:
+            return 0, {}
+        return int(rows[0]["total"]), {i: [n, name] for i, n, name in rows[0]["entities"]}
+
+    return analytics_cache.cached(graph, viewer_params, project_id, "entity_counts",
+                                  {"from": date_from, "to": date_to}, compute)
 
 
 def timeline(graph: Graph, viewer_params: dict[str, Any], project_id: str, entity_id: str) -> list[dict[str, Any]]:
     """Entries per year; a year that is missing between two present ones is a gap ("when did Marta disappear?")."""
-    return [dict(r) for r in graph.read(TIMELINE, {"project_id": project_id, "entity_id": entity_id,
-                                                   **viewer_params})]
+    return analytics_cache.cached(graph, viewer_params, project_id, "timeline", {"entity": entity_id}, lambda: [
+        dict(r) for r in graph.read(TIMELINE, {"project_id": project_id, "entity_id": entity_id, **viewer_params})])
 
 
 def importance(graph: Graph, viewer_params: dict[str, Any], project_id: str, kind: str | None = None,
                limit: int = 10) -> list[dict[str, Any]]:
     """Mentions weighted by how many chapters and years they span: a person of every era outranks a burst."""
-    return [dict(r) for r in graph.read(IMPORTANCE, {"project_id": project_id, "kind": kind, "limit": limit,
-                                                     **viewer_params})]
+    return analytics_cache.cached(graph, viewer_params, project_id, "importance", {"kind": kind, "limit": limit},
+                                  lambda: [dict(r) for r in graph.read(IMPORTANCE, {
+                                      "project_id": project_id, "kind": kind, "limit": limit, **viewer_params})])

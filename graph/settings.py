@@ -166,6 +166,13 @@ class Settings(BaseSettings):
         default=None, description="Bearer token a scraper must send to GET /metrics; unset, /metrics answers 404 "
                                   "unless MEMORA_METRICS_OPEN is true.")
     metrics_open: bool = Field(default=False, description="Serve GET /metrics without a token (a private network).")
+    # Entity analytics cache (graph/analytics_cache.py, README "Entity questions").
+    analytics_cache_seconds: float = Field(
+        default=600.0, ge=0, description="How long a viewer's entity aggregates (importance, per-entity counts) are "
+                                         "reused while no write they may see happens (writes invalidate them at "
+                                         "once); 0 disables.")
+    analytics_cache_size: int = Field(default=256, ge=0, description="Entity aggregates kept in the cache (per "
+                                                                     "process).")
 
     @model_validator(mode="after")
     def _home_port(self) -> Settings:

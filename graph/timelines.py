@@ -1,7 +1,8 @@
 """When someone is in the story: an entity's visible entries per month, and who appeared or disappeared in a period.
 
-Every figure is an aggregate over entries the viewer may see (`CAN_SEE` inside the statement); the Python code only
-classifies those aggregates, so an entry hidden from the viewer moves none of them. Dates are entry start dates
+Every figure is an aggregate over entries the viewer may see (`can_see_in_project` inside the statement: `CAN_SEE`
+with the viewer resolved once); the Python code only classifies those aggregates, so an entry hidden from the viewer
+moves none of them. Dates are entry start dates
 (`occurred_start`: "2008" starts on 2008-01-01), as the year timeline uses.
 """
 
@@ -11,16 +12,18 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from graph.analytics import IN_RANGE
+from graph.analytics import ENTITY_BY_ID, IN_RANGE
 from graph.db import Graph
 from graph.entities import declared_name
-from graph.visibility import CAN_SEE
+from graph.visibility import CAN_SEE_IN_PROJECT, VIEWER_IN_PROJECT
 
 # A month row counts the entries dated within that month (a day or the month itself); an entry dated more vaguely (a
 # year, a season, a longer range) cannot be placed on one month and is counted in `vaguer` (it stays in `years`).
 TIMELINE_MONTHS = f"""
+{VIEWER_IN_PROJECT}
+{ENTITY_BY_ID}
 MATCH (e:Entry)-[m:MENTIONS]->(x)
-WHERE e.project_id = $project_id AND x.id = $entity_id AND e.occurred_start IS NOT NULL AND {CAN_SEE}
+WHERE e.project_id = $project_id AND e.occurred_start IS NOT NULL AND {CAN_SEE_IN_PROJECT}
 WITH e, m, (e.occurred_start.year = e.occurred_end.year AND e.occurred_start.month = e.occurred_end.month) AS placed
 RETURN CASE WHEN placed THEN e.occurred_start.year END AS year, CASE WHEN placed THEN e.occurred_start.month END
        AS month, count(DISTINCT e) AS entries, sum(m.count) AS mentions
@@ -31,7 +34,8 @@ ORDER BY year, month
 # name, its dated entries (how many, first and last start dates, how many overlap the period) and the smallest name
 # its mentions give (the viewer's name for it unless a declaration they may see names it: `declared_name`).
 CHANGES = f"""
-MATCH (e:Entry) WHERE e.project_id = $project_id AND {CAN_SEE}
+{VIEWER_IN_PROJECT}
+MATCH (e:Entry) WHERE e.project_id = $project_id AND {CAN_SEE_IN_PROJECT}
 WITH collect(e) AS visible, max(e.occurred_start) AS story_end
 UNWIND visible AS e
 MATCH (e)-[m:MENTIONS]->(x) WHERE $kind IS NULL OR x.kind = $kind

@@ -50,6 +50,38 @@ CAN_SEE_DECLARATION = f"""(
 )"""
 
 
+# The same rule with the viewer resolved ONCE per statement, for statements over the entries of ONE project: `CAN_SEE`
+# looks the viewer's membership up again for every entry (an index seek and an expansion of the project's members per
+# entry, most of an analytics statement's work on a large project). A statement starts with `VIEWER_IN_PROJECT`
+# (binding `vis_roles`, the viewer's roles in `$project_id`, and `vis_periods`, the chapters a witness grant covers),
+# carries both variables through its WITH clauses, and filters entries with `can_see_in_project(var)`, plain property
+# predicates plus, for a witness only, one expansion. For an entry whose `project_id` is `$project_id` (the statement
+# must also require that), it is the same predicate as `can_see(var)`: tests/test_visibility_in_project.py checks
+# every (role x intimacy x author x witness) combination on the real Neo4j. Such statements must not bind `vis_role`
+# or `vis_chapter` (the predicate's own variables).
+VIEWER_IN_PROJECT = """
+WITH COLLECT { MATCH (:User {id: $viewer_id})-[vis_m:MEMBER_OF]->(:Project {id: $project_id})
+               RETURN coalesce(vis_m.role, '') } AS vis_roles,
+     COLLECT { MATCH (vis_p:Period)-[:PART_OF*0..5]->(:Period {id: $witness_period_id}) RETURN vis_p } AS vis_periods
+"""
+
+
+def can_see_in_project(var: str = "e") -> str:
+    """`can_see(var)` for an entry of `$project_id`, in a statement that bound `vis_roles` and `vis_periods`."""
+    return f"""(
+  ($viewer_id IS NOT NULL AND size(vis_roles) > 0 AND (
+     {var}.intimacy IN ['circle', 'public']
+     OR ({var}.intimacy = 'private' AND {var}.author_id = $viewer_id)
+     OR ({var}.intimacy = 'intimate' AND ({var}.author_id = $viewer_id
+                                         OR any(vis_role IN vis_roles WHERE vis_role IN ['owner', 'coauthor'])))))
+  OR ($witness_period_id IS NOT NULL AND {var}.intimacy IN ['circle', 'public']
+      AND any(vis_chapter IN vis_periods WHERE EXISTS {{ MATCH ({var})-[:IN_PERIOD]->(vis_chapter) }}))
+)"""
+
+
+CAN_SEE_IN_PROJECT = can_see_in_project("e")
+
+
 @dataclass(frozen=True)
 class Viewer:
     """Who is asking. A user id comes from a verified token; a witness grant names one chapter."""

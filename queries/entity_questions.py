@@ -13,10 +13,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from graph import analytics
+from graph import analytics, analytics_cache
 from graph.db import Graph
 from graph.textnorm import fold
-from graph.visibility import CAN_SEE
+from graph.visibility import CAN_SEE_IN_PROJECT, VIEWER_IN_PROJECT
 from queries.entity_question_words import QUESTION_CHARS, Intent, classify
 from queries.similar import similar, visible_names
 
@@ -24,14 +24,15 @@ ITEMS = 10
 BOOST = 3
 
 _SUPPORT = f"""
-CALL {{
+{VIEWER_IN_PROJECT}
+CALL () {{
   MATCH (a:Person) WHERE a.id IN $anchor_ids RETURN a
   UNION MATCH (a:Place) WHERE a.id IN $anchor_ids RETURN a
   UNION MATCH (a:Thing) WHERE a.id IN $anchor_ids RETURN a
   UNION MATCH (a:Period) WHERE a.id IN $anchor_ids RETURN a
 }}
 MATCH (e:Entry)-[:MENTIONS|IN_PERIOD]->(a)
-WHERE e.project_id = $project_id AND {CAN_SEE}
+WHERE e.project_id = $project_id AND {CAN_SEE_IN_PROJECT}
 WITH DISTINCT e
 WITH e, COUNT {{ MATCH (e)-[:MENTIONS|IN_PERIOD]->(b) WHERE b.id IN $boost_ids }} AS boost
 ORDER BY boost DESC, {{order}}, e.id
@@ -153,6 +154,10 @@ def _support(graph: Graph, params: dict[str, Any], project: str, anchors: list[s
     """Visible entries naming an anchor, those naming more of `boost` first, then newest (or oldest) first."""
     if not anchors:
         return []
-    rows = graph.read(SUPPORT_NEWEST if newest else SUPPORT_OLDEST,
-                      {"anchor_ids": anchors, "boost_ids": boost, "project_id": project, "k": k, **params})
-    return [(r["id"], int(r["boost"])) for r in rows]
+    def compute() -> list[tuple[str, int]]:
+        rows = graph.read(SUPPORT_NEWEST if newest else SUPPORT_OLDEST,
+                          {"anchor_ids": anchors, "boost_ids": boost, "project_id": project, "k": k, **params})
+        return [(r["id"], int(r["boost"])) for r in rows]
+
+    return analytics_cache.cached(graph, params, project, "support",
+                                  {"anchors": anchors, "boost": boost, "newest": newest, "k": k}, compute)

@@ -129,3 +129,13 @@ def auth(settings: Settings) -> Callable[[str], dict[str, str]]:
     from api.auth import issue
 
     return lambda user_id: {"Authorization": f"Bearer {issue(settings, user_id)}"}
+
+
+@pytest.fixture(autouse=True)
+def analytics_uncached(monkeypatch: pytest.MonkeyPatch, settings: Settings) -> None:
+    """Tests observe what the analytics statements answer, never a kept aggregate (graph/analytics_cache.py); the
+    cache's own test turns it back on."""
+    from graph import analytics_cache
+
+    off = settings.model_copy(update={"analytics_cache_seconds": 0.0})
+    monkeypatch.setattr(analytics_cache, "get_settings", lambda: off)

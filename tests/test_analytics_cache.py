@@ -1,0 +1,68 @@
+"""A viewer's entity aggregates are reused until a write they may see, and only ever for them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from graph import analytics, analytics_cache
+from graph.db import Graph
+from graph.members import set_member
+from graph.settings import Settings
+
+# A write no write path makes (it bumps no generation): only a statement that really runs can see it.
+UNBUMPED_RELEVEL = "MATCH (e:Entry {id: $id}) SET e.intimacy = $intimacy"
+
+
+def _weights(rows: list[dict[str, Any]]) -> dict[str, int]:
+    return {r["name"]: r["entries"] for r in rows}
+
+
+def test_entity_aggregates_are_kept_per_viewer_until_a_write_they_may_see(
+        graph: Graph, settings: Settings, prefix: str, ingest: Callable[..., Any],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    on = settings.model_copy(update={"analytics_cache_seconds": 600.0, "analytics_cache_size": 64})
+    monkeypatch.setattr(analytics_cache, "get_settings", lambda: on)
+    analytics_cache.clear()
+    project, ana, lola = f"{prefix}fam", f"{prefix}ana", f"{prefix}lola"
+    set_member(graph, project, ana, "owner")
+    set_member(graph, project, lola, "reader")
+
+    def write(key: str, intimacy: str, persons: list[str]) -> None:
+        assert not ingest([{"entry_id": f"{project}/{key}", "project_id": project, "author": ana,
+                            "occurred_on": "2010-05", "intimacy": intimacy, "persons": persons,
+                            "text": " y ".join(persons) + "."}]).errors
+
+    write("e1", "circle", ["Pep", "Marta"])
+    write("e2", "circle", ["Pep"])
+    write("e3", "intimate", ["Pep", "Secretina"])
+    reader, owner = {"viewer_id": lola, "witness_period_id": None}, {"viewer_id": ana, "witness_period_id": None}
+    assert _weights(analytics.importance(graph, reader, project)) == {"Pep": 2, "Marta": 1}
+    assert _weights(analytics.importance(graph, owner, project)) == {"Pep": 3, "Marta": 1, "Secretina": 1}
+    pep = next(r["id"] for r in analytics.importance(graph, reader, project) if r["name"] == "Pep")
+    assert [(r["name"], r["together"]) for r in analytics.co_occurrence(graph, reader, project, pep)] == [("Marta", 1)]
+
+    # Kept: an unbumped re-level is not seen by the reader's next questions (the aggregates were not recomputed) ...
+    graph.write(UNBUMPED_RELEVEL, {"id": f"{project}/e2", "intimacy": "private"})
+    assert _weights(analytics.importance(graph, reader, project)) == {"Pep": 2, "Marta": 1}
+    assert analytics.entity_counts(graph, reader, project)[0] == 2
+    graph.write(UNBUMPED_RELEVEL, {"id": f"{project}/e2", "intimacy": "circle"})
+
+    # ... a write the reader may see is seen at once, by both aggregates ...
+    write("e4", "circle", ["Marta", "Lola"])
+    assert _weights(analytics.importance(graph, reader, project)) == {"Pep": 2, "Marta": 2, "Lola": 1}
+    assert analytics.entity_counts(graph, reader, project)[0] == 3
+    assert [(r["name"], r["entries"]) for r in analytics.co_occurrence(graph, reader, project, pep)] == [("Marta", 2)]
+
+    # ... one hidden from them changes nothing they get, and is seen by the owner it is not hidden from ...
+    write("e5", "intimate", ["Secretina", "Marta"])
+    assert _weights(analytics.importance(graph, reader, project)) == {"Pep": 2, "Marta": 2, "Lola": 1}
+    assert _weights(analytics.importance(graph, owner, project))["Secretina"] == 2
+
+    # ... and a role change is a new key: the reader made coauthor sees the intimate entries at once.
+    set_member(graph, project, lola, "coauthor")
+    assert _weights(analytics.importance(graph, reader, project))["Secretina"] == 2
+    set_member(graph, project, lola, "reader")
+    assert "Secretina" not in _weights(analytics.importance(graph, reader, project))
