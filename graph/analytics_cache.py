@@ -17,20 +17,17 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import threading
-import time
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from graph import generations
 from graph.db import Graph
 from graph.settings import get_settings
+from graph.viewer_lru import ViewerLRU
 
 T = TypeVar("T")
 
-_lock = threading.Lock()
-_entries: OrderedDict[str, tuple[float, Any]] = OrderedDict()
+_entries = ViewerLRU()
 
 
 def cached(graph: Graph, viewer_params: dict[str, Any], project_id: str, name: str, args: dict[str, Any],
@@ -41,23 +38,18 @@ def cached(graph: Graph, viewer_params: dict[str, Any], project_id: str, name: s
     if viewer_id is None or viewer_params.get("witness_period_id") is not None \
             or settings.analytics_cache_seconds <= 0 or settings.analytics_cache_size <= 0:
         return compute()
-    material = [name, args, project_id, viewer_id, generations.read(graph, [project_id], viewer_id)]
-    key = hashlib.sha256(json.dumps(material, sort_keys=True, default=str).encode()).hexdigest()
-    now = time.monotonic()
-    with _lock:
-        found = _entries.get(key)
-        if found is not None and now - found[0] < settings.analytics_cache_seconds:
-            _entries.move_to_end(key)
-            return copy.deepcopy(found[1])
+    gens = generations.read(graph, [project_id], viewer_id)
+    key = hashlib.sha256(json.dumps([name, args, project_id, viewer_id, gens], sort_keys=True,
+                                    default=str).encode()).hexdigest()
+    found, value = _entries.get(viewer_id, key, settings.analytics_cache_seconds)
+    if found:
+        return copy.deepcopy(value)
     value = compute()
-    with _lock:
-        _entries[key] = (now, copy.deepcopy(value))
-        _entries.move_to_end(key)
-        while len(_entries) > settings.analytics_cache_size:
-            _entries.popitem(last=False)
+    # Stored only if no write the viewer depends on (a role change included) landed while it was computed.
+    if generations.read(graph, [project_id], viewer_id) == gens:
+        _entries.put(viewer_id, key, copy.deepcopy(value), settings.analytics_cache_size)
     return value
 
 
 def clear() -> None:
-    with _lock:
-        _entries.clear()
+    _entries.clear()

@@ -152,8 +152,9 @@ class Settings(BaseSettings):
     # Caches and telemetry (README "Caches and telemetry", docs/SECURITY.md).
     search_cache_seconds: float = Field(
         default=30.0, ge=0, description="How long a search's results are reused for the same viewer, scope, query "
-                                        "and options (a write to the project invalidates them at once); 0 disables.")
-    search_cache_size: int = Field(default=1000, ge=0, description="Search results kept in the cache (per process).")
+                                        "and options (a write they may see invalidates them at once); 0 disables.")
+    search_cache_size: int = Field(default=100, ge=0, description="Search results kept per viewer (per process; "
+                                                                  "at most 128 viewers, least recent dropped first).")
     query_embed_cache_size: int = Field(
         default=2048, ge=0, description="Query embeddings kept in process (LRU by model id and text); 0 disables.")
     state_cache_seconds: float = Field(
@@ -171,8 +172,8 @@ class Settings(BaseSettings):
         default=600.0, ge=0, description="How long a viewer's entity aggregates (importance, per-entity counts) are "
                                          "reused while no write they may see happens (writes invalidate them at "
                                          "once); 0 disables.")
-    analytics_cache_size: int = Field(default=256, ge=0, description="Entity aggregates kept in the cache (per "
-                                                                     "process).")
+    analytics_cache_size: int = Field(default=32, ge=0, description="Entity aggregates kept per viewer (per "
+                                                                    "process; at most 128 viewers).")
 
     @model_validator(mode="after")
     def _home_port(self) -> Settings:

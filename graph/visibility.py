@@ -67,8 +67,10 @@ WITH COLLECT { MATCH (:User {id: $viewer_id})-[vis_m:MEMBER_OF]->(:Project {id: 
 
 
 def can_see_in_project(var: str = "e") -> str:
-    """`can_see(var)` for an entry of `$project_id`, in a statement that bound `vis_roles` and `vis_periods`."""
-    return f"""(
+    """`can_see(var)` for an entry of `$project_id`, in a statement that bound `vis_roles` and `vis_periods`; an
+    entry of any other project is refused by the predicate itself, so a statement that forgets to scope its entries
+    cannot show another project's."""
+    return f"""({var}.project_id = $project_id AND (
   ($viewer_id IS NOT NULL AND size(vis_roles) > 0 AND (
      {var}.intimacy IN ['circle', 'public']
      OR ({var}.intimacy = 'private' AND {var}.author_id = $viewer_id)
@@ -76,7 +78,7 @@ def can_see_in_project(var: str = "e") -> str:
                                          OR any(vis_role IN vis_roles WHERE vis_role IN ['owner', 'coauthor'])))))
   OR ($witness_period_id IS NOT NULL AND {var}.intimacy IN ['circle', 'public']
       AND any(vis_chapter IN vis_periods WHERE EXISTS {{ MATCH ({var})-[:IN_PERIOD]->(vis_chapter) }}))
-)"""
+))"""
 
 
 CAN_SEE_IN_PROJECT = can_see_in_project("e")

@@ -28,7 +28,6 @@ import json
 import threading
 import time
 import unicodedata
-from collections import OrderedDict
 from dataclasses import asdict, dataclass
 from datetime import date
 from typing import TYPE_CHECKING
@@ -37,6 +36,7 @@ from graph import generations
 from graph.db import Graph
 from graph.settings import Settings
 from graph.state_cache import recent_state
+from graph.viewer_lru import ViewerLRU
 from graph.visibility import Viewer
 from ingest.embedders import CheckedEmbedder
 
@@ -57,7 +57,7 @@ class CacheKey:
 
 
 _lock = threading.Lock()
-_entries: OrderedDict[str, tuple[float, Viewer, SearchResponse]] = OrderedDict()
+_entries = ViewerLRU()
 _digests: dict[int, tuple[Settings, str]] = {}
 stats = CacheStats()
 
@@ -109,30 +109,20 @@ def get(key: CacheKey | None, settings: Settings) -> SearchResponse | None:
     """A private copy of the stored response, if it is fresh and was made for this very viewer."""
     if key is None:
         return None
-    now = time.monotonic()
+    found, stored = _entries.get(key.viewer, key.digest, settings.search_cache_seconds)
     with _lock:
-        found = _entries.get(key.digest)
-        if found is not None and (now - found[0] >= settings.search_cache_seconds or found[1] != key.viewer):
-            del _entries[key.digest]
-            found = None
-        if found is None:
+        if not found:
             stats.misses += 1
             return None
-        _entries.move_to_end(key.digest)
         stats.hits += 1
-        return copy.deepcopy(found[2])
+    return copy.deepcopy(stored)
 
 
 def put(key: CacheKey | None, settings: Settings, response: SearchResponse) -> SearchResponse:
     """Keep a copy of `response` under `key` (nothing when the cache is off); returns `response` itself."""
     if key is None:
         return response
-    stored = copy.deepcopy(response)
-    with _lock:
-        _entries[key.digest] = (time.monotonic(), key.viewer, stored)
-        _entries.move_to_end(key.digest)
-        while len(_entries) > settings.search_cache_size:
-            _entries.popitem(last=False)
+    _entries.put(key.viewer, key.digest, copy.deepcopy(response), settings.search_cache_size)
     return response
 
 
@@ -145,12 +135,11 @@ def hit_response(found: SearchResponse, started: float) -> SearchResponse:
 
 
 def clear() -> None:
+    _entries.clear()
     with _lock:
-        _entries.clear()
         stats.hits = stats.misses = 0
 
 
 def size() -> int:
-    with _lock:
-        return len(_entries)
+    return _entries.size()
 

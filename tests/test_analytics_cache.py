@@ -66,3 +66,38 @@ def test_entity_aggregates_are_kept_per_viewer_until_a_write_they_may_see(
     assert _weights(analytics.importance(graph, reader, project))["Secretina"] == 2
     set_member(graph, project, lola, "reader")
     assert "Secretina" not in _weights(analytics.importance(graph, reader, project))
+
+
+def test_another_viewers_misses_never_evict_mine(graph: Graph, settings: Settings, prefix: str,
+                                                 ingest: Callable[..., Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reader who fills the cache with their own aggregates must not learn, by one of them being recomputed, that
+    the owner missed (after a private write hidden from the reader): each viewer's entries are evicted only by their
+    own inserts."""
+    on = settings.model_copy(update={"analytics_cache_seconds": 600.0, "analytics_cache_size": 2})
+    monkeypatch.setattr(analytics_cache, "get_settings", lambda: on)
+    analytics_cache.clear()
+    project, ana, lola = f"{prefix}fam", f"{prefix}ana", f"{prefix}lola"
+    set_member(graph, project, ana, "owner")
+    set_member(graph, project, lola, "reader")
+    assert not ingest([{"entry_id": f"{project}/e1", "project_id": project, "author": ana, "intimacy": "circle",
+                        "persons": ["Pep", "Marta"], "text": "Pep y Marta."}]).errors
+    reader, owner = {"viewer_id": lola, "witness_period_id": None}, {"viewer_id": ana, "witness_period_id": None}
+    computed: list[str] = []
+
+    def ask(viewer: dict[str, Any], name: str) -> None:
+        analytics_cache.cached(graph, viewer, project, name, {}, lambda: computed.append(name) or name)
+
+    ask(reader, "a")
+    ask(reader, "b")  # the reader's two slots are full
+    ask(owner, "x")
+    assert not ingest([{"entry_id": f"{project}/p1", "project_id": project, "author": ana, "intimacy": "private",
+                        "persons": ["Secretina"], "text": "Secretina."}]).errors
+    ask(owner, "x")  # the owner's private write: their key moved, this is a miss and an insert
+    ask(owner, "y")
+    computed.clear()
+    ask(reader, "a")
+    ask(reader, "b")
+    assert computed == [], "another viewer's inserts evicted the reader's aggregates"
+    ask(reader, "c")  # the reader's own insert evicts their least recent one
+    ask(reader, "a")
+    assert computed == ["c", "a"]
