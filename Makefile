@@ -7,8 +7,10 @@ export MEMORA_HOME ?= $(CURDIR)/.memora
 PYTEST_ARGS ?=
 # make eval EVAL_ARGS='--data /path/to/bench' adds the external dev sets (or set MEMORA_BENCH_DATA)
 EVAL_ARGS ?=
+# make bench BENCH_ARGS='--data /path/to/bench --only locomo' (peers side by side; never part of `make test`)
+BENCH_ARGS ?=
 
-.PHONY: demo test install db-start db-stop db-status migrate lint serve eval clean
+.PHONY: demo test install db-start db-stop db-status migrate lint serve eval bench clean
 
 $(BIN)/memora: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +53,14 @@ serve: migrate
 
 eval: migrate
 	$(BIN)/python bench/run_evals.py $(EVAL_ARGS)
+
+# neo4j-graphrag (extra `bench`) for the peers side by side.
+$(VENV)/.bench-installed: $(BIN)/memora
+	$(BIN)/pip install --quiet -e '.[dev,bench]'
+	touch $@
+
+bench: migrate $(VENV)/.bench-installed
+	$(BIN)/python -m bench.peers $(BENCH_ARGS)
 
 clean: db-stop
 	rm -rf $(MEMORA_HOME)
