@@ -150,14 +150,20 @@ def _pct(values: list[float], q: float) -> float:
     return round(ordered[min(len(ordered) - 1, int(len(ordered) * q))], 3)
 
 
+def scope_params(embedder: CheckedEmbedder, viewer: Viewer, project_ids: list[str]) -> dict[str, Any]:
+    """The dense channel's parameters for a search without filters or query constraints (as the door builds them),
+    the query vector excepted."""
+    return {**search_module._base_params(viewer, project_ids, search_module.Filters(), {}),
+            **SoftConstraints().params(), "prop": vector_property(embedder.slug), "model": embedder.model_id,
+            "limit": LIMIT}
+
+
 def measure(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer, project_ids: list[str],
             questions: list[str], index_path: bool = True) -> dict[str, Any]:
     """Per-query p50/p95 of each way, over `questions` (embedded beforehand: only similarity is timed), and the
     recall@10 of each against the exact Cypher answer. `index_path=False` skips the vector index (slow for a small
     project in a large database: its over-fetch grows to the whole index)."""
-    prop = vector_property(embedder.slug)
-    params = {**search_module._base_params(viewer, project_ids, search_module.Filters(), {}),
-              **SoftConstraints().params(), "prop": prop, "model": embedder.model_id, "limit": LIMIT}
+    params = scope_params(embedder, viewer, project_ids)
     vectors = [np.asarray(embedder.embed_query(q), dtype=np.float32) for q in questions]
     chunks = int(graph.read(ch.PROJECT_CHUNKS, params)[0]["n"])
     index_settings = settings.model_copy(update={"exact_scan_max_chunks": 0})
