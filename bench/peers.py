@@ -120,7 +120,8 @@ def run_set(graph: Graph, embedder: CheckedEmbedder, settings: Settings, run: Pe
             qs: list[EvalQuery]) -> dict[str, dict[str, Any]]:
     """Every system on every query of one set, taking turns query by query."""
     t = time.perf_counter()
-    for project in sorted({q.project_id for q in qs}):
+    projects = sorted({q.project_id for q in qs})
+    for project in projects:
         run.add_project(graph, embedder, VIEWER, project, vector_property(embedder.slug))
     run.open(graph, embedder)
     setup_s = time.perf_counter() - t
@@ -147,7 +148,8 @@ def run_set(graph: Graph, embedder: CheckedEmbedder, settings: Settings, run: Pe
             out[name]["latency_ms"]["p50"] = round(ordered[len(ordered) // 2], 1)
             out[name]["latency_ms"]["p95"] = round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))], 1)
     out["_setup"] = {"peer_setup_s": round(setup_s, 1),
-                     "peer_chunks": sum(c.chunks for c in run.corpora.values() if c.variant == "plain")}
+                     "peer_chunks": sum(c.chunks for c in run.corpora.values()
+                                        if c.variant == "plain" and c.project_id in projects)}
     return out
 
 
@@ -221,6 +223,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="queries timed per exact-scan way (0: skip the exact-scan measurement)")
     parser.add_argument("--max-queries", type=int, default=0,
                         help="per set, every n-th query so that at most this many run (default 0: all)")
+    parser.add_argument("--exact-only", action="store_true",
+                        help="load the sets but measure only the exact-scan cost (no peers, no tables)")
     parser.add_argument("--json", help="write every figure to this file")
     parser.add_argument("--cleanup", metavar="RUN",
                         help="only delete what the peer run RUN left (a run killed with SIGKILL) and exit")
@@ -260,6 +264,8 @@ def main(argv: list[str] | None = None) -> int:
             qs = _sample(qs, args.max_queries)
             print(f"\n### {name} ({len(qs)} queries" + (f" of {total}, every n-th" if len(qs) < total else "") + ")\n")
             loaded[name] = qs
+            if args.exact_only:
+                continue
             t = time.perf_counter()
             results = run_set(graph, embedder, settings, run, qs)
             print(f"{name}: peers set up in {results['_setup']['peer_setup_s']} s, all searched in "
