@@ -41,7 +41,8 @@ migrate: db-start
 demo: migrate
 	$(BIN)/memora demo
 
-test: migrate $(VENV)/.ml-installed
+# The bench extra too: tests/test_bench_peers.py smoke-runs bench/peers.py so it cannot silently rot.
+test: migrate $(VENV)/.ml-installed $(VENV)/.bench-installed
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: install

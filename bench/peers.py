@@ -41,7 +41,6 @@ from typing import Any
 
 from api.cli import connect
 from bench import exact_scan
-from bench.peer_corpora import PeerRun
 from bench.run_evals import EXTERNAL, TABLE_HEAD, dataset_files, load_set
 from graph.db import Graph
 from graph.schema import vector_property
@@ -52,6 +51,11 @@ from queries import result_cache
 from queries.evaluate import EVAL_USER, EvalQuery, _metrics, _summary
 from queries.lucene import to_lucene
 from queries.search import Scope, SearchOptions, hybrid_search
+
+try:
+    from bench.peer_corpora import PeerRun
+except ImportError as exc:  # the `bench` extra is not installed
+    sys.exit(f"error: {exc.name or 'neo4j_graphrag'} is missing: pip install -e '.[bench]' (or run `make bench`)")
 
 K = 30
 VIEWER = Viewer(user_id=EVAL_USER)
