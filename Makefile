@@ -9,8 +9,10 @@ PYTEST_ARGS ?=
 EVAL_ARGS ?=
 # make bench-scale SCALE_ARGS='--sizes 1000,10000,100000 --embedder hash' (see README, "Scale benchmark")
 SCALE_ARGS ?= --sizes 1000,10000
+# make bench BENCH_ARGS='--data /path/to/bench --only locomo' (peers side by side; never part of `make test`)
+BENCH_ARGS ?=
 
-.PHONY: demo test install db-start db-stop db-status migrate lint serve eval clean bench-scale
+.PHONY: demo test install db-start db-stop db-status migrate lint serve eval bench bench-scale clean
 
 $(BIN)/memora: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,7 +43,8 @@ migrate: db-start
 demo: migrate
 	$(BIN)/memora demo
 
-test: migrate $(VENV)/.ml-installed
+# The bench extra too: tests/test_bench_peers.py smoke-runs bench/peers.py so it cannot silently rot.
+test: migrate $(VENV)/.ml-installed $(VENV)/.bench-installed
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: install
@@ -57,6 +60,14 @@ eval: migrate
 # Not part of `make test`: one synthetic project per size, ingested, served and searched (minutes to hours).
 bench-scale: migrate $(VENV)/.ml-installed
 	$(BIN)/python bench/scale.py $(SCALE_ARGS) --json scale.json --plot scale.png
+
+# neo4j-graphrag (extra `bench`) for the peers side by side.
+$(VENV)/.bench-installed: $(BIN)/memora
+	$(BIN)/pip install --quiet -e '.[dev,bench]'
+	touch $@
+
+bench: migrate $(VENV)/.bench-installed
+	$(BIN)/python -m bench.peers $(BENCH_ARGS)
 
 clean: db-stop
 	rm -rf $(MEMORA_HOME)
