@@ -381,7 +381,7 @@ def test_injection_in_member_ids_and_entity_names_is_plain_text(client: TestClie
 def test_injection_in_witness_links_is_401(client: TestClient, payload: str) -> None:
     token = quote(payload, safe="")
     for resp in (client.post(f"/v1/w/{token}/search", json={"q": KEYWORD}),
-                 client.get(f"/v1/w/{token}/entries/x"),
+                 client.get(f"/v1/w/{token}/entries/p/x"),
                  client.post(f"/v1/w/{token}/entries", json={"text": "x"})):
         assert resp.status_code in (401, 404), resp.text
 
