@@ -36,7 +36,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import httpx
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,7 +45,7 @@ if str(ROOT) not in sys.path:
 from api import auth  # noqa: E402
 from bench.hash_embedder import HashEmbedder  # noqa: E402
 from bench.scale_load import ExactScan, dense_recall, load, percentile, rss_mb  # noqa: E402
-from bench.serving import free_port, stop_process  # noqa: E402
+from bench.serving import free_port, stop_process, wait_ready  # noqa: E402
 from bench.synth import SynthProject, generate  # noqa: E402
 from graph.db import Graph  # noqa: E402
 from graph.entities import upsert_entity  # noqa: E402
@@ -93,18 +92,7 @@ def scale_server(embedder: str, log: Path, startup: float = 180) -> Iterator[tup
                             stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + startup
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"the scale server exited: {log.read_text(encoding='utf-8')[-2000:]}")
-            try:
-                if httpx.get(f"{url}/ready", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("the scale server did not become ready")
-            time.sleep(0.3)
+        wait_ready(proc, url, log, startup, "the scale server")
         yield url, proc.pid
     finally:
         stop_process(proc, grace=20)

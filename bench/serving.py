@@ -35,6 +35,22 @@ def stop_process(proc: subprocess.Popen[Any], grace: float) -> None:
         proc.wait()
 
 
+def wait_ready(proc: subprocess.Popen[Any], url: str, log: Path, startup: float, what: str) -> None:
+    """Until `url`/ready answers 200; raises with the log's tail if the process exits, or after `startup` seconds."""
+    deadline = time.monotonic() + startup
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} exited: {log.read_text(encoding='utf-8')[-2000:]}")
+        try:
+            if httpx.get(f"{url}/ready", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not become ready")
+        time.sleep(0.3)
+
+
 @contextmanager
 def served_in_thread(app: Any) -> Iterator[str]:
     """An ASGI app on a free loopback port, in a uvicorn thread of this process (what tests use)."""
@@ -71,18 +87,7 @@ def served_by_memora(log: Path, env: dict[str, str] | None = None, startup: floa
                             cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + startup
-        while time.monotonic() < deadline:
-            if proc.poll() is not None:
-                raise RuntimeError(f"memora serve exited: {log.read_text(encoding='utf-8')[-2000:]}")
-            try:
-                if httpx.get(f"{url}/ready", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.5)
-        else:
-            raise RuntimeError("memora serve did not become ready")
+        wait_ready(proc, url, log, startup, "memora serve")
         yield url
     finally:
         stop_process(proc, grace=30)

@@ -20,15 +20,22 @@ def _weights(rows: list[dict[str, Any]]) -> dict[str, int]:
     return {r["name"]: r["entries"] for r in rows}
 
 
-def test_entity_aggregates_are_kept_per_viewer_until_a_write_they_may_see(
-        graph: Graph, settings: Settings, prefix: str, ingest: Callable[..., Any],
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    on = settings.model_copy(update={"analytics_cache_seconds": 600.0, "analytics_cache_size": 64})
+def _cache_on(settings: Settings, monkeypatch: pytest.MonkeyPatch, graph: Graph, prefix: str,
+              per_viewer: int) -> tuple[str, str, str]:
+    """The cache on with `per_viewer` slots, emptied; a project with Ana as owner and Lola as reader."""
+    on = settings.model_copy(update={"analytics_cache_seconds": 600.0, "analytics_cache_size": per_viewer})
     monkeypatch.setattr(analytics_cache, "get_settings", lambda: on)
     analytics_cache.clear()
     project, ana, lola = f"{prefix}fam", f"{prefix}ana", f"{prefix}lola"
     set_member(graph, project, ana, "owner")
     set_member(graph, project, lola, "reader")
+    return project, ana, lola
+
+
+def test_entity_aggregates_are_kept_per_viewer_until_a_write_they_may_see(
+        graph: Graph, settings: Settings, prefix: str, ingest: Callable[..., Any],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    project, ana, lola = _cache_on(settings, monkeypatch, graph, prefix, 64)
 
     def write(key: str, intimacy: str, persons: list[str]) -> None:
         assert not ingest([{"entry_id": f"{project}/{key}", "project_id": project, "author": ana,
@@ -73,12 +80,7 @@ def test_another_viewers_misses_never_evict_mine(graph: Graph, settings: Setting
     """A reader who fills the cache with their own aggregates must not learn, by one of them being recomputed, that
     the owner missed (after a private write hidden from the reader): each viewer's entries are evicted only by their
     own inserts."""
-    on = settings.model_copy(update={"analytics_cache_seconds": 600.0, "analytics_cache_size": 2})
-    monkeypatch.setattr(analytics_cache, "get_settings", lambda: on)
-    analytics_cache.clear()
-    project, ana, lola = f"{prefix}fam", f"{prefix}ana", f"{prefix}lola"
-    set_member(graph, project, ana, "owner")
-    set_member(graph, project, lola, "reader")
+    project, ana, lola = _cache_on(settings, monkeypatch, graph, prefix, 2)
     assert not ingest([{"entry_id": f"{project}/e1", "project_id": project, "author": ana, "intimacy": "circle",
                         "persons": ["Pep", "Marta"], "text": "Pep y Marta."}]).errors
     reader, owner = {"viewer_id": lola, "witness_period_id": None}, {"viewer_id": ana, "witness_period_id": None}

@@ -88,6 +88,19 @@ def err(message: str) -> None:
     print(f"memora: {message}", file=sys.stderr)
 
 
+def auth_config_ok(settings: Settings) -> bool:
+    """A server refuses to start with an incomplete MEMORA_AUTH_* configuration (said on stderr), not on the first
+    JWT it meets."""
+    from api.jwt_auth import JwtConfigError, verifier_for
+
+    try:
+        verifier_for(settings)
+    except JwtConfigError as exc:
+        err(str(exc))
+        return False
+    return True
+
+
 def connect(settings: Settings, migrate_schema: bool = True) -> Any:
     """The graph, starting the managed Neo4j first when needed and applying pending migrations."""
     from graph.db import get_graph

@@ -8,7 +8,7 @@ import argparse
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from api.commands.common import Subparsers, connect, err
+from api.commands.common import Subparsers, auth_config_ok, connect, err
 from graph.settings import Settings
 
 
@@ -30,7 +30,6 @@ def _embedding_worker(graph: object, settings: Settings) -> Iterator[None]:
 def cmd_mcp(args: argparse.Namespace, settings: Settings) -> int:
     import anyio
 
-    from api.jwt_auth import JwtConfigError, verifier_for
     from api.mcp.caller import Caller
     from api.ratelimit import Limits
     from api.services import Services
@@ -46,10 +45,7 @@ def cmd_mcp(args: argparse.Namespace, settings: Settings) -> int:
     elif args.as_user:
         err("over HTTP each request names its caller with a bearer token; --as is for stdio")
         return 2
-    try:
-        verifier_for(settings)
-    except JwtConfigError as exc:
-        err(str(exc))
+    if not auth_config_ok(settings):
         return 2
     graph = connect(settings)
     svc = Services(settings, graph=graph)

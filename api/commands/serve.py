@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from api.commands.common import Subparsers, connect, err
+from api.commands.common import Subparsers, auth_config_ok, connect, err
 from graph.settings import Settings
 
 
@@ -13,12 +13,8 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     import uvicorn
 
     from api.app import Services, create_app
-    from api.jwt_auth import JwtConfigError, verifier_for
 
-    try:
-        verifier_for(settings)
-    except JwtConfigError as exc:
-        err(str(exc))
+    if not auth_config_ok(settings):
         return 2
     graph = connect(settings)
     app = create_app(Services(settings, graph=graph), worker=settings.embed_worker)
