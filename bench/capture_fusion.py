@@ -22,12 +22,12 @@ from typing import Any
 import numpy as np
 
 from api.cli import connect
-from bench.run_evals import dataset_files
+from bench.run_evals import dataset_files, ingest_set
 from graph.schema import vector_property
 from graph.settings import get_settings
 from graph.visibility import Viewer
 from ingest.embedding_jobs import active_embedder
-from queries.evaluate import EVAL_USER, _metrics, add_entities, ingest_dataset, load_queries, namespace
+from queries.evaluate import EVAL_USER, _metrics
 from queries.mmr import entry_vectors
 from queries.search import Scope, SearchOptions, hybrid_search
 
@@ -49,12 +49,8 @@ def capture(name: str, files: tuple[Path, Path, Path | None], cache: Path, fusio
     settings = get_settings()
     graph = connect(settings)
     embedder = active_embedder(graph, settings)
-    entries, queries, entities = files
-    prefix = namespace(entries)
-    if entities:
-        add_entities(graph, entities, prefix, entries)
-    ingest_dataset(graph, embedder, entries, prefix)
-    qs = load_queries(queries, prefix)
+    queries = files[1]
+    qs = ingest_set(graph, embedder, files)
     raws = {r["query_id"]: r for r in map(json.loads, queries.open(encoding="utf-8"))}
     viewer = Viewer(user_id=EVAL_USER)
     t0 = time.perf_counter()

@@ -4,7 +4,7 @@ same Neo4j, with the same embedder and the same data.
 Usage: .venv/bin/python -m bench.peers [--data DIR] [--only locomo|xquad-es|xquad-en|diary-es] [--json OUT]
        [--exact-queries N]            (or `make bench BENCH_ARGS=...`; needs the `bench` extra: neo4j-graphrag)
 
-Per dev set (loaded like `make eval`: bench.run_evals' `dataset_files` and `load_set`), one table of recall@5/10/30,
+Per dev set (loaded like `make eval`: bench.run_evals' `dataset_files` and `ingest_set`), one table of recall@5/10/30,
 MRR@10, nDCG@10 and p50/p95 wall-clock milliseconds per query for:
 - this project's `hybrid_search` (the search door, with and without understanding), and its fulltext and dense
   channels alone, exactly as `memora eval` runs them;
@@ -25,8 +25,6 @@ scope. Everything the peers created is deleted at the end, also on failure.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import json
 import os
 import platform
@@ -41,7 +39,7 @@ from typing import Any
 
 from api.cli import connect
 from bench import exact_scan
-from bench.run_evals import EXTERNAL, TABLE_HEAD, dataset_files, load_set
+from bench.run_evals import EXTERNAL, TABLE_HEAD, dataset_files, ingest_set
 from graph.db import Graph
 from graph.schema import vector_property
 from graph.settings import Settings, get_settings
@@ -261,8 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for name in wanted:
             t = time.perf_counter()
-            with contextlib.redirect_stdout(io.StringIO()):  # load_set prints `make eval`'s table head
-                qs = load_set(graph, embedder, name, sets[name])
+            qs = ingest_set(graph, embedder, sets[name])
             print(f"{name}: loaded in {time.perf_counter() - t:.1f} s", file=sys.stderr, flush=True)
             total = len(qs)
             qs = _sample(qs, args.max_queries)

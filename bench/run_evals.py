@@ -44,15 +44,20 @@ TABLE_HEAD = ("| configuration | R@5 | R@10 | R@30 | MRR@10 | nDCG@10 | p50 ms |
               "|---|---|---|---|---|---|---|---|")
 
 
-def load_set(graph: Graph, embedder: CheckedEmbedder, name: str,
-             files: tuple[Path, Path, Path | None]) -> list[EvalQuery]:
-    """Ingest one dev set into its own namespace, print its table's head, and return its queries."""
+def ingest_set(graph: Graph, embedder: CheckedEmbedder, files: tuple[Path, Path, Path | None]) -> list[EvalQuery]:
+    """Ingest one dev set into its own namespace (with its entities) and return its queries."""
     entries, queries, entities = files
     prefix = namespace(entries)
     if entities:
         add_entities(graph, entities, prefix, entries)
     ingest_dataset(graph, embedder, entries, prefix)
-    qs = load_queries(queries, prefix)
+    return load_queries(queries, prefix)
+
+
+def load_set(graph: Graph, embedder: CheckedEmbedder, name: str,
+             files: tuple[Path, Path, Path | None]) -> list[EvalQuery]:
+    """`ingest_set`, then print the set's table head (`make eval`'s output)."""
+    qs = ingest_set(graph, embedder, files)
     print(f"\n### {name} ({len(qs)} queries)\n")
     print(TABLE_HEAD)
     return qs
