@@ -3,13 +3,14 @@ timeline, the entries behind an answer) reused until a write the viewer may see 
 visible entry of a 10,000-entry project costs hundreds of milliseconds, an entity question must answer in tens.
 
 The key is a digest of the aggregate's name and arguments, the project, the viewer's user id, and their role and
-search generations in the project (`graph/generations.py`, read in one statement per lookup): every write path bumps
-the generations of exactly the viewers it can change something for, so a stored aggregate is never served after a
-write that changes it, and a write hidden from the viewer (another author's private entry) changes nothing of theirs,
-so whether a lookup hits or misses tells them nothing about it. The value was computed by a statement with the
-visibility predicate inside it, and is only ever returned for the same key; witnesses are not cached (their results
-depend on a generation every circle write of the project bumps, as in `queries/result_cache.py`). The TTL
-(`MEMORA_ANALYTICS_CACHE_SECONDS`) is a backstop for a write that bypassed every bump (a hand-written statement).
+search generations in the project (`graph/generations.py`, read once per request inside `generations.read_once`):
+every write path bumps the generations of exactly the viewers it can change something for (the entity-vector refresh
+too), so a stored aggregate is never served after a write that changes it, and a write hidden from the viewer
+(another author's private entry) changes nothing of theirs, so whether a lookup hits or misses tells them nothing
+about it. The value was computed by a statement with the visibility predicate inside it, and is only ever returned
+for the same key; witnesses are not cached (their results depend on a generation every circle write of the project
+bumps, as in `queries/result_cache.py`). The TTL (`MEMORA_ANALYTICS_CACHE_SECONDS`) is a backstop for a write that
+bypassed every bump (a hand-written statement).
 """
 
 from __future__ import annotations
@@ -31,24 +32,31 @@ _entries = ViewerLRU()
 
 
 def cached(graph: Graph, viewer_params: dict[str, Any], project_id: str, name: str, args: dict[str, Any],
-           compute: Callable[[], T]) -> T:
-    """`compute()` for this viewer, reused while their generations of `project_id` stay the same."""
+           compute: Callable[[], T], immutable: bool = False) -> T:
+    """`compute()` for this viewer, reused while their generations of `project_id` stay the same; an `immutable`
+    value (tuples of frozen dataclasses) is handed out as kept, others as copies."""
     settings = get_settings()
     viewer_id = viewer_params.get("viewer_id")
-    if viewer_id is None or viewer_params.get("witness_period_id") is not None \
-            or settings.analytics_cache_seconds <= 0 or settings.analytics_cache_size <= 0:
+    if viewer_id is None or not enabled(viewer_params):
         return compute()
     gens = generations.read(graph, [project_id], viewer_id)
     key = hashlib.sha256(json.dumps([name, args, project_id, viewer_id, gens], sort_keys=True,
                                     default=str).encode()).hexdigest()
     found, value = _entries.get(viewer_id, key, settings.analytics_cache_seconds)
     if found:
-        return copy.deepcopy(value)
+        return value if immutable else copy.deepcopy(value)
     value = compute()
     # Stored only if no write the viewer depends on (a role change included) landed while it was computed.
-    if generations.read(graph, [project_id], viewer_id) == gens:
-        _entries.put(viewer_id, key, copy.deepcopy(value), settings.analytics_cache_size)
+    if generations.read(graph, [project_id], viewer_id, fresh=True) == gens:
+        _entries.put(viewer_id, key, value if immutable else copy.deepcopy(value), settings.analytics_cache_size)
     return value
+
+
+def enabled(viewer_params: dict[str, Any]) -> bool:
+    """Whether this viewer's aggregates are kept (not for witnesses, nor with the cache turned off)."""
+    settings = get_settings()
+    return viewer_params.get("viewer_id") is not None and viewer_params.get("witness_period_id") is None \
+        and settings.analytics_cache_seconds > 0 and settings.analytics_cache_size > 0
 
 
 def clear() -> None:

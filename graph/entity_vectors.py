@@ -16,7 +16,8 @@ ids, levels, authors, update times, the names they mention it by and embedded ch
 worker, by `memora entity refresh`, or on demand. A write that changes or deletes an entry drops, in the same
 transaction, the variants whose audience could see the entry as it was (`AFFECTED_VARIANTS`), so a vector never
 keeps an entry its readers may no longer see, and variants of audiences that could not see it stay exactly as they
-were.
+were. A rebuild bumps the search generations (graph/generations.py) of exactly the audiences whose variant it changed,
+so a viewer's cached `similar` answers and name lookups follow it and nobody else's move.
 """
 
 from __future__ import annotations
@@ -25,11 +26,14 @@ import logging
 import threading
 import time
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
+from neo4j import ManagedTransaction
 
+from graph import generations
 from graph.db import Graph
 from graph.ids import sha256
 from graph.schema import vector_property
@@ -91,18 +95,29 @@ CREATE (n)-[:VECTOR_OF]->(x)
 """
 REPLACE = {kind: _REPLACE.format(label=label) for kind, label in LABELS.items()}
 
+# The variants a rebuild replaces, to tell which audiences it changes.
+_OLD_VARIANTS = """
+UNWIND $ids AS xid
+MATCH (v:EntityVector)-[:VECTOR_OF]->(:{label} {{id: xid}})
+RETURN v.id AS id, v.audience AS audience, v.user_id AS user_id, v.entries AS entries, v.vector AS vector,
+       v.name AS name, v.keys AS keys
+"""
+OLD_VARIANTS = {kind: _OLD_VARIANTS.format(label=label) for kind, label in LABELS.items()}
+
 # Variants of entities deleted since (their VECTOR_OF went with them).
 DROP_ORPHANS = """
 MATCH (v:EntityVector {project_id: $project_id})
 WHERE NOT EXISTS { MATCH (v)-[:VECTOR_OF]->() }
+WITH v, v.audience AS audience, v.user_id AS user_id
 DETACH DELETE v
+RETURN DISTINCT audience, user_id
 """
 
 PROJECTS = "MATCH (p:Project) RETURN p.id AS id ORDER BY id"
 # Every search generation of every project (graph/generations.py): each write that can change an entity's sources
 # (entries, levels, mentions, vectors stored, entity edits, merges) bumps at least one of them.
 PROJECT_GENERATIONS = """
-MATCH (p:Project)
+MATCH (p:Project) WHERE $project_id IS NULL OR p.id = $project_id
 RETURN p.id AS id, [k IN keys(p) WHERE k STARTS WITH 'search_generation' | k + '=' + toString(p[k])] AS generations
 ORDER BY id
 """
@@ -114,6 +129,7 @@ class RefreshStats:
     targets: int  # entities and chapters looked at
     rebuilt: int  # of which had changed and were rebuilt
     variants: int  # variants written
+    bumped: dict[str, int] = field(default_factory=dict)  # search generations this refresh bumped, and how often
 
 
 SIGNATURE_VERSION = "2"  # bumped when what a variant holds changes, so every entity is rebuilt once
@@ -207,6 +223,7 @@ def refresh_project(graph: Graph, project_id: str, slug: str, force: bool = Fals
             if force or signature != r["stored"]:
                 changed[kind].append((r["id"], signature))
     rebuilt = written = 0
+    bumped: dict[str, int] = {}
     for kind, items in changed.items():
         for start in range(0, len(items), BATCH):
             batch = items[start:start + BATCH]
@@ -214,21 +231,59 @@ def refresh_project(graph: Graph, project_id: str, slug: str, force: bool = Fals
             for r in graph.read(CONTRIBUTIONS[kind], {"ids": [i for i, _ in batch]}):
                 rows[r["id"]].append((r["entry_id"], r["intimacy"], r["author_id"], r["name"]))
             vectors = _entry_vectors(graph, prop, sorted({r[0] for rs in rows.values() for r in rs}))
-            payload = []
+            payload: list[dict[str, Any]] = []
             for target_id, signature in batch:
                 found = variants(target_id, slug, rows.get(target_id, []), vectors)
                 payload.append({"id": target_id, "kind": kind, "signature": signature, "variants": found})
                 written += len(found)
-            graph.write(REPLACE[kind], {"targets": payload, "model": slug})
+            old = {r["id"]: dict(r) for r in graph.read(OLD_VARIANTS[kind], {"ids": [i for i, _ in batch]})}
+            new: dict[str, dict[str, Any]] = {v["id"]: v for t in payload for v in t["variants"]}
+            moved = {_generation(v) for i, v in [*old.items(), *new.items()] if _differs(old.get(i), new.get(i))}
+            graph.transact(partial(_replace, kind=kind, payload=payload, slug=slug, project_id=project_id,
+                                   moved=moved))
+            bumped.update({k: bumped.get(k, 0) + 1 for k in moved})
             rebuilt += len(batch)
-    graph.write(DROP_ORPHANS, {"project_id": project_id})
-    return RefreshStats(project_id, targets, rebuilt, written)
+    orphaned = {_generation(dict(r)) for r in graph.write(DROP_ORPHANS, {"project_id": project_id})}
+    generations.bump_keys(graph, project_id, orphaned)
+    bumped.update({k: bumped.get(k, 0) + 1 for k in orphaned})
+    return RefreshStats(project_id, targets, rebuilt, written, bumped)
+
+
+def _replace(tx: ManagedTransaction, kind: str, payload: list[dict[str, Any]], slug: str, project_id: str,
+             moved: set[str]) -> None:
+    """New variants and the bump of the audiences they change, in one transaction."""
+    tx.run(REPLACE[kind], targets=payload, model=slug).consume()
+    generations.bump_keys_in(tx, project_id, moved)
+
+
+def _differs(old: dict[str, Any] | None, new: dict[str, Any] | None) -> bool:
+    if old is None or new is None:
+        return old is not new
+    return any(old[k] != new[k] for k in ("entries", "vector", "name", "keys"))
+
+
+def _generation(variant: dict[str, Any]) -> str:
+    """The search generation of the audience a variant serves (graph/generations.py), bumped when its variant
+    changes so that viewer's cached `similar` answers and names are not served stale, and nobody else's move."""
+    if variant["audience"] == "shared":
+        return generations.ALL
+    if variant["audience"] == "inner":
+        return generations.INNER
+    return generations.own_key(variant["user_id"])
 
 
 def refresh_all(graph: Graph, slug: str, project_id: str | None = None, force: bool = False) -> list[RefreshStats]:
     """`refresh_project` for one project, or for every project."""
     projects = [project_id] if project_id else [r["id"] for r in graph.read(PROJECTS)]
     return [refresh_project(graph, p, slug, force) for p in projects]
+
+
+def _moved_by(stored: list[str], bumped: dict[str, int]) -> list[str]:
+    """`key=value` generations as they read after `bumped` alone moved them."""
+    values = {k: int(v) for k, v in (g.split("=", 1) for g in stored)}
+    for key, n in bumped.items():
+        values[key] = values.get(key, 0) + n
+    return sorted(f"{k}={v}" for k, v in values.items())
 
 
 class VectorWorker:
@@ -250,12 +305,17 @@ class VectorWorker:
         slug = self.slug() if callable(self.slug) else self.slug
         sweep = time.monotonic() - self._last_sweep >= self.full_sweep_seconds
         out: list[RefreshStats] = []
-        for r in self.graph.read(PROJECT_GENERATIONS):
+        for r in self.graph.read(PROJECT_GENERATIONS, {"project_id": None}):
             mark = sha256(slug, *sorted(r["generations"]))
             if not sweep and self._seen.get(r["id"]) == mark:
                 continue
-            out.append(refresh_project(self.graph, r["id"], slug))
-            self._seen[r["id"]] = mark  # as read before the refresh: a write meanwhile is seen next round
+            stats = refresh_project(self.graph, r["id"], slug)
+            out.append(stats)
+            # As read before the refresh, moved by the refresh's own bumps: a write meanwhile is seen next round.
+            now = self.graph.read(PROJECT_GENERATIONS, {"project_id": r["id"]})
+            if stats.bumped and now and _moved_by(r["generations"], stats.bumped) == sorted(now[0]["generations"]):
+                mark = sha256(slug, *sorted(now[0]["generations"]))
+            self._seen[r["id"]] = mark
         if sweep:
             self._last_sweep = time.monotonic()
         return out

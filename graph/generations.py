@@ -22,8 +22,11 @@ write may store pre-write results under the old key, but no search that starts a
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import wraps
+from typing import Any, ParamSpec, TypeVar
 
 from neo4j import ManagedTransaction
 
@@ -103,6 +106,19 @@ def bump_levels_in(tx: ManagedTransaction, levels: Iterable[dict[str, Any]]) -> 
         tx.run(BUMP, rows=rows).consume()
 
 
+def bump_keys(graph: Graph, project_id: str, keys: Iterable[str]) -> None:
+    """Bump these generations of one project (an entity-vector refresh knows the audiences it changed)."""
+    rows = [{"project_id": project_id, "key": k} for k in sorted(set(keys))]
+    if rows:
+        graph.write(BUMP, {"rows": rows})
+
+
+def bump_keys_in(tx: ManagedTransaction, project_id: str, keys: Iterable[str]) -> None:
+    rows = [{"project_id": project_id, "key": k} for k in sorted(set(keys))]
+    if rows:
+        tx.run(BUMP, rows=rows).consume()
+
+
 def entry_levels(graph: Graph | ManagedTransaction, entry_ids: list[str]) -> list[dict[str, Any]]:
     if isinstance(graph, Graph):
         return [dict(r) for r in graph.read(ENTRY_LEVELS, {"ids": entry_ids})]
@@ -113,7 +129,43 @@ def chunk_levels(graph: Graph, chunk_ids: list[str]) -> list[dict[str, Any]]:
     return [dict(r) for r in graph.read(CHUNK_LEVELS, {"ids": chunk_ids})] if chunk_ids else []
 
 
-def read(graph: Graph, project_ids: list[str], viewer_id: str | None) -> list[dict[str, Any]]:
-    """The generations of each project this viewer depends on, with their role, ordered by project id."""
-    return [dict(r) for r in graph.read(READ, {"project_ids": sorted(set(project_ids)), "viewer_id": viewer_id,
+# Rows read inside `read_once`, by (project, viewer): one request's lookups share one snapshot.
+_snapshot: ContextVar[dict[tuple[str, str | None], dict[str, Any]] | None] = ContextVar("generations", default=None)
+
+
+@contextmanager
+def read_once() -> Iterator[None]:
+    """Within this block, `read` asks Neo4j once per project and viewer: a search answering an entity question
+    looks its cache keys up five or six times, and each read is a round trip."""
+    token = _snapshot.set({})
+    try:
+        yield
+    finally:
+        _snapshot.reset(token)
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def reading_once(fn: Callable[P, R]) -> Callable[P, R]:
+    """`fn` run inside `read_once`."""
+    @wraps(fn)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        with read_once():
+            return fn(*args, **kwargs)
+    return run
+
+
+def read(graph: Graph, project_ids: list[str], viewer_id: str | None, fresh: bool = False) -> list[dict[str, Any]]:
+    """The generations of each project this viewer depends on, with their role, ordered by project id (inside
+    `read_once`, as first read there unless `fresh`)."""
+    wanted = sorted(set(project_ids))
+    known = _snapshot.get()
+    if known is not None and not fresh and all((p, viewer_id) in known for p in wanted):
+        return [dict(known[(p, viewer_id)]) for p in wanted]
+    rows = [dict(r) for r in graph.read(READ, {"project_ids": wanted, "viewer_id": viewer_id,
                                                "own_key": own_key(viewer_id) if viewer_id else None})]
+    if known is not None and not fresh:
+        known.update({(r["project_id"], viewer_id): dict(r) for r in rows})
+    return rows

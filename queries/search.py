@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from graph import generations
 from graph.db import Graph
 from graph.entities import list_visible_entities
-from graph.members import projects_of, role_of
+from graph.members import projects_of
 from graph.schema import vector_index_name, vector_property
 from graph.settings import Settings
 from graph.state_cache import recent_state
@@ -145,11 +146,12 @@ def resolve_projects(graph: Graph, viewer: Viewer, scope: Scope) -> list[str]:
         if scope.project_id is not None and scope.project_id not in projects:
             raise AccessDenied("not a member of this project")
         return projects
-    if role_of(graph, scope.project_id, viewer.user_id) is None:
+    if generations.read(graph, [scope.project_id], viewer.user_id)[0]["role"] is None:  # the cache key's read
         raise AccessDenied("not a member of this project")
     return [scope.project_id]
 
 
+@generations.reading_once
 def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer, query: str,
                   scope: Scope, options: SearchOptions, project_ids: list[str] | None = None) -> SearchResponse:
     """Search what `viewer` may see. `project_ids` is given only by callers that already resolved the scope."""
@@ -172,8 +174,9 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
         out = _materialise(graph, viewer, top, query, {})
         latency["answer"] = _ms(t)
         latency["total"] = _ms(t0)
-        return SearchResponse(out, len(top), "answer", latency, {"entity_question": answered.answer["kind"]}
-                              if options.explain else None, warnings, answer=answered.answer)
+        return result_cache.put(cache_key, settings, SearchResponse(
+            out, len(top), "answer", latency, {"entity_question": answered.answer["kind"]} if options.explain
+            else None, warnings, answer=answered.answer))
     lexicons = _lexicons(graph, projects, viewer)
     base = _base_params(viewer, projects, options.filters, lexicons)
     parsed = parse_query(graph, query, lexicons, projects, options.understand, options.now or date.today(),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from graph import analytics_cache
 from graph.db import Graph
 from graph.visibility import CAN_SEE_DECLARATION
 
@@ -83,9 +84,15 @@ class Similar:
 def similar(graph: Graph, viewer_params: dict[str, Any], project_id: str, entity_id: str, model: str,
             kind: str | None = None, limit: int = 10) -> list[Similar]:
     """Closest entities to `entity_id` (of `kind`, when given) by cosine of the viewer's variants, best first."""
-    rows = graph.read(SIMILAR, {"project_id": project_id, "entity_id": entity_id, "model": model, "kind": kind,
-                                "limit": limit, "over": limit + 20, **viewer_params})
-    return [Similar(r["id"], r["name"], r["kind"], round(float(r["score"]), 6), int(r["entries"])) for r in rows]
+    def compute() -> list[Similar]:
+        rows = graph.read(SIMILAR, {"project_id": project_id, "entity_id": entity_id, "model": model, "kind": kind,
+                                    "limit": limit, "over": limit + 20, **viewer_params})
+        return [Similar(r["id"], r["name"], r["kind"], round(float(r["score"]), 6), int(r["entries"])) for r in rows]
+
+    # Variants change only by a refresh, which bumps the generations of exactly the audiences whose variant moved.
+    return list(analytics_cache.cached(graph, viewer_params, project_id, "similar",
+                                       {"entity": entity_id, "model": model, "kind": kind, "limit": limit},
+                                       lambda: tuple(compute()), immutable=True))
 
 
 @dataclass(frozen=True)
@@ -99,7 +106,19 @@ class Named:
 def visible_names(graph: Graph, viewer_params: dict[str, Any], project_id: str, model: str,
                   grams: list[str] | None = None) -> list[Named]:
     """The entities and chapters the viewer may know of and has entries about (as of the last refresh), plus those
-    declared for them; with `grams` (folded word sequences, or ids), only those answering to one of them."""
+    declared for them; with `grams` (folded word sequences, or ids), only those answering to one of them. With the
+    analytics cache on, the viewer's whole list is kept (a scan of every variant of the project) and looked up."""
+    if grams is None or not analytics_cache.enabled(viewer_params):
+        return _visible_names(graph, viewer_params, project_id, model, grams)
+    every = analytics_cache.cached(graph, viewer_params, project_id, "names", {"model": model},
+                                   lambda: tuple(_visible_names(graph, viewer_params, project_id, model, None)),
+                                   immutable=True)
+    wanted = set(grams)
+    return [n for n in every if n.id in wanted or not wanted.isdisjoint(n.keys)]
+
+
+def _visible_names(graph: Graph, viewer_params: dict[str, Any], project_id: str, model: str,
+                   grams: list[str] | None) -> list[Named]:
     from graph.textnorm import fold
 
     found: dict[str, Named] = {}

@@ -7,10 +7,16 @@ from typing import Any
 
 import pytest
 
-from graph import analytics, analytics_cache
+from graph import analytics, analytics_cache, generations
 from graph.db import Graph
+from graph.entity_vectors import refresh_project
 from graph.members import set_member
 from graph.settings import Settings
+from graph.textnorm import fold
+from graph.visibility import Viewer, visibility_params
+from ingest.embedders import CheckedEmbedder
+from queries.similar import similar, visible_names
+from tests.test_entity_vectors import CIRCLE, PRIVATE, _records
 
 # A write no write path makes (it bumps no generation): only a statement that really runs can see it.
 UNBUMPED_RELEVEL = "MATCH (e:Entry {id: $id}) SET e.intimacy = $intimacy"
@@ -103,3 +109,54 @@ def test_another_viewers_misses_never_evict_mine(graph: Graph, settings: Setting
     ask(reader, "c")  # the reader's own insert evicts their least recent one
     ask(reader, "a")
     assert computed == ["c", "a"]
+
+
+def test_a_refresh_moves_only_the_audiences_whose_vectors_it_changed(
+        graph: Graph, settings: Settings, prefix: str, ingest: Callable[..., Any], embedder: CheckedEmbedder,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`similar` and the name lookup are kept per viewer like the aggregates; entity vectors change only when the
+    refresh rebuilds them, so the refresh bumps the generations of the audiences whose variant it changed: a reader's
+    kept answers follow a rebuild of what they may see, and the reader's key does not move for the owner's private
+    entries (a move would tell them by a miss that something hidden was written)."""
+    project, ana, lola = _cache_on(settings, monkeypatch, graph, prefix, 64)
+    assert not ingest(_records(project, ana, CIRCLE, "circle")).errors
+    refresh_project(graph, project, embedder.slug)
+    reader = visibility_params(Viewer(user_id=lola))
+    pep = f"{project}/person/pep"
+
+    def companions() -> list[str]:
+        return [s.name for s in similar(graph, reader, project, pep, embedder.slug, "person")]
+
+    def knows(name: str) -> bool:
+        return any(n.name == name for n in visible_names(graph, reader, project, embedder.slug, [fold(name)]))
+
+    # A circle entry names a new person: the write moves the reader's key, but vectors are built later, so the
+    # reader's next answers are computed (and kept) without Nico ...
+    assert not ingest(_records(project, ana, [("m4", "2010-01", ["Pep", "Nico"], ["Berlín"],
+                                               "Pep y Nico grabaron el disco de rock en Berlín.")], "circle")).errors
+    assert "Nico" not in companions() and not knows("Nico")
+    # ... and the rebuild that adds him to the reader's variants moves the reader's key: no stale answer is served.
+    refresh_project(graph, project, embedder.slug)
+    assert "Nico" in companions() and knows("Nico")
+
+    # The owner's private entry about Pep: only the owner's own variant changes, so only the owner's key moves.
+    assert not ingest(_records(project, ana, PRIVATE, "private")).errors
+    before = {u: generations.read(graph, [project], u) for u in (ana, lola)}
+    stats = refresh_project(graph, project, embedder.slug)
+    assert stats.rebuilt > 0 and set(stats.bumped) == {generations.own_key(ana)}
+    assert generations.read(graph, [project], lola) == before[lola]
+    assert generations.read(graph, [project], ana) != before[ana]
+    assert refresh_project(graph, project, embedder.slug).bumped == {}  # nothing changed: nothing moves
+
+
+def test_one_request_reads_generations_once(graph: Graph, prefix: str) -> None:
+    """Inside `read_once` a request keeps the generations it first read (one round trip for all its cache keys);
+    `fresh` and a new request see a write made meanwhile."""
+    project, ana = f"{prefix}fam", f"{prefix}ana"
+    set_member(graph, project, ana, "owner")
+    with generations.read_once():
+        first = generations.read(graph, [project], ana)
+        generations.bump(graph, [project])
+        assert generations.read(graph, [project], ana) == first
+        assert generations.read(graph, [project], ana, fresh=True) != first
+    assert generations.read(graph, [project], ana) != first
