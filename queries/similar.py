@@ -26,17 +26,26 @@ _RANK = "CASE v.audience WHEN 'shared' THEN 0 WHEN 'inner' THEN 1 ELSE 2 END"
 _DECLARED = f"""COLLECT {{ MATCH (d:Declaration)-[:DECLARES]->(x) WHERE {CAN_SEE_DECLARATION}
                            WITH d ORDER BY d.created_at, d.id RETURN d.name }}[0]"""
 
+# The variants `_PICK` may choose, each read through an index (migrations/011): the shared ones, the inner ones for
+# owners and coauthors, the viewer's own; binds `v` (needs `inner_view`).
+_CANDIDATES = """CALL (inner_view) {
+  MATCH (v:EntityVector {project_id: $project_id, model: $model, audience: 'shared'}) RETURN v
+  UNION MATCH (v:EntityVector {project_id: $project_id, model: $model, audience: 'inner'}) WHERE inner_view RETURN v
+  UNION MATCH (v:EntityVector {project_id: $project_id, model: $model, user_id: $viewer_id})
+  WHERE v.audience = CASE WHEN inner_view THEN 'writer' ELSE 'reader' END RETURN v
+}"""
+
 SIMILAR = f"""
 MATCH (:User {{id: $viewer_id}})-[r:MEMBER_OF]->(:Project {{id: $project_id}})
 WITH r.role IN ['owner', 'coauthor'] AS inner_view
 CALL {{
   WITH inner_view
-  MATCH (v:EntityVector {{project_id: $project_id, model: $model, entity_id: $entity_id}})
-  WHERE {_PICK}
+  MATCH (v:EntityVector {{entity_id: $entity_id}})
+  WHERE v.project_id = $project_id AND v.model = $model AND {_PICK}
   RETURN v.vector AS target ORDER BY {_RANK} DESC LIMIT 1
 }}
-MATCH (v:EntityVector {{project_id: $project_id, model: $model}})
-WHERE v.entity_id <> $entity_id AND ($kind IS NULL OR v.kind = $kind) AND {_PICK}
+{_CANDIDATES}
+WITH target, v WHERE v.entity_id <> $entity_id AND ($kind IS NULL OR v.kind = $kind)
 WITH target, v ORDER BY {_RANK} DESC
 WITH target, v.entity_id AS id, head(collect(v)) AS v
 WITH id, v, 2 * vector.similarity.cosine(target, v.vector) - 1 AS score
@@ -56,8 +65,8 @@ LIMIT $limit
 VISIBLE_NAMES = f"""
 MATCH (:User {{id: $viewer_id}})-[r:MEMBER_OF]->(:Project {{id: $project_id}})
 WITH r.role IN ['owner', 'coauthor'] AS inner_view
-MATCH (v:EntityVector {{project_id: $project_id, model: $model}})
-WHERE {_PICK} AND ($grams IS NULL OR v.entity_id IN $grams OR any(k IN v.keys WHERE k IN $grams))
+{_CANDIDATES}
+WITH v WHERE $grams IS NULL OR v.entity_id IN $grams OR any(k IN v.keys WHERE k IN $grams)
 WITH v.entity_id AS id, v ORDER BY {_RANK} DESC
 WITH id, head(collect(v)) AS v
 RETURN id, v.kind AS kind, v.name AS name, v.keys AS keys
