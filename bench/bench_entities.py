@@ -223,9 +223,9 @@ def main() -> None:
         params = visibility_params(viewer)
         sims, sims_cold, asks = [], [], []
         analytics_cache.clear()
-        for _ in range(args.calls):
-            target = rng.choice(built["persons"][:60] + built["places"][:30])
-            for kept in (True, False):  # as served, then with the viewer's kept answers emptied first
+        targets = [rng.choice(built["persons"][:60] + built["places"][:30]) for _ in range(args.calls)]
+        for kept in (True, False):  # as served, then with the viewer's kept answers emptied before each call
+            for target in targets:
                 if not kept:
                     analytics_cache.clear()
                 t = time.perf_counter()
