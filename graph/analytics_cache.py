@@ -40,15 +40,17 @@ def cached(graph: Graph, viewer_params: dict[str, Any], project_id: str, name: s
     if viewer_id is None or not enabled(viewer_params):
         return compute()
     gens = generations.read(graph, [project_id], viewer_id)
-    key = hashlib.sha256(json.dumps([name, args, project_id, viewer_id, gens], sort_keys=True,
+    epoch = json.dumps(gens, sort_keys=True, default=str)
+    key = hashlib.sha256(json.dumps([name, args, project_id, viewer_id, epoch], sort_keys=True,
                                     default=str).encode()).hexdigest()
-    found, value = _entries.get(viewer_id, key, settings.analytics_cache_seconds)
+    part = (viewer_id, project_id)
+    found, value = _entries.get(part, key, settings.analytics_cache_seconds)
     if found:
         return value if immutable else copy.deepcopy(value)
     value = compute()
     # Stored only if no write the viewer depends on (a role change included) landed while it was computed.
     if generations.read(graph, [project_id], viewer_id, fresh=True) == gens:
-        _entries.put(viewer_id, key, value if immutable else copy.deepcopy(value), settings.analytics_cache_size)
+        _entries.put(part, key, value if immutable else copy.deepcopy(value), settings.analytics_cache_size, epoch)
     return value
 
 
@@ -61,3 +63,7 @@ def enabled(viewer_params: dict[str, Any]) -> bool:
 
 def clear() -> None:
     _entries.clear()
+
+
+def size() -> int:
+    return _entries.size()

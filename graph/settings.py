@@ -172,8 +172,9 @@ class Settings(BaseSettings):
         default=600.0, ge=0, description="How long a viewer's entity aggregates (importance, per-entity counts) are "
                                          "reused while no write they may see happens (writes invalidate them at "
                                          "once); 0 disables.")
-    analytics_cache_size: int = Field(default=32, ge=0, description="Entity aggregates kept per viewer (per "
-                                                                    "process; at most 128 viewers).")
+    analytics_cache_size: int = Field(default=128, ge=0, description="Entity aggregates and answers kept per viewer "
+                                                                     "and project (per process; at most 128 such "
+                                                                     "pairs; emptied when their generations move).")
 
     @model_validator(mode="after")
     def _home_port(self) -> Settings:

@@ -22,6 +22,7 @@ class ViewerLRU:
         self.max_viewers = max_viewers
         self._lock = threading.Lock()
         self._parts: OrderedDict[Hashable, OrderedDict[str, tuple[float, Any]]] = OrderedDict()
+        self._epochs: dict[Hashable, Hashable] = {}
 
     def get(self, viewer: Hashable, key: str, ttl: float) -> tuple[bool, Any]:
         """(found, value) of a fresh entry of this viewer; touches the viewer's partition either way."""
@@ -40,13 +41,20 @@ class ViewerLRU:
             part.move_to_end(key)
             return True, found[1]
 
-    def put(self, viewer: Hashable, key: str, value: Any, per_viewer: int) -> None:
+    def put(self, viewer: Hashable, key: str, value: Any, per_viewer: int, epoch: Hashable | None = None) -> None:
+        """Keep `value`; with an `epoch` (the viewer's generations), a partition filled under another epoch is
+        emptied first: its keys can never be asked for again, and would only crowd out the live ones."""
         with self._lock:
             part = self._parts.get(viewer)
             if part is None:
                 part = self._parts[viewer] = OrderedDict()
                 while len(self._parts) > self.max_viewers:
-                    self._parts.popitem(last=False)
+                    gone, _ = self._parts.popitem(last=False)
+                    self._epochs.pop(gone, None)
+            if epoch is not None and self._epochs.get(viewer, epoch) != epoch:
+                part.clear()
+            if epoch is not None:
+                self._epochs[viewer] = epoch
             self._parts.move_to_end(viewer)
             part[key] = (time.monotonic(), value)
             part.move_to_end(key)
@@ -56,6 +64,7 @@ class ViewerLRU:
     def clear(self) -> None:
         with self._lock:
             self._parts.clear()
+            self._epochs.clear()
 
     def size(self) -> int:
         with self._lock:

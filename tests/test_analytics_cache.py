@@ -160,3 +160,24 @@ def test_one_request_reads_generations_once(graph: Graph, prefix: str) -> None:
         assert generations.read(graph, [project], ana) == first
         assert generations.read(graph, [project], ana, fresh=True) != first
     assert generations.read(graph, [project], ana) != first
+
+
+def test_a_viewers_stale_aggregates_are_dropped_when_their_generations_move(
+        graph: Graph, settings: Settings, prefix: str, ingest: Callable[..., Any],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keys made under old generations can never be asked for again: the first store under new ones empties the
+    viewer's partition, so live answers are not crowded out by dead ones; another viewer's partition is untouched."""
+    project, ana, lola = _cache_on(settings, monkeypatch, graph, prefix, 8)
+    reader, owner = {"viewer_id": lola, "witness_period_id": None}, {"viewer_id": ana, "witness_period_id": None}
+    for name in ("a", "b", "c"):
+        analytics_cache.cached(graph, reader, project, name, {}, lambda n=name: n)
+    analytics_cache.cached(graph, owner, project, "x", {}, lambda: "x")
+    assert analytics_cache.size() == 4
+    assert not ingest([{"entry_id": f"{project}/p1", "project_id": project, "author": ana, "intimacy": "private",
+                        "persons": ["Secretina"], "text": "Secretina."}]).errors  # moves the owner's key only
+    analytics_cache.cached(graph, owner, project, "y", {}, lambda: "y")
+    assert analytics_cache.size() == 4  # the owner's dead "x" went, the reader's three stay
+    computed: list[str] = []
+    for name in ("a", "b", "c"):
+        analytics_cache.cached(graph, reader, project, name, {}, lambda n=name: computed.append(n) or n)
+    assert computed == []
