@@ -1,9 +1,11 @@
 """The Neo4j driver, pointed at NEO4J_URI when set and at the managed local server otherwise.
 
 With a `neo4j://` (or `neo4j+s://`) URI the driver routes: `Graph.read` runs in read transactions, which a cluster
-or Aura sends to its secondaries, and everything else goes to the leader. Every session of one driver shares one
-bookmark manager, so a read made in this process after a write made in this process waits on a secondary until that
-write has reached it (read-your-writes within a process; across processes see docs/SCALING.md)."""
+or Aura sends to its secondaries, and everything else goes to the leader. Every session of a routing driver shares
+one bookmark manager, so a read made in this process after a write made in this process waits on a secondary until
+that write has reached it (read-your-writes within a process; across processes see docs/SCALING.md). A direct
+`bolt://` driver talks to one server, which holds every commit: it chains nothing, so a process that outlives a
+restore of that server's database from an older backup never waits for commits the restored database lacks."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from neo4j import (
     Driver,
     GraphDatabase,
     ManagedTransaction,
+    Neo4jDriver,
     NotificationMinimumSeverity,
     Record,
     Session,
@@ -75,8 +78,11 @@ def get_driver(settings: Settings | None = None) -> Driver:
         return drv
 
 
-def bookmarks_of(driver: Driver) -> BookmarkManager:
-    """The one bookmark manager of every session on `driver` (causal chaining of this process's transactions)."""
+def bookmarks_of(driver: Driver) -> BookmarkManager | None:
+    """The one bookmark manager of every session on a routing `driver` (causal chaining of this process's
+    transactions across cluster members); None for a direct driver."""
+    if not isinstance(driver, Neo4jDriver):
+        return None
     with _lock:
         manager = _bookmarks.get(driver)
         if manager is None:
