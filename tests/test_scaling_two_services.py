@@ -34,7 +34,8 @@ LEASE_SECONDS = 4.0
 def replicas(settings: Settings, graph: Graph, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Replica]]:
     logs = [tmp_path_factory.mktemp("replicas") / f"serve{i}.log" for i in range(2)]
     uri = settings.neo4j_uri or f"neo4j://127.0.0.1:{settings.neo4j_bolt_port}"
-    env = {**external_env(settings, uri), "MEMORA_EMBED_LEASE_SECONDS": str(LEASE_SECONDS)}
+    env = {**external_env(settings, uri), "MEMORA_EMBED_LEASE_SECONDS": str(LEASE_SECONDS),
+           "MEMORA_EMBED_WORKER_INTERVAL_SECONDS": "0.3"}  # both workers wake before the first batch is embedded
     with several_served_by_memora(logs, env=env) as served:
         clients = [httpx.Client(base_url=url, timeout=60) for _, url in served]
         try:
