@@ -79,16 +79,34 @@ def served_in_thread(app: Any) -> Iterator[str]:
 def served_by_memora(log: Path, env: dict[str, str] | None = None, startup: float = 180) -> Iterator[str]:
     """`memora serve` from this checkout in a subprocess (its own interpreter, embedding worker on), rate limits off;
     its log (tracebacks of any 500 included) goes to `log`."""
-    port = free_port()
+    with several_served_by_memora([log], env, startup) as served:
+        yield served[0][1]
+
+
+@contextmanager
+def several_served_by_memora(logs: list[Path], env: dict[str, str] | None = None,
+                             startup: float = 180) -> Iterator[list[tuple[subprocess.Popen[str], str]]]:
+    """One `memora serve` per log, started together (their imports overlap) on their own ports with the same `env`:
+    replicas of the service on one graph. Yields each process with its URL."""
     env = {**os.environ, **(env or {}), "MEMORA_RATE_SEARCH_PER_SECOND": "0", "MEMORA_RATE_WRITE_PER_SECOND": "0",
            "MEMORA_RATE_AUTH_FAILURES_PER_MINUTE": "0"}
-    sink = log.open("w", encoding="utf-8")
-    proc = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
-                            cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT, text=True)
-    url = f"http://127.0.0.1:{port}"
+    served: list[tuple[subprocess.Popen[str], str]] = []
+    sinks = []
     try:
-        wait_ready(proc, url, log, startup, "memora serve")
-        yield url
+        for log in logs:
+            port = free_port()
+            sinks.append(sink := log.open("w", encoding="utf-8"))
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "api.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+                cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT, text=True)
+            served.append((proc, f"http://127.0.0.1:{port}"))
+        for (proc, url), log in zip(served, logs, strict=True):
+            wait_ready(proc, url, log, startup, "memora serve")
+        yield served
     finally:
-        stop_process(proc, grace=30)
-        sink.close()
+        for proc, _ in served:  # all told at once, so they shut down side by side
+            proc.terminate()
+        for proc, _ in served:
+            stop_process(proc, grace=30)
+        for sink in sinks:
+            sink.close()

@@ -1,19 +1,31 @@
-"""The Neo4j driver, pointed at NEO4J_URI when set and at the managed local server otherwise."""
+"""The Neo4j driver, pointed at NEO4J_URI when set and at the managed local server otherwise.
+
+With a `neo4j://` (or `neo4j+s://`) URI the driver routes: `Graph.read` runs in read transactions, which a cluster
+or Aura sends to its secondaries, and everything else goes to the leader. Every session of a routing driver shares
+one bookmark manager, so a read made in this process after a write made in this process waits on a secondary until
+that write has reached it (read-your-writes within a process; across processes see docs/SCALING.md). A direct
+`bolt://` driver talks to one server, which holds every commit: it chains nothing, so a process that outlives a
+restore of that server's database from an older backup never waits for commits the restored database lacks."""
 
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from neo4j import (
+    READ_ACCESS,
     Driver,
     GraphDatabase,
     ManagedTransaction,
+    Neo4jDriver,
     NotificationMinimumSeverity,
     Record,
+    Session,
     unit_of_work,
 )
+from neo4j.api import BookmarkManager
 from neo4j.exceptions import (
     ConnectionAcquisitionTimeoutError,
     IncompleteCommit,
@@ -34,6 +46,7 @@ UNAVAILABLE_EXIT = 6
 T = TypeVar("T")
 _lock = threading.Lock()
 _drivers: dict[tuple[str, str], Driver] = {}
+_bookmarks: weakref.WeakKeyDictionary[Any, BookmarkManager] = weakref.WeakKeyDictionary()
 
 
 def credentials(settings: Settings) -> tuple[str, str]:
@@ -65,6 +78,18 @@ def get_driver(settings: Settings | None = None) -> Driver:
         return drv
 
 
+def bookmarks_of(driver: Driver) -> BookmarkManager | None:
+    """The one bookmark manager of every session on a routing `driver` (causal chaining of this process's
+    transactions across cluster members); None for a direct driver."""
+    if not isinstance(driver, Neo4jDriver):
+        return None
+    with _lock:
+        manager = _bookmarks.get(driver)
+        if manager is None:
+            manager = _bookmarks[driver] = GraphDatabase.bookmark_manager()
+        return manager
+
+
 def close_all() -> None:
     with _lock:
         for drv in _drivers.values():
@@ -78,9 +103,18 @@ class Graph:
     def __init__(self, driver: Driver, database: str) -> None:
         self.driver = driver
         self.database = database
+        self.bookmarks = bookmarks_of(driver)
+
+    def session(self, read: bool = False, **options: Any) -> Session:
+        """A session chained to this process's earlier transactions; `read` opens it in read mode (auto-commit
+        statements then go to a secondary too), for a result streamed outside a managed transaction."""
+        if read:
+            options["default_access_mode"] = READ_ACCESS
+        return self.driver.session(database=self.database, bookmark_manager=self.bookmarks, **options)
 
     def read(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
-        with self.driver.session(database=self.database) as session:
+        """A read transaction: on a cluster it runs on a secondary, and the server refuses any write in it."""
+        with self.session() as session:
             return session.execute_read(_collect, query, dict(params or {}))
 
     def write(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
@@ -102,7 +136,7 @@ class Graph:
             return result
 
         try:
-            with self.driver.session(database=self.database) as session:
+            with self.session() as session:
                 return session.execute_write(unit_of_work(timeout=timeout)(tracked) if timeout else tracked)
         except UNAVAILABLE as exc:
             if committing and not isinstance(exc, IncompleteCommit):
@@ -112,7 +146,7 @@ class Graph:
 
     def run_auto(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
         """Schema statements and `db.awaitIndexes` must run outside an explicit transaction."""
-        with self.driver.session(database=self.database) as session:
+        with self.session() as session:
             return list(session.run(query, dict(params or {})))
 
 

@@ -142,7 +142,7 @@ def export_lines(graph: Graph, project_id: str, scope: Scope) -> Iterator[str]:
         yield line({MARKER: "dismissal", **dict(r)})
     for r in graph.read(GRANTS, params):
         yield line({MARKER: "witness_grant", **dict(r)})
-    with graph.driver.session(database=graph.database, fetch_size=200) as session:
+    with graph.session(read=True, fetch_size=200) as session:
         result = session.run(ALL_ENTRIES if scope.viewer is None else VISIBLE_ENTRIES, params)
         entries = 0
         for r in result:

@@ -83,6 +83,9 @@ class Settings(BaseSettings):
         default=120.0, gt=0,
         description="How long a worker holds a claimed batch of chunks; longer than a batch takes to embed. A killed "
                     "worker's chunks go to the others after this.")
+    embed_worker_interval_seconds: float = Field(
+        default=5.0, gt=0, description="How often the embedding worker inside `serve` (and `mcp`) looks for pending "
+                                       "chunks when it has none; several replicas' workers each look this often.")
     rrf_k: int = 60
 
     # An OpenAI-compatible chat endpoint (ingest/providers/llm.py) for abstractive summaries, chapter drafts and the

@@ -237,11 +237,12 @@ class Worker:
     Several may run on one graph (processes, or `memora serve` next to `memora embeddings work`); they share the
     work through leases, and `stop` gives back what this one still holds."""
 
-    def __init__(self, graph: Graph, settings: Settings, interval: float = 5.0, *, batch_size: int = 64,
+    def __init__(self, graph: Graph, settings: Settings, interval: float | None = None, *, batch_size: int = 64,
                  project_id: str | None = None) -> None:
+        """`interval` defaults to MEMORA_EMBED_WORKER_INTERVAL_SECONDS."""
         self.graph = graph
         self.settings = settings
-        self.interval = interval
+        self.interval = settings.embed_worker_interval_seconds if interval is None else interval
         self.batch_size = batch_size
         self.project_id = project_id
         self.owner = worker_id()

@@ -187,7 +187,7 @@ def start_worker(project: str, log: Path, lease_seconds: float, batch: int) -> s
                                        "--interval", "0.3"), cwd=REPO, env=env, stdout=fh, stderr=subprocess.STDOUT)
 
 
-def owner_of(proc: subprocess.Popen[bytes], owners: set[str]) -> str | None:
+def owner_of(proc: subprocess.Popen[Any], owners: set[str]) -> str | None:
     return next((o for o in owners if f":{proc.pid}:" in o), None)
 
 
