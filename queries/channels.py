@@ -65,12 +65,17 @@ RETURN e.id AS id, best.sim AS score, best.id AS chunk_id
 ORDER BY score DESC, id LIMIT $limit
 """
 
+# The index's own scores are those of its quantised vectors (`vector.quantization.enabled`, Neo4j's default), so
+# near neighbours come back in a slightly wrong order; the candidates the viewer may see are re-scored exactly, as
+# DENSE_EXACT scores them, and the statement returns up to `$limit` entries (the caller asks for a margin beyond
+# the hits it keeps, queries/search.py `_dense`).
 DENSE_INDEX = f"""
-CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node AS c, score
+CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node AS c
 MATCH (c)-[:OF]->(e:Entry)
 WHERE {QUERY_SCOPE}
-WITH e, c, score ORDER BY score DESC
-WITH e, head(collect({{id: c.id, sim: score}})) AS best
+WITH e, c, vector.similarity.cosine(c[$prop], $vector) AS sim
+ORDER BY sim DESC
+WITH e, head(collect({{id: c.id, sim: sim}})) AS best
 RETURN e.id AS id, best.sim AS score, best.id AS chunk_id
 ORDER BY score DESC, id LIMIT $limit
 """
