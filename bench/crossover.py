@@ -18,7 +18,10 @@ embedded beforehand: only the similarity step is timed, one untimed warm-up per 
 - `index_old`: the index path before issue 12's fix (global top-`fetch`, scope filter, index scores, `fetch` grown
   until `limit` visible hits), kept here only to measure what it lost, on the first `--old-queries` queries only
   (its plan takes seconds per statement once `fetch` reaches thousands);
-- `index m=N`: `queries.dense.dense` with the threshold forced to 0 and `INDEX_MARGIN` = N.
+- `index m=N`: `queries.dense.dense` with the threshold forced to 0 and `INDEX_MARGIN` = N (the first fetch aims
+  at N x `limit` visible candidates).
+Both index ways include the two counts the channel reads before choosing the index (chunks in the project, visible
+chunks in scope), as a search pays them; `exact` is the exact statement alone.
 Recall is top-10 against `exact`, tie-aware (a hit counts when its exact score reaches exact's 10th). `--json OUT`
 writes every row; the table goes to stdout.
 """
@@ -85,7 +88,10 @@ ORDER BY score DESC, id LIMIT $limit
 """
 
 
-def old_index_path(graph: Graph, params: dict[str, Any], indexed: int) -> tuple[list[Hit], dict[str, str]]:
+def old_index_path(graph: Graph, params: dict[str, Any], indexed: int,
+                   base: dict[str, Any]) -> tuple[list[Hit], dict[str, str]]:
+    graph.read(ch.PROJECT_CHUNKS, base)  # the counts the old `_dense` read before choosing the index, as the new
+    graph.read(ch.SCOPE_CHUNKS, base)  # one does: both index ways pay for them
     fetch = max(LIMIT * 10, 200)
     while True:
         hits, chunks = ch.run_channel(graph, DENSE_INDEX_OLD, {**params, "fetch": fetch})
@@ -158,15 +164,15 @@ def measure(graph: Graph, embedder: CheckedEmbedder, settings: Settings, project
     forced = settings.model_copy(update={"exact_scan_max_chunks": 0})
     dense_module._INDEXED.clear()  # the index grew since the last size: count it again
     rounds = [0]
-    real_run = ch.run_channel
+    real_read = graph.read
 
-    def counting(g: Graph, statement: str, p: dict[str, Any]) -> tuple[list[Hit], dict[str, str]]:
+    def counting(statement: str, p: dict[str, Any] | None = None) -> Any:
         rounds[0] += statement in (ch.DENSE_INDEX, DENSE_INDEX_OLD)
-        return real_run(g, statement, p)
+        return real_read(statement, p)
 
     ways: dict[str, Callable[[dict[str, Any]], tuple[list[Hit], dict[str, str]]]] = {
         "exact": lambda q: ch.run_channel(graph, ch.DENSE_EXACT, q),
-        "index_old": lambda q: old_index_path(graph, q, indexed)}
+        "index_old": lambda q: old_index_path(graph, q, indexed, base)}
     for m in margins:
         def run(q: dict[str, Any], m: int = m) -> tuple[list[Hit], dict[str, str]]:
             dense_module.INDEX_MARGIN = m
@@ -177,7 +183,7 @@ def measure(graph: Graph, embedder: CheckedEmbedder, settings: Settings, project
     recalls: dict[str, list[float]] = {w: [] for w in ways}
     trips: dict[str, int] = dict.fromkeys(ways, 0)
     margin_before = dense_module.INDEX_MARGIN
-    ch.run_channel = counting  # type: ignore[assignment]
+    graph.read = counting  # type: ignore[method-assign,assignment]
     try:
         for fn in ways.values():  # warm-up, untimed
             fn({**params, "vector": vectors[0]})
@@ -196,7 +202,7 @@ def measure(graph: Graph, embedder: CheckedEmbedder, settings: Settings, project
                     truth = hits
                 recalls[w].append(recall_at_10(truth, hits))
     finally:
-        ch.run_channel = real_run
+        graph.read = real_read  # type: ignore[method-assign]
         dense_module.INDEX_MARGIN = margin_before
     return [{"layout": layout, "visible_chunks": visible, "project_chunks": in_project, "indexed_chunks": indexed,
              "project_share": round(in_project / max(1, indexed), 3), "way": w, "queries": len(times[w]),
@@ -234,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queries", type=int, default=30)
     parser.add_argument("--old-queries", type=int, default=5,
                         help="queries timed on the old index path (its plan is slow: seconds per query)")
-    parser.add_argument("--margins", default="3", help="INDEX_MARGIN values to measure (comma-separated)")
+    parser.add_argument("--margins", default="2", help="INDEX_MARGIN values to measure (comma-separated)")
     parser.add_argument("--layouts", default="alone,shared")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path)
@@ -272,6 +278,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"[alone {size}] measuring", file=sys.stderr, flush=True)
                 result["rows"] += measure(graph, embedder, settings, alone.project, alone.owner, questions,
                                           margins, "alone", args.old_queries)
+                print(table(result["rows"][-len(margins) - 2:]), file=sys.stderr, flush=True)
         if "shared" in layouts:
             alone.grow_to(max(sizes))
             background = Writer(graph, embedder, f"{run}background", max(1, args.others - max(sizes)),
@@ -287,6 +294,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"[shared {size}] measuring", file=sys.stderr, flush=True)
                 result["rows"] += measure(graph, embedder, settings, shared.project, shared.owner, questions,
                                           margins, "shared", args.old_queries)
+                print(table(result["rows"][-len(margins) - 2:]), file=sys.stderr, flush=True)
     finally:
         if not args.keep:
             for w in writers:

@@ -28,10 +28,10 @@ def dense(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: V
     """Exact cosine over a small scope (and always for witnesses); the vector index with over-fetch otherwise.
 
     The index answers a global top-`fetch` over every project; the scope and visibility predicate then keep the
-    viewer's own candidates, re-scored exactly. Its top hits are trusted only once INDEX_MARGIN times `limit`
-    visible entries came back (so quantisation and HNSW misses near the cut cannot reach them): the first fetch
-    is sized from the share of the index the visible scope makes up, and grows until that margin is met
-    (docs/BENCHMARKS.md, "Exact-scan threshold and the index path (issue 12)")."""
+    viewer's own candidates, re-scored exactly. The first fetch is sized from the share of the index the visible
+    scope makes up; it grows fourfold until `limit` visible entries came back and the INDEX_EXACT_TOP-th scores
+    above what any unfetched chunk could (the cut plus the quantisation error seen), so those top hits are the
+    exact ones (docs/BENCHMARKS.md, "Exact-scan threshold and the index path (issue 12)")."""
     params = {**base, "vector": vector, "prop": vector_property(embedder.slug), "model": embedder.model_id,
               "limit": limit}
     limit_exact = settings.exact_scan_max_chunks
@@ -41,24 +41,26 @@ def dense(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: V
     if visible <= limit_exact:
         return ch.run_channel(graph, ch.DENSE_EXACT, params)
     indexed = _indexed_chunks(graph, params["prop"])
-    want = limit * INDEX_MARGIN
-    fetch = first_fetch(want, visible, indexed)
+    fetch = first_fetch(limit * INDEX_MARGIN, visible, indexed)
+    top = min(limit, INDEX_EXACT_TOP)
     while True:
-        hits, chunks = ch.run_channel(graph, ch.DENSE_INDEX, {**params, "index": vector_index_name(embedder.slug),
-                                                              "fetch": fetch, "limit": want})
-        if len(hits) >= want:
-            return hits[:limit], {h.id: chunks[h.id] for h in hits[:limit]}
+        rows = graph.read(ch.DENSE_INDEX, {**params, "index": vector_index_name(embedder.slug), "fetch": fetch})
+        hits = [Hit(r["id"], float(r["score"])) for r in rows]
+        if len(hits) >= limit and hits[top - 1].score >= float(rows[0]["cut"]) + float(rows[0]["err"]):
+            return hits, {r["id"]: r["chunk_id"] for r in rows}  # the top hits are certain
         if fetch >= indexed:
             indexed = _indexed_chunks(graph, params["prop"], fresh=True)
-            if fetch >= indexed:
-                return hits[:limit], {h.id: chunks[h.id] for h in hits[:limit]}
+            if fetch >= indexed:  # the whole index was asked: every visible chunk was a candidate
+                return hits, {r["id"]: r["chunk_id"] for r in rows}
         if fetch >= INDEX_MAX_FETCH:
             return ch.run_channel(graph, ch.DENSE_EXACT, params)
         fetch = min(fetch * 4, INDEX_MAX_FETCH)
 
 
-# Visible entries the index path wants per hit it keeps, and its fetch bounds (measured: bench/crossover.py).
-INDEX_MARGIN = 3
+# The top hits of the index path that must be exact ones (issue 12's target: dense top-10 against exact), visible
+# candidates per hit the first fetch aims at, and the fetch bounds (measured: bench/crossover.py).
+INDEX_EXACT_TOP = 10
+INDEX_MARGIN = 2
 INDEX_MIN_FETCH = 100
 INDEX_MAX_FETCH = 20000
 

@@ -122,13 +122,13 @@ def test_crossover_bench_smoke(graph: Graph, prefix: str, tmp_path: Path, capsys
     from bench import crossover
 
     out = tmp_path / "crossover.json"
-    assert crossover.main(["--sizes", "40,80", "--others", "150", "--queries", "3", "--margins", "3",
+    assert crossover.main(["--sizes", "40,80", "--others", "150", "--queries", "3", "--margins", "2",
                            "--prefix", prefix, "--json", str(out)]) == 0
     printed = capsys.readouterr().out
     result = json.loads(out.read_text(encoding="utf-8"))
     rows = result["rows"]
     assert {(r["layout"], r["way"]) for r in rows} == {(lay, w) for lay in ("alone", "shared")
-                                                       for w in ("exact", "index_old", "index m=3")}
+                                                       for w in ("exact", "index_old", "index m=2")}
     assert all(0.0 <= r["recall_at_10"] <= 1.0 and r["p50_ms"] > 0 for r in rows)
     assert all(r["recall_at_10"] == 1.0 for r in rows if r["way"] == "exact")
     shared = [r for r in rows if r["layout"] == "shared"]
