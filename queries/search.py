@@ -17,7 +17,7 @@ from graph import generations
 from graph.db import Graph
 from graph.entities import list_visible_entities
 from graph.members import projects_of
-from graph.schema import vector_index_name, vector_property
+from graph.schema import vector_property
 from graph.settings import Settings
 from graph.state_cache import recent_state
 from graph.textnorm import fold
@@ -27,6 +27,7 @@ from ingest.embedders import CheckedEmbedder, EmbeddingError
 from ingest.linking import ProjectLexicon
 from queries import channels as ch
 from queries import ranker, result_cache
+from queries.dense import dense as _dense
 from queries.diversify import diversify, word_set
 from queries.entity_questions import answer_question
 from queries.fusion import Fused, Hit, channel_weights, rrf
@@ -352,10 +353,6 @@ def _dense_into(graph: Graph, embedder: CheckedEmbedder, settings: Settings, vie
     latency[channel] = _ms(t)
 
 
-def _chunks(graph: Graph, statement: str, params: dict[str, Any]) -> int:
-    return int(graph.read(statement, params)[0]["n"] or 0)
-
-
 def _embeddable(text: str) -> str:
     """A query's first QUERY_EMBED_CHARS characters (cut at a word), about 250 tokens, far more than any question:
     embedding a 10,000-character query window by window would cost seconds for nothing."""
@@ -363,46 +360,6 @@ def _embeddable(text: str) -> str:
         return text
     cut = text[:QUERY_EMBED_CHARS]
     return cut.rsplit(" ", 1)[0] if " " in cut else cut
-
-
-def _dense(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer, base: dict[str, Any],
-           vector: list[float], limit: int) -> tuple[list[Hit], dict[str, str]]:
-    """Exact cosine over a small scope (and always for witnesses); the vector index with over-fetch otherwise."""
-    params = {**base, "vector": vector, "prop": vector_property(embedder.slug), "model": embedder.model_id,
-              "limit": limit}
-    limit_exact = settings.exact_scan_max_chunks
-    if viewer.is_witness or _chunks(graph, ch.PROJECT_CHUNKS, base) <= limit_exact \
-            or _chunks(graph, ch.SCOPE_CHUNKS, base) <= limit_exact:
-        return ch.run_channel(graph, ch.DENSE_EXACT, params)
-    indexed = _indexed_chunks(graph, params["prop"])
-    fetch = max(limit * 10, 200)
-    while True:
-        hits, chunks = ch.run_channel(graph, ch.DENSE_INDEX, {**params, "index": vector_index_name(embedder.slug),
-                                                              "fetch": fetch})
-        if len(hits) >= limit:
-            return hits, chunks
-        if fetch >= indexed:
-            indexed = _indexed_chunks(graph, params["prop"], fresh=True)
-            if fetch >= indexed:
-                return hits, chunks
-        if fetch >= 20000:
-            return ch.run_channel(graph, ch.DENSE_EXACT, params)
-        fetch *= 4
-
-
-_INDEXED: dict[str, tuple[float, int]] = {}
-INDEXED_TTL_SECONDS = 60.0
-
-
-def _indexed_chunks(graph: Graph, prop: str, fresh: bool = False) -> int:
-    """How many chunks the model's index holds: bounds the over-fetch; counted at most once a minute unless the
-    caller is about to stop on it."""
-    now = time.monotonic()
-    cached = _INDEXED.get(prop)
-    if fresh or cached is None or now - cached[0] > INDEXED_TTL_SECONDS:
-        cached = (now, int(graph.read(ch.INDEXED_CHUNKS, {"prop": prop})[0]["n"]))
-        _INDEXED[prop] = cached
-    return cached[1]
 
 
 def _lexicons(graph: Graph, projects: list[str], viewer: Viewer) -> dict[str, ProjectLexicon]:
