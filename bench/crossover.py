@@ -233,6 +233,19 @@ def crossovers(rows: list[dict[str, Any]], way: str) -> dict[str, int | None]:
     return out
 
 
+def grow_and_measure(graph: Graph, embedder: CheckedEmbedder, settings: Settings, writer: Writer, sizes: list[int],
+                     questions: list[str], margins: list[int], layout: str, old_queries: int) -> list[dict[str, Any]]:
+    """The writer's project grown to each size in turn and measured there, each size's table printed."""
+    rows: list[dict[str, Any]] = []
+    for size in sizes:
+        writer.grow_to(size)
+        print(f"[{layout} {size}] measuring", file=sys.stderr, flush=True)
+        rows += measure(graph, embedder, settings, writer.project, writer.owner, questions, margins, layout,
+                        old_queries)
+        print(table(rows[-len(margins) - 2:]), file=sys.stderr, flush=True)
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="1000,5000,20000,40000", help="entries (= chunks) of the project")
@@ -273,12 +286,8 @@ def main(argv: list[str] | None = None) -> int:
         writers.append(alone)
         questions = [q["question"] for q in alone.synth.queries][: args.queries]
         if "alone" in layouts:
-            for size in sizes:
-                alone.grow_to(size)
-                print(f"[alone {size}] measuring", file=sys.stderr, flush=True)
-                result["rows"] += measure(graph, embedder, settings, alone.project, alone.owner, questions,
-                                          margins, "alone", args.old_queries)
-                print(table(result["rows"][-len(margins) - 2:]), file=sys.stderr, flush=True)
+            result["rows"] += grow_and_measure(graph, embedder, settings, alone, sizes, questions, margins,
+                                               "alone", args.old_queries)
         if "shared" in layouts:
             alone.grow_to(max(sizes))
             background = Writer(graph, embedder, f"{run}background", max(1, args.others - max(sizes)),
@@ -289,12 +298,8 @@ def main(argv: list[str] | None = None) -> int:
             shared = Writer(graph, embedder, f"{run}shared", max(sizes), args.seed + 2, f"{run}s-")
             writers.append(shared)
             questions = [q["question"] for q in shared.synth.queries][: args.queries]
-            for size in sizes:
-                shared.grow_to(size)
-                print(f"[shared {size}] measuring", file=sys.stderr, flush=True)
-                result["rows"] += measure(graph, embedder, settings, shared.project, shared.owner, questions,
-                                          margins, "shared", args.old_queries)
-                print(table(result["rows"][-len(margins) - 2:]), file=sys.stderr, flush=True)
+            result["rows"] += grow_and_measure(graph, embedder, settings, shared, sizes, questions, margins,
+                                               "shared", args.old_queries)
     finally:
         if not args.keep:
             for w in writers:
