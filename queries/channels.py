@@ -98,6 +98,7 @@ ORDER BY score DESC, id LIMIT $limit
 
 # Candidates for keyword ranking; queries/keyword.py ranks them with statistics of visible entries only.
 FULLTEXT = keyword.statement(QUERY_SCOPE)
+FULLTEXT_VISIBLE = keyword.count_statement(QUERY_SCOPE)
 
 STRUCTURED = f"""
 MATCH (e:Entry) WHERE {QUERY_SCOPE}

@@ -13,6 +13,7 @@ import math
 from collections import Counter
 from typing import Any
 
+from graph import analytics_cache
 from graph.db import Graph
 from graph.textnorm import words
 from queries.fusion import STOPWORDS, Hit
@@ -25,16 +26,20 @@ TEXT_CHARS = 8000    # of each candidate's indexed text, for term frequencies (B
 
 
 def statement(scope: str) -> str:
-    """Visible entries in scope (their count) and the visible ones the index matched, with their indexed text."""
+    """The visible entries in scope the index matched, with their indexed text."""
     return f"""
-CALL () {{ MATCH (e:Entry) WHERE {scope} RETURN count(e) AS visible }}
 CALL db.index.fulltext.queryNodes('entry_text_v2', $lucene) YIELD node AS e, score
 WHERE {scope}
-WITH visible, e, score ORDER BY score DESC, e.id LIMIT $pool
-RETURN visible, e.id AS id, e.ft_len AS length,
+WITH e, score ORDER BY score DESC, e.id LIMIT $pool
+RETURN e.id AS id, e.ft_len AS length,
        left(coalesce(e.title, '') + ' ' + coalesce(e.body, '') + ' ' + coalesce(e.names, '') + ' '
             + coalesce(e.context, ''), $chars) AS text
 """
+
+
+def count_statement(scope: str) -> str:
+    """How many entries in scope the viewer may see: BM25's N."""
+    return f"MATCH (e:Entry) WHERE {scope} RETURN count(e) AS visible"
 
 
 def query_terms(text: str, limit: int = 64) -> list[str]:
@@ -45,11 +50,12 @@ def query_terms(text: str, limit: int = 64) -> list[str]:
     return (content or terms)[:limit]
 
 
-def bm25(rows: list[dict[str, Any]], terms: list[str], limit: int) -> list[Hit]:
-    """Okapi BM25 of each candidate for `terms`, with N, document frequencies and average length of the rows."""
+def bm25(rows: list[dict[str, Any]], terms: list[str], limit: int, visible: int) -> list[Hit]:
+    """Okapi BM25 of each candidate for `terms`, with N (`visible`), document frequencies and average length of
+    the rows."""
     if not rows or not terms:
         return []
-    n_visible = max(int(rows[0]["visible"]), len(rows))
+    n_visible = max(visible, len(rows))
     wanted = set(terms)
     counts: list[Counter[str]] = []
     lengths: list[int] = []
@@ -69,10 +75,25 @@ def bm25(rows: list[dict[str, Any]], terms: list[str], limit: int) -> list[Hit]:
     return hits[:limit]
 
 
-def run_keyword(graph: Graph, stmt: str, params: dict[str, Any], text: str, limit: int) -> list[Hit]:
+def run_keyword(graph: Graph, stmt: str, count_stmt: str, params: dict[str, Any], text: str,
+                limit: int) -> list[Hit]:
     terms = query_terms(text)
     lucene = to_lucene(" ".join(terms))
     if not lucene:
         return []
     rows = [dict(r) for r in graph.read(stmt, {**params, "lucene": lucene, "pool": POOL, "chars": TEXT_CHARS})]
-    return bm25(rows, terms, limit)
+    return bm25(rows, terms, limit, visible_count(graph, count_stmt, params)) if rows else []
+
+
+def visible_count(graph: Graph, count_stmt: str, params: dict[str, Any]) -> int:
+    """N for BM25: it depends on the scope, not on the words, so a one-project scope's count is kept per viewer
+    (graph/analytics_cache.py, keyed by their generations: a write they may see recounts it) instead of judging
+    every entry of the project on every search."""
+    def compute() -> int:
+        return int(graph.read(count_stmt, params)[0]["visible"])
+
+    projects = params.get("project_ids") or []
+    if len(projects) != 1:
+        return compute()
+    scope = {k: v for k, v in params.items() if k not in ("viewer_id", "witness_period_id")}
+    return analytics_cache.cached(graph, params, projects[0], "keyword_visible", scope, compute)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextvars import copy_context
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -256,8 +257,8 @@ def _run_channels(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
     started: dict[str, float] = {}
     if "fulltext" in wanted and lucene:
         started["fulltext"] = time.perf_counter()
-        futures["fulltext"] = _POOL.submit(_keyword, graph, params, parsed.text_for_search,
-                                           limit)
+        futures["fulltext"] = _POOL.submit(copy_context().run, _keyword, graph, params,  # the request's reads
+                                           parsed.text_for_search, limit)
     structured: Future[tuple[list[Hit], int]] | None = None
     ranked_entities = parsed.rank_entity_ids if soft.entity_ids or soft.dated else []
     if "structured" in wanted and (ranked_entities or soft.dated or soft.author_keys):
@@ -295,7 +296,7 @@ def _run_channels(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
 
 
 def _keyword(graph: Graph, params: dict[str, Any], text: str, limit: int) -> tuple[list[Hit], dict[str, str]]:
-    return run_keyword(graph, ch.FULLTEXT, params, text, limit), {}
+    return run_keyword(graph, ch.FULLTEXT, ch.FULLTEXT_VISIBLE, params, text, limit), {}
 
 
 def _all_dense(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer, params: dict[str, Any],

@@ -15,6 +15,10 @@ from graph.settings import Settings
 from graph.textnorm import fold
 from graph.visibility import Viewer, visibility_params
 from ingest.embedders import CheckedEmbedder
+from queries import channels as ch
+from queries.keyword import run_keyword, visible_count
+from queries.query_constraints import SoftConstraints
+from queries.search import Filters, _base_params
 from queries.similar import similar, visible_names
 from tests.test_entity_vectors import CIRCLE, PRIVATE, _records
 
@@ -181,3 +185,30 @@ def test_a_viewers_stale_aggregates_are_dropped_when_their_generations_move(
     for name in ("a", "b", "c"):
         analytics_cache.cached(graph, reader, project, name, {}, lambda n=name: computed.append(n) or n)
     assert computed == []
+
+
+def test_keyword_ranking_keeps_its_visible_count_until_a_write_the_viewer_may_see(
+        graph: Graph, settings: Settings, prefix: str, ingest: Callable[..., Any],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """BM25's N (the viewer's visible entries in scope) is kept per viewer: a write they may see recounts it (the
+    scores move at once), a hidden one leaves it, and what it counts is what the viewer may see."""
+    project, ana, lola = _cache_on(settings, monkeypatch, graph, prefix, 64)
+
+    def write(key: str, intimacy: str, text: str) -> None:
+        assert not ingest([{"entry_id": f"{project}/{key}", "project_id": project, "author": ana,
+                            "intimacy": intimacy, "text": text}]).errors
+
+    write("e1", "circle", "La barca azul en el puerto.")
+    write("e2", "circle", "Comimos arroz en casa.")
+    params = {**_base_params(Viewer(user_id=lola), [project], Filters(), {}), **SoftConstraints().params()}
+
+    def scores() -> list[float]:
+        return [h.score for h in run_keyword(graph, ch.FULLTEXT, ch.FULLTEXT_VISIBLE, params, "barca", 10)]
+
+    first = scores()
+    assert len(first) == 1 and visible_count(graph, ch.FULLTEXT_VISIBLE, params) == 2
+    write("p1", "private", "Un secreto sin barcos.")  # hidden from the reader: nothing of theirs moves
+    assert scores() == first and visible_count(graph, ch.FULLTEXT_VISIBLE, params) == 2
+    write("e3", "circle", "Paseo por el monte.")  # visible: N grows, the word is rarer, the score higher
+    assert visible_count(graph, ch.FULLTEXT_VISIBLE, params) == 3
+    assert scores()[0] > first[0]
