@@ -16,6 +16,7 @@ from graph.settings import Settings
 from graph.visibility import Viewer
 from ingest.embedders import CheckedEmbedder
 from queries import channels as ch
+from queries import scope_counts
 from queries.fusion import Hit
 
 
@@ -37,7 +38,7 @@ def dense(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: V
     limit_exact = settings.exact_scan_max_chunks
     if viewer.is_witness or _chunks(graph, ch.PROJECT_CHUNKS, base) <= limit_exact:
         return ch.run_channel(graph, ch.DENSE_EXACT, params)
-    visible = _chunks(graph, ch.SCOPE_CHUNKS, base)
+    visible = scope_counts.count(graph, ch.SCOPE_CHUNKS, base, "n")
     if visible <= limit_exact:
         return ch.run_channel(graph, ch.DENSE_EXACT, params)
     indexed = _indexed_chunks(graph, params["prop"])

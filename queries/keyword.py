@@ -13,9 +13,9 @@ import math
 from collections import Counter
 from typing import Any
 
-from graph import analytics_cache
 from graph.db import Graph
 from graph.textnorm import words
+from queries import scope_counts
 from queries.fusion import STOPWORDS, Hit
 from queries.lucene import to_lucene
 
@@ -86,14 +86,5 @@ def run_keyword(graph: Graph, stmt: str, count_stmt: str, params: dict[str, Any]
 
 
 def visible_count(graph: Graph, count_stmt: str, params: dict[str, Any]) -> int:
-    """N for BM25: it depends on the scope, not on the words, so a one-project scope's count is kept per viewer
-    (graph/analytics_cache.py, keyed by their generations: a write they may see recounts it) instead of judging
-    every entry of the project on every search."""
-    def compute() -> int:
-        return int(graph.read(count_stmt, params)[0]["visible"])
-
-    projects = params.get("project_ids") or []
-    if len(projects) != 1:
-        return compute()
-    scope = {k: v for k, v in params.items() if k not in ("viewer_id", "witness_period_id")}
-    return analytics_cache.cached(graph, params, projects[0], "keyword_visible", scope, compute)
+    """N for BM25: it depends on the scope, not on the words (kept per viewer: queries/scope_counts.py)."""
+    return scope_counts.count(graph, count_stmt, params, "visible")
