@@ -16,8 +16,9 @@ ids, levels, authors, update times, the names they mention it by and embedded ch
 worker, by `memora entity refresh`, or on demand. A write that changes or deletes an entry drops, in the same
 transaction, the variants whose audience could see the entry as it was (`AFFECTED_VARIANTS`), so a vector never
 keeps an entry its readers may no longer see, and variants of audiences that could not see it stay exactly as they
-were. A rebuild bumps the search generations (graph/generations.py) of exactly the audiences whose variant it changed,
-so a viewer's cached `similar` answers and name lookups follow it and nobody else's move.
+were. A rebuild bumps the search generations (graph/generations.py) of exactly the audiences whose variant it changed
+and who read that variant now (a user's own variant: only the one their current role picks), so a viewer's cached
+`similar` answers and name lookups follow it and nobody else's move.
 """
 
 from __future__ import annotations
@@ -236,40 +237,61 @@ def refresh_project(graph: Graph, project_id: str, slug: str, force: bool = Fals
                 found = variants(target_id, slug, rows.get(target_id, []), vectors)
                 payload.append({"id": target_id, "kind": kind, "signature": signature, "variants": found})
                 written += len(found)
-            old = {r["id"]: dict(r) for r in graph.read(OLD_VARIANTS[kind], {"ids": [i for i, _ in batch]})}
-            new: dict[str, dict[str, Any]] = {v["id"]: v for t in payload for v in t["variants"]}
-            moved = {_generation(v) for i, v in [*old.items(), *new.items()] if _differs(old.get(i), new.get(i))}
-            graph.transact(partial(_replace, kind=kind, payload=payload, slug=slug, project_id=project_id,
-                                   moved=moved))
+            moved = graph.transact(partial(_replace, kind=kind, payload=payload, slug=slug, project_id=project_id))
             bumped.update({k: bumped.get(k, 0) + 1 for k in moved})
             rebuilt += len(batch)
-    orphaned = {_generation(dict(r)) for r in graph.write(DROP_ORPHANS, {"project_id": project_id})}
-    generations.bump_keys(graph, project_id, orphaned)
+    orphaned = graph.transact(partial(_drop_orphans, project_id=project_id))
     bumped.update({k: bumped.get(k, 0) + 1 for k in orphaned})
     return RefreshStats(project_id, targets, rebuilt, written, bumped)
 
 
-def _replace(tx: ManagedTransaction, kind: str, payload: list[dict[str, Any]], slug: str, project_id: str,
-             moved: set[str]) -> None:
-    """New variants and the bump of the audiences they change, in one transaction."""
+def _replace(tx: ManagedTransaction, kind: str, payload: list[dict[str, Any]], slug: str,
+             project_id: str) -> set[str]:
+    """New variants, and the bump of the audiences whose variant they change, in one transaction: the variants
+    compared are those readers could see until this commit (a write meanwhile may have dropped some)."""
+    old = {r["id"]: dict(r) for r in tx.run(OLD_VARIANTS[kind], ids=[t["id"] for t in payload])}
+    new: dict[str, dict[str, Any]] = {v["id"]: v for t in payload for v in t["variants"]}
     tx.run(REPLACE[kind], targets=payload, model=slug).consume()
-    generations.bump_keys_in(tx, project_id, moved)
+    changed = [v for i, v in [*old.items(), *new.items()] if _differs(old.get(i), new.get(i))]
+    return _bump_audiences(tx, project_id, changed)
+
+
+def _drop_orphans(tx: ManagedTransaction, project_id: str) -> set[str]:
+    return _bump_audiences(tx, project_id, [dict(r) for r in tx.run(DROP_ORPHANS, project_id=project_id)])
+
+
+# The role of each user whose own variant changed, read in the bumping transaction.
+ROLES = """
+UNWIND $users AS uid
+OPTIONAL MATCH (:User {id: uid})-[m:MEMBER_OF]->(:Project {id: $project_id})
+RETURN uid, m.role AS role
+"""
+
+
+def _bump_audiences(tx: ManagedTransaction, project_id: str, changed: list[dict[str, Any]]) -> set[str]:
+    """Bump the generation of each audience a changed variant serves, and only of a user who reads that variant
+    now: a `writer` variant serves its user as owner or coauthor, a `reader` variant as a reader. A user demoted
+    to reader keeps a `writer` variant (built from intimate entries they may no longer see): bumping their key
+    when a hidden intimate entry changes it would tell them, by a cache miss, that it was written."""
+    users = sorted({v["user_id"] for v in changed if v["audience"] in ("writer", "reader") and v.get("user_id")})
+    roles = {r["uid"]: r["role"] for r in tx.run(ROLES, users=users, project_id=project_id)} if users else {}
+    keys: set[str] = set()
+    for v in changed:
+        if v["audience"] == "shared":
+            keys.add(generations.ALL)
+        elif v["audience"] == "inner":
+            keys.add(generations.INNER)
+        elif roles.get(v.get("user_id")) is not None and \
+                (roles[v["user_id"]] in ("owner", "coauthor")) == (v["audience"] == "writer"):
+            keys.add(generations.own_key(v["user_id"]))
+    generations.bump_keys_in(tx, project_id, keys)
+    return keys
 
 
 def _differs(old: dict[str, Any] | None, new: dict[str, Any] | None) -> bool:
     if old is None or new is None:
         return old is not new
     return any(old[k] != new[k] for k in ("entries", "vector", "name", "keys"))
-
-
-def _generation(variant: dict[str, Any]) -> str:
-    """The search generation of the audience a variant serves (graph/generations.py), bumped when its variant
-    changes so that viewer's cached `similar` answers and names are not served stale, and nobody else's move."""
-    if variant["audience"] == "shared":
-        return generations.ALL
-    if variant["audience"] == "inner":
-        return generations.INNER
-    return generations.own_key(variant["user_id"])
 
 
 def refresh_all(graph: Graph, slug: str, project_id: str | None = None, force: bool = False) -> list[RefreshStats]:

@@ -106,14 +106,8 @@ def bump_levels_in(tx: ManagedTransaction, levels: Iterable[dict[str, Any]]) -> 
         tx.run(BUMP, rows=rows).consume()
 
 
-def bump_keys(graph: Graph, project_id: str, keys: Iterable[str]) -> None:
-    """Bump these generations of one project (an entity-vector refresh knows the audiences it changed)."""
-    rows = [{"project_id": project_id, "key": k} for k in sorted(set(keys))]
-    if rows:
-        graph.write(BUMP, {"rows": rows})
-
-
 def bump_keys_in(tx: ManagedTransaction, project_id: str, keys: Iterable[str]) -> None:
+    """Bump these generations of one project (an entity-vector refresh knows the audiences it changed)."""
     rows = [{"project_id": project_id, "key": k} for k in sorted(set(keys))]
     if rows:
         tx.run(BUMP, rows=rows).consume()

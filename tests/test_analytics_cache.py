@@ -212,3 +212,24 @@ def test_keyword_ranking_keeps_its_visible_count_until_a_write_the_viewer_may_se
     write("e3", "circle", "Paseo por el monte.")  # visible: N grows, the word is rarer, the score higher
     assert visible_count(graph, ch.FULLTEXT_VISIBLE, params) == 3
     assert scores()[0] > first[0]
+
+
+def test_a_demoted_readers_key_does_not_move_with_hidden_intimate_entries(
+        graph: Graph, settings: Settings, prefix: str, ingest: Callable[..., Any], embedder: CheckedEmbedder,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A coauthor who wrote privately about Pep keeps a `writer` variant (their private entries + every intimate
+    one) after being made a reader, but reads their `reader` variant: an intimate entry about Pep, hidden from them
+    now, rebuilds that writer variant, and the refresh must not bump their key for it (a miss would tell them)."""
+    project, ana, lola = _cache_on(settings, monkeypatch, graph, prefix, 64)
+    set_member(graph, project, lola, "coauthor")
+    assert not ingest(_records(project, ana, CIRCLE, "circle")).errors
+    assert not ingest(_records(project, lola, PRIVATE[:1], "private")).errors
+    set_member(graph, project, lola, "reader")
+    refresh_project(graph, project, embedder.slug)
+    before = generations.read(graph, [project], lola)
+    assert not ingest(_records(project, ana, [("i1", "2016-01", ["Pep"], ["Viena"], "Pep lloró en Viena.")],
+                               "intimate")).errors
+    stats = refresh_project(graph, project, embedder.slug)
+    assert stats.rebuilt > 0 and generations.INNER in stats.bumped
+    assert generations.own_key(lola) not in stats.bumped
+    assert generations.read(graph, [project], lola) == before
