@@ -87,10 +87,17 @@ def test_what_one_replica_writes_the_other_reads_at_once_caches_included(
     assert b.get(f"/v1/entries/{e1}", headers=h).json()["text"].startswith("La Zanahoria")
     assert _search(b, h, project, "Zanahoria")[0][:1] == [e1]
     assert _entries_of(b, h, project, "Josep") == 1
-    # A's caches are warm for the same questions: a repeated search is a hit.
+    # A's caches are warm for the same questions: a repeated search is a hit once the workers' follow-up writes
+    # (vectors stored for pending chunks by either replica's embedding worker) have landed and moved the generations.
+    deadline = time.monotonic() + 30
     _search(a, h, project, "Zanahoria")
-    ids, hit = _search(a, h, project, "Zanahoria")
-    assert hit and ids[:1] == [e1]
+    while True:
+        ids, hit = _search(a, h, project, "Zanahoria")
+        assert ids[:1] == [e1]
+        if hit:
+            break
+        assert time.monotonic() < deadline, "A never served a repeated search from its cache"
+        time.sleep(0.2)
     assert _entries_of(a, h, project, "Josep") == 1
 
     # Writes through B: a new entry, an edit, then a delete; A sees each on its very next request.
