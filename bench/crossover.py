@@ -47,6 +47,7 @@ if str(ROOT) not in sys.path:
 
 from bench.hash_embedder import HashEmbedder  # noqa: E402
 from bench.synth import generate  # noqa: E402
+from graph import generations  # noqa: E402
 from graph.db import Graph, get_graph  # noqa: E402
 from graph.members import set_member  # noqa: E402
 from graph.runtime import Neo4jRuntime  # noqa: E402
@@ -126,6 +127,7 @@ class Writer:
                      "text": e["text"], "vector": [float(x) for x in v]} for e, v in zip(batch, vectors, strict=True)]
             self.graph.write(WRITE, {"rows": rows, "p": self.project, "prop": prop, "model": self.embedder.model_id})
             self.written += len(batch)
+        generations.bump(self.graph, [self.project])  # as every write path does: kept views are stale now
         self.graph.run_auto("CALL db.awaitIndexes(600)")
 
     def drop(self) -> None:
@@ -161,7 +163,8 @@ def measure(graph: Graph, embedder: CheckedEmbedder, settings: Settings, project
     visible = int(graph.read(ch.SCOPE_CHUNKS, base)[0]["n"])
     in_project = int(graph.read(ch.PROJECT_CHUNKS, base)[0]["n"])
     indexed = int(graph.read(ch.INDEXED_CHUNKS, {"prop": prop})[0]["n"])
-    forced = settings.model_copy(update={"exact_scan_max_chunks": 0})
+    forced = settings.model_copy(update={"exact_scan_max_chunks": 0, "dense_matrix_viewers": 0})
+    in_numpy = settings.model_copy(update={"dense_matrix_viewers": max(settings.dense_matrix_viewers, 1)})
     dense_module._INDEXED.clear()  # the index grew since the last size: count it again
     rounds = [0]
     real_read = graph.read
@@ -172,7 +175,9 @@ def measure(graph: Graph, embedder: CheckedEmbedder, settings: Settings, project
 
     ways: dict[str, Callable[[dict[str, Any]], tuple[list[Hit], dict[str, str]]]] = {
         "exact": lambda q: ch.run_channel(graph, ch.DENSE_EXACT, q),
-        "index_old": lambda q: old_index_path(graph, q, indexed, base)}
+        "index_old": lambda q: old_index_path(graph, q, indexed, base),
+        # queries/dense_matrix.py: the viewer's visible vectors kept in the service (listed once, in the warm-up)
+        "numpy": lambda q: dense_module.dense(graph, embedder, in_numpy, viewer, base, q["vector"], LIMIT)}
     for m in margins:
         def run(q: dict[str, Any], m: int = m) -> tuple[list[Hit], dict[str, str]]:
             dense_module.INDEX_MARGIN = m

@@ -76,6 +76,16 @@ class Settings(BaseSettings):
         "vector index. 40,000: up to the largest scope measured, the index path never reached exact's top-10 at "
         "a lower cost (bench/crossover.py, docs/BENCHMARKS.md \"Exact-scan threshold and the index path\").",
     )
+    dense_matrix_viewers: int = Field(
+        default=16, ge=0,
+        description="(viewer, project) pairs whose visible chunk vectors the service keeps as a numpy matrix, so an "
+        "unconstrained one-project search scores them in milliseconds rather than in Cypher (queries/"
+        "dense_matrix.py); each holds its viewer's visible vectors (384 floats a chunk with the default model). "
+        "0 turns it off.")
+    dense_matrix_seconds: float = Field(
+        default=600.0, gt=0,
+        description="A viewer's list of visible chunks is listed again after this long even if no write moved "
+                    "their generations (writes invalidate it at once): a backstop for a hand-written statement.")
     dense_floor: float | None = Field(
         default=None,
         description="Dense hits below this similarity count as nothing (fallback chain); default per model, see "

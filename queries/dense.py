@@ -11,12 +11,13 @@ import time
 from typing import Any
 
 from graph.db import Graph
+from graph.embeddings import stores_key
 from graph.schema import vector_index_name, vector_property
 from graph.settings import Settings
 from graph.visibility import Viewer
 from ingest.embedders import CheckedEmbedder
 from queries import channels as ch
-from queries import scope_counts
+from queries import dense_matrix, scope_counts
 from queries.fusion import Hit
 
 
@@ -35,6 +36,10 @@ def dense(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: V
     exact ones (docs/BENCHMARKS.md, "Exact-scan threshold and the index path (issue 12)")."""
     params = {**base, "vector": vector, "prop": vector_property(embedder.slug), "model": embedder.model_id,
               "limit": limit}
+    if dense_matrix.usable(settings, viewer, params):
+        found = dense_matrix.dense(graph, settings, viewer, params, stores_key(embedder.slug), vector, limit)
+        if found is not None:
+            return found
     limit_exact = settings.exact_scan_max_chunks
     if viewer.is_witness or _chunks(graph, ch.PROJECT_CHUNKS, base) <= limit_exact:
         return ch.run_channel(graph, ch.DENSE_EXACT, params)

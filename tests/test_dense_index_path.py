@@ -102,7 +102,7 @@ def test_index_path_matches_exact_for_a_small_part_of_the_index(graph: Graph, se
                                                       "model": world["embedder"].model_id, "limit": LIMIT})
     assert len(exact) == LIMIT
     assert not {h.id for h in exact} & world["hidden"]
-    forced = settings.model_copy(update={"exact_scan_max_chunks": 0})
+    forced = settings.model_copy(update={"exact_scan_max_chunks": 0, "dense_matrix_viewers": 0})
     hits, chunks = dense(graph, world["embedder"], forced, viewer, base, world["query"], LIMIT)
     assert not {h.id for h in hits} & world["hidden"]  # the scope and visibility predicate hold inside the query
     assert [h.id for h in hits[:10]] == [h.id for h in exact[:10]]
@@ -113,7 +113,7 @@ def test_index_path_matches_exact_for_a_small_part_of_the_index(graph: Graph, se
 
 def test_a_stranger_gets_nothing_through_the_index(graph: Graph, settings: Settings, world: dict[str, Any]) -> None:
     viewer = Viewer(user_id=world["users"]["stranger"])  # owns the decoys' project, not a member of this one
-    forced = settings.model_copy(update={"exact_scan_max_chunks": 0})
+    forced = settings.model_copy(update={"exact_scan_max_chunks": 0, "dense_matrix_viewers": 0})
     hits, _ = dense(graph, world["embedder"], forced, viewer, _params(world, viewer), world["query"], LIMIT)
     assert hits == []
 
@@ -128,9 +128,9 @@ def test_crossover_bench_smoke(graph: Graph, prefix: str, tmp_path: Path, capsys
     result = json.loads(out.read_text(encoding="utf-8"))
     rows = result["rows"]
     assert {(r["layout"], r["way"]) for r in rows} == {(lay, w) for lay in ("alone", "shared")
-                                                       for w in ("exact", "index_old", "index m=2")}
+                                                       for w in ("exact", "index_old", "numpy", "index m=2")}
     assert all(0.0 <= r["recall_at_10"] <= 1.0 and r["p50_ms"] > 0 for r in rows)
-    assert all(r["recall_at_10"] == 1.0 for r in rows if r["way"] == "exact")
+    assert all(r["recall_at_10"] == 1.0 for r in rows if r["way"] in ("exact", "numpy"))
     shared = [r for r in rows if r["layout"] == "shared"]
     assert all(r["project_share"] < 1.0 for r in shared)
     assert "| alone |" in printed and "| shared |" in printed and "index_old" in printed

@@ -1,0 +1,161 @@
+"""The dense channel's numpy path (queries/dense_matrix.py, issue 12): for every role it ranks as `DENSE_EXACT`
+ranks in Cypher (same entries, scores, best chunks), a write the viewer may see is in their very next search while a
+write hidden from them neither lists nor fetches anything of theirs, and a role change takes effect at once.
+
+Vectors are written by hand, several chunks to an entry, so the expected order is known; the writes go through the
+same generation bumps as the real write paths (`graph/generations.py`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from bench.hash_embedder import HashEmbedder
+from graph import generations
+from graph.db import Graph
+from graph.members import set_member
+from graph.schema import ensure_vector_index, vector_property
+from graph.settings import Settings
+from graph.visibility import Viewer, visibility_params
+from ingest.embedders import CheckedEmbedder
+from queries import channels as ch
+from queries import dense_matrix
+from queries.dense import dense
+from queries.query_constraints import SoftConstraints
+
+WRITE = """
+UNWIND $rows AS row
+MERGE (p:Project {id: row.project})
+MERGE (e:Entry {id: row.id})
+ON CREATE SET e.project_id = row.project, e.intimacy = row.intimacy, e.author_id = row.author, e.kind = 'diary',
+              e.body = 'vector only', e.created_at = datetime()
+WITH e, row
+UNWIND range(0, size(row.vectors) - 1) AS i
+CREATE (c:Chunk {id: row.id + '#' + toString(i), entry_id: row.id, project_id: row.project, ord: i,
+                 text: 'vector only', embedding_hash: row.id + toString(i), embedding_model: $model,
+                 embedding_status: 'done', created_at: datetime()})
+CREATE (c)-[:OF]->(e)
+WITH c, row, i
+CALL db.create.setNodeVectorProperty(c, $prop, row.vectors[i])
+"""
+DIM = 384
+ROLES = ("owner", "coauthor", "reader", "writer")  # writer: a reader who wrote private and intimate entries
+
+
+def _unit(rng: np.random.Generator) -> list[float]:
+    v = rng.standard_normal(DIM)
+    return [float(x) for x in v / np.linalg.norm(v)]
+
+
+def _write(graph: Graph, world: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+    graph.write(WRITE, {"rows": rows, "prop": world["prop"], "model": world["embedder"].model_id})
+    generations.bump_levels(graph, [{"project_id": r["project"], "intimacy": r["intimacy"], "author_id": r["author"]}
+                                    for r in rows])
+
+
+@pytest.fixture()
+def world(graph: Graph, prefix: str) -> dict[str, Any]:
+    embedder = CheckedEmbedder(HashEmbedder())
+    ensure_vector_index(graph, embedder.slug, embedder.dimensions)
+    rng = np.random.default_rng(7)
+    project = f"{prefix}fam"
+    users = {r: f"{prefix}{r}" for r in ROLES}
+    for role in ROLES:
+        set_member(graph, project, users[role], "reader" if role == "writer" else role)
+    world = {"embedder": embedder, "prop": vector_property(embedder.slug), "project": project, "users": users,
+             "query": _unit(rng), "rng": rng}
+    rows = []
+    for n in range(40):
+        author = users[("owner", "coauthor", "writer")[n % 3]]
+        level = ("private", "intimate", "circle", "public")[n % 4]
+        rows.append({"id": f"{project}/e{n:02d}", "project": project, "intimacy": level, "author": author,
+                     "vectors": [_unit(rng) for _ in range(1 + n % 3)]})
+    _write(graph, world, rows)
+    dense_matrix.clear()
+    return world
+
+
+def _params(world: dict[str, Any], viewer: Viewer, **extra: Any) -> dict[str, Any]:
+    return {"project_ids": [world["project"]], "date_from": None, "date_to": None, "intimacy_levels": None,
+            "author_ids": None, "kinds": None, "tags": None, "period_id": None, "person_ids": None,
+            "place_ids": None, **visibility_params(viewer), **SoftConstraints().params(), **extra}
+
+
+def _both(graph: Graph, settings: Settings, world: dict[str, Any], role: str, limit: int = 50,
+          **extra: Any) -> tuple[Any, Any]:
+    viewer = Viewer(user_id=world["users"][role])
+    base = _params(world, viewer, **extra)
+    exact = ch.run_channel(graph, ch.DENSE_EXACT, {**base, "vector": world["query"], "prop": world["prop"],
+                                                   "model": world["embedder"].model_id, "limit": limit})
+    fast = dense(graph, world["embedder"], settings, viewer, base, world["query"], limit)
+    return exact, fast
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_numpy_ranks_every_roles_entries_as_cypher_does(graph: Graph, settings: Settings, world: dict[str, Any],
+                                                        role: str) -> None:
+    before = dict(dense_matrix.counters)
+    (exact, exact_chunks), (hits, chunks) = _both(graph, settings, world, role)
+    assert dense_matrix.counters["listings"] == before["listings"] + 1  # the numpy path answered
+    assert exact, "every role sees some entries"
+    assert [h.id for h in hits] == [h.id for h in exact]
+    assert [round(h.score, 6) for h in hits] == [round(h.score, 6) for h in exact]
+    assert chunks == exact_chunks
+    (_, _), (again, _) = _both(graph, settings, world, role, limit=5)
+    assert [h.id for h in again] == [h.id for h in exact[:5]]
+    assert dense_matrix.counters["listings"] == before["listings"] + 1  # the second search listed nothing
+
+
+def test_a_filtered_scope_is_its_own_view(graph: Graph, settings: Settings, world: dict[str, Any]) -> None:
+    (exact, _), (hits, _) = _both(graph, settings, world, "owner", intimacy_levels=["circle", "public"])
+    assert [h.id for h in hits] == [h.id for h in exact]
+    (everything, _), (all_hits, _) = _both(graph, settings, world, "owner")
+    assert [h.id for h in all_hits] == [h.id for h in everything] and len(all_hits) > len(hits)
+
+
+def test_query_constraints_go_to_cypher(settings: Settings, world: dict[str, Any]) -> None:
+    viewer = Viewer(user_id=world["users"]["owner"])
+    assert dense_matrix.usable(settings, viewer, _params(world, viewer))
+    assert not dense_matrix.usable(settings, viewer, _params(world, viewer, q_author_keys=["x"]))
+    assert not dense_matrix.usable(settings, Viewer(witness_period_id="p"), _params(world, viewer))
+    assert not dense_matrix.usable(settings.model_copy(update={"dense_matrix_viewers": 0}), viewer,
+                                   _params(world, viewer))
+
+
+def test_a_visible_write_shows_at_once_and_a_hidden_one_costs_the_viewer_nothing(
+        graph: Graph, settings: Settings, world: dict[str, Any]) -> None:
+    q = np.asarray(world["query"])
+    _both(graph, settings, world, "reader")
+    start = dict(dense_matrix.counters)
+    # another author's private entry, closer to the query than anything: the reader's view is not even re-listed
+    _write(graph, world, [{"id": f"{world['project']}/secret", "project": world["project"], "intimacy": "private",
+                           "author": world["users"]["owner"], "vectors": [[float(x) for x in q]]}])
+    (exact, _), (hits, _) = _both(graph, settings, world, "reader")
+    assert dense_matrix.counters == start
+    assert f"{world['project']}/secret" not in {h.id for h in hits}
+    assert [h.id for h in hits] == [h.id for h in exact]
+    # a circle entry: listed again, and only its one new vector fetched
+    _write(graph, world, [{"id": f"{world['project']}/news", "project": world["project"], "intimacy": "circle",
+                           "author": world["users"]["owner"], "vectors": [[float(x) for x in q]]}])
+    (exact, _), (hits, _) = _both(graph, settings, world, "reader")
+    assert dense_matrix.counters["listings"] == start["listings"] + 1
+    assert dense_matrix.counters["vectors_fetched"] == start["vectors_fetched"] + 1
+    assert hits[0].id == f"{world['project']}/news" and round(hits[0].score, 6) == 1.0
+    assert [h.id for h in hits] == [h.id for h in exact]
+
+
+def test_a_role_change_takes_effect_on_the_next_search(graph: Graph, settings: Settings,
+                                                        world: dict[str, Any]) -> None:
+    (_, _), (as_coauthor, _) = _both(graph, settings, world, "coauthor")
+    set_member(graph, world["project"], world["users"]["coauthor"], "reader")
+    (exact, _), (as_reader, _) = _both(graph, settings, world, "coauthor")
+    assert [h.id for h in as_reader] == [h.id for h in exact]
+    assert len(as_reader) < len(as_coauthor)  # the other authors' intimate entries are gone
+    graph.write("MATCH (:User {id: $u})-[m:MEMBER_OF]->(:Project {id: $p}) DELETE m",
+                {"u": world["users"]["coauthor"], "p": world["project"]})
+    generations.bump(graph, [world["project"]])
+    (exact, _), (gone, _) = _both(graph, settings, world, "coauthor")
+    assert gone == [] and exact == []
