@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graph.db import Graph
+from graph.keyword_terms import fill_terms
 from graph.settings import REPO_ROOT
 
 MIGRATIONS_DIR = REPO_ROOT / "migrations"
@@ -71,6 +72,7 @@ def migrate(graph: Graph, directory: Path = MIGRATIONS_DIR, await_seconds: int =
         graph.write(RECORD, {"version": mig.version, "name": mig.name, "checksum": mig.checksum})
         done.append(mig.path.name)
     graph.run_auto("CALL db.awaitIndexes($seconds)", {"seconds": await_seconds})
+    fill_terms(graph)
     return done
 
 

@@ -20,3 +20,9 @@ def fold(text: str) -> str:
 def words(text: str) -> list[str]:
     """Folded word tokens (letters, digits, underscore) of a text."""
     return _WORD.findall(fold(text))
+
+
+def term_string(tokens: list[str]) -> str:
+    """Folded tokens each wrapped in its own pair of spaces (" a  b  a "): the keyword channel counts a word's
+    occurrences in Cypher as those of " word ", which adjacent repeats cannot share (queries/keyword.py)."""
+    return "".join(f" {t} " for t in tokens)

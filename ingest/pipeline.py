@@ -35,7 +35,7 @@ from graph.entries import (
 from graph.export import MARKER as EXPORT_MARKER
 from graph.ids import chunk_id, period_id, sha256
 from graph.schema import vector_property
-from graph.textnorm import fold, words
+from graph.textnorm import fold, term_string, words
 from ingest.chunking import chunk_text
 from ingest.context import chunk_context
 from ingest.embedders import CheckedEmbedder, EmbeddingError
@@ -260,6 +260,7 @@ class Ingestor:
         names = [rec.author or ""] + [
             " ".join((e.name, *e.aliases)) for m in found if (e := lex.by_key.get((m.kind, fold(m.name))))
         ]
+        tokens = words(" ".join((rec.title or "", rec.text, " · ".join(n for n in names if n), lent_text or "")))
         metadata = json.dumps(rec.metadata(), ensure_ascii=False, sort_keys=True, default=str)
         content_hash = sha256(
             self.embedder.model_id, rec.text, rec.title or "", rec.author or "", rec.occurred_on or "",
@@ -278,7 +279,8 @@ class Ingestor:
             "occurred_on": rec.occurred_on, "listed_persons": rec.persons, "listed_places": rec.places,
             "prev_id": placed.prev_id,
             "context": lent_text,
-            "ft_len": len(words(" ".join((rec.title or "", rec.text, " · ".join(names), lent_text or "")))),
+            "ft_len": len(tokens),
+            "ft_terms": term_string(tokens),
             **recognized.props(),
         }
         context = chunk_context(title=rec.title, author=rec.author, occurred=occurred, period=rec.period,

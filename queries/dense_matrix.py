@@ -192,7 +192,10 @@ def _rank(view: _View, vector: list[float], limit: int) -> tuple[list[Hit], dict
     norm = float(np.linalg.norm(q))
     if norm == 0:
         return [], {}
-    cos = view.matrix[view.rows] @ (q / norm)
+    q = q / norm
+    # Scoring the whole pool and picking the view's rows beats copying those rows out first, unless the pool holds
+    # many rows the view does not name (another scope's, or stale ones awaiting compaction).
+    cos = (view.matrix @ q)[view.rows] if 2 * len(view.rows) >= len(view.matrix) else view.matrix[view.rows] @ q
     sims = (1.0 + cos.astype(np.float64)) / 2.0
     best = np.maximum.reduceat(sims, view.starts)
     take = min(len(best), limit * 2 + 8)

@@ -26,14 +26,18 @@ TEXT_CHARS = 8000    # of each candidate's indexed text, for term frequencies (B
 
 
 def statement(scope: str) -> str:
-    """The visible entries in scope the index matched, with their indexed text."""
+    """The visible entries in scope the index matched, with each query term's count in their indexed text: counted
+    in the statement from `ft_terms` (graph/textnorm.py: `term_string`), so no text leaves the database. An entry
+    written before `ft_terms` existed (until `memora migrate` fills it in) returns its text, counted in Python."""
     return f"""
 CALL db.index.fulltext.queryNodes('entry_text_v2', $lucene) YIELD node AS e, score
 WHERE {scope}
 WITH e, score ORDER BY score DESC, e.id LIMIT $pool
 RETURN e.id AS id, e.ft_len AS length,
-       left(coalesce(e.title, '') + ' ' + coalesce(e.body, '') + ' ' + coalesce(e.names, '') + ' '
-            + coalesce(e.context, ''), $chars) AS text
+       [t IN $terms | (size(e.ft_terms) - size(replace(e.ft_terms, ' ' + t + ' ', ''))) / (size(t) + 2)] AS tf,
+       CASE WHEN e.ft_terms IS NULL THEN
+         left(coalesce(e.title, '') + ' ' + coalesce(e.body, '') + ' ' + coalesce(e.names, '') + ' '
+              + coalesce(e.context, ''), $chars) END AS text
 """
 
 
@@ -60,6 +64,10 @@ def bm25(rows: list[dict[str, Any]], terms: list[str], limit: int, visible: int)
     counts: list[Counter[str]] = []
     lengths: list[int] = []
     for row in rows:
+        if row.get("text") is None and row.get("tf") is not None:
+            counts.append(Counter({t: int(f) for t, f in zip(terms, row["tf"], strict=True) if f}))
+            lengths.append(int(row["length"] or 0))
+            continue
         tokens = words(row["text"] or "")
         counts.append(Counter(t for t in tokens if t in wanted))
         lengths.append(int(row["length"]) if row["length"] else len(tokens))
@@ -81,7 +89,8 @@ def run_keyword(graph: Graph, stmt: str, count_stmt: str, params: dict[str, Any]
     lucene = to_lucene(" ".join(terms))
     if not lucene:
         return []
-    rows = [dict(r) for r in graph.read(stmt, {**params, "lucene": lucene, "pool": POOL, "chars": TEXT_CHARS})]
+    rows = [dict(r) for r in graph.read(stmt, {**params, "lucene": lucene, "terms": terms, "pool": POOL,
+                                                  "chars": TEXT_CHARS})]
     return bm25(rows, terms, limit, visible_count(graph, count_stmt, params)) if rows else []
 
 

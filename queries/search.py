@@ -12,9 +12,10 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextvars import copy_context
 from dataclasses import dataclass, field
 from datetime import date
+from functools import partial
 from typing import Any
 
-from graph import generations
+from graph import analytics_cache, generations
 from graph.db import Graph
 from graph.entities import list_visible_entities
 from graph.members import projects_of
@@ -364,10 +365,19 @@ def _embeddable(text: str) -> str:
 
 
 def _lexicons(graph: Graph, projects: list[str], viewer: Viewer) -> dict[str, ProjectLexicon]:
-    lexicons = {p: ProjectLexicon(p) for p in projects}
-    for entity in list_visible_entities(graph, projects, visibility_params(viewer)):
-        lexicons[entity.project_id].add(entity)
-    return lexicons
+    """The names each project's visible entities answer to. Listing them reads every entity of the project (tens of
+    milliseconds at 10,000 entries), so a member's lexicon is kept per viewer until a write they may see
+    (graph/analytics_cache.py; declarations, merges and edits bump the generations too). It is only read here."""
+    params = visibility_params(viewer)
+
+    def build(project_id: str) -> ProjectLexicon:
+        lexicon = ProjectLexicon(project_id)
+        for entity in list_visible_entities(graph, [project_id], params):
+            lexicon.add(entity)
+        return lexicon
+
+    return {p: analytics_cache.cached(graph, params, p, "lexicon", {}, partial(build, p), immutable=True)
+            for p in projects}
 
 
 def _resolve_names(lexicons: dict[str, ProjectLexicon], kind: str, names: list[str] | None,

@@ -233,3 +233,27 @@ def test_a_demoted_readers_key_does_not_move_with_hidden_intimate_entries(
     assert stats.rebuilt > 0 and generations.INNER in stats.bumped
     assert generations.own_key(lola) not in stats.bumped
     assert generations.read(graph, [project], lola) == before
+
+
+def test_a_members_lexicon_is_kept_until_a_declaration_they_may_learn(
+        graph: Graph, settings: Settings, prefix: str, ingest: Callable[..., Any],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The names the search understands are listed once per viewer: a private alias another member declares leaves
+    the reader's kept lexicon as it was (the very same object), one they may learn is understood at once."""
+    from graph.entities import upsert_entity
+    from queries.search import _lexicons
+
+    project, ana, lola = _cache_on(settings, monkeypatch, graph, prefix, 64)
+    assert not ingest([{"entry_id": f"{project}/e1", "project_id": project, "author": ana, "intimacy": "circle",
+                        "persons": ["Pep"], "text": "Pep vino a comer."}]).errors
+
+    def keys(user: str) -> set[str]:
+        return {k for (_, k) in _lexicons(graph, [project], Viewer(user_id=user))[project].by_key}
+
+    first = _lexicons(graph, [project], Viewer(user_id=lola))[project]
+    assert "pep" in keys(lola) and "pepito" not in keys(lola)
+    upsert_entity(graph, project, "person", "Pep", ["Pepito"], audience="private", author_id=ana)
+    assert _lexicons(graph, [project], Viewer(user_id=lola))[project] is first
+    assert "pepito" in keys(ana) and "pepito" not in keys(lola)
+    upsert_entity(graph, project, "person", "Pep", ["Josep"], audience="circle", author_id=ana)
+    assert "josep" in keys(lola) and "pepito" not in keys(lola)
