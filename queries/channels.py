@@ -100,9 +100,12 @@ ORDER BY score DESC, id LIMIT $limit
 FULLTEXT = keyword.statement(QUERY_SCOPE)
 FULLTEXT_VISIBLE = keyword.count_statement(QUERY_SCOPE)
 
+# Only a selective result is used (at most `$limit` entries, queries/search.py), so the scan stops at `$limit + 1`:
+# `total` is then "more than the limit", and a broad constraint costs no full pass over the project.
 STRUCTURED = f"""
 MATCH (e:Entry) WHERE {QUERY_SCOPE}
   AND ($q_occ IS NULL OR e.occurred_end <= e.occurred_start + duration({{days: {COARSE_DAYS}}}))
+WITH e LIMIT $limit + 1
 OPTIONAL MATCH (e)-[m:MENTIONS]->(x) WHERE x.id IN $rank_entity_ids
 WITH e, count(DISTINCT x) AS matched, sum(coalesce(m.count, 0)) AS mentions
 WITH e, matched + 0.01 * mentions AS score
@@ -177,6 +180,6 @@ def run_channel(graph: Graph, statement: str, params: dict[str, Any]) -> tuple[l
 
 
 def run_structured(graph: Graph, params: dict[str, Any]) -> tuple[list[Hit], int]:
-    """Entries meeting the query's own constraints, and how many there are in all (its selectivity)."""
+    """Entries meeting the query's own constraints, and how many there are up to `limit + 1` (its selectivity)."""
     row = graph.read(STRUCTURED, params)[0]
     return [Hit(h["id"], float(h["score"])) for h in row["hits"]], int(row["total"])

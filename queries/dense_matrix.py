@@ -2,8 +2,8 @@
 
 Cosine in Cypher costs about 10 µs per chunk in scope (350 ms for a 10,000-entry project), where numpy takes well
 under a millisecond over the same vectors (docs/BENCHMARKS.md, issue 12). So for a one-project search without
-query constraints (the common case; a constrained one scores only the entries that meet its constraints, in Cypher),
-the service keeps, per (viewer, project, model):
+a recurring date in the query (dates, people, places and an author phrase are tested on the kept view as the
+Cypher statement tests them), the service keeps, per (viewer, project, model):
 
 - a *view*: the (entry, chunk) pairs of the scope the viewer may see, chosen by `VISIBLE_CHUNKS`, a statement with
   the one visibility predicate inside it, and kept under the viewer's generations (`graph/generations.py`) as the
@@ -40,11 +40,15 @@ from graph.visibility import CAN_SEE, Viewer
 from queries.channels import ENTRY_SCOPE
 from queries.fusion import Hit
 
+# With each entry, what the query's own constraints test (QUERY_SCOPE in queries/channels.py): its dates, its
+# author as `toLower` folds it, and the ids of what it mentions. They are only ever compared with the query's own.
 VISIBLE_CHUNKS = f"""
 MATCH (e:Entry) WHERE {ENTRY_SCOPE}
+WITH e, COLLECT {{ MATCH (e)-[:MENTIONS]->(x) RETURN x.id }} AS mentions
 MATCH (c:Chunk)-[:OF]->(e) WHERE c[$prop] IS NOT NULL
 RETURN e.id AS entry_id, c.id AS chunk_id, coalesce(c.embedding_hash, '') AS hash,
-       coalesce(c[$stores_key], 0) AS stores
+       coalesce(c[$stores_key], 0) AS stores, e.occurred_start AS start, e.occurred_end AS end,
+       toLower(e.author_id) AS author_key, mentions
 ORDER BY entry_id, chunk_id
 """
 
@@ -56,8 +60,8 @@ RETURN c.id AS chunk_id, coalesce(c.embedding_hash, '') AS hash, coalesce(c[$sto
        c[$prop] AS vector
 """
 
-# The query's own constraints (queries/query_constraints.py): with any of them the Cypher statement scores only
-# the entries that meet them, which is cheaper than listing them.
+# The query's own constraints (queries/query_constraints.py), tested here on the kept view as QUERY_SCOPE tests
+# them in Cypher; a recurring date (`q_occ`, "every August") is left to Cypher.
 QUERY_CONSTRAINTS = ("q_from", "q_to", "q_entity_ids", "q_author_keys", "q_occ")
 FETCH_BATCH = 2000
 VIEWS_PER_POOL = 4
@@ -76,6 +80,10 @@ class _View:
     rows: np.ndarray  # the pool row of every visible chunk, grouped by entry
     chunk_ids: list[str]
     matrix: np.ndarray  # the pool's matrix the rows index (a compaction makes a new one)
+    start: np.ndarray  # per entry: the day (ordinal) its date starts and ends, NaN when undated
+    end: np.ndarray
+    author_keys: list[str | None]
+    mentioned_by: dict[str, np.ndarray]  # entity id -> the entries (indexes) mentioning it
 
 
 class _Pool:
@@ -109,12 +117,12 @@ counters = {"listings": 0, "vectors_fetched": 0}
 
 
 def usable(settings: Settings, viewer: Viewer, params: dict[str, Any]) -> bool:
-    """Whether this search can be scored here: one project, a member (not a witness), no query constraint."""
+    """Whether this search can be scored here: one project, a member (not a witness), no recurring date."""
     if settings.dense_matrix_viewers <= 0 or viewer.is_witness or viewer.user_id is None:
         return False
     if len(params.get("project_ids") or []) != 1:
         return False
-    return not any(params.get(k) for k in QUERY_CONSTRAINTS)
+    return params.get("q_occ") is None
 
 
 def dense(graph: Graph, settings: Settings, viewer: Viewer, params: dict[str, Any], stores_key: str,
@@ -147,7 +155,7 @@ def dense(graph: Graph, settings: Settings, viewer: Viewer, params: dict[str, An
                 pool.views.pop(scope_key, None)  # a write landed while listing: used once, not kept
         else:
             pool.views.move_to_end(scope_key)
-    return _rank(view, vector, limit)
+    return _rank(view, vector, limit, _meeting(view, params))
 
 
 def _refresh(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, scope_key: str,
@@ -170,14 +178,24 @@ def _refresh(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str,
         pool.compact(stamps)
     entry_ids: list[str] = []
     starts: list[int] = []
+    days: list[tuple[float, float]] = []
+    author_keys: list[str | None] = []
+    mentioned_by: dict[str, list[int]] = {}
     for i, r in enumerate(listed):
         if not entry_ids or entry_ids[-1] != r["entry_id"]:
+            for x in dict.fromkeys(r["mentions"]):
+                mentioned_by.setdefault(x, []).append(len(entry_ids))
             entry_ids.append(r["entry_id"])
             starts.append(i)
+            days.append((_day(r["start"]), _day(r["end"])))
+            author_keys.append(r["author_key"])
+    span = np.asarray(days, dtype=np.float64).reshape(-1, 2)
     view = _View(epoch=epoch, listed_at=time.monotonic(), entry_ids=entry_ids,
                  starts=np.asarray(starts, dtype=np.int64),
                  rows=np.asarray([pool.slots[s] for s in stamps], dtype=np.int64),
-                 chunk_ids=[s[0] for s in stamps], matrix=pool.matrix)
+                 chunk_ids=[s[0] for s in stamps], matrix=pool.matrix, start=span[:, 0], end=span[:, 1],
+                 author_keys=author_keys,
+                 mentioned_by={x: np.asarray(ix, dtype=np.int64) for x, ix in mentioned_by.items()})
     pool.views[scope_key] = view
     pool.views.move_to_end(scope_key)
     while len(pool.views) > VIEWS_PER_POOL:
@@ -185,7 +203,41 @@ def _refresh(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str,
     return view
 
 
-def _rank(view: _View, vector: list[float], limit: int) -> tuple[list[Hit], dict[str, str]]:
+def _day(value: Any) -> float:
+    """A date as its day number; NaN for none, so that every comparison with it fails as Cypher's null does."""
+    if value is None:
+        return float("nan")
+    native = value.to_native() if hasattr(value, "to_native") else value
+    return float(native.toordinal())
+
+
+def _meeting(view: _View, params: dict[str, Any]) -> np.ndarray | None:
+    """Which entries of the view meet the query's own constraints, tested as QUERY_SCOPE tests them (None: no
+    constraint). An undated entry meets no date bound; an entry without author no author phrase."""
+    n = len(view.entry_ids)
+    mask: np.ndarray | None = None
+
+    def both(m: np.ndarray) -> np.ndarray:
+        return m if mask is None else mask & m
+
+    if params.get("q_from") is not None:
+        mask = both(view.end >= _day(params["q_from"]))
+    if params.get("q_to") is not None:
+        mask = both(view.start <= _day(params["q_to"]))
+    if params.get("q_entity_ids"):
+        named = np.zeros(n, dtype=bool)
+        for x in params["q_entity_ids"]:
+            if x in view.mentioned_by:
+                named[view.mentioned_by[x]] = True
+        mask = both(named)
+    if params.get("q_author_keys"):
+        keys = set(params["q_author_keys"])
+        mask = both(np.fromiter((a is not None and a in keys for a in view.author_keys), dtype=bool, count=n))
+    return mask
+
+
+def _rank(view: _View, vector: list[float], limit: int,
+          meeting: np.ndarray | None = None) -> tuple[list[Hit], dict[str, str]]:
     if not view.entry_ids or limit <= 0:
         return [], {}
     q = np.asarray(vector, dtype=np.float32)
@@ -198,12 +250,19 @@ def _rank(view: _View, vector: list[float], limit: int) -> tuple[list[Hit], dict
     cos = (view.matrix @ q)[view.rows] if 2 * len(view.rows) >= len(view.matrix) else view.matrix[view.rows] @ q
     sims = (1.0 + cos.astype(np.float64)) / 2.0
     best = np.maximum.reduceat(sims, view.starts)
-    take = min(len(best), limit * 2 + 8)
+    if meeting is not None:
+        best = np.where(meeting, best, -np.inf)
+    eligible = len(best) if meeting is None else int(meeting.sum())
+    if eligible == 0:
+        return [], {}
+    take = min(eligible, limit * 2 + 8)
     top = np.argpartition(-best, take - 1)[:take] if take < len(best) else np.arange(len(best))
     # Ties past the cut: every entry scoring the same as the last one kept is a candidate for the id order.
     if take < len(best):
         floor = best[top].min()
         top = np.flatnonzero(best >= floor)
+    if meeting is not None:
+        top = top[meeting[top]]
     order = sorted(top.tolist(), key=lambda i: (-best[i], view.entry_ids[i]))[:limit]
     ends = np.append(view.starts[1:], len(view.rows))
     hits, chunks = [], {}

@@ -8,6 +8,7 @@ same generation bumps as the real write paths (`graph/generations.py`).
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 import numpy as np
@@ -31,8 +32,15 @@ UNWIND $rows AS row
 MERGE (p:Project {id: row.project})
 MERGE (e:Entry {id: row.id})
 ON CREATE SET e.project_id = row.project, e.intimacy = row.intimacy, e.author_id = row.author, e.kind = 'diary',
-              e.body = 'vector only', e.created_at = datetime()
+              e.body = 'vector only', e.created_at = datetime(), e.occurred_start = row.start,
+              e.occurred_end = row.end
 WITH e, row
+CALL (e, row) {
+  UNWIND coalesce(row.mentions, []) AS name
+  MERGE (x:Person {id: row.project + '/person/' + name})
+  ON CREATE SET x.project_id = row.project, x.kind = 'person', x.name = name
+  MERGE (e)-[:MENTIONS {count: 1}]->(x)
+}
 UNWIND range(0, size(row.vectors) - 1) AS i
 CREATE (c:Chunk {id: row.id + '#' + toString(i), entry_id: row.id, project_id: row.project, ord: i,
                  text: 'vector only', embedding_hash: row.id + toString(i), embedding_model: $model,
@@ -71,8 +79,11 @@ def world(graph: Graph, prefix: str) -> dict[str, Any]:
     for n in range(40):
         author = users[("owner", "coauthor", "writer")[n % 3]]
         level = ("private", "intimate", "circle", "public")[n % 4]
+        year = 2000 + n % 7
+        dated = {"start": date(year, 1 + n % 12, 1), "end": date(year, 1 + n % 12, 28)} if n % 5 else {}
         rows.append({"id": f"{project}/e{n:02d}", "project": project, "intimacy": level, "author": author,
-                     "vectors": [_unit(rng) for _ in range(1 + n % 3)]})
+                     "vectors": [_unit(rng) for _ in range(1 + n % 3)], **dated,
+                     "mentions": [name for k, name in enumerate(("Pep", "Marta", "Lola")) if n % (k + 2) == 0]})
     _write(graph, world, rows)
     dense_matrix.clear()
     return world
@@ -116,10 +127,39 @@ def test_a_filtered_scope_is_its_own_view(graph: Graph, settings: Settings, worl
     assert [h.id for h in all_hits] == [h.id for h in everything] and len(all_hits) > len(hits)
 
 
-def test_query_constraints_go_to_cypher(settings: Settings, world: dict[str, Any]) -> None:
+@pytest.mark.parametrize("role", ROLES)
+def test_the_querys_own_constraints_select_as_cypher_does(graph: Graph, settings: Settings, world: dict[str, Any],
+                                                          role: str) -> None:
+    """Dates (an undated entry meets no bound), named people (any of them), an author phrase, and all at once."""
+    project, users = world["project"], world["users"]
+    pep, marta = f"{project}/person/Pep", f"{project}/person/Marta"
+    cases: list[dict[str, Any]] = [
+        {"q_from": date(2002, 1, 1), "q_to": date(2003, 6, 30)},
+        {"q_to": date(2001, 12, 31)},
+        {"q_entity_ids": [pep]},
+        {"q_entity_ids": [marta, pep], "q_from": date(2004, 1, 1)},
+        {"q_author_keys": [users["owner"].lower(), "nobody"]},
+        {"q_entity_ids": [f"{project}/person/Nadie"]},
+        {"q_from": date(2030, 1, 1)},
+    ]
+    before = dict(dense_matrix.counters)
+    sizes = []
+    for extra in cases:
+        (exact, exact_chunks), (hits, chunks) = _both(graph, settings, world, role, **extra)
+        assert [h.id for h in hits] == [h.id for h in exact], extra
+        assert [round(h.score, 6) for h in hits] == [round(h.score, 6) for h in exact]
+        assert chunks == exact_chunks
+        sizes.append(len(hits))
+    assert dense_matrix.counters["listings"] == before["listings"] + 1  # one view served every constraint
+    assert sizes[-2:] == [0, 0] and all(0 < n < 40 for n in sizes[:3])
+
+
+def test_recurring_dates_and_witnesses_go_to_cypher(settings: Settings, world: dict[str, Any]) -> None:
     viewer = Viewer(user_id=world["users"]["owner"])
     assert dense_matrix.usable(settings, viewer, _params(world, viewer))
-    assert not dense_matrix.usable(settings, viewer, _params(world, viewer, q_author_keys=["x"]))
+    assert dense_matrix.usable(settings, viewer, _params(world, viewer, q_author_keys=["x"]))
+    assert not dense_matrix.usable(settings, viewer, _params(world, viewer, q_occ=[[date(2001, 8, 1),
+                                                                                      date(2001, 8, 31)]]))
     assert not dense_matrix.usable(settings, Viewer(witness_period_id="p"), _params(world, viewer))
     assert not dense_matrix.usable(settings.model_copy(update={"dense_matrix_viewers": 0}), viewer,
                                    _params(world, viewer))
