@@ -17,7 +17,7 @@ from graph.settings import Settings
 from graph.visibility import Viewer
 from ingest.embedders import CheckedEmbedder
 from queries import channels as ch
-from queries import dense_matrix, scope_counts
+from queries import dense_matrix, scope_counts, visible_view
 from queries.fusion import Hit
 
 
@@ -36,7 +36,7 @@ def dense(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: V
     exact ones (docs/BENCHMARKS.md, "Exact-scan threshold and the index path (issue 12)")."""
     params = {**base, "vector": vector, "prop": vector_property(embedder.slug), "model": embedder.model_id,
               "limit": limit}
-    if dense_matrix.usable(settings, viewer, params):
+    if visible_view.usable(settings, viewer, params):
         found = dense_matrix.dense(graph, settings, viewer, params, stores_key(embedder.slug), vector, limit)
         if found is not None:
             return found

@@ -17,6 +17,7 @@ from typing import Any
 
 from graph import analytics_cache, generations
 from graph.db import Graph
+from graph.embeddings import stores_key
 from graph.entities import list_visible_entities
 from graph.members import projects_of
 from graph.schema import vector_property
@@ -41,6 +42,7 @@ from queries.query_constraints import Parsed, SoftConstraints, parse_query, rela
 from queries.query_vectors import query_vector
 from queries.rerank import TIERS, rerank
 from queries.snippets import query_terms, snippet
+from queries.structured import structured as run_structured
 
 log = logging.getLogger(__name__)
 CHANNELS = ("dense", "fulltext", "structured", "graph")
@@ -264,8 +266,10 @@ def _run_channels(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
     ranked_entities = parsed.rank_entity_ids if soft.entity_ids or soft.dated else []
     if "structured" in wanted and (ranked_entities or soft.dated or soft.author_keys):
         started["structured"] = time.perf_counter()
-        structured = _POOL.submit(ch.run_structured, graph, {**params, "rank_entity_ids": ranked_entities,
-                                                             "limit": limit})
+        structured = _POOL.submit(copy_context().run, run_structured, graph, settings, viewer,
+                                  {**params, "rank_entity_ids": ranked_entities, "limit": limit,
+                                   "prop": vector_property(embedder.slug)},
+                                  stores_key(embedder.slug))
     results: dict[str, list[Hit]] = {}
     best_chunk: dict[str, str] = {}
     skip_dense = parsed.layer == "keyword" and len(wanted) > 1

@@ -1,6 +1,7 @@
-"""The dense channel's numpy path (queries/dense_matrix.py, issue 12): for every role it ranks as `DENSE_EXACT`
-ranks in Cypher (same entries, scores, best chunks), a write the viewer may see is in their very next search while a
-write hidden from them neither lists nor fetches anything of theirs, and a role change takes effect at once.
+"""The kept view (queries/visible_view.py, issue 12): for every role the dense channel's numpy path ranks as
+`DENSE_EXACT` ranks in Cypher (same entries, scores, best chunks, under the query's own constraints too), the
+structured channel as `STRUCTURED` does, a write the viewer may see is in their very next search while a write
+hidden from them neither lists nor fetches anything of theirs, and a role change takes effect at once.
 
 Vectors are written by hand, several chunks to an entry, so the expected order is known; the writes go through the
 same generation bumps as the real write paths (`graph/generations.py`).
@@ -17,15 +18,17 @@ import pytest
 from bench.hash_embedder import HashEmbedder
 from graph import generations
 from graph.db import Graph
+from graph.embeddings import stores_key
 from graph.members import set_member
 from graph.schema import ensure_vector_index, vector_property
 from graph.settings import Settings
 from graph.visibility import Viewer, visibility_params
 from ingest.embedders import CheckedEmbedder
 from queries import channels as ch
-from queries import dense_matrix
+from queries import visible_view
 from queries.dense import dense
 from queries.query_constraints import SoftConstraints
+from queries.structured import structured
 
 WRITE = """
 UNWIND $rows AS row
@@ -39,7 +42,8 @@ CALL (e, row) {
   UNWIND coalesce(row.mentions, []) AS name
   MERGE (x:Person {id: row.project + '/person/' + name})
   ON CREATE SET x.project_id = row.project, x.kind = 'person', x.name = name
-  MERGE (e)-[:MENTIONS {count: 1}]->(x)
+  MERGE (e)-[m:MENTIONS]->(x)
+  SET m.count = coalesce(row.count, 1)
 }
 UNWIND range(0, size(row.vectors) - 1) AS i
 CREATE (c:Chunk {id: row.id + '#' + toString(i), entry_id: row.id, project_id: row.project, ord: i,
@@ -83,9 +87,14 @@ def world(graph: Graph, prefix: str) -> dict[str, Any]:
         dated = {"start": date(year, 1 + n % 12, 1), "end": date(year, 1 + n % 12, 28)} if n % 5 else {}
         rows.append({"id": f"{project}/e{n:02d}", "project": project, "intimacy": level, "author": author,
                      "vectors": [_unit(rng) for _ in range(1 + n % 3)], **dated,
-                     "mentions": [name for k, name in enumerate(("Pep", "Marta", "Lola")) if n % (k + 2) == 0]})
+                     "mentions": [name for k, name in enumerate(("Pep", "Marta", "Lola")) if n % (k + 2) == 0],
+                     "count": 1 + n % 4})
+    for n in range(4):  # entries whose chunks are not embedded yet: no dense hit, but the structured channel's
+        rows.append({"id": f"{project}/pending{n}", "project": project, "intimacy": ("circle", "private")[n % 2],
+                     "author": users["owner"], "vectors": [], "mentions": ["Pep", "Lola"][: n % 3],
+                     **({"start": date(2003, 5, 1), "end": date(2003, 5, 2)} if n else {})})
     _write(graph, world, rows)
-    dense_matrix.clear()
+    visible_view.clear()
     return world
 
 
@@ -108,16 +117,16 @@ def _both(graph: Graph, settings: Settings, world: dict[str, Any], role: str, li
 @pytest.mark.parametrize("role", ROLES)
 def test_numpy_ranks_every_roles_entries_as_cypher_does(graph: Graph, settings: Settings, world: dict[str, Any],
                                                         role: str) -> None:
-    before = dict(dense_matrix.counters)
+    before = dict(visible_view.counters)
     (exact, exact_chunks), (hits, chunks) = _both(graph, settings, world, role)
-    assert dense_matrix.counters["listings"] == before["listings"] + 1  # the numpy path answered
+    assert visible_view.counters["listings"] == before["listings"] + 1  # the numpy path answered
     assert exact, "every role sees some entries"
     assert [h.id for h in hits] == [h.id for h in exact]
     assert [round(h.score, 6) for h in hits] == [round(h.score, 6) for h in exact]
     assert chunks == exact_chunks
     (_, _), (again, _) = _both(graph, settings, world, role, limit=5)
     assert [h.id for h in again] == [h.id for h in exact[:5]]
-    assert dense_matrix.counters["listings"] == before["listings"] + 1  # the second search listed nothing
+    assert visible_view.counters["listings"] == before["listings"] + 1  # the second search listed nothing
 
 
 def test_a_filtered_scope_is_its_own_view(graph: Graph, settings: Settings, world: dict[str, Any]) -> None:
@@ -142,7 +151,7 @@ def test_the_querys_own_constraints_select_as_cypher_does(graph: Graph, settings
         {"q_entity_ids": [f"{project}/person/Nadie"]},
         {"q_from": date(2030, 1, 1)},
     ]
-    before = dict(dense_matrix.counters)
+    before = dict(visible_view.counters)
     sizes = []
     for extra in cases:
         (exact, exact_chunks), (hits, chunks) = _both(graph, settings, world, role, **extra)
@@ -150,18 +159,55 @@ def test_the_querys_own_constraints_select_as_cypher_does(graph: Graph, settings
         assert [round(h.score, 6) for h in hits] == [round(h.score, 6) for h in exact]
         assert chunks == exact_chunks
         sizes.append(len(hits))
-    assert dense_matrix.counters["listings"] == before["listings"] + 1  # one view served every constraint
+    assert visible_view.counters["listings"] == before["listings"] + 1  # one view served every constraint
     assert sizes[-2:] == [0, 0] and all(0 < n < 40 for n in sizes[:3])
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_the_structured_channel_ranks_the_view_as_cypher_does(graph: Graph, settings: Settings,
+                                                              world: dict[str, Any], role: str) -> None:
+    """Entries meeting the constraints (pending ones too), by entities named, then date (undated first), then id."""
+    project, users = world["project"], world["users"]
+    pep, marta, lola = (f"{project}/person/{n}" for n in ("Pep", "Marta", "Lola"))
+    viewer = Viewer(user_id=users[role])
+    cases: list[dict[str, Any]] = [
+        {"q_entity_ids": [pep], "rank_entity_ids": [pep]},
+        {"q_entity_ids": [pep, marta], "rank_entity_ids": [pep, marta, pep]},
+        {"q_from": date(2002, 1, 1), "q_to": date(2004, 12, 31), "rank_entity_ids": [marta, lola]},
+        {"q_author_keys": [users["owner"].lower()], "rank_entity_ids": []},
+        {"q_to": date(2001, 12, 31), "rank_entity_ids": [pep]},
+        {"q_entity_ids": [f"{project}/person/Nadie"], "rank_entity_ids": []},
+    ]
+    listings = visible_view.counters["listings"]
+    sizes: list[int] = []
+    for extra in cases:
+        params = {**_params(world, viewer, **extra), "limit": 50, "prop": world["prop"]}
+        expected, total = ch.run_structured(graph, params)
+        got, got_total = structured(graph, settings, viewer, params, stores_key(world["embedder"].slug))
+        assert (got, got_total) == (expected, total), extra
+        sizes.append(len(expected))
+    assert visible_view.counters["listings"] == listings + 1  # every case ranked the one kept view
+    assert max(sizes) >= 5 and sizes[-1] == 0
+    pending = {h.id for h in structured(graph, settings, viewer, {**_params(world, viewer, q_entity_ids=[pep]),
+                                                                    "limit": 50, "prop": world["prop"],
+                                                                    "rank_entity_ids": []},
+                                        stores_key(world["embedder"].slug))[0]}
+    assert f"{project}/pending2" in pending  # a circle entry not embedded yet: it meets the constraint
+    # A broad constraint: more entries than the limit, which both report as `limit + 1` (the result is not used).
+    broad = {**_params(world, viewer, q_from=date(1990, 1, 1)), "limit": 3, "prop": world["prop"],
+             "rank_entity_ids": []}
+    assert ch.run_structured(graph, broad)[1] == 4
+    assert structured(graph, settings, viewer, broad, stores_key(world["embedder"].slug))[1] == 4
 
 
 def test_recurring_dates_and_witnesses_go_to_cypher(settings: Settings, world: dict[str, Any]) -> None:
     viewer = Viewer(user_id=world["users"]["owner"])
-    assert dense_matrix.usable(settings, viewer, _params(world, viewer))
-    assert dense_matrix.usable(settings, viewer, _params(world, viewer, q_author_keys=["x"]))
-    assert not dense_matrix.usable(settings, viewer, _params(world, viewer, q_occ=[[date(2001, 8, 1),
+    assert visible_view.usable(settings, viewer, _params(world, viewer))
+    assert visible_view.usable(settings, viewer, _params(world, viewer, q_author_keys=["x"]))
+    assert not visible_view.usable(settings, viewer, _params(world, viewer, q_occ=[[date(2001, 8, 1),
                                                                                       date(2001, 8, 31)]]))
-    assert not dense_matrix.usable(settings, Viewer(witness_period_id="p"), _params(world, viewer))
-    assert not dense_matrix.usable(settings.model_copy(update={"dense_matrix_viewers": 0}), viewer,
+    assert not visible_view.usable(settings, Viewer(witness_period_id="p"), _params(world, viewer))
+    assert not visible_view.usable(settings.model_copy(update={"dense_matrix_viewers": 0}), viewer,
                                    _params(world, viewer))
 
 
@@ -169,20 +215,20 @@ def test_a_visible_write_shows_at_once_and_a_hidden_one_costs_the_viewer_nothing
         graph: Graph, settings: Settings, world: dict[str, Any]) -> None:
     q = np.asarray(world["query"])
     _both(graph, settings, world, "reader")
-    start = dict(dense_matrix.counters)
+    start = dict(visible_view.counters)
     # another author's private entry, closer to the query than anything: the reader's view is not even re-listed
     _write(graph, world, [{"id": f"{world['project']}/secret", "project": world["project"], "intimacy": "private",
                            "author": world["users"]["owner"], "vectors": [[float(x) for x in q]]}])
     (exact, _), (hits, _) = _both(graph, settings, world, "reader")
-    assert dense_matrix.counters == start
+    assert visible_view.counters == start
     assert f"{world['project']}/secret" not in {h.id for h in hits}
     assert [h.id for h in hits] == [h.id for h in exact]
     # a circle entry: listed again, and only its one new vector fetched
     _write(graph, world, [{"id": f"{world['project']}/news", "project": world["project"], "intimacy": "circle",
                            "author": world["users"]["owner"], "vectors": [[float(x) for x in q]]}])
     (exact, _), (hits, _) = _both(graph, settings, world, "reader")
-    assert dense_matrix.counters["listings"] == start["listings"] + 1
-    assert dense_matrix.counters["vectors_fetched"] == start["vectors_fetched"] + 1
+    assert visible_view.counters["listings"] == start["listings"] + 1
+    assert visible_view.counters["vectors_fetched"] == start["vectors_fetched"] + 1
     assert hits[0].id == f"{world['project']}/news" and round(hits[0].score, 6) == 1.0
     assert [h.id for h in hits] == [h.id for h in exact]
 

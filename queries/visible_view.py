@@ -1,0 +1,252 @@
+"""A viewer's visible entries of one project, kept in the service: what the dense and structured channels rank.
+
+Scanning every visible entry of a project in Cypher costs about 10 µs per chunk for cosine and tens of µs per entry
+for the visibility predicate and the query's constraints (hundreds of milliseconds at 10,000 entries, issue 12), where
+numpy over the same data takes a millisecond. So for a member's one-project search, the service keeps, per (viewer,
+project, model):
+
+- a *view*: the entries of the scope the viewer may see, with their embedded chunks and what the query's own
+  constraints test (dates, author, what they mention), chosen by `VISIBLE_CHUNKS`, a statement with the one
+  visibility predicate inside it, and kept under the viewer's generations (`graph/generations.py`) as the analytics
+  cache keeps its aggregates: any write the viewer may see moves them and the next search lists again, a write hidden
+  from them changes nothing of theirs;
+- a *pool*: the unit vectors of the chunks that viewer's views named, keyed by chunk id and a stamp of the vector
+  (the chunk's text hash and how many times a vector was stored on it), so a new listing only fetches the vectors
+  it has not got (`CHUNK_VECTORS`, the predicate again). A pool is its viewer's alone: what it holds, when it is
+  compacted or dropped depends only on what that viewer may see and on which viewers arrive, never on hidden
+  entries (`graph/viewer_lru.py`).
+
+The query's own constraints (`q_from`, `q_to`, `q_entity_ids`, `q_author_keys`) are tested on the view as
+`QUERY_SCOPE` tests them; a recurring date (`q_occ`), witnesses, several-project scopes and
+`MEMORA_DENSE_MATRIX_VIEWERS=0` go to Cypher. tests/test_dense_matrix.py checks both channels against their Cypher
+statements for every role on the real Neo4j.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from graph import generations
+from graph.db import Graph
+from graph.settings import Settings
+from graph.viewer_lru import ViewerLRU
+from graph.visibility import CAN_SEE, Viewer
+from queries.channels import ENTRY_SCOPE
+
+# Every visible entry of the scope (one row with no chunk when none of its chunks has this model's vector yet), with
+# what the query's own constraints test: its dates, its author as `toLower` folds it, and what it mentions (with the
+# mention counts the structured channel ranks by). They are only ever compared with the query's own.
+VISIBLE_CHUNKS = f"""
+MATCH (e:Entry) WHERE {ENTRY_SCOPE}
+WITH e, COLLECT {{ MATCH (e)-[m:MENTIONS]->(x) RETURN [x.id, coalesce(m.count, 0)] }} AS mentions
+OPTIONAL MATCH (c:Chunk)-[:OF]->(e) WHERE c[$prop] IS NOT NULL
+RETURN e.id AS entry_id, c.id AS chunk_id, coalesce(c.embedding_hash, '') AS hash,
+       coalesce(c[$stores_key], 0) AS stores, e.occurred_start AS start, e.occurred_end AS end,
+       toLower(e.author_id) AS author_key, mentions
+ORDER BY entry_id, chunk_id
+"""
+
+CHUNK_VECTORS = f"""
+UNWIND $ids AS id
+MATCH (c:Chunk {{id: id}})-[:OF]->(e:Entry)
+WHERE c[$prop] IS NOT NULL AND e.project_id IN $project_ids AND {CAN_SEE}
+RETURN c.id AS chunk_id, coalesce(c.embedding_hash, '') AS hash, coalesce(c[$stores_key], 0) AS stores,
+       c[$prop] AS vector
+"""
+
+# What ENTRY_SCOPE reads: a view is listed once per distinct set of them (the query's own constraints are not).
+SCOPE_KEYS = ("project_ids", "date_from", "date_to", "intimacy_levels", "author_ids", "kinds", "tags", "period_id",
+              "person_ids", "place_ids", "prop")
+FETCH_BATCH = 2000
+VIEWS_PER_POOL = 4
+# A pool is rebuilt from its live view once stale rows (vectors no view names any more) outnumber live ones.
+COMPACT_SLACK = 1024
+
+Stamp = tuple[str, str, int]
+
+
+@dataclass(frozen=True)
+class View:
+    epoch: str
+    listed_at: float
+    entry_ids: list[str]  # every visible entry of the scope
+    start: np.ndarray  # per entry: the day (ordinal) its date starts and ends, NaN when undated
+    end: np.ndarray
+    author_keys: list[str | None]
+    mentioned_by: dict[str, tuple[np.ndarray, np.ndarray]]  # entity id -> (entries mentioning it, mention counts)
+    embedded: np.ndarray  # the entries (indexes) with at least one vector, in order
+    starts: np.ndarray  # where each embedded entry's chunks begin in `rows`
+    rows: np.ndarray  # the pool row of every visible chunk, grouped by entry
+    chunk_ids: list[str]
+    matrix: np.ndarray  # the pool's matrix the rows index (a compaction makes a new one)
+
+
+class _Pool:
+    def __init__(self, dim: int) -> None:
+        self.lock = threading.Lock()
+        self.slots: dict[Stamp, int] = {}
+        self.matrix = np.zeros((0, dim), dtype=np.float32)
+        self.views: OrderedDict[str, View] = OrderedDict()
+
+    def add(self, rows: list[tuple[Stamp, list[float]]]) -> None:
+        if not rows:
+            return
+        block = np.asarray([v for _, v in rows], dtype=np.float32)
+        norms = np.linalg.norm(block, axis=1, keepdims=True)
+        block = np.divide(block, norms, out=np.zeros_like(block), where=norms > 0)
+        start = len(self.slots)
+        self.matrix = np.concatenate([self.matrix, block]) if len(self.matrix) else block
+        for i, (stamp, _) in enumerate(rows):
+            self.slots[stamp] = start + i
+
+    def compact(self, keep: list[Stamp]) -> None:
+        rows = np.asarray([self.slots[s] for s in keep], dtype=np.int64)
+        self.matrix = self.matrix[rows] if len(rows) else self.matrix[:0]
+        self.slots = {s: i for i, s in enumerate(keep)}
+        self.views.clear()
+
+
+_pools = ViewerLRU()
+# Listings run and vectors fetched by this process (tests and bench/scale.py read them).
+counters = {"listings": 0, "vectors_fetched": 0}
+
+
+def usable(settings: Settings, viewer: Viewer, params: dict[str, Any]) -> bool:
+    """Whether this search can be served from a view: one project, a member (not a witness), no recurring date."""
+    if settings.dense_matrix_viewers <= 0 or viewer.is_witness or viewer.user_id is None:
+        return False
+    if len(params.get("project_ids") or []) != 1:
+        return False
+    return params.get("q_occ") is None
+
+
+def view_for(graph: Graph, settings: Settings, viewer: Viewer, params: dict[str, Any], stores_key: str,
+             dim: int) -> View | None:
+    """The viewer's view of the scope `params` names, listed again when their generations moved; None when it could
+    not be listed consistently (a write landed meanwhile) or the viewer is no member: the caller asks Cypher. `dim`
+    only shapes a new pool's empty matrix (0 when unknown: the first vectors fetched decide it)."""
+    project = params["project_ids"][0]
+    gens = generations.read(graph, [project], viewer.user_id)
+    if not gens or gens[0].get("role") is None:
+        return None
+    epoch = json.dumps(gens, sort_keys=True, default=str)
+    scope = {k: params.get(k) for k in SCOPE_KEYS}
+    scope_key = hashlib.sha256(json.dumps(scope, sort_keys=True, default=str).encode()).hexdigest()
+    part = (viewer.user_id, project, params["prop"])
+    _pools.max_viewers = settings.dense_matrix_viewers
+    found, pool = _pools.get(part, "pool", float("inf"))
+    if not found:
+        pool = _Pool(dim)
+        _pools.put(part, "pool", pool, 1)
+    with pool.lock:
+        view = pool.views.get(scope_key)
+        if view is None or view.epoch != epoch or time.monotonic() - view.listed_at > settings.dense_matrix_seconds:
+            view = _refresh(graph, pool, params, stores_key, scope_key, epoch)
+            if view is None:
+                return None
+            if generations.read(graph, [project], viewer.user_id, fresh=True) != gens:
+                pool.views.pop(scope_key, None)  # a write landed while listing: used once, not kept
+        else:
+            pool.views.move_to_end(scope_key)
+    return view
+
+
+def _refresh(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, scope_key: str,
+             epoch: str) -> View | None:
+    listed = graph.read(VISIBLE_CHUNKS, {**{k: params.get(k) for k in params if not k.startswith("q_")},
+                                         "stores_key": stores_key})
+    counters["listings"] += 1
+    chunked = [r for r in listed if r["chunk_id"] is not None]
+    stamps: list[Stamp] = [(r["chunk_id"], r["hash"], int(r["stores"])) for r in chunked]
+    missing = [s for s in stamps if s not in pool.slots]
+    for i in range(0, len(missing), FETCH_BATCH):
+        ids = [s[0] for s in missing[i:i + FETCH_BATCH]]
+        rows = graph.read(CHUNK_VECTORS, {**params, "ids": ids, "stores_key": stores_key})
+        counters["vectors_fetched"] += len(rows)
+        pool.add([((r["chunk_id"], r["hash"], int(r["stores"])), list(r["vector"])) for r in rows
+                  if (r["chunk_id"], r["hash"], int(r["stores"])) not in pool.slots])
+    if any(s not in pool.slots for s in stamps):
+        return None  # a vector changed (or its entry was hidden) between the two statements
+    for key, kept in pool.views.items():  # the rows they index are the same in the grown matrix
+        pool.views[key] = replace(kept, matrix=pool.matrix)
+    if len(pool.slots) > 2 * len(stamps) + COMPACT_SLACK:
+        pool.compact(stamps)
+    entry_ids: list[str] = []
+    days: list[tuple[float, float]] = []
+    author_keys: list[str | None] = []
+    mentioned: dict[str, dict[int, int]] = {}
+    embedded: list[int] = []
+    starts: list[int] = []
+    row = 0
+    for r in listed:
+        if not entry_ids or entry_ids[-1] != r["entry_id"]:
+            for x, count in r["mentions"]:
+                counts = mentioned.setdefault(x, {})
+                counts[len(entry_ids)] = counts.get(len(entry_ids), 0) + int(count)
+            entry_ids.append(r["entry_id"])
+            days.append((_day(r["start"]), _day(r["end"])))
+            author_keys.append(r["author_key"])
+            if r["chunk_id"] is not None:
+                embedded.append(len(entry_ids) - 1)
+                starts.append(row)
+        if r["chunk_id"] is not None:
+            row += 1
+    span = np.asarray(days, dtype=np.float64).reshape(-1, 2)
+    view = View(epoch=epoch, listed_at=time.monotonic(), entry_ids=entry_ids, start=span[:, 0], end=span[:, 1],
+                author_keys=author_keys,
+                mentioned_by={x: (np.fromiter(c.keys(), dtype=np.int64, count=len(c)),
+                                  np.fromiter(c.values(), dtype=np.int64, count=len(c)))
+                              for x, c in mentioned.items()},
+                embedded=np.asarray(embedded, dtype=np.int64), starts=np.asarray(starts, dtype=np.int64),
+                rows=np.asarray([pool.slots[s] for s in stamps], dtype=np.int64),
+                chunk_ids=[s[0] for s in stamps], matrix=pool.matrix)
+    pool.views[scope_key] = view
+    pool.views.move_to_end(scope_key)
+    while len(pool.views) > VIEWS_PER_POOL:
+        pool.views.popitem(last=False)
+    return view
+
+
+def _day(value: Any) -> float:
+    """A date as its day number; NaN for none, so that every comparison with it fails as Cypher's null does."""
+    if value is None:
+        return float("nan")
+    native = value.to_native() if hasattr(value, "to_native") else value
+    return float(native.toordinal())
+
+
+def meeting(view: View, params: dict[str, Any]) -> np.ndarray | None:
+    """Which entries of the view meet the query's own constraints, tested as QUERY_SCOPE tests them (None: no
+    constraint). An undated entry meets no date bound; an entry without author no author phrase."""
+    n = len(view.entry_ids)
+    mask: np.ndarray | None = None
+
+    def both(m: np.ndarray) -> np.ndarray:
+        return m if mask is None else mask & m
+
+    if params.get("q_from") is not None:
+        mask = both(view.end >= _day(params["q_from"]))
+    if params.get("q_to") is not None:
+        mask = both(view.start <= _day(params["q_to"]))
+    if params.get("q_entity_ids"):
+        named = np.zeros(n, dtype=bool)
+        for x in params["q_entity_ids"]:
+            if x in view.mentioned_by:
+                named[view.mentioned_by[x][0]] = True
+        mask = both(named)
+    if params.get("q_author_keys"):
+        keys = set(params["q_author_keys"])
+        mask = both(np.fromiter((a is not None and a in keys for a in view.author_keys), dtype=bool, count=n))
+    return mask
+
+
+def clear() -> None:
+    _pools.clear()
