@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from graph.db import Graph
-from graph.visibility import CAN_SEE
+from graph.visibility import CAN_SEE, CAN_SEE_IN_PROJECT, VIEWER_IN_PROJECT
 from queries import keyword
 from queries.fusion import Hit
 
-ENTRY_SCOPE = f"""e.project_id IN $project_ids
+_FILTERS = """e.project_id IN $project_ids
   AND ($date_from IS NULL OR e.occurred_end >= $date_from)
   AND ($date_to IS NULL OR e.occurred_start <= $date_to)
   AND ($intimacy_levels IS NULL OR e.intimacy IN $intimacy_levels)
@@ -22,9 +22,10 @@ ENTRY_SCOPE = f"""e.project_id IN $project_ids
   AND ($kinds IS NULL OR e.kind IN $kinds)
   AND ($tags IS NULL OR any(t IN e.tags WHERE t IN $tags))
   AND ($period_id IS NULL
-       OR EXISTS {{ MATCH (e)-[:IN_PERIOD]->(:Period)-[:PART_OF*0..5]->(:Period {{id: $period_id}}) }})
-  AND ($person_ids IS NULL OR EXISTS {{ MATCH (e)-[:MENTIONS]->(x:Person) WHERE x.id IN $person_ids }})
-  AND ($place_ids IS NULL OR EXISTS {{ MATCH (e)-[:MENTIONS]->(x:Place) WHERE x.id IN $place_ids }})
+       OR EXISTS { MATCH (e)-[:IN_PERIOD]->(:Period)-[:PART_OF*0..5]->(:Period {id: $period_id}) })
+  AND ($person_ids IS NULL OR EXISTS { MATCH (e)-[:MENTIONS]->(x:Person) WHERE x.id IN $person_ids })
+  AND ($place_ids IS NULL OR EXISTS { MATCH (e)-[:MENTIONS]->(x:Place) WHERE x.id IN $place_ids })"""
+ENTRY_SCOPE = f"""{_FILTERS}
   AND {CAN_SEE}"""
 
 # A recurring date (`$q_occ`: one occurrence per year from `$q_occ_base`, see queries/query_constraints.py) keeps
@@ -32,7 +33,7 @@ ENTRY_SCOPE = f"""e.project_id IN $project_ids
 # COARSE_DAYS days) can neither match nor miss "in August": it is kept, but the structured channel does not list it.
 COARSE_DAYS = 120
 
-QUERY_SCOPE = f"""{ENTRY_SCOPE}
+_CONSTRAINTS = f"""
   AND ($q_from IS NULL OR e.occurred_end >= $q_from)
   AND ($q_to IS NULL OR e.occurred_start <= $q_to)
   AND (size($q_entity_ids) = 0 OR EXISTS {{ MATCH (e)-[:MENTIONS]->(x) WHERE x.id IN $q_entity_ids }})
@@ -43,6 +44,8 @@ QUERY_SCOPE = f"""{ENTRY_SCOPE}
                    WHERE y >= $q_occ_base AND $q_occ[y - $q_occ_base] IS NOT NULL
                      AND e.occurred_end >= $q_occ[y - $q_occ_base][0]
                      AND e.occurred_start <= $q_occ[y - $q_occ_base][1]))))"""
+QUERY_SCOPE = f"""{ENTRY_SCOPE}{_CONSTRAINTS}"""
+
 
 # Chunks in the projects of the scope, hidden ones included: cheap (an index), and when even they are few enough
 # the exact path is certain. Only past the threshold does the count of visible chunks decide, since whether dense
@@ -98,6 +101,11 @@ ORDER BY score DESC, id LIMIT $limit
 
 # Candidates for keyword ranking; queries/keyword.py ranks them with statistics of visible entries only.
 FULLTEXT = keyword.statement(QUERY_SCOPE)
+# The same over ONE project (`$project_id`, also in `$project_ids`): `VIEWER_IN_PROJECT` looks the viewer's membership
+# up once, not once per candidate (graph/visibility.py; tests/test_visibility_in_project.py proves the predicates
+# equal). The index's candidates are thousands per query in a large project: there this is most of the time.
+FULLTEXT_IN_PROJECT = VIEWER_IN_PROJECT + keyword.statement(f"""{_FILTERS}
+  AND {CAN_SEE_IN_PROJECT}{_CONSTRAINTS}""")
 FULLTEXT_VISIBLE = keyword.count_statement(QUERY_SCOPE)
 
 # Only a selective result is used (at most `$limit` entries, queries/search.py), so the scan stops at `$limit + 1`:

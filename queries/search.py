@@ -301,6 +301,10 @@ def _run_channels(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
 
 
 def _keyword(graph: Graph, params: dict[str, Any], text: str, limit: int) -> tuple[list[Hit], dict[str, str]]:
+    """One project: the viewer is resolved once in the statement, not once per candidate (channels.py)."""
+    if len(params["project_ids"]) == 1:
+        return run_keyword(graph, ch.FULLTEXT_IN_PROJECT, ch.FULLTEXT_VISIBLE,
+                           {**params, "project_id": params["project_ids"][0]}, text, limit), {}
     return run_keyword(graph, ch.FULLTEXT, ch.FULLTEXT_VISIBLE, params, text, limit), {}
 
 

@@ -74,3 +74,24 @@ def test_the_fill_leaves_an_entry_whose_content_moved(graph: Graph, prefix: str,
     fill_terms(graph)
     assert graph.read("MATCH (e:Entry {id: $id}) RETURN e.ft_terms AS t",
                       {"id": f"{project}/e1"})[0]["t"] == written
+
+
+def test_the_one_project_statement_ranks_as_the_general_one(graph: Graph, prefix: str,
+                                                            ingest: Callable[..., Any]) -> None:
+    """FULLTEXT_IN_PROJECT (the viewer resolved once) returns what FULLTEXT returns, for every role."""
+    from graph.members import set_member
+
+    project = f"{prefix}fam"
+    users = {role: f"{prefix}{role}" for role in ("owner", "coauthor", "reader")}
+    for role, user in users.items():
+        set_member(graph, project, user, role)
+    levels = ("private", "intimate", "circle", "public")
+    assert not ingest([{"entry_id": f"{project}/e{n}", "project_id": project, "intimacy": levels[n % 4],
+                        "author": (users["owner"], users["coauthor"])[n % 2],
+                        "text": f"La barca {n} y la casa {'barca ' * (n % 3)}."} for n in range(12)]).errors
+    for user in users.values():
+        params = {**_base_params(Viewer(user_id=user), [project], Filters(), {}), **SoftConstraints().params()}
+        general = run_keyword(graph, ch.FULLTEXT, ch.FULLTEXT_VISIBLE, params, "barca casa", 20)
+        one = run_keyword(graph, ch.FULLTEXT_IN_PROJECT, ch.FULLTEXT_VISIBLE, {**params, "project_id": project},
+                          "barca casa", 20)
+        assert one == general and len(general) >= 6
