@@ -41,7 +41,7 @@ def _rank(view: visible_view.View, vector: list[float], limit: int,
     cos = (view.matrix @ q)[view.rows] if 2 * len(view.rows) >= len(view.matrix) else view.matrix[view.rows] @ q
     sims = (1.0 + cos.astype(np.float64)) / 2.0
     best = np.maximum.reduceat(sims, view.starts)  # per embedded entry
-    ids = [view.entry_ids[i] for i in view.embedded.tolist()]
+    ids = view.embedded_ids
     allowed = None if meeting is None else meeting[view.embedded]
     if allowed is not None:
         best = np.where(allowed, best, -np.inf)

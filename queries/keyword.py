@@ -21,18 +21,23 @@ from queries.lucene import to_lucene
 
 K1 = 1.2
 B = 0.75
-POOL = 1000          # visible candidates rescored; past it, Lucene's order picks which (docs/SECURITY.md)
+POOL = 1000          # visible candidates rescored: Lucene's best, in its own order (docs/SECURITY.md)
 TEXT_CHARS = 8000    # of each candidate's indexed text, for term frequencies (BM25 saturates long before)
 
 
 def statement(scope: str) -> str:
-    """The visible entries in scope the index matched, with each query term's count in their indexed text: counted
-    in the statement from `ft_terms` (graph/textnorm.py: `term_string`), so no text leaves the database. An entry
-    written before `ft_terms` existed (until `memora migrate` fills it in) returns its text, counted in Python."""
+    """The first `$pool` visible entries in scope the index matched, with each query term's count in their indexed
+    text: counted in the statement from `ft_terms` (graph/textnorm.py: `term_string`), so no text leaves the
+    database. An entry written before `ft_terms` existed (until `memora migrate` fills it in) returns its text,
+    counted in Python.
+
+    The index yields its hits best first, so the limit stops the scope check at the `$pool`-th visible one: a
+    question whose words are in most of a large project (a name every entry lists) no longer checks every hit. Up
+    to `$pool` visible matches this is every one of them, as before; past it, Lucene's order picks which."""
     return f"""
 CALL db.index.fulltext.queryNodes('entry_text_v2', $lucene) YIELD node AS e, score
 WHERE {scope}
-WITH e, score ORDER BY score DESC, e.id LIMIT $pool
+WITH e, score LIMIT $pool
 RETURN e.id AS id, e.ft_len AS length,
        [t IN $terms | (size(e.ft_terms) - size(replace(e.ft_terms, ' ' + t + ' ', ''))) / (size(t) + 2)] AS tf,
        CASE WHEN e.ft_terms IS NULL THEN

@@ -83,6 +83,7 @@ class View:
     author_keys: list[str | None]
     mentioned_by: dict[str, tuple[np.ndarray, np.ndarray]]  # entity id -> (entries mentioning it, mention counts)
     embedded: np.ndarray  # the entries (indexes) with at least one vector, in order
+    embedded_ids: list[str]  # their ids
     starts: np.ndarray  # where each embedded entry's chunks begin in `rows`
     rows: np.ndarray  # the pool row of every visible chunk, grouped by entry
     chunk_ids: list[str]
@@ -205,7 +206,8 @@ def _refresh(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str,
                 mentioned_by={x: (np.fromiter(c.keys(), dtype=np.int64, count=len(c)),
                                   np.fromiter(c.values(), dtype=np.int64, count=len(c)))
                               for x, c in mentioned.items()},
-                embedded=np.asarray(embedded, dtype=np.int64), starts=np.asarray(starts, dtype=np.int64),
+                embedded=np.asarray(embedded, dtype=np.int64), embedded_ids=[entry_ids[i] for i in embedded],
+                starts=np.asarray(starts, dtype=np.int64),
                 rows=np.asarray([pool.slots[s] for s in stamps], dtype=np.int64),
                 chunk_ids=[s[0] for s in stamps], matrix=pool.matrix)
     pool.views[scope_key] = view

@@ -108,3 +108,26 @@ def test_scale_runs_end_to_end_at_a_tiny_size_with_every_figure(tmp_path: Path, 
                       "RETURN count(n) AS n", {"p": prefix})
     assert left[0]["n"] == 0, "each size's project, its throwaway copy and its users are deleted"
     assert not re.search(r"Traceback", (tmp_path / "server.log").read_text())
+
+
+def test_search_stages_reports_every_stage_on_a_kept_synthetic_project(tmp_path: Path, graph: Graph,
+                                                                        prefix: str) -> None:
+    """bench/search_stages.py on a small synthetic project (as `bench/scale.py --keep` leaves one)."""
+    from bench.scale import ingest, set_up
+    from ingest.embedders import CheckedEmbedder
+
+    project = f"{prefix}synth60"
+    synth = generate(60, 1, project, user_prefix=prefix)
+    set_up(graph, project, synth)
+    _, report = ingest(graph, CheckedEmbedder(HashEmbedder()), synth.entries, project, embed=True)
+    assert report.written == 60
+    out = tmp_path / "stages.json"
+    run = subprocess.run([sys.executable, "bench/search_stages.py", "--project", project, "--json", str(out)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=240, env={**os.environ})
+    assert run.returncode == 0, run.stderr[-3000:]
+    stages = json.loads(out.read_text())["stages_p50_ms"]
+    assert set(stages) == {"content", "filtered"}
+    for category, measured in stages.items():
+        assert {"parse", "dense", "fulltext", "total"} <= set(measured), category
+        assert measured["total"] >= max(v for k, v in measured.items() if k != "total") > 0
+    assert "structured" in stages["filtered"]  # the questions naming a year and a person constrain the search
