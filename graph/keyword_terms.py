@@ -14,11 +14,13 @@ from graph.textnorm import term_string, words
 
 log = logging.getLogger(__name__)
 
-MISSING = """
+# What the fulltext index holds of an entry `e` (migrations/005_fulltext_context.cypher), as one text.
+INDEXED_TEXT = ("coalesce(e.title, '') + ' ' + coalesce(e.body, '') + ' ' + coalesce(e.names, '') + ' '"
+                " + coalesce(e.context, '')")
+
+MISSING = f"""
 MATCH (e:Entry) WHERE e.ft_terms IS NULL
-RETURN e.id AS id, e.content_hash AS hash,
-       coalesce(e.title, '') + ' ' + coalesce(e.body, '') + ' ' + coalesce(e.names, '') + ' '
-       + coalesce(e.context, '') AS text
+RETURN e.id AS id, e.content_hash AS hash, {INDEXED_TEXT} AS text
 LIMIT $batch
 """
 

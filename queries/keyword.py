@@ -14,6 +14,7 @@ from collections import Counter
 from typing import Any
 
 from graph.db import Graph
+from graph.keyword_terms import INDEXED_TEXT
 from graph.textnorm import words
 from queries import scope_counts
 from queries.fusion import STOPWORDS, Hit
@@ -40,9 +41,7 @@ WHERE {scope}
 WITH e, score LIMIT $pool
 RETURN e.id AS id, e.ft_len AS length,
        [t IN $terms | (size(e.ft_terms) - size(replace(e.ft_terms, ' ' + t + ' ', ''))) / (size(t) + 2)] AS tf,
-       CASE WHEN e.ft_terms IS NULL THEN
-         left(coalesce(e.title, '') + ' ' + coalesce(e.body, '') + ' ' + coalesce(e.names, '') + ' '
-              + coalesce(e.context, ''), $chars) END AS text
+       CASE WHEN e.ft_terms IS NULL THEN left({INDEXED_TEXT}, $chars) END AS text
 """
 
 

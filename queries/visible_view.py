@@ -162,8 +162,7 @@ def view_for(graph: Graph, settings: Settings, viewer: Viewer, params: dict[str,
 
 def _refresh(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, scope_key: str,
              epoch: str) -> View | None:
-    listed = graph.read(VISIBLE_CHUNKS, {**{k: params.get(k) for k in params if not k.startswith("q_")},
-                                         "stores_key": stores_key})
+    listed = graph.read(VISIBLE_CHUNKS, {**params, "stores_key": stores_key})
     counters["listings"] += 1
     chunked = [r for r in listed if r["chunk_id"] is not None]
     stamps: list[Stamp] = [(r["chunk_id"], r["hash"], int(r["stores"])) for r in chunked]
