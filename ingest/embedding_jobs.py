@@ -282,6 +282,14 @@ class Worker:
         self._thread = threading.Thread(target=self.loop, name="memora-embedder", daemon=True)
         self._thread.start()
 
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def wait(self, timeout: float) -> None:
+        """Wait up to `timeout` for the worker's thread to end (it ends only when stopped or on a fatal error)."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+
     def stop(self, timeout: float = 10.0) -> int:
         """Stop after the batch in hand (up to `timeout`) and release this worker's leases; returns how many.
 

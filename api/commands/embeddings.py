@@ -2,7 +2,7 @@
 model migrations; exit 6 when a backfill batch failed (its chunks are retried later).
 
 `work` may run in several processes at once (they lease batches to each other); Ctrl-C or SIGTERM stops it after
-giving back the chunks it holds, exit 0."""
+the batch in hand (up to 10 s) and gives back the chunks it holds, exit 0."""
 
 from __future__ import annotations
 
@@ -19,35 +19,32 @@ if TYPE_CHECKING:
     from graph.db import Graph
 
 
-class Terminated(BaseException):
-    """SIGTERM, raised where the worker is (like KeyboardInterrupt for SIGINT) so its batch is given back."""
-
-
-def _terminate(signum: int, _: FrameType | None) -> None:
-    raise Terminated(signum)
-
-
 def work(args: argparse.Namespace, settings: Settings, graph: Graph) -> int:
+    """The worker runs in its own thread; a signal only records itself here, and the main thread then stops the
+    worker and gives its leases back. Raising from the handler instead could land inside a lock or a driver call and
+    leave the process hanging on its way out."""
     from ingest import embedding_jobs as jobs
 
     worker = jobs.Worker(graph, settings, interval=args.interval, batch_size=args.batch_size,
                          project_id=args.project)
     err(f"embedding worker {worker.owner} running (leases of {settings.embed_lease_seconds:g} s); "
         "Ctrl-C or SIGTERM to stop")
+    received: list[str] = []
+
+    def record(signum: int, _: FrameType | None) -> None:
+        received.append(signal.Signals(signum).name)
+
     main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _terminate) if main else None
-    reason = "stopped"
+    previous = {s: signal.signal(s, record) for s in (signal.SIGINT, signal.SIGTERM)} if main else {}
     try:
-        worker.loop()
-    except KeyboardInterrupt:
-        reason = "SIGINT"
-    except Terminated:
-        reason = "SIGTERM"
+        worker.start()
+        while not received and worker.running():
+            worker.wait(0.2)
     finally:
-        worker.stop_event.set()
-        if main:
-            signal.signal(signal.SIGTERM, previous)
-    released, t = worker.release(), worker.totals
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+    released, t = worker.stop(), worker.totals
+    reason = received[0] if received else "stopped"
     err(f"{reason}: embedding worker {worker.owner} stopped: embedded {t.embedded}, failed {t.failed}, "
         f"lost {t.lost} (embedded but no longer held); {released} leased chunks given back")
     return 0
