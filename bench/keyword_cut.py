@@ -1,16 +1,20 @@
-"""The keyword statement's early stop, against the full sort it replaced, on a project `bench/scale.py --keep` left.
+"""The keyword statement's early stop against the full sort it replaced, and the kept view's candidates against the
+index's for constrained questions, on a project `bench/scale.py --keep` left.
 
-    .venv/bin/python bench/keyword_cut.py [--project ID]
+    .venv/bin/python bench/keyword_cut.py [--project ID] [--json OUT]
 
 For the synthetic content and constrained questions (seed 1), as the project's owner, both statements in turn: the
 full sort (every visible hit of the index ordered by score and id, then the first 1,000) and today's (the first 1,000
 visible hits in the index's own order). Prints each one's median time, how many questions kept the same top 10
-after BM25, and the mean overlap of the top 50.
+after BM25, and the mean overlap of the top 50. Constrained questions are also run as a search runs them, from the
+entries of the owner's kept view that meet them (queries/keyword_view.py; the view is listed once first, and that
+listing is timed apart): its median, how many took that path, and how many ranked the same top 10 as the index.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -19,14 +23,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.hash_embedder import HashEmbedder  # noqa: E402
 from bench.search_stages import LARGEST, OWNER  # noqa: E402
 from bench.synth import generate  # noqa: E402
 from graph.db import get_graph  # noqa: E402
+from graph.embeddings import stores_key  # noqa: E402
+from graph.schema import vector_property  # noqa: E402
+from graph.settings import get_settings  # noqa: E402
 from graph.visibility import Viewer  # noqa: E402
+from ingest.embedders import CheckedEmbedder  # noqa: E402
 from queries import channels as ch  # noqa: E402
+from queries import keyword_view, visible_view  # noqa: E402
 from queries.keyword import run_keyword  # noqa: E402
 from queries.query_constraints import parse_query  # noqa: E402
-from queries.search import Filters, _base_params, _lexicons  # noqa: E402
+from queries.search import Filters, _base_params, _keyword, _lexicons  # noqa: E402
 
 FULL_SORT = ch.FULLTEXT_IN_PROJECT.replace("WITH e, score LIMIT $pool",
                                            "WITH e, score ORDER BY score DESC, e.id LIMIT $pool")
@@ -35,17 +45,23 @@ FULL_SORT = ch.FULLTEXT_IN_PROJECT.replace("WITH e, score LIMIT $pool",
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--project", help="default: the project with the most entries")
+    parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     if FULL_SORT == ch.FULLTEXT_IN_PROJECT:
         raise SystemExit("the keyword statement changed shape: update FULL_SORT")
-    graph = get_graph()
+    settings = get_settings()
+    graph = get_graph(settings)
     project = args.project or graph.read(LARGEST)[0]["p"]
     viewer = Viewer(user_id=graph.read(OWNER, {"p": project})[0]["u"])
+    slug = CheckedEmbedder(HashEmbedder()).slug
     lexicons = _lexicons(graph, [project], viewer)
     base = _base_params(viewer, [project], Filters(), lexicons)
+    t = time.perf_counter()
+    visible_view.view_for(graph, settings, viewer, {**base, "prop": vector_property(slug)}, stores_key(slug), 0)
+    out: dict[str, object] = {"view_listing_ms": round((time.perf_counter() - t) * 1000, 1)}
     questions = generate(60, 1, project).queries
     for category in ("content", "filtered"):
-        full, cut, same, overlap = [], [], 0, []
+        full, cut, same, overlap, viewed, same_viewed = [], [], 0, [], [], 0
         for q in (q["question"] for q in questions if q["category"] == category):
             parsed = parse_query(graph, q, lexicons, [project], True, date.today(), None)
             params = {**base, **parsed.constraints.params(), "project_id": project}
@@ -56,10 +72,26 @@ def main() -> int:
             b = run_keyword(graph, ch.FULLTEXT_IN_PROJECT, ch.FULLTEXT_VISIBLE, params, parsed.text_for_search, 50)
             cut.append((time.perf_counter() - t) * 1000)
             same += [h.id for h in a[:10]] == [h.id for h in b[:10]]
-            overlap.append(len({h.id for h in a} & {h.id for h in b}) / max(1, len(a)))
-        print(f"{category}: {len(full)} questions, full sort p50 {statistics.median(full):.1f} ms, early stop p50 "
-              f"{statistics.median(cut):.1f} ms, same top 10 {same}/{len(full)}, "
-              f"top-50 overlap {statistics.mean(overlap):.3f}")
+            overlap.append(len({h.id for h in a} & {h.id for h in b}) / len(a) if a else float(not b))
+            before = keyword_view.counters["among"]
+            t = time.perf_counter()
+            c, _ = _keyword(graph, settings, viewer, params, parsed.text_for_search, 50, slug)
+            if keyword_view.counters["among"] > before:
+                viewed.append((time.perf_counter() - t) * 1000)
+                same_viewed += [h.id for h in c[:10]] == [h.id for h in b[:10]]
+        figures = {"questions": len(full), "full_sort_p50_ms": round(statistics.median(full), 1),
+                   "early_stop_p50_ms": round(statistics.median(cut), 1), "same_top10": same,
+                   "top50_overlap": round(statistics.mean(overlap), 3), "from_view": len(viewed),
+                   "from_view_p50_ms": round(statistics.median(viewed), 1) if viewed else None,
+                   "from_view_same_top10": same_viewed}
+        out[category] = figures
+        print(f"{category}: {len(full)} questions, full sort p50 {figures['full_sort_p50_ms']} ms, early stop p50 "
+              f"{figures['early_stop_p50_ms']} ms, same top 10 {same}/{len(full)}, "
+              f"top-50 overlap {figures['top50_overlap']:.3f}; from the kept view: {len(viewed)} questions, "
+              f"p50 {figures['from_view_p50_ms']} ms, same top 10 as the index {same_viewed}/{len(viewed)}")
+    print(f"kept view listed in {out['view_listing_ms']} ms")
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=1))
     return 0
 
 

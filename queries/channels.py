@@ -106,6 +106,9 @@ FULLTEXT = keyword.statement(QUERY_SCOPE)
 # equal). The index's candidates are thousands per query in a large project: there this is most of the time.
 FULLTEXT_IN_PROJECT = VIEWER_IN_PROJECT + keyword.statement(f"""{_FILTERS}
   AND {CAN_SEE_IN_PROJECT}{_CONSTRAINTS}""")
+# A constrained question's candidates named by the kept view (`$among`), in the scope of FULLTEXT_IN_PROJECT.
+FULLTEXT_AMONG = VIEWER_IN_PROJECT + keyword.among_statement(f"""{_FILTERS}
+  AND {CAN_SEE_IN_PROJECT}{_CONSTRAINTS}""")
 FULLTEXT_VISIBLE = keyword.count_statement(QUERY_SCOPE)
 
 # Only a selective result is used (at most `$limit` entries, queries/search.py), so the scan stops at `$limit + 1`:

@@ -45,6 +45,21 @@ RETURN e.id AS id, e.ft_len AS length,
 """
 
 
+def among_statement(scope: str) -> str:
+    """The entries `$among` names that contain a query term, with the same columns as `statement`: the candidates
+    of a constrained question, taken from the viewer's kept view (queries/keyword_view.py) instead of the index.
+    The scope is still tested on each, so the list only narrows what the viewer may see."""
+    return f"""
+UNWIND $among AS among_id
+MATCH (e:Entry {{id: among_id}})
+WHERE {scope}
+  AND (e.ft_terms IS NULL OR any(t IN $terms WHERE e.ft_terms CONTAINS ' ' + t + ' '))
+RETURN e.id AS id, e.ft_len AS length,
+       [t IN $terms | (size(e.ft_terms) - size(replace(e.ft_terms, ' ' + t + ' ', ''))) / (size(t) + 2)] AS tf,
+       CASE WHEN e.ft_terms IS NULL THEN left({INDEXED_TEXT}, $chars) END AS text
+"""
+
+
 def count_statement(scope: str) -> str:
     """How many entries in scope the viewer may see: BM25's N."""
     return f"MATCH (e:Entry) WHERE {scope} RETURN count(e) AS visible"
@@ -95,6 +110,19 @@ def run_keyword(graph: Graph, stmt: str, count_stmt: str, params: dict[str, Any]
         return []
     rows = [dict(r) for r in graph.read(stmt, {**params, "lucene": lucene, "terms": terms, "pool": POOL,
                                                   "chars": TEXT_CHARS})]
+    return bm25(rows, terms, limit, visible_count(graph, count_stmt, params)) if rows else []
+
+
+def run_keyword_among(graph: Graph, stmt: str, count_stmt: str, params: dict[str, Any], text: str, limit: int,
+                      among: list[str]) -> list[Hit]:
+    """`run_keyword` over the entries `among` names (at most `POOL`, so the index would have yielded every one of
+    them that it matches): an entry counted in Python (no `ft_terms` yet) is a candidate only if a term is in it."""
+    terms = query_terms(text)
+    if not among or not to_lucene(" ".join(terms)):
+        return []
+    wanted = set(terms)
+    rows = [dict(r) for r in graph.read(stmt, {**params, "among": among, "terms": terms, "chars": TEXT_CHARS})]
+    rows = [r for r in rows if r["text"] is None or wanted & set(words(r["text"]))]
     return bm25(rows, terms, limit, visible_count(graph, count_stmt, params)) if rows else []
 
 

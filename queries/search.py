@@ -35,7 +35,8 @@ from queries.diversify import diversify, word_set
 from queries.entity_questions import answer_question
 from queries.fusion import Fused, Hit, channel_weights, rrf
 from queries.graph_channel import GRAPH_WEIGHT, run_graph
-from queries.keyword import run_keyword
+from queries.keyword import run_keyword, run_keyword_among
+from queries.keyword_view import among as keyword_among
 from queries.lucene import to_lucene
 from queries.mmr import entry_vectors, mmr
 from queries.query_constraints import Parsed, SoftConstraints, parse_query, relaxed_warnings, unknown_names
@@ -260,8 +261,8 @@ def _run_channels(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
     started: dict[str, float] = {}
     if "fulltext" in wanted and lucene:
         started["fulltext"] = time.perf_counter()
-        futures["fulltext"] = _POOL.submit(copy_context().run, _keyword, graph, params,  # the request's reads
-                                           parsed.text_for_search, limit)
+        futures["fulltext"] = _POOL.submit(copy_context().run, _keyword, graph, settings, viewer,  # request's reads
+                                           params, parsed.text_for_search, limit, embedder.slug)
     structured: Future[tuple[list[Hit], int]] | None = None
     ranked_entities = parsed.rank_entity_ids if soft.entity_ids or soft.dated else []
     if "structured" in wanted and (ranked_entities or soft.dated or soft.author_keys):
@@ -300,11 +301,17 @@ def _run_channels(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
     return results, best_chunk
 
 
-def _keyword(graph: Graph, params: dict[str, Any], text: str, limit: int) -> tuple[list[Hit], dict[str, str]]:
-    """One project: the viewer is resolved once in the statement, not once per candidate (channels.py)."""
+def _keyword(graph: Graph, settings: Settings, viewer: Viewer, params: dict[str, Any], text: str, limit: int,
+             embedder_slug: str) -> tuple[list[Hit], dict[str, str]]:
+    """One project: the viewer is resolved once in the statement, not once per candidate (channels.py); a
+    constrained question starts from the entries of the kept view that meet it (queries/keyword_view.py)."""
     if len(params["project_ids"]) == 1:
-        return run_keyword(graph, ch.FULLTEXT_IN_PROJECT, ch.FULLTEXT_VISIBLE,
-                           {**params, "project_id": params["project_ids"][0]}, text, limit), {}
+        one = {**params, "project_id": params["project_ids"][0]}
+        ids = keyword_among(graph, settings, viewer, {**one, "prop": vector_property(embedder_slug)},
+                            stores_key(embedder_slug))
+        if ids is not None:
+            return run_keyword_among(graph, ch.FULLTEXT_AMONG, ch.FULLTEXT_VISIBLE, one, text, limit, ids), {}
+        return run_keyword(graph, ch.FULLTEXT_IN_PROJECT, ch.FULLTEXT_VISIBLE, one, text, limit), {}
     return run_keyword(graph, ch.FULLTEXT, ch.FULLTEXT_VISIBLE, params, text, limit), {}
 
 

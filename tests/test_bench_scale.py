@@ -131,3 +131,28 @@ def test_search_stages_reports_every_stage_on_a_kept_synthetic_project(tmp_path:
         assert {"parse", "dense", "fulltext", "total"} <= set(measured), category
         assert measured["total"] >= max(v for k, v in measured.items() if k != "total") > 0
     assert "structured" in stages["filtered"]  # the questions naming a year and a person constrain the search
+
+
+def test_keyword_cut_compares_the_three_keyword_paths_on_a_kept_synthetic_project(tmp_path: Path, graph: Graph,
+                                                                                  prefix: str) -> None:
+    """bench/keyword_cut.py on a small project: below 1,000 hits the early stop ranks as the full sort, and the
+    constrained questions taken from the kept view rank as the index does."""
+    from bench.scale import ingest, set_up
+    from ingest.embedders import CheckedEmbedder
+
+    project = f"{prefix}synthkw"
+    synth = generate(60, 1, project, user_prefix=prefix)
+    set_up(graph, project, synth)
+    ingest(graph, CheckedEmbedder(HashEmbedder()), synth.entries, project, embed=True)
+    out = tmp_path / "cut.json"
+    run = subprocess.run([sys.executable, "bench/keyword_cut.py", "--project", project, "--json", str(out)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=240, env={**os.environ})
+    assert run.returncode == 0, run.stderr[-3000:]
+    figures = json.loads(out.read_text())
+    assert figures["view_listing_ms"] > 0
+    for category in ("content", "filtered"):
+        f = figures[category]
+        assert f["questions"] > 0 and f["same_top10"] == f["questions"] and f["top50_overlap"] == 1.0, f
+    assert figures["content"]["from_view"] == 0  # nothing constrains a content question
+    filtered = figures["filtered"]
+    assert filtered["from_view"] > 0 and filtered["from_view_same_top10"] == filtered["from_view"], filtered

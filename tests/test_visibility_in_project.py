@@ -107,7 +107,7 @@ def test_statements_with_the_in_project_predicate_resolve_the_viewer_and_never_b
                     found[f"{module.__name__}.{name}"] = value
     assert {"graph.analytics.CO_OCCURRENCE", "graph.analytics.ENTITY_COUNTS", "graph.analytics.IMPORTANCE",
             "graph.analytics.TIMELINE", "queries.entity_questions.SUPPORT_NEWEST",
-            "queries.channels.FULLTEXT_IN_PROJECT"} <= set(found)
+            "queries.channels.FULLTEXT_IN_PROJECT", "queries.channels.FULLTEXT_AMONG"} <= set(found)
     for name, text in found.items():
         assert text.count(VIEWER_IN_PROJECT) == 1, name  # the viewer is resolved once, by the one prelude
         outside = text.replace(VIEWER_IN_PROJECT, "").replace(can_see_in_project("e"), "")

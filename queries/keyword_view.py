@@ -1,0 +1,44 @@
+"""The keyword channel's candidates for a constrained question, from the viewer's kept view.
+
+A question with a date, a person or an author phrase is mostly made of words the index matches everywhere (a name
+every entry about that person contains): the index yields tens of thousands of hits, and the statement tests each
+against the scope and the constraints until it has `POOL` visible ones. The kept view (queries/visible_view.py)
+already knows which of the viewer's entries meet the constraints; when they are at most `POOL`, the statement
+starts from them instead (`FULLTEXT_AMONG`), and still tests the scope and the viewer's right on each. Up to `POOL`
+the index path returns every matching entry too, so both rank the same candidates (tests/test_keyword_view.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from graph.db import Graph
+from graph.settings import Settings
+from graph.visibility import Viewer
+from queries import visible_view
+from queries.keyword import POOL
+
+CONSTRAINTS = ("q_from", "q_to", "q_entity_ids", "q_author_keys")
+counters = {"among": 0}
+
+
+def among(graph: Graph, settings: Settings, viewer: Viewer, params: dict[str, Any],
+          stores_key: str) -> list[str] | None:
+    """The ids of the view's entries that meet the question's constraints, or None when the index should be asked
+    (no view, no constraint, or more than `POOL` entries meet them). `params` names `prop`, the view's vectors."""
+    if not any(params.get(k) not in (None, []) for k in CONSTRAINTS):
+        return None
+    if not visible_view.usable(settings, viewer, params):
+        return None
+    view = visible_view.view_for(graph, settings, viewer, params, stores_key, 0)
+    if view is None:
+        return None
+    mask = visible_view.meeting(view, params)
+    if mask is None:
+        return None
+    chosen = np.flatnonzero(mask)
+    if len(chosen) > POOL:
+        return None
+    counters["among"] += 1
+    return [view.entry_ids[i] for i in chosen.tolist()]
