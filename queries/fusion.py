@@ -52,13 +52,20 @@ STRUCTURED_WEIGHT_DATED = 2.0       # the query named a date: entries of that ti
 THREAD_WEIGHT = 0.3                 # neighbours in a conversation of the best dense hits: fill, never lead
 
 
+def coverage_terms(query: str) -> list[str]:
+    """The query's content words (accent- and case-folded, repeats kept) that lexical coverage looks for."""
+    return [t for t in words(query) if len(t) >= 3 and t not in STOPWORDS]
+
+
+def coverage(terms: list[str], present: set[str]) -> float:
+    """Share of `terms` (from `coverage_terms`) among the words `present` in a text."""
+    return sum(1 for t in terms if t in present) / len(terms) if terms else 0.0
+
+
 def lexical_coverage(query: str, text: str) -> float:
     """Share of the query's content words found in `text` (accent- and case-folded)."""
-    terms = [t for t in words(query) if len(t) >= 3 and t not in STOPWORDS]
-    if not terms:
-        return 0.0
-    present = set(words(text))
-    return sum(1 for t in terms if t in present) / len(terms)
+    terms = coverage_terms(query)
+    return coverage(terms, set(words(text))) if terms else 0.0
 
 
 def channel_weights(query: str, top_keyword_text: str | None, dated: bool = False) -> dict[str, float]:

@@ -103,18 +103,21 @@ def bm25(rows: list[dict[str, Any]], terms: list[str], limit: int, visible: int)
 
 
 def run_keyword(graph: Graph, stmt: str, count_stmt: str, params: dict[str, Any], text: str,
-                limit: int) -> list[Hit]:
+                limit: int, visible: int | None = None) -> list[Hit]:
+    """`visible`, when the caller knows it (a kept view), is BM25's N; else `count_stmt` counts it."""
     terms = query_terms(text)
     lucene = to_lucene(" ".join(terms))
     if not lucene:
         return []
     rows = [dict(r) for r in graph.read(stmt, {**params, "lucene": lucene, "terms": terms, "pool": POOL,
                                                   "chars": TEXT_CHARS})]
-    return bm25(rows, terms, limit, visible_count(graph, count_stmt, params)) if rows else []
+    if not rows:
+        return []
+    return bm25(rows, terms, limit, visible if visible is not None else visible_count(graph, count_stmt, params))
 
 
 def run_keyword_among(graph: Graph, stmt: str, count_stmt: str, params: dict[str, Any], text: str, limit: int,
-                      among: list[str]) -> list[Hit]:
+                      among: list[str], visible: int | None = None) -> list[Hit]:
     """`run_keyword` over the entries `among` names (at most `POOL`, so the index would have yielded every one of
     them that it matches): an entry counted in Python (no `ft_terms` yet) is a candidate only if a term is in it."""
     terms = query_terms(text)
@@ -123,7 +126,9 @@ def run_keyword_among(graph: Graph, stmt: str, count_stmt: str, params: dict[str
     wanted = set(terms)
     rows = [dict(r) for r in graph.read(stmt, {**params, "among": among, "terms": terms, "chars": TEXT_CHARS})]
     rows = [r for r in rows if r["text"] is None or wanted & set(words(r["text"]))]
-    return bm25(rows, terms, limit, visible_count(graph, count_stmt, params)) if rows else []
+    if not rows:
+        return []
+    return bm25(rows, terms, limit, visible if visible is not None else visible_count(graph, count_stmt, params))
 
 
 def visible_count(graph: Graph, count_stmt: str, params: dict[str, Any]) -> int:

@@ -5,10 +5,12 @@ every entry about that person contains): the index yields tens of thousands of h
 against the scope and the constraints until it has `POOL` visible ones. The kept view (queries/visible_view.py)
 already knows which of the viewer's entries meet the constraints; when they are at most `POOL`, the statement
 starts from them instead (`FULLTEXT_AMONG`), and still tests the scope and the viewer's right on each. Up to `POOL`
-the index path returns every matching entry too, so both rank the same candidates (tests/test_keyword_view.py)."""
+the index path returns every matching entry too, so both rank the same candidates (tests/test_keyword_view.py).
+Either way their number is BM25's N, counted on the view rather than over the project."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -23,10 +25,20 @@ CONSTRAINTS = ("q_from", "q_to", "q_entity_ids", "q_author_keys")
 counters = {"among": 0}
 
 
-def among(graph: Graph, settings: Settings, viewer: Viewer, params: dict[str, Any],
-          stores_key: str) -> list[str] | None:
-    """The ids of the view's entries that meet the question's constraints, or None when the index should be asked
-    (no view, no constraint, or more than `POOL` entries meet them). `params` names `prop`, the view's vectors."""
+@dataclass(frozen=True)
+class Meeting:
+    """The viewer's entries in scope that meet a constrained question: how many (BM25's N, which `FULLTEXT_VISIBLE`
+    would otherwise count over the whole project on the first search of each question), and their ids when they are
+    at most `POOL` (the keyword candidates then come from them)."""
+
+    count: int
+    ids: list[str] | None
+
+
+def meeting(graph: Graph, settings: Settings, viewer: Viewer, params: dict[str, Any],
+            stores_key: str) -> Meeting | None:
+    """None when the view cannot answer (no view, no constraint): the index and the Cypher count are asked.
+    `params` names `prop`, the view's vectors."""
     if not any(params.get(k) not in (None, []) for k in CONSTRAINTS):
         return None
     if not visible_view.usable(settings, viewer, params):
@@ -39,6 +51,6 @@ def among(graph: Graph, settings: Settings, viewer: Viewer, params: dict[str, An
         return None
     chosen = np.flatnonzero(mask)
     if len(chosen) > POOL:
-        return None
+        return Meeting(len(chosen), None)
     counters["among"] += 1
-    return [view.entry_ids[i] for i in chosen.tolist()]
+    return Meeting(len(chosen), [view.entry_ids[i] for i in chosen.tolist()])

@@ -22,19 +22,27 @@ from typing import Any
 import numpy as np
 
 from graph.db import Graph
+from graph.textnorm import words
 from graph.visibility import CAN_SEE
 from queries import ranker_features as rf
-from queries.fusion import Fused, Hit, lexical_coverage
+from queries.fusion import Fused, Hit, coverage, coverage_terms
 from queries.query_constraints import SoftConstraints
 
 log = logging.getLogger(__name__)
 WEIGHTS_FILE = Path(__file__).with_name("ranker_weights.json")
 FORMAT = "memora-ranker/1"
 
+# Lexical coverage is over title, body and names. An entry without lent context has exactly those words, folded, in
+# `ft_terms` (queries/keyword.py), so the statement says which query words it holds and no text travels to be folded
+# again on every search; a conversation turn (its `ft_terms` hold the context's words too) or an entry written before
+# `ft_terms` existed returns its text.
 CANDIDATE_FACTS = f"""
 UNWIND $ids AS id
 MATCH (e:Entry {{id: id}}) WHERE {CAN_SEE}
-RETURN e.id AS id, coalesce(e.title, '') + ' ' + e.body + ' ' + coalesce(e.names, '') AS text,
+WITH e, e.ft_terms IS NOT NULL AND coalesce(e.context, '') = '' AS counted
+RETURN e.id AS id,
+       CASE WHEN counted THEN [t IN $cov_terms WHERE e.ft_terms CONTAINS ' ' + t + ' '] END AS present,
+       CASE WHEN NOT counted THEN coalesce(e.title, '') + ' ' + e.body + ' ' + coalesce(e.names, '') END AS text,
        toLower(coalesce(e.author_id, '')) AS author, e.thread_id AS thread,
        e.occurred_start AS start, e.occurred_end AS end,
        size([(e)-[:MENTIONS]->(x) WHERE x.id IN $entity_ids | x]) AS matched
@@ -118,7 +126,9 @@ def gather(graph: Graph, query: str, results: Mapping[str, list[Hit]], soft: Sof
     ids = rf.candidate_ids(record)
     if not ids:
         return record
-    rows = graph.read(CANDIDATE_FACTS, {"ids": ids, "entity_ids": list(soft.entity_ids), **visibility})
+    terms = coverage_terms(query)
+    rows = graph.read(CANDIDATE_FACTS, {"ids": ids, "entity_ids": list(soft.entity_ids),
+                                        "cov_terms": list(dict.fromkeys(terms)), **visibility})
     tops = {hits[0][0] for c, hits in channels.items() if c != "thread"}
     top_threads = [r["thread"] for r in rows if r["id"] in tops and r["thread"]]
     ends = sorted({d for d in (_native(r["end"]) for r in rows) if d is not None})
@@ -128,7 +138,8 @@ def gather(graph: Graph, query: str, results: Mapping[str, list[Hit]], soft: Sof
         start, end = _native(r["start"]), _native(r["end"])
         others = sum(1 for t in top_threads if t == r["thread"]) - (1 if r["id"] in tops and r["thread"] else 0)
         record["facts"][r["id"]] = {
-            "cov": round(lexical_coverage(query, r["text"]), 4),
+            "cov": round(coverage(terms, set(r["present"]) if r["present"] is not None else set(words(r["text"]))),
+                         4),
             "ent": round(r["matched"] / len(soft.entity_ids), 4) if soft.entity_ids else 0.0,
             "author": 1.0 if authors and r["author"] in authors else 0.0,
             "date_in": _date_in(start, end, soft),

@@ -36,7 +36,7 @@ from queries.entity_questions import answer_question
 from queries.fusion import Fused, Hit, channel_weights, rrf
 from queries.graph_channel import GRAPH_WEIGHT, run_graph
 from queries.keyword import run_keyword, run_keyword_among
-from queries.keyword_view import among as keyword_among
+from queries.keyword_view import meeting as keyword_meeting
 from queries.lucene import to_lucene
 from queries.mmr import entry_vectors, mmr
 from queries.query_constraints import Parsed, SoftConstraints, parse_query, relaxed_warnings, unknown_names
@@ -307,11 +307,13 @@ def _keyword(graph: Graph, settings: Settings, viewer: Viewer, params: dict[str,
     constrained question starts from the entries of the kept view that meet it (queries/keyword_view.py)."""
     if len(params["project_ids"]) == 1:
         one = {**params, "project_id": params["project_ids"][0]}
-        ids = keyword_among(graph, settings, viewer, {**one, "prop": vector_property(embedder_slug)},
-                            stores_key(embedder_slug))
-        if ids is not None:
-            return run_keyword_among(graph, ch.FULLTEXT_AMONG, ch.FULLTEXT_VISIBLE, one, text, limit, ids), {}
-        return run_keyword(graph, ch.FULLTEXT_IN_PROJECT, ch.FULLTEXT_VISIBLE, one, text, limit), {}
+        met = keyword_meeting(graph, settings, viewer, {**one, "prop": vector_property(embedder_slug)},
+                              stores_key(embedder_slug))
+        if met is not None and met.ids is not None:
+            return run_keyword_among(graph, ch.FULLTEXT_AMONG, ch.FULLTEXT_VISIBLE, one, text, limit, met.ids,
+                                     met.count), {}
+        return run_keyword(graph, ch.FULLTEXT_IN_PROJECT, ch.FULLTEXT_VISIBLE, one, text, limit,
+                           met.count if met is not None else None), {}
     return run_keyword(graph, ch.FULLTEXT, ch.FULLTEXT_VISIBLE, params, text, limit), {}
 
 

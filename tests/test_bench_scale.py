@@ -156,3 +156,24 @@ def test_keyword_cut_compares_the_three_keyword_paths_on_a_kept_synthetic_projec
     assert figures["content"]["from_view"] == 0  # nothing constrains a content question
     filtered = figures["filtered"]
     assert filtered["from_view"] > 0 and filtered["from_view_same_top10"] == filtered["from_view"], filtered
+
+
+def test_view_relist_times_the_listing_after_each_write_and_leaves_the_project_as_it_was(
+        tmp_path: Path, graph: Graph, prefix: str) -> None:
+    from bench.scale import ingest, set_up
+    from ingest.embedders import CheckedEmbedder
+
+    project = f"{prefix}synthrl"
+    synth = generate(60, 1, project, user_prefix=prefix)
+    set_up(graph, project, synth)
+    ingest(graph, CheckedEmbedder(HashEmbedder()), synth.entries, project, embed=True)
+    count = "MATCH (e:Entry {project_id: $p}) RETURN count(e) AS n"
+    before = graph.read(count, {"p": project})[0]["n"]
+    out = tmp_path / "relist.json"
+    run = subprocess.run([sys.executable, "bench/view_relist.py", "--project", project, "--writes", "2", "--json",
+                          str(out)], cwd=ROOT, capture_output=True, text=True, timeout=240, env={**os.environ})
+    assert run.returncode == 0, run.stderr[-3000:]
+    figures = json.loads(out.read_text())
+    assert 0 < figures["visible_entries"] <= 62 and figures["cold_listing_ms"] > 0
+    assert len(figures["relist_ms"]) == 2 and figures["listed_new"] == 2, figures  # each write was in the next view
+    assert graph.read(count, {"p": project})[0]["n"] == before, "the written entries were deleted"
