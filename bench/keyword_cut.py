@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.hash_embedder import HashEmbedder  # noqa: E402
-from bench.search_stages import LARGEST, OWNER  # noqa: E402
+from bench.kept_project import kept_project  # noqa: E402
 from bench.synth import generate  # noqa: E402
 from graph.db import get_graph  # noqa: E402
 from graph.embeddings import stores_key  # noqa: E402
@@ -51,8 +51,8 @@ def main() -> int:
         raise SystemExit("the keyword statement changed shape: update FULL_SORT")
     settings = get_settings()
     graph = get_graph(settings)
-    project = args.project or graph.read(LARGEST)[0]["p"]
-    viewer = Viewer(user_id=graph.read(OWNER, {"p": project})[0]["u"])
+    project, owner = kept_project(graph, args.project)
+    viewer = Viewer(user_id=owner)
     slug = CheckedEmbedder(HashEmbedder()).slug
     lexicons = _lexicons(graph, [project], viewer)
     base = _base_params(viewer, [project], Filters(), lexicons)

@@ -20,15 +20,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.hash_embedder import HashEmbedder  # noqa: E402
+from bench.kept_project import kept_project  # noqa: E402
 from bench.synth import generate  # noqa: E402
 from graph.db import get_graph  # noqa: E402
 from graph.settings import get_settings  # noqa: E402
 from graph.visibility import Viewer  # noqa: E402
 from ingest.embedders import CheckedEmbedder  # noqa: E402
 from queries.search import Scope, SearchOptions, hybrid_search  # noqa: E402
-
-LARGEST = "MATCH (e:Entry) WITH e.project_id AS p, count(*) AS n RETURN p ORDER BY n DESC LIMIT 1"
-OWNER = "MATCH (u:User)-[m:MEMBER_OF]->(:Project {id: $p}) WHERE m.role = 'owner' RETURN u.id AS u ORDER BY u.id"
 
 
 def main() -> int:
@@ -39,8 +37,8 @@ def main() -> int:
     args = parser.parse_args()
     settings = get_settings().model_copy(update={"search_cache_size": 0, "query_embed_cache_size": 0})
     graph = get_graph(settings)
-    project = args.project or graph.read(LARGEST)[0]["p"]
-    viewer = Viewer(user_id=graph.read(OWNER, {"p": project})[0]["u"])
+    project, owner = kept_project(graph, args.project)
+    viewer = Viewer(user_id=owner)
     embedder = CheckedEmbedder(HashEmbedder())
     questions = generate(60, 1, project).queries
     out: dict[str, dict[str, float]] = {}

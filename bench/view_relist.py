@@ -25,7 +25,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.hash_embedder import HashEmbedder  # noqa: E402
-from bench.search_stages import LARGEST, OWNER  # noqa: E402
+from bench.kept_project import kept_project  # noqa: E402
 from graph.db import get_graph  # noqa: E402
 from graph.embeddings import stores_key  # noqa: E402
 from graph.schema import vector_property  # noqa: E402
@@ -45,8 +45,7 @@ def main() -> int:
     args = parser.parse_args()
     settings = get_settings()
     graph = get_graph(settings)
-    project = args.project or graph.read(LARGEST)[0]["p"]
-    owner = graph.read(OWNER, {"p": project})[0]["u"]
+    project, owner = kept_project(graph, args.project)
     viewer = Viewer(user_id=owner)
     embedder = CheckedEmbedder(HashEmbedder())
     params: dict[str, Any] = {**_base_params(viewer, [project], Filters(), _lexicons(graph, [project], viewer)),
