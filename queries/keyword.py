@@ -25,6 +25,12 @@ B = 0.75
 POOL = 1000          # visible candidates rescored: Lucene's best, in its own order (docs/SECURITY.md)
 TEXT_CHARS = 8000    # of each candidate's indexed text, for term frequencies (BM25 saturates long before)
 
+# What both candidate statements return for an entry `e`: its length and each query term's count, or its text.
+_CANDIDATE = f"""RETURN e.id AS id, e.ft_len AS length,
+       [t IN $terms | (size(e.ft_terms) - size(replace(e.ft_terms, ' ' + t + ' ', ''))) / (size(t) + 2)] AS tf,
+       CASE WHEN e.ft_terms IS NULL THEN left({INDEXED_TEXT}, $chars) END AS text
+"""
+
 
 def statement(scope: str) -> str:
     """The first `$pool` visible entries in scope the index matched, with each query term's count in their indexed
@@ -39,10 +45,7 @@ def statement(scope: str) -> str:
 CALL db.index.fulltext.queryNodes('entry_text_v2', $lucene) YIELD node AS e, score
 WHERE {scope}
 WITH e, score LIMIT $pool
-RETURN e.id AS id, e.ft_len AS length,
-       [t IN $terms | (size(e.ft_terms) - size(replace(e.ft_terms, ' ' + t + ' ', ''))) / (size(t) + 2)] AS tf,
-       CASE WHEN e.ft_terms IS NULL THEN left({INDEXED_TEXT}, $chars) END AS text
-"""
+{_CANDIDATE}"""
 
 
 def among_statement(scope: str) -> str:
@@ -54,10 +57,7 @@ UNWIND $among AS among_id
 MATCH (e:Entry {{id: among_id}})
 WHERE {scope}
   AND (e.ft_terms IS NULL OR any(t IN $terms WHERE e.ft_terms CONTAINS ' ' + t + ' '))
-RETURN e.id AS id, e.ft_len AS length,
-       [t IN $terms | (size(e.ft_terms) - size(replace(e.ft_terms, ' ' + t + ' ', ''))) / (size(t) + 2)] AS tf,
-       CASE WHEN e.ft_terms IS NULL THEN left({INDEXED_TEXT}, $chars) END AS text
-"""
+{_CANDIDATE}"""
 
 
 def count_statement(scope: str) -> str:
@@ -111,9 +111,7 @@ def run_keyword(graph: Graph, stmt: str, count_stmt: str, params: dict[str, Any]
         return []
     rows = [dict(r) for r in graph.read(stmt, {**params, "lucene": lucene, "terms": terms, "pool": POOL,
                                                   "chars": TEXT_CHARS})]
-    if not rows:
-        return []
-    return bm25(rows, terms, limit, visible if visible is not None else visible_count(graph, count_stmt, params))
+    return _ranked(graph, count_stmt, params, rows, terms, limit, visible)
 
 
 def run_keyword_among(graph: Graph, stmt: str, count_stmt: str, params: dict[str, Any], text: str, limit: int,
@@ -126,6 +124,13 @@ def run_keyword_among(graph: Graph, stmt: str, count_stmt: str, params: dict[str
     wanted = set(terms)
     rows = [dict(r) for r in graph.read(stmt, {**params, "among": among, "terms": terms, "chars": TEXT_CHARS})]
     rows = [r for r in rows if r["text"] is None or wanted & set(words(r["text"]))]
+    return _ranked(graph, count_stmt, params, rows, terms, limit, visible)
+
+
+def _ranked(graph: Graph, count_stmt: str, params: dict[str, Any], rows: list[dict[str, Any]], terms: list[str],
+            limit: int, visible: int | None) -> list[Hit]:
+    """BM25 over the candidate rows; N is counted only when there is something to rank and the caller did not know
+    it."""
     if not rows:
         return []
     return bm25(rows, terms, limit, visible if visible is not None else visible_count(graph, count_stmt, params))

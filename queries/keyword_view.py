@@ -21,7 +21,6 @@ from graph.visibility import Viewer
 from queries import visible_view
 from queries.keyword import POOL
 
-CONSTRAINTS = ("q_from", "q_to", "q_entity_ids", "q_author_keys")
 counters = {"among": 0}
 
 
@@ -39,9 +38,7 @@ def meeting(graph: Graph, settings: Settings, viewer: Viewer, params: dict[str, 
             stores_key: str) -> Meeting | None:
     """None when the view cannot answer (no view, no constraint): the index and the Cypher count are asked.
     `params` names `prop`, the view's vectors."""
-    if not any(params.get(k) not in (None, []) for k in CONSTRAINTS):
-        return None
-    if not visible_view.usable(settings, viewer, params):
+    if not visible_view.constrained(params) or not visible_view.usable(settings, viewer, params):
         return None
     view = visible_view.view_for(graph, settings, viewer, params, stores_key, 0)
     if view is None:

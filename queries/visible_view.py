@@ -224,9 +224,17 @@ def _day(value: Any) -> float:
     return float(native.toordinal())
 
 
+def constrained(params: dict[str, Any]) -> bool:
+    """Whether the query sets any of its own constraints that `meeting` tests (dates, named entities, an author)."""
+    return (params.get("q_from") is not None or params.get("q_to") is not None
+            or bool(params.get("q_entity_ids")) or bool(params.get("q_author_keys")))
+
+
 def meeting(view: View, params: dict[str, Any]) -> np.ndarray | None:
     """Which entries of the view meet the query's own constraints, tested as QUERY_SCOPE tests them (None: no
     constraint). An undated entry meets no date bound; an entry without author no author phrase."""
+    if not constrained(params):
+        return None
     n = len(view.entry_ids)
     mask: np.ndarray | None = None
 
