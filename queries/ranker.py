@@ -35,14 +35,16 @@ FORMAT = "memora-ranker/1"
 # Lexical coverage is over title, body and names. An entry without lent context has exactly those words, folded, in
 # `ft_terms` (queries/keyword.py), so the statement says which query words it holds and no text travels to be folded
 # again on every search; a conversation turn (its `ft_terms` hold the context's words too) or an entry written before
-# `ft_terms` existed returns its text.
+# `ft_terms` existed returns its text. An entry deleted while the statement reads it shows no properties: its text is
+# then empty, never null.
 CANDIDATE_FACTS = f"""
 UNWIND $ids AS id
 MATCH (e:Entry {{id: id}}) WHERE {CAN_SEE}
 WITH e, e.ft_terms IS NOT NULL AND coalesce(e.context, '') = '' AS counted
 RETURN e.id AS id,
        CASE WHEN counted THEN [t IN $cov_terms WHERE e.ft_terms CONTAINS ' ' + t + ' '] END AS present,
-       CASE WHEN NOT counted THEN coalesce(e.title, '') + ' ' + e.body + ' ' + coalesce(e.names, '') END AS text,
+       CASE WHEN NOT counted THEN coalesce(e.title, '') + ' ' + coalesce(e.body, '') + ' ' + coalesce(e.names, '')
+       END AS text,
        toLower(coalesce(e.author_id, '')) AS author, e.thread_id AS thread,
        e.occurred_start AS start, e.occurred_end AS end,
        size([(e)-[:MENTIONS]->(x) WHERE x.id IN $entity_ids | x]) AS matched
