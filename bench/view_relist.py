@@ -1,14 +1,18 @@
-"""What the first search after a write costs a member of a large project: the kept view listed again, on a project
-`bench/scale.py --keep` left.
+"""What the first search after a write costs a member of a large project, on a project `bench/scale.py --keep` left.
 
     .venv/bin/python bench/view_relist.py [--project ID] [--writes 3] [--json OUT]
 
-As the project's owner: the view is listed once cold (every visible entry and every vector fetched), then, `--writes`
+As the project's owner: the view is listed once cold (every visible entry and every vector fetched). Then, `--writes`
 times, one circle entry is written through the ingest pipeline (its chunk embedded by the benchmark's hash embedder),
-which moves the owner's generations, and the view is taken again: listed again, with only the new vector fetched.
-Prints the cold listing, each relisting (and how many of them held the new entry), and a kept view's lookup when
-nothing was written. The written entries are
-deleted at the end (through the pipeline too), also on failure.
+which moves the owner's generations, and:
+- waited for: the view is taken again, listed in full with only the new vector fetched (the relisting every search
+  of the viewer waits for when the view is small);
+- behind (`MEMORA_DENSE_MATRIX_BACKGROUND_ENTRIES` below the view's size): after a second write, one content
+  search is timed (Cypher answers it while the view relists in the background), then how long until the view
+  serves again.
+Also, in the same process, the listing statement alone against the shape it had before (a record per chunk, dates
+as dates), and a kept view's lookup when nothing was written. The written entries are deleted at the end (through
+the pipeline too), also on failure.
 """
 
 from __future__ import annotations
@@ -29,12 +33,25 @@ from bench.kept_project import kept_project  # noqa: E402
 from graph.db import get_graph  # noqa: E402
 from graph.embeddings import stores_key  # noqa: E402
 from graph.schema import vector_property  # noqa: E402
-from graph.settings import get_settings  # noqa: E402
+from graph.settings import Settings, get_settings  # noqa: E402
 from graph.visibility import Viewer  # noqa: E402
 from ingest.embedders import CheckedEmbedder  # noqa: E402
 from ingest.pipeline import Ingestor, parse_line  # noqa: E402
 from queries import visible_view  # noqa: E402
-from queries.search import Filters, _base_params, _lexicons  # noqa: E402
+from queries.channels import ENTRY_SCOPE  # noqa: E402
+from queries.search import Filters, Scope, SearchOptions, _base_params, _lexicons, hybrid_search  # noqa: E402
+
+# The listing before 2026-12-02: a record per chunk, dates decoded as dates (the baseline of the statement's A/B).
+RECORD_PER_CHUNK = f"""
+MATCH (e:Entry) WHERE {ENTRY_SCOPE}
+WITH e, COLLECT {{ MATCH (e)-[m:MENTIONS]->(x) RETURN [x.id, coalesce(m.count, 0)] }} AS mentions
+OPTIONAL MATCH (c:Chunk)-[:OF]->(e) WHERE c[$prop] IS NOT NULL
+RETURN e.id AS entry_id, c.id AS chunk_id, coalesce(c.embedding_hash, '') AS hash,
+       coalesce(c[$stores_key], 0) AS stores, e.occurred_start AS start, e.occurred_end AS end,
+       toLower(e.author_id) AS author_key, mentions
+ORDER BY entry_id, chunk_id
+"""
+QUESTION = "¿Qué pasó con la casa del pueblo aquel verano?"
 
 
 def main() -> int:
@@ -43,8 +60,10 @@ def main() -> int:
     parser.add_argument("--writes", type=int, default=3)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
-    settings = get_settings()
-    graph = get_graph(settings)
+    base_settings = get_settings().model_copy(update={"search_cache_size": 0, "query_embed_cache_size": 0})
+    waited = base_settings.model_copy(update={"dense_matrix_background_entries": 10**12})
+    behind = base_settings.model_copy(update={"dense_matrix_background_entries": 0})
+    graph = get_graph(base_settings)
     project, owner = kept_project(graph, args.project)
     viewer = Viewer(user_id=owner)
     embedder = CheckedEmbedder(HashEmbedder())
@@ -52,37 +71,74 @@ def main() -> int:
                               "prop": vector_property(embedder.slug)}
     key = stores_key(embedder.slug)
 
-    def take() -> tuple[float, visible_view.View]:
+    def take(settings: Settings) -> tuple[float, visible_view.View | None]:
         t = time.perf_counter()
         view = visible_view.view_for(graph, settings, viewer, params, key, 0)
-        if view is None:
-            raise SystemExit("no view: is the owner a member, and MEMORA_DENSE_MATRIX_VIEWERS above 0?")
         return (time.perf_counter() - t) * 1000, view
 
-    cold, view = take()
-    kept, _ = take()
+    def ready() -> tuple[float, visible_view.View]:
+        t = time.perf_counter()
+        while time.perf_counter() - t < 600:
+            view = visible_view.view_for(graph, behind, viewer, params, key, 0)
+            if view is not None:
+                return (time.perf_counter() - t) * 1000, view
+            time.sleep(0.01)
+        raise SystemExit("the background relisting never finished")
+
+    cold, view = take(waited)
+    kept, _ = take(waited)
+    if view is None:
+        raise SystemExit("no view: is the owner a member, and MEMORA_DENSE_MATRIX_VIEWERS above 0?")
+    statement: dict[str, list[float]] = {"one_record": [], "record_per_chunk": []}
+    for _ in range(3):
+        for name, stmt in (("one_record", visible_view.VISIBLE_CHUNKS), ("record_per_chunk", RECORD_PER_CHUNK)):
+            t = time.perf_counter()
+            graph.read(stmt, {**params, "stores_key": key})
+            statement[name].append((time.perf_counter() - t) * 1000)
     ingestor = Ingestor(graph, embedder, embed=True)
     written: list[str] = []
     relists: list[float] = []
+    first_search: list[float] = []
+    served_again: list[float] = []
     listed_new = 0
+
+    def write(n: int) -> str:
+        entry_id = f"{project}/relist-{uuid.uuid4().hex[:8]}"
+        record = {"entry_id": entry_id, "project_id": project, "author": owner, "intimacy": "circle",
+                  "text": f"Una nota breve número {n} para medir la vista."}
+        report = ingestor.ingest([(1, parse_line(1, json.dumps(record, ensure_ascii=False)))])
+        if report.errors:
+            raise SystemExit(f"the write failed: {report.errors}")
+        written.append(entry_id)
+        return entry_id
+
     try:
         for n in range(args.writes):
-            entry_id = f"{project}/relist-{uuid.uuid4().hex[:8]}"
-            record = {"entry_id": entry_id, "project_id": project, "author": owner, "intimacy": "circle",
-                      "text": f"Una nota breve número {n} para medir la vista."}
-            report = ingestor.ingest([(1, parse_line(1, json.dumps(record, ensure_ascii=False)))])
-            if report.errors:
-                raise SystemExit(f"the write failed: {report.errors}")
-            written.append(entry_id)
-            ms, view = take()
+            entry_id = write(n)
+            ms, relisted = take(waited)
             relists.append(ms)
-            listed_new += entry_id in view.entry_ids
+            listed_new += relisted is not None and entry_id in relisted.entry_ids
+            entry_id = write(n)
+            t = time.perf_counter()
+            hybrid_search(graph, embedder, behind, viewer, QUESTION, Scope(project_id=project), SearchOptions(k=10),
+                          project_ids=[project])
+            first_search.append((time.perf_counter() - t) * 1000)
+            ms, relisted = ready()
+            served_again.append(first_search[-1] + ms)
+            listed_new += entry_id in relisted.entry_ids
     finally:
         for entry_id in written:
             ingestor.delete(entry_id)
+
+    def p50(values: list[float]) -> float | None:
+        return round(statistics.median(values), 1) if values else None
+
     out = {"project": project, "visible_entries": len(view.entry_ids), "cold_listing_ms": round(cold, 1),
            "kept_lookup_ms": round(kept, 3), "relist_ms": [round(x, 1) for x in relists], "listed_new": listed_new,
-           "relist_p50_ms": round(statistics.median(relists), 1) if relists else None}
+           "relist_p50_ms": p50(relists),
+           "behind": {"first_search_ms": [round(x, 1) for x in first_search],
+                      "first_search_p50_ms": p50(first_search), "served_again_p50_ms": p50(served_again)},
+           "listing_statement_p50_ms": {k: p50(v) for k, v in statement.items()}}
     print(json.dumps(out))
     if args.json:
         args.json.write_text(json.dumps(out, indent=1))

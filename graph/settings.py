@@ -86,6 +86,11 @@ class Settings(BaseSettings):
         default=600.0, gt=0,
         description="A viewer's list of visible chunks is listed again after this long even if no write moved "
                     "their generations (writes invalidate it at once): a backstop for a hand-written statement.")
+    dense_matrix_background_entries: int = Field(
+        default=20_000, ge=0,
+        description="A kept view of more visible entries than this is listed again in the background after a write "
+                    "its viewer may see, and that viewer's searches take the Cypher path until it is done, instead "
+                    "of all waiting for the listing (about 5 s at 100,000 entries). A stale view is never served.")
     dense_floor: float | None = Field(
         default=None,
         description="Dense hits below this similarity count as nothing (fallback chain); default per model, see "

@@ -16,6 +16,11 @@ project, model):
   compacted or dropped depends only on what that viewer may see and on which viewers arrive, never on hidden
   entries (`graph/viewer_lru.py`).
 
+A view of more than `MEMORA_DENSE_MATRIX_BACKGROUND_ENTRIES` visible entries is listed again in a background thread
+after a write its viewer may see: until it is done that viewer's searches take the Cypher path (the stale view is
+never served), instead of every one of them waiting seconds for the listing. Which way a search goes depends only
+on the viewer's own generations and view size.
+
 The query's own constraints (`q_from`, `q_to`, `q_entity_ids`, `q_author_keys`) are tested on the view as
 `QUERY_SCOPE` tests them; a recurring date (`q_occ`), witnesses, several-project scopes and
 `MEMORA_DENSE_MATRIX_VIEWERS=0` go to Cypher. tests/test_dense_matrix.py checks both channels against their Cypher
@@ -26,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import threading
 import time
 from collections import OrderedDict
@@ -41,17 +47,21 @@ from graph.viewer_lru import ViewerLRU
 from graph.visibility import CAN_SEE, Viewer
 from queries.channels import ENTRY_SCOPE
 
-# Every visible entry of the scope (one row with no chunk when none of its chunks has this model's vector yet), with
-# what the query's own constraints test: its dates, its author as `toLower` folds it, and what it mentions (with the
-# mention counts the structured channel ranks by). They are only ever compared with the query's own.
+# Every visible entry of the scope, in id order, with its chunks that have this model's vector (none yet: an empty
+# list) and what the query's own constraints test: its dates as day numbers, its author as `toLower` folds it, and
+# what it mentions (with the mention counts the structured channel ranks by). They are only ever compared with the
+# query's own. One record holding every entry: decoding a record per entry cost the driver more than the statement
+# (issue 12: 102,471 records took 5.7 s where one took TBD), and day numbers decode faster than dates.
 VISIBLE_CHUNKS = f"""
 MATCH (e:Entry) WHERE {ENTRY_SCOPE}
-WITH e, COLLECT {{ MATCH (e)-[m:MENTIONS]->(x) RETURN [x.id, coalesce(m.count, 0)] }} AS mentions
-OPTIONAL MATCH (c:Chunk)-[:OF]->(e) WHERE c[$prop] IS NOT NULL
-RETURN e.id AS entry_id, c.id AS chunk_id, coalesce(c.embedding_hash, '') AS hash,
-       coalesce(c[$stores_key], 0) AS stores, e.occurred_start AS start, e.occurred_end AS end,
-       toLower(e.author_id) AS author_key, mentions
-ORDER BY entry_id, chunk_id
+WITH e ORDER BY e.id
+RETURN collect([e.id,
+                duration.inDays(date('0001-01-01'), e.occurred_start).days + 1,
+                duration.inDays(date('0001-01-01'), e.occurred_end).days + 1,
+                toLower(e.author_id),
+                COLLECT {{ MATCH (c:Chunk)-[:OF]->(e) WHERE c[$prop] IS NOT NULL
+                          RETURN [c.id, coalesce(c.embedding_hash, ''), coalesce(c[$stores_key], 0)] ORDER BY c.id }},
+                COLLECT {{ MATCH (e)-[m:MENTIONS]->(x) RETURN [x.id, coalesce(m.count, 0)] }}]) AS entries
 """
 
 CHUNK_VECTORS = f"""
@@ -96,6 +106,7 @@ class _Pool:
         self.slots: dict[Stamp, int] = {}
         self.matrix = np.zeros((0, dim), dtype=np.float32)
         self.views: OrderedDict[str, View] = OrderedDict()
+        self.relisting: set[str] = set()  # scopes a background thread is listing again
 
     def add(self, rows: list[tuple[Stamp, list[float]]]) -> None:
         if not rows:
@@ -115,6 +126,7 @@ class _Pool:
         self.views.clear()
 
 
+log = logging.getLogger(__name__)
 _pools = ViewerLRU()
 # Listings run and vectors fetched by this process (tests and bench/scale.py read them).
 counters = {"listings": 0, "vectors_fetched": 0}
@@ -134,38 +146,74 @@ def view_for(graph: Graph, settings: Settings, viewer: Viewer, params: dict[str,
     """The viewer's view of the scope `params` names, listed again when their generations moved; None when it could
     not be listed consistently (a write landed meanwhile) or the viewer is no member: the caller asks Cypher. `dim`
     only shapes a new pool's empty matrix (0 when unknown: the first vectors fetched decide it)."""
-    project = params["project_ids"][0]
-    gens = generations.read(graph, [project], viewer.user_id)
+    project, user_id = params["project_ids"][0], viewer.user_id
+    if user_id is None:
+        return None
+    gens = generations.read(graph, [project], user_id)
     if not gens or gens[0].get("role") is None:
         return None
     epoch = json.dumps(gens, sort_keys=True, default=str)
     scope = {k: params.get(k) for k in SCOPE_KEYS}
     scope_key = hashlib.sha256(json.dumps(scope, sort_keys=True, default=str).encode()).hexdigest()
-    part = (viewer.user_id, project, params["prop"])
+    part = (user_id, project, params["prop"])
     _pools.max_viewers = settings.dense_matrix_viewers
     found, pool = _pools.get(part, "pool", float("inf"))
     if not found:
         pool = _Pool(dim)
         _pools.put(part, "pool", pool, 1)
-    with pool.lock:
+    if not pool.lock.acquire(blocking=False):
+        if pool.relisting:
+            return None  # a background relisting holds the pool: Cypher answers meanwhile
+        pool.lock.acquire()
+    try:
         view = pool.views.get(scope_key)
-        if view is None or view.epoch != epoch or time.monotonic() - view.listed_at > settings.dense_matrix_seconds:
-            view = _refresh(graph, pool, params, stores_key, scope_key, epoch)
-            if view is None:
-                return None
-            if generations.read(graph, [project], viewer.user_id, fresh=True) != gens:
-                pool.views.pop(scope_key, None)  # a write landed while listing: used once, not kept
-        else:
+        fresh = view is not None and time.monotonic() - view.listed_at <= settings.dense_matrix_seconds
+        if view is not None and fresh and view.epoch == epoch:
             pool.views.move_to_end(scope_key)
+            return view
+        if view is not None and len(view.entry_ids) > settings.dense_matrix_background_entries:
+            if scope_key not in pool.relisting:
+                pool.relisting.add(scope_key)
+                threading.Thread(target=_relist_behind, daemon=True, name="memora-view-relist",
+                                 args=(graph, pool, dict(params), stores_key, scope_key, user_id)).start()
+            return None
+        return _list(graph, pool, params, stores_key, scope_key, user_id, gens, epoch)
+    finally:
+        pool.lock.release()
+
+
+def _list(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, scope_key: str, user_id: str,
+          gens: list[dict[str, Any]], epoch: str) -> View | None:
+    """List the view under `gens` (the caller holds the pool's lock); kept only if no write moved them meanwhile."""
+    view = _refresh(graph, pool, params, stores_key, scope_key, epoch)
+    if view is not None and generations.read(graph, params["project_ids"], user_id, fresh=True) != gens:
+        # A write landed while listing: used once, never served again (its size still decides how the next is had).
+        pool.views[scope_key] = replace(view, epoch="")
     return view
+
+
+def _relist_behind(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, scope_key: str,
+                   user_id: str) -> None:
+    """List a large view again off the request path: its searches take the Cypher path until it is done (issue 12:
+    ~5 s at 100,000 entries, which every search of the viewer waited for). The stale view is never served."""
+    with pool.lock:
+        try:
+            gens = generations.read(graph, params["project_ids"], user_id, fresh=True)
+            if gens and gens[0].get("role") is not None:
+                _list(graph, pool, params, stores_key, scope_key, user_id, gens,
+                      json.dumps(gens, sort_keys=True, default=str))
+        except Exception:
+            log.exception("listing a kept view again in the background failed; the next search tries again")
+        finally:
+            pool.relisting.discard(scope_key)
 
 
 def _refresh(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, scope_key: str,
              epoch: str) -> View | None:
-    listed = graph.read(VISIBLE_CHUNKS, {**params, "stores_key": stores_key})
+    found = graph.read(VISIBLE_CHUNKS, {**params, "stores_key": stores_key})
+    listed = found[0]["entries"] if found else []
     counters["listings"] += 1
-    chunked = [r for r in listed if r["chunk_id"] is not None]
-    stamps: list[Stamp] = [(r["chunk_id"], r["hash"], int(r["stores"])) for r in chunked]
+    stamps: list[Stamp] = [(c[0], c[1], int(c[2])) for r in listed for c in r[4]]
     missing = [s for s in stamps if s not in pool.slots]
     for i in range(0, len(missing), FETCH_BATCH):
         ids = [s[0] for s in missing[i:i + FETCH_BATCH]]
@@ -179,29 +227,22 @@ def _refresh(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str,
         pool.views[key] = replace(kept, matrix=pool.matrix)
     if len(pool.slots) > 2 * len(stamps) + COMPACT_SLACK:
         pool.compact(stamps)
-    entry_ids: list[str] = []
-    days: list[tuple[float, float]] = []
-    author_keys: list[str | None] = []
+    entry_ids = [r[0] for r in listed]
     mentioned: dict[str, dict[int, int]] = {}
     embedded: list[int] = []
     starts: list[int] = []
     row = 0
-    for r in listed:
-        if not entry_ids or entry_ids[-1] != r["entry_id"]:
-            for x, count in r["mentions"]:
-                counts = mentioned.setdefault(x, {})
-                counts[len(entry_ids)] = counts.get(len(entry_ids), 0) + int(count)
-            entry_ids.append(r["entry_id"])
-            days.append((_day(r["start"]), _day(r["end"])))
-            author_keys.append(r["author_key"])
-            if r["chunk_id"] is not None:
-                embedded.append(len(entry_ids) - 1)
-                starts.append(row)
-        if r["chunk_id"] is not None:
-            row += 1
-    span = np.asarray(days, dtype=np.float64).reshape(-1, 2)
+    for i, r in enumerate(listed):
+        for x, count in r[5]:
+            counts = mentioned.setdefault(x, {})
+            counts[i] = counts.get(i, 0) + int(count)
+        if r[4]:
+            embedded.append(i)
+            starts.append(row)
+            row += len(r[4])
+    span = np.asarray([(r[1], r[2]) for r in listed], dtype=np.float64).reshape(-1, 2)  # None is NaN
     view = View(epoch=epoch, listed_at=time.monotonic(), entry_ids=entry_ids, start=span[:, 0], end=span[:, 1],
-                author_keys=author_keys,
+                author_keys=[r[3] for r in listed],
                 mentioned_by={x: (np.fromiter(c.keys(), dtype=np.int64, count=len(c)),
                                   np.fromiter(c.values(), dtype=np.int64, count=len(c)))
                               for x, c in mentioned.items()},

@@ -1,7 +1,8 @@
 """The kept view (queries/visible_view.py, issue 12): for every role the dense channel's numpy path ranks as
 `DENSE_EXACT` ranks in Cypher (same entries, scores, best chunks, under the query's own constraints too), the
 structured channel as `STRUCTURED` does, a write the viewer may see is in their very next search while a write
-hidden from them neither lists nor fetches anything of theirs, and a role change takes effect at once.
+hidden from them neither lists nor fetches anything of theirs, and a role change takes effect at once. A large view
+is listed again behind the searches, which Cypher answers meanwhile; its stale copy is never served.
 
 Vectors are written by hand, several chunks to an entry, so the expected order is known; the writes go through the
 same generation bumps as the real write paths (`graph/generations.py`).
@@ -9,6 +10,8 @@ same generation bumps as the real write paths (`graph/generations.py`).
 
 from __future__ import annotations
 
+import threading
+import time
 from datetime import date
 from typing import Any
 
@@ -245,3 +248,80 @@ def test_a_role_change_takes_effect_on_the_next_search(graph: Graph, settings: S
     generations.bump(graph, [world["project"]])
     (exact, _), (gone, _) = _both(graph, settings, world, "coauthor")
     assert gone == [] and exact == []
+
+
+def _relisting_held(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
+    """Hold every listing at a gate: (the gate, an event set once a listing reached it)."""
+    gate, reached = threading.Event(), threading.Event()
+    real = visible_view._refresh
+
+    def held(*args: Any) -> Any:
+        reached.set()
+        assert gate.wait(30)
+        return real(*args)
+
+    monkeypatch.setattr(visible_view, "_refresh", held)
+    return gate, reached
+
+
+def _view_when_ready(graph: Graph, settings: Settings, world: dict[str, Any], viewer: Viewer) -> Any:
+    params = {**_params(world, viewer), "prop": world["prop"]}
+    key = stores_key(world["embedder"].slug)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        view = visible_view.view_for(graph, settings, viewer, params, key, DIM)
+        if view is not None:
+            return view
+        time.sleep(0.05)
+    raise AssertionError("the background relisting never finished")
+
+
+def test_a_large_views_relisting_runs_behind_while_cypher_answers_the_same(
+        graph: Graph, settings: Settings, world: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past `dense_matrix_background_entries` the first search after a visible write does not wait for the listing:
+    Cypher answers it, with the write in, one listing runs behind however many searches ask, then the view serves."""
+    behind = settings.model_copy(update={"dense_matrix_background_entries": 0})
+    viewer = Viewer(user_id=world["users"]["reader"])
+    _both(graph, behind, world, "reader")  # the first listing has no view to stand in for it: it is waited for
+    gate, reached = _relisting_held(monkeypatch)
+    start = dict(visible_view.counters)
+    q = [float(x) for x in world["query"]]
+    _write(graph, world, [{"id": f"{world['project']}/news", "project": world["project"], "intimacy": "circle",
+                           "author": world["users"]["owner"], "vectors": [q]}])
+    for _ in range(3):
+        (exact, exact_chunks), (hits, chunks) = _both(graph, behind, world, "reader")
+        assert hits[0].id == f"{world['project']}/news"
+        assert ([h.id for h in hits], chunks) == ([h.id for h in exact], exact_chunks)
+    assert reached.wait(10) and visible_view.counters == start  # held at the gate: nothing listed yet
+    gate.set()
+    view = _view_when_ready(graph, behind, world, viewer)
+    assert f"{world['project']}/news" in view.entry_ids
+    assert visible_view.counters["listings"] == start["listings"] + 1  # one relisting for the three searches
+    (exact, _), (hits, _) = _both(graph, behind, world, "reader")
+    assert [h.id for h in hits] == [h.id for h in exact]
+    assert visible_view.counters["listings"] == start["listings"] + 1  # and the view answers again
+
+
+def test_an_entry_hidden_while_the_view_relists_behind_is_never_served_from_it(
+        graph: Graph, settings: Settings, world: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Re-levelled from circle to private by its author: the reader's stale view still holds it, and no search
+    reads that view while the new listing is held; afterwards the new view lacks it."""
+    behind = settings.model_copy(update={"dense_matrix_background_entries": 0})
+    viewer = Viewer(user_id=world["users"]["reader"])
+    (_, _), (before, _) = _both(graph, behind, world, "reader", limit=5)
+    top = before[0].id
+    gate, reached = _relisting_held(monkeypatch)
+    rows = graph.read("MATCH (e:Entry {id: $id}) RETURN e.intimacy AS level, e.author_id AS author", {"id": top})
+    assert rows[0]["level"] in ("circle", "public")
+    graph.write("MATCH (e:Entry {id: $id}) SET e.intimacy = 'private'", {"id": top})
+    generations.bump_levels(graph, [{"project_id": world["project"], "intimacy": level, "author_id": rows[0]["author"]}
+                                    for level in (rows[0]["level"], "private")])
+    (exact, _), (hits, _) = _both(graph, behind, world, "reader", limit=5)
+    assert top not in {h.id for h in hits} and [h.id for h in hits] == [h.id for h in exact]
+    params = {**_params(world, viewer, q_entity_ids=[f"{world['project']}/person/Pep"]), "limit": 50,
+              "prop": world["prop"], "rank_entity_ids": []}
+    assert structured(graph, behind, viewer, params, stores_key(world["embedder"].slug)) == \
+        ch.run_structured(graph, params)
+    assert reached.wait(10)
+    gate.set()
+    assert top not in _view_when_ready(graph, behind, world, viewer).entry_ids
