@@ -189,7 +189,8 @@ def write_batch(graph: Graph, entries: list[dict[str, Any]], periods: list[dict[
         mark_stale(tx, ids)  # ... and the ones they belong to now (new level, period, author)
         # cached search results of whoever may see these entries, at their old or new level, are stale
         bump_levels_in(tx, before + [{"project_id": e["project_id"], "intimacy": e["props"].get("intimacy"),
-                                      "author_id": e["props"].get("author_id")} for e in entries])
+                                      "author_id": e["props"].get("author_id"), "entry_id": e["id"]}
+                                     for e in entries])
 
     try:
         graph.transact(work)

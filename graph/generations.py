@@ -35,10 +35,31 @@ from graph.db import Graph
 ALL = "search_generation"
 INNER = "search_generation_inner"
 
-BUMP = """
+# Each bump also leaves a step: which entries it changed (`entry_ids`; null when the write does not say, an empty
+# list when no entry's listed data changed), so a kept view can list only those again (queries/visible_view.py).
+# Only the last STEPS_KEPT steps of a generation are kept; a view further behind lists everything.
+STEPS_KEPT = 256
+BUMP = f"""
 UNWIND $rows AS row
-MATCH (p:Project {id: row.project_id})
+MATCH (p:Project {{id: row.project_id}})
 SET p[row.key] = coalesce(p[row.key], 0) + 1
+WITH row, p[row.key] AS generation
+CREATE (:GenerationStep {{project_id: row.project_id, key: row.key, generation: generation,
+                         entry_ids: row.entry_ids}})
+WITH row, generation
+CALL (row, generation) {{
+  MATCH (old:GenerationStep {{project_id: row.project_id, key: row.key}})
+  WHERE old.generation <= generation - {STEPS_KEPT}
+  DELETE old
+}}
+"""
+
+# The steps of one generation after `$after` up to `$upto`, in order.
+STEPS = """
+MATCH (s:GenerationStep {project_id: $project_id, key: $key})
+WHERE s.generation > $after AND s.generation <= $upto
+RETURN s.generation AS generation, s.entry_ids AS entry_ids
+ORDER BY generation
 """
 
 # One row per project asked for (a missing project reads generation 0 and no role).
@@ -56,12 +77,12 @@ ORDER BY project_id
 ENTRY_LEVELS = """
 UNWIND $ids AS id
 MATCH (e:Entry {id: id})
-RETURN e.project_id AS project_id, e.intimacy AS intimacy, e.author_id AS author_id
+RETURN e.project_id AS project_id, e.intimacy AS intimacy, e.author_id AS author_id, e.id AS entry_id
 """
 CHUNK_LEVELS = """
 UNWIND $ids AS id
 MATCH (:Chunk {id: id})-[:OF]->(e:Entry)
-RETURN DISTINCT e.project_id AS project_id, e.intimacy AS intimacy, e.author_id AS author_id
+RETURN DISTINCT e.project_id AS project_id, e.intimacy AS intimacy, e.author_id AS author_id, e.id AS entry_id
 """
 
 
@@ -78,14 +99,23 @@ def keys_for(intimacy: str | None, author_id: str | None) -> list[str]:
     return [ALL]
 
 
-def _rows(levels: Iterable[dict[str, Any]]) -> list[dict[str, str]]:
-    seen = {(r["project_id"], k) for r in levels if r.get("project_id")
-            for k in keys_for(r.get("intimacy"), r.get("author_id"))}
-    return [{"project_id": p, "key": k} for p, k in sorted(seen)]
+def _rows(levels: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per (project, generation) the levels move, with the entries they name: null as soon as one level
+    names none (what changed is unknown), so a kept view then lists everything."""
+    named: dict[tuple[str, str], set[str] | None] = {}
+    for r in levels:
+        if not r.get("project_id"):
+            continue
+        for k in keys_for(r.get("intimacy"), r.get("author_id")):
+            slot = (r["project_id"], k)
+            known = named.get(slot, set())
+            named[slot] = None if known is None or not r.get("entry_id") else known | {r["entry_id"]}
+    return [{"project_id": p, "key": k, "entry_ids": None if ids is None else sorted(ids)}
+            for (p, k), ids in sorted(named.items())]
 
 
 def bump(graph: Graph, project_ids: Iterable[str]) -> None:
-    """Invalidate every viewer's cached results of these projects, in every process."""
+    """Invalidate every viewer's cached results of these projects, in every process (what changed: unknown)."""
     rows = _rows({"project_id": p} for p in project_ids)
     if rows:
         graph.write(BUMP, {"rows": rows})
@@ -93,7 +123,7 @@ def bump(graph: Graph, project_ids: Iterable[str]) -> None:
 
 def bump_levels(graph: Graph, levels: Iterable[dict[str, Any]]) -> None:
     """Invalidate the cached results of the viewers who may see entries of these levels
-    (`{project_id, intimacy, author_id}` each)."""
+    (`{project_id, intimacy, author_id}` each, with the `entry_id` changed when the write knows it)."""
     rows = _rows(levels)
     if rows:
         graph.write(BUMP, {"rows": rows})
@@ -106,9 +136,11 @@ def bump_levels_in(tx: ManagedTransaction, levels: Iterable[dict[str, Any]]) -> 
         tx.run(BUMP, rows=rows).consume()
 
 
-def bump_keys_in(tx: ManagedTransaction, project_id: str, keys: Iterable[str]) -> None:
-    """Bump these generations of one project (an entity-vector refresh knows the audiences it changed)."""
-    rows = [{"project_id": project_id, "key": k} for k in sorted(set(keys))]
+def bump_keys_in(tx: ManagedTransaction, project_id: str, keys: Iterable[str],
+                 entry_ids: list[str] | None = None) -> None:
+    """Bump these generations of one project (an entity-vector refresh knows the audiences it changed); `entry_ids`
+    names the entries whose listed data changed (an empty list: none), None when unknown."""
+    rows = [{"project_id": project_id, "key": k, "entry_ids": entry_ids} for k in sorted(set(keys))]
     if rows:
         tx.run(BUMP, rows=rows).consume()
 
@@ -149,6 +181,15 @@ def reading_once(fn: Callable[P, R]) -> Callable[P, R]:
         with read_once():
             return fn(*args, **kwargs)
     return run
+
+
+def steps(graph: Graph, project_id: str, key: str, after: int, upto: int) -> list[list[str] | None] | None:
+    """The entries each bump of `key` from `after` to `upto` named (None per step that did not say); None when a
+    step is no longer kept."""
+    rows = graph.read(STEPS, {"project_id": project_id, "key": key, "after": after, "upto": upto})
+    if [r["generation"] for r in rows] != list(range(after + 1, upto + 1)):
+        return None
+    return [None if r["entry_ids"] is None else list(r["entry_ids"]) for r in rows]
 
 
 def read(graph: Graph, project_ids: list[str], viewer_id: str | None, fresh: bool = False) -> list[dict[str, Any]]:

@@ -6,7 +6,8 @@ against the scope and the constraints until it has `POOL` visible ones. The kept
 already knows which of the viewer's entries meet the constraints; when they are at most `POOL`, the statement
 starts from them instead (`FULLTEXT_AMONG`), and still tests the scope and the viewer's right on each. Up to `POOL`
 the index path returns every matching entry too, so both rank the same candidates (tests/test_keyword_view.py).
-Either way their number is BM25's N, counted on the view rather than over the project."""
+Either way their number is BM25's N, counted on the view rather than over the project; for a question with no
+constraint N is the view's size (the count statement would scan the project again after every visible write)."""
 
 from __future__ import annotations
 
@@ -36,16 +37,16 @@ class Meeting:
 
 def meeting(graph: Graph, settings: Settings, viewer: Viewer, params: dict[str, Any],
             stores_key: str) -> Meeting | None:
-    """None when the view cannot answer (no view, no constraint): the index and the Cypher count are asked.
-    `params` names `prop`, the view's vectors."""
-    if not visible_view.constrained(params) or not visible_view.usable(settings, viewer, params):
+    """None when the view cannot answer: the index and the Cypher count are asked. No constraint: every entry of
+    the view, by count only. `params` names `prop`, the view's vectors."""
+    if not visible_view.usable(settings, viewer, params):
         return None
     view = visible_view.view_for(graph, settings, viewer, params, stores_key, 0)
     if view is None:
         return None
     mask = visible_view.meeting(view, params)
     if mask is None:
-        return None
+        return Meeting(len(view.entry_ids), None)
     chosen = np.flatnonzero(mask)
     if len(chosen) > POOL:
         return Meeting(len(chosen), None)

@@ -50,19 +50,24 @@ from queries.channels import ENTRY_SCOPE
 # Every visible entry of the scope, in id order, with its chunks that have this model's vector (none yet: an empty
 # list) and what the query's own constraints test: its dates as day numbers, its author as `toLower` folds it, and
 # what it mentions (with the mention counts the structured channel ranks by). They are only ever compared with the
-# query's own. One record holding every entry: decoding a record per entry cost the driver more than the statement
-# (issue 12: 102,471 records took 5.7 s where one took TBD), and day numbers decode faster than dates.
-VISIBLE_CHUNKS = f"""
-MATCH (e:Entry) WHERE {ENTRY_SCOPE}
+# query's own. One record holding every entry: the driver decoded a record per chunk slower than Neo4j ran the
+# statement (docs/BENCHMARKS.md), and day numbers decode faster than dates.
+_LISTED = """
 WITH e ORDER BY e.id
 RETURN collect([e.id,
                 duration.inDays(date('0001-01-01'), e.occurred_start).days + 1,
                 duration.inDays(date('0001-01-01'), e.occurred_end).days + 1,
                 toLower(e.author_id),
-                COLLECT {{ MATCH (c:Chunk)-[:OF]->(e) WHERE c[$prop] IS NOT NULL
-                          RETURN [c.id, coalesce(c.embedding_hash, ''), coalesce(c[$stores_key], 0)] ORDER BY c.id }},
-                COLLECT {{ MATCH (e)-[m:MENTIONS]->(x) RETURN [x.id, coalesce(m.count, 0)] }}]) AS entries
+                COLLECT { MATCH (c:Chunk)-[:OF]->(e) WHERE c[$prop] IS NOT NULL
+                          RETURN [c.id, coalesce(c.embedding_hash, ''), coalesce(c[$stores_key], 0)] ORDER BY c.id },
+                COLLECT { MATCH (e)-[m:MENTIONS]->(x) RETURN [x.id, coalesce(m.count, 0)] }]) AS entries
 """
+VISIBLE_CHUNKS = f"MATCH (e:Entry) WHERE {ENTRY_SCOPE}{_LISTED}"
+# The same for the entries `$among` names: those the generation steps since a view's listing changed. One of them
+# now hidden from the viewer (or deleted, or out of scope) is not returned, and so leaves the view.
+VISIBLE_AMONG = f"""
+UNWIND $among AS among_id
+MATCH (e:Entry {{id: among_id}}) WHERE {ENTRY_SCOPE}{_LISTED}"""
 
 CHUNK_VECTORS = f"""
 UNWIND $ids AS id
@@ -79,14 +84,18 @@ FETCH_BATCH = 2000
 VIEWS_PER_POOL = 4
 # A pool is rebuilt from its live view once stale rows (vectors no view names any more) outnumber live ones.
 COMPACT_SLACK = 1024
+# Past this many entries changed since a view's listing, it is listed in full again rather than in part.
+AMONG_MAX = 5000
 
 Stamp = tuple[str, str, int]
 
 
 @dataclass(frozen=True)
 class View:
-    epoch: str
-    listed_at: float
+    epoch: str  # the generations it was listed under, as a key ("" once a write is known to have raced the listing)
+    generations: list[dict[str, Any]]  # the same, as read before the listing
+    listed_at: float  # when it was listed in full (a listing in part keeps it: the backstop counts from there)
+    records: list[list[Any]]  # what VISIBLE_CHUNKS returned for each entry, in id order
     entry_ids: list[str]  # every visible entry of the scope
     start: np.ndarray  # per entry: the day (ordinal) its date starts and ends, NaN when undated
     end: np.ndarray
@@ -129,7 +138,7 @@ class _Pool:
 log = logging.getLogger(__name__)
 _pools = ViewerLRU()
 # Listings run and vectors fetched by this process (tests and bench/scale.py read them).
-counters = {"listings": 0, "vectors_fetched": 0}
+counters = {"listings": 0, "listings_in_part": 0, "vectors_fetched": 0}
 
 
 def usable(settings: Settings, viewer: Viewer, params: dict[str, Any]) -> bool:
@@ -167,11 +176,15 @@ def view_for(graph: Graph, settings: Settings, viewer: Viewer, params: dict[str,
         pool.lock.acquire()
     try:
         view = pool.views.get(scope_key)
-        fresh = view is not None and time.monotonic() - view.listed_at <= settings.dense_matrix_seconds
-        if view is not None and fresh and view.epoch == epoch:
+        if view is None or time.monotonic() - view.listed_at > settings.dense_matrix_seconds:
+            return _list(graph, pool, params, stores_key, scope_key, user_id, gens, epoch)
+        if view.epoch == epoch:
             pool.views.move_to_end(scope_key)
             return view
-        if view is not None and len(view.entry_ids) > settings.dense_matrix_background_entries:
+        changed = _changed_since(graph, project, user_id, view.generations, gens)
+        if changed is not None:
+            return _list(graph, pool, params, stores_key, scope_key, user_id, gens, epoch, view, changed)
+        if len(view.entry_ids) > settings.dense_matrix_background_entries:
             if scope_key not in pool.relisting:
                 pool.relisting.add(scope_key)
                 threading.Thread(target=_relist_behind, daemon=True, name="memora-view-relist",
@@ -182,20 +195,62 @@ def view_for(graph: Graph, settings: Settings, viewer: Viewer, params: dict[str,
         pool.lock.release()
 
 
+def _changed_since(graph: Graph, project: str, user_id: str, before: list[dict[str, Any]],
+                   now: list[dict[str, Any]]) -> set[str] | None:
+    """The entries the generation steps between a view's listing and now name, read only for the generations this
+    viewer depends on (so what they name is what the viewer may have seen or may see now); None when the view must
+    be listed in full: their role changed, a step did not say what it changed or is no longer kept, or too many."""
+    old, new = before[0], now[0]
+    if old.get("role") != new.get("role"):
+        return None
+    changed: set[str] = set()
+    for field, key in (("generation", generations.ALL), ("inner", generations.INNER),
+                       ("own", generations.own_key(user_id))):
+        a, b = old.get(field), new.get(field)
+        if a == b:
+            continue
+        if a is None or b is None or int(b) < int(a):
+            return None
+        steps = generations.steps(graph, project, key, int(a), int(b))
+        if steps is None or any(step is None for step in steps):
+            return None
+        changed.update(x for step in steps for x in step or ())
+        if len(changed) > AMONG_MAX:
+            return None
+    return changed
+
+
 def _list(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, scope_key: str, user_id: str,
-          gens: list[dict[str, Any]], epoch: str) -> View | None:
-    """List the view under `gens` (the caller holds the pool's lock); kept only if no write moved them meanwhile."""
-    view = _refresh(graph, pool, params, stores_key, scope_key, epoch)
+          gens: list[dict[str, Any]], epoch: str, base: View | None = None,
+          changed: set[str] | None = None) -> View | None:
+    """List the view under `gens` (the caller holds the pool's lock): in full, or from `base` with the `changed`
+    entries listed again. Kept only if no write moved the generations meanwhile."""
+    if base is not None and changed is not None:
+        if not changed:  # the steps changed nothing it lists (entity vectors)
+            kept = pool.views[scope_key] = replace(base, epoch=epoch, generations=gens)
+            return kept
+        found = graph.read(VISIBLE_AMONG, {**params, "stores_key": stores_key, "among": sorted(changed)})
+        counters["listings_in_part"] += 1
+        listed = [r for r in base.records if r[0] not in changed] + (found[0]["entries"] if found else [])
+        listed.sort(key=lambda r: r[0])
+        listed_at = base.listed_at
+    else:
+        found = graph.read(VISIBLE_CHUNKS, {**params, "stores_key": stores_key})
+        counters["listings"] += 1
+        listed = found[0]["entries"] if found else []
+        listed_at = time.monotonic()
+    view = _build(graph, pool, params, stores_key, scope_key, gens, epoch, listed, listed_at)
     if view is not None and generations.read(graph, params["project_ids"], user_id, fresh=True) != gens:
-        # A write landed while listing: used once, never served again (its size still decides how the next is had).
+        # A write landed while listing: never served again; the next search lists what changed since `gens`.
         pool.views[scope_key] = replace(view, epoch="")
     return view
 
 
 def _relist_behind(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, scope_key: str,
                    user_id: str) -> None:
-    """List a large view again off the request path: its searches take the Cypher path until it is done (issue 12:
-    ~5 s at 100,000 entries, which every search of the viewer waited for). The stale view is never served."""
+    """List a large view again in full off the request path: its searches take the Cypher path until it is done
+    (issue 12: ~5 s at 100,000 entries, which every search of the viewer waited for). The stale view is never
+    served."""
     with pool.lock:
         try:
             gens = generations.read(graph, params["project_ids"], user_id, fresh=True)
@@ -208,11 +263,10 @@ def _relist_behind(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key
             pool.relisting.discard(scope_key)
 
 
-def _refresh(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, scope_key: str,
-             epoch: str) -> View | None:
-    found = graph.read(VISIBLE_CHUNKS, {**params, "stores_key": stores_key})
-    listed = found[0]["entries"] if found else []
-    counters["listings"] += 1
+def _build(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, scope_key: str,
+           gens: list[dict[str, Any]], epoch: str, listed: list[list[Any]], listed_at: float) -> View | None:
+    """The view of these listed entries, with the vectors the pool lacks fetched; None when a vector changed (or
+    its entry was hidden) between the listing and the fetch."""
     stamps: list[Stamp] = [(c[0], c[1], int(c[2])) for r in listed for c in r[4]]
     missing = [s for s in stamps if s not in pool.slots]
     for i in range(0, len(missing), FETCH_BATCH):
@@ -222,7 +276,7 @@ def _refresh(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str,
         pool.add([((r["chunk_id"], r["hash"], int(r["stores"])), list(r["vector"])) for r in rows
                   if (r["chunk_id"], r["hash"], int(r["stores"])) not in pool.slots])
     if any(s not in pool.slots for s in stamps):
-        return None  # a vector changed (or its entry was hidden) between the two statements
+        return None
     for key, kept in pool.views.items():  # the rows they index are the same in the grown matrix
         pool.views[key] = replace(kept, matrix=pool.matrix)
     if len(pool.slots) > 2 * len(stamps) + COMPACT_SLACK:
@@ -241,8 +295,8 @@ def _refresh(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str,
             starts.append(row)
             row += len(r[4])
     span = np.asarray([(r[1], r[2]) for r in listed], dtype=np.float64).reshape(-1, 2)  # None is NaN
-    view = View(epoch=epoch, listed_at=time.monotonic(), entry_ids=entry_ids, start=span[:, 0], end=span[:, 1],
-                author_keys=[r[3] for r in listed],
+    view = View(epoch=epoch, generations=gens, listed_at=listed_at, records=listed, entry_ids=entry_ids,
+                start=span[:, 0], end=span[:, 1], author_keys=[r[3] for r in listed],
                 mentioned_by={x: (np.fromiter(c.keys(), dtype=np.int64, count=len(c)),
                                   np.fromiter(c.values(), dtype=np.int64, count=len(c)))
                               for x, c in mentioned.items()},

@@ -176,6 +176,7 @@ def test_view_relist_times_the_listing_after_each_write_both_ways_and_leaves_the
     figures = json.loads(out.read_text())
     assert 0 < figures["visible_entries"] <= 62 and figures["cold_listing_ms"] > 0
     assert len(figures["relist_ms"]) == 2 and figures["listed_new"] == 4, figures  # each write was in the next view
+    assert len(figures["relist_in_part_ms"]) == len(figures["first_search_after_write_ms"]) == 2
     assert len(figures["behind"]["first_search_ms"]) == 2
     assert figures["behind"]["served_again_p50_ms"] >= figures["behind"]["first_search_p50_ms"] > 0
     assert set(figures["listing_statement_p50_ms"]) == {"one_record", "record_per_chunk"}

@@ -10,6 +10,7 @@ same generation bumps as the real write paths (`graph/generations.py`).
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from datetime import date
@@ -253,14 +254,14 @@ def test_a_role_change_takes_effect_on_the_next_search(graph: Graph, settings: S
 def _relisting_held(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
     """Hold every listing at a gate: (the gate, an event set once a listing reached it)."""
     gate, reached = threading.Event(), threading.Event()
-    real = visible_view._refresh
+    real = visible_view._build
 
     def held(*args: Any) -> Any:
         reached.set()
         assert gate.wait(30)
         return real(*args)
 
-    monkeypatch.setattr(visible_view, "_refresh", held)
+    monkeypatch.setattr(visible_view, "_build", held)
     return gate, reached
 
 
@@ -292,7 +293,8 @@ def test_a_large_views_relisting_runs_behind_while_cypher_answers_the_same(
         (exact, exact_chunks), (hits, chunks) = _both(graph, behind, world, "reader")
         assert hits[0].id == f"{world['project']}/news"
         assert ([h.id for h in hits], chunks) == ([h.id for h in exact], exact_chunks)
-    assert reached.wait(10) and visible_view.counters == start  # held at the gate: nothing listed yet
+    assert reached.wait(10)  # the one listing behind is held at the gate, before its view is built
+    assert visible_view.counters["listings"] == start["listings"] + 1
     gate.set()
     view = _view_when_ready(graph, behind, world, viewer)
     assert f"{world['project']}/news" in view.entry_ids
@@ -325,3 +327,116 @@ def test_an_entry_hidden_while_the_view_relists_behind_is_never_served_from_it(
     assert reached.wait(10)
     gate.set()
     assert top not in _view_when_ready(graph, behind, world, viewer).entry_ids
+
+
+def _same(a: visible_view.View, b: visible_view.View) -> None:
+    assert a.entry_ids == b.entry_ids and a.author_keys == b.author_keys
+    assert np.array_equal(a.start, b.start, equal_nan=True) and np.array_equal(a.end, b.end, equal_nan=True)
+    assert {x: (m.tolist(), c.tolist()) for x, (m, c) in a.mentioned_by.items()} == \
+        {x: (m.tolist(), c.tolist()) for x, (m, c) in b.mentioned_by.items()}
+    assert a.embedded_ids == b.embedded_ids and a.chunk_ids == b.chunk_ids and a.starts.tolist() == b.starts.tolist()
+    assert np.allclose(a.matrix[a.rows], b.matrix[b.rows])
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_after_pipeline_writes_a_view_lists_only_the_changed_entries_and_equals_a_full_listing(
+        graph: Graph, settings: Settings, world: dict[str, Any], role: str) -> None:
+    """Writes through the ingest pipeline name their entries in the generation steps: a new circle entry naming
+    people, one whose vector the worker adds later, another author's private entry, the viewer's own private one, a
+    circle entry re-levelled to private, one deleted. The view is listed again in part only, and is what a full
+    listing gives, for every role; hidden entries never enter it and re-levelled ones leave it."""
+    from ingest.embedding_jobs import backfill
+    from ingest.pipeline import Ingestor, parse_line
+
+    project, users = world["project"], world["users"]
+    viewer = Viewer(user_id=users[role])
+    params = {**_params(world, viewer), "prop": world["prop"]}
+    key = stores_key(world["embedder"].slug)
+    assert visible_view.view_for(graph, settings, viewer, params, key, DIM) is not None
+    start = dict(visible_view.counters)
+    now = Ingestor(graph, world["embedder"], embed=True)
+    later = Ingestor(graph, world["embedder"], embed=False)
+
+    def ingest(ingestor: Ingestor, entry_id: str, author: str, level: str, text: str) -> None:
+        record = {"entry_id": f"{project}/{entry_id}", "project_id": project, "author": author, "intimacy": level,
+                  "text": text, "date": "2004-06-01"}
+        report = ingestor.ingest([(1, parse_line(1, json.dumps(record)))])
+        assert not report.errors, report.errors
+
+    ingest(now, "w-new", users["owner"], "circle", "Pep y Marta fueron al mercado.")
+    ingest(later, "w-later", users["coauthor"], "public", "Una tarde en el puerto.")
+    ingest(now, "w-hidden", users["writer"], "private", "Lo que nadie más sabe.")
+    ingest(now, "w-own", users[role], "private", "Mi propia nota.")
+    ingest(now, "w-relevel", users["owner"], "circle", "Primero para todos.")
+    ingest(now, "w-gone", users["owner"], "circle", "Esta se borra.")
+    part = visible_view.view_for(graph, settings, viewer, params, key, DIM)
+    assert part is not None and f"{project}/w-gone" in part.entry_ids
+    ingest(Ingestor(graph, world["embedder"], embed=True, overwrite=True), "w-relevel", users["owner"], "private",
+           "Ahora solo para mí.")
+    assert now.delete(f"{project}/w-gone")
+    backfill(graph, world["embedder"], active=False, project_id=project)
+    part = visible_view.view_for(graph, settings, viewer, params, key, DIM)
+    assert part is not None
+    assert visible_view.counters["listings"] == start["listings"]  # nothing listed in full
+    assert visible_view.counters["listings_in_part"] > start["listings_in_part"]
+    visible_view.clear()
+    full = visible_view.view_for(graph, settings, viewer, params, key, DIM)
+    assert full is not None and visible_view.counters["listings"] == start["listings"] + 1
+    _same(part, full)
+    ids = set(part.entry_ids)
+    assert {f"{project}/w-new", f"{project}/w-later", f"{project}/w-own"} <= ids
+    assert f"{project}/w-later" in part.embedded_ids  # its vector, stored by the worker, came in part too
+    assert f"{project}/w-gone" not in ids
+    assert (f"{project}/w-hidden" in ids) == (role == "writer")
+    assert (f"{project}/w-relevel" in ids) == (role == "owner")
+    assert f"{project}/person/Pep" in part.mentioned_by or any("pep" in x.lower() for x in part.mentioned_by)
+
+
+def test_a_step_that_does_not_say_what_it_changed_or_is_no_longer_kept_lists_in_full(
+        graph: Graph, settings: Settings, world: dict[str, Any]) -> None:
+    viewer = Viewer(user_id=world["users"]["reader"])
+    params = {**_params(world, viewer), "prop": world["prop"]}
+    key = stores_key(world["embedder"].slug)
+    project = world["project"]
+
+    def bump(entry_id: str | None) -> None:
+        level = {"project_id": project, "intimacy": "circle", "author_id": world["users"]["owner"]}
+        generations.bump_levels(graph, [{**level, **({"entry_id": entry_id} if entry_id else {})}])
+
+    assert visible_view.view_for(graph, settings, viewer, params, key, DIM) is not None
+    start = dict(visible_view.counters)
+    bump(f"{project}/e02")
+    assert visible_view.view_for(graph, settings, viewer, params, key, DIM) is not None
+    assert visible_view.counters["listings_in_part"] == start["listings_in_part"] + 1
+    assert visible_view.counters["listings"] == start["listings"]
+    bump(None)  # a write that does not name its entries (an entity merge, a membership change)
+    assert visible_view.view_for(graph, settings, viewer, params, key, DIM) is not None
+    assert visible_view.counters["listings"] == start["listings"] + 1
+    bump(f"{project}/e02")
+    graph.write("MATCH (s:GenerationStep {project_id: $p}) DELETE s", {"p": project})  # pruned
+    assert visible_view.view_for(graph, settings, viewer, params, key, DIM) is not None
+    assert visible_view.counters["listings"] == start["listings"] + 2
+
+
+def test_a_batchs_steps_name_each_entry_only_under_the_generations_of_its_own_levels(
+        graph: Graph, world: dict[str, Any]) -> None:
+    """A member's generation step must never name another author's private entry: which entries a step names decides
+    what that member's view lists again."""
+    project, users = world["project"], world["users"]
+    levels = [{"project_id": project, "intimacy": "private", "author_id": users["writer"], "entry_id": "a"},
+              {"project_id": project, "intimacy": "circle", "author_id": users["owner"], "entry_id": "b"},
+              {"project_id": project, "intimacy": "intimate", "author_id": users["coauthor"], "entry_id": "c"},
+              {"project_id": project, "intimacy": "public", "author_id": users["owner"], "entry_id": "c"}]
+    now = {r["project_id"]: r for r in generations.read(graph, [project], users["owner"])}[project]
+    generations.bump_levels(graph, levels)
+
+    def named(key: str, after: int) -> list[str] | None:
+        found = generations.steps(graph, project, key, after, after + 1)
+        assert found is not None and len(found) == 1
+        return found[0]
+
+    assert named(generations.ALL, now["generation"]) == ["b", "c"]
+    assert named(generations.INNER, now["inner"]) == ["c"]
+    writer_key = generations.own_key(users["writer"])
+    assert named(writer_key, graph.read("MATCH (p:Project {id: $p}) RETURN p[$k] AS g",
+                                        {"p": project, "k": writer_key})[0]["g"] - 1) == ["a"]
