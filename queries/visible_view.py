@@ -29,6 +29,7 @@ statements for every role on the real Neo4j.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import logging
@@ -95,7 +96,6 @@ class View:
     epoch: str  # the generations it was listed under, as a key ("" once a write is known to have raced the listing)
     generations: list[dict[str, Any]]  # the same, as read before the listing
     listed_at: float  # when it was listed in full (a listing in part keeps it: the backstop counts from there)
-    records: list[list[Any]]  # what VISIBLE_CHUNKS returned for each entry, in id order
     entry_ids: list[str]  # every visible entry of the scope
     start: np.ndarray  # per entry: the day (ordinal) its date starts and ends, NaN when undated
     end: np.ndarray
@@ -106,6 +106,7 @@ class View:
     starts: np.ndarray  # where each embedded entry's chunks begin in `rows`
     rows: np.ndarray  # the pool row of every visible chunk, grouped by entry
     chunk_ids: list[str]
+    stamps: list[Stamp]  # (chunk id, text hash, stores) of every visible chunk: the pool keys of `rows`
     matrix: np.ndarray  # the pool's matrix the rows index (a compaction makes a new one)
 
 
@@ -113,24 +114,35 @@ class _Pool:
     def __init__(self, dim: int) -> None:
         self.lock = threading.Lock()
         self.slots: dict[Stamp, int] = {}
-        self.matrix = np.zeros((0, dim), dtype=np.float32)
+        self._buffer = np.zeros((0, dim), dtype=np.float32)
+        self.matrix = self._buffer  # the filled rows of the buffer; views keep the one they were built with
         self.views: OrderedDict[str, View] = OrderedDict()
         self.relisting: set[str] = set()  # scopes a background thread is listing again
 
     def add(self, rows: list[tuple[Stamp, list[float]]]) -> None:
+        """Append unit vectors. The buffer grows by a quarter at a time, so a write's one new vector is not a copy
+        of the whole pool (157 MB at 100,000 chunks); rows past a view's matrix are never read through it."""
         if not rows:
             return
         block = np.asarray([v for _, v in rows], dtype=np.float32)
         norms = np.linalg.norm(block, axis=1, keepdims=True)
         block = np.divide(block, norms, out=np.zeros_like(block), where=norms > 0)
         start = len(self.slots)
-        self.matrix = np.concatenate([self.matrix, block]) if len(self.matrix) else block
+        if start + len(block) > len(self._buffer) or self._buffer.shape[1] != block.shape[1]:
+            size = max(len(self._buffer) + len(self._buffer) // 4, start + len(block))
+            grown = np.zeros((size, block.shape[1]), dtype=np.float32)
+            if start:
+                grown[:start] = self.matrix
+            self._buffer = grown
+        self._buffer[start:start + len(block)] = block
+        self.matrix = self._buffer[:start + len(block)]
         for i, (stamp, _) in enumerate(rows):
             self.slots[stamp] = start + i
 
     def compact(self, keep: list[Stamp]) -> None:
         rows = np.asarray([self.slots[s] for s in keep], dtype=np.int64)
-        self.matrix = self.matrix[rows] if len(rows) else self.matrix[:0]
+        self._buffer = self.matrix[rows] if len(rows) else self.matrix[:0]
+        self.matrix = self._buffer
         self.slots = {s: i for i, s in enumerate(keep)}
         self.views.clear()
 
@@ -231,15 +243,12 @@ def _list(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, sc
             return kept
         found = graph.read(VISIBLE_AMONG, {**params, "stores_key": stores_key, "among": sorted(changed)})
         counters["listings_in_part"] += 1
-        listed = [r for r in base.records if r[0] not in changed] + (found[0]["entries"] if found else [])
-        listed.sort(key=lambda r: r[0])
-        listed_at = base.listed_at
+        view = _merge(graph, pool, params, stores_key, scope_key, gens, epoch, base, changed,
+                      found[0]["entries"] if found else [])
     else:
         found = graph.read(VISIBLE_CHUNKS, {**params, "stores_key": stores_key})
         counters["listings"] += 1
-        listed = found[0]["entries"] if found else []
-        listed_at = time.monotonic()
-    view = _build(graph, pool, params, stores_key, scope_key, gens, epoch, listed, listed_at)
+        view = _build(graph, pool, params, stores_key, scope_key, gens, epoch, found[0]["entries"] if found else [])
     if view is not None and generations.read(graph, params["project_ids"], user_id, fresh=True) != gens:
         # A write landed while listing: never served again; the next search lists what changed since `gens`.
         pool.views[scope_key] = replace(view, epoch="")
@@ -263,11 +272,9 @@ def _relist_behind(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key
             pool.relisting.discard(scope_key)
 
 
-def _build(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, scope_key: str,
-           gens: list[dict[str, Any]], epoch: str, listed: list[list[Any]], listed_at: float) -> View | None:
-    """The view of these listed entries, with the vectors the pool lacks fetched; None when a vector changed (or
-    its entry was hidden) between the listing and the fetch."""
-    stamps: list[Stamp] = [(c[0], c[1], int(c[2])) for r in listed for c in r[4]]
+def _fetch(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, stamps: list[Stamp]) -> bool:
+    """Fetch the vectors of `stamps` the pool lacks; False when one changed (or its entry was hidden) between the
+    listing and the fetch."""
     missing = [s for s in stamps if s not in pool.slots]
     for i in range(0, len(missing), FETCH_BATCH):
         ids = [s[0] for s in missing[i:i + FETCH_BATCH]]
@@ -275,12 +282,34 @@ def _build(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, s
         counters["vectors_fetched"] += len(rows)
         pool.add([((r["chunk_id"], r["hash"], int(r["stores"])), list(r["vector"])) for r in rows
                   if (r["chunk_id"], r["hash"], int(r["stores"])) not in pool.slots])
-    if any(s not in pool.slots for s in stamps):
-        return None
+    if any(s not in pool.slots for s in missing):
+        return False
     for key, kept in pool.views.items():  # the rows they index are the same in the grown matrix
         pool.views[key] = replace(kept, matrix=pool.matrix)
-    if len(pool.slots) > 2 * len(stamps) + COMPACT_SLACK:
-        pool.compact(stamps)
+    return True
+
+
+def _keep(pool: _Pool, scope_key: str, view: View) -> View:
+    """Keep `view` in its pool, first compacting the pool when most of its rows are stale (then the rows are
+    renumbered, and the pool's other views dropped)."""
+    if len(pool.slots) > 2 * len(view.stamps) + COMPACT_SLACK:
+        pool.compact(view.stamps)
+        view = replace(view, rows=np.asarray([pool.slots[s] for s in view.stamps], dtype=np.int64),
+                       matrix=pool.matrix)
+    pool.views[scope_key] = view
+    pool.views.move_to_end(scope_key)
+    while len(pool.views) > VIEWS_PER_POOL:
+        pool.views.popitem(last=False)
+    return view
+
+
+def _build(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, scope_key: str,
+           gens: list[dict[str, Any]], epoch: str, listed: list[list[Any]]) -> View | None:
+    """The view of every listed entry (VISIBLE_CHUNKS' records, in id order); None when a vector could not be
+    fetched as listed."""
+    stamps: list[Stamp] = [(c[0], c[1], int(c[2])) for r in listed for c in r[4]]
+    if not _fetch(graph, pool, params, stores_key, stamps):
+        return None
     entry_ids = [r[0] for r in listed]
     mentioned: dict[str, dict[int, int]] = {}
     embedded: list[int] = []
@@ -295,20 +324,85 @@ def _build(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, s
             starts.append(row)
             row += len(r[4])
     span = np.asarray([(r[1], r[2]) for r in listed], dtype=np.float64).reshape(-1, 2)  # None is NaN
-    view = View(epoch=epoch, generations=gens, listed_at=listed_at, records=listed, entry_ids=entry_ids,
-                start=span[:, 0], end=span[:, 1], author_keys=[r[3] for r in listed],
-                mentioned_by={x: (np.fromiter(c.keys(), dtype=np.int64, count=len(c)),
-                                  np.fromiter(c.values(), dtype=np.int64, count=len(c)))
-                              for x, c in mentioned.items()},
-                embedded=np.asarray(embedded, dtype=np.int64), embedded_ids=[entry_ids[i] for i in embedded],
-                starts=np.asarray(starts, dtype=np.int64),
-                rows=np.asarray([pool.slots[s] for s in stamps], dtype=np.int64),
-                chunk_ids=[s[0] for s in stamps], matrix=pool.matrix)
-    pool.views[scope_key] = view
-    pool.views.move_to_end(scope_key)
-    while len(pool.views) > VIEWS_PER_POOL:
-        pool.views.popitem(last=False)
-    return view
+    return _keep(pool, scope_key, View(
+        epoch=epoch, generations=gens, listed_at=time.monotonic(), entry_ids=entry_ids,
+        start=span[:, 0], end=span[:, 1], author_keys=[r[3] for r in listed],
+        mentioned_by={x: (np.fromiter(c.keys(), dtype=np.int64, count=len(c)),
+                          np.fromiter(c.values(), dtype=np.int64, count=len(c))) for x, c in mentioned.items()},
+        embedded=np.asarray(embedded, dtype=np.int64), embedded_ids=[entry_ids[i] for i in embedded],
+        starts=np.asarray(starts, dtype=np.int64), rows=np.asarray([pool.slots[s] for s in stamps], dtype=np.int64),
+        chunk_ids=[s[0] for s in stamps], stamps=stamps, matrix=pool.matrix))
+
+
+def _merge(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, scope_key: str,
+           gens: list[dict[str, Any]], epoch: str, base: View, changed: set[str],
+           listed: list[list[Any]]) -> View | None:
+    """`base` with the `changed` entries replaced by what was listed of them again (`listed`, in id order; one
+    not listed is hidden, deleted or out of scope now and leaves). The same view `_build` makes of a full listing
+    (tests/test_dense_matrix.py compares them), spliced in numpy instead of rebuilt entry by entry."""
+    new_stamps: list[Stamp] = [(c[0], c[1], int(c[2])) for r in listed for c in r[4]]
+    if not _fetch(graph, pool, params, stores_key, new_stamps):
+        return None
+    old_ids, n, m = base.entry_ids, len(base.entry_ids), len(listed)
+    removed = sorted(i for x in changed if (i := bisect.bisect_left(old_ids, x)) < n and old_ids[i] == x)
+    kept = np.delete(np.arange(n, dtype=np.int64), removed)
+    # Where each listed entry goes among the kept ones: before the kept entries whose ids are larger.
+    places = [(b := bisect.bisect_left(old_ids, r[0])) - bisect.bisect_left(removed, b) for r in listed]
+    order = np.insert(kept, np.asarray(places, dtype=np.int64), -np.arange(1, m + 1, dtype=np.int64))
+    old = order >= 0
+    old_at, new_at = order[old], -order[~old] - 1
+    new_ids = [r[0] for r in listed]
+    new_authors = [r[3] for r in listed]
+    entry_ids = [old_ids[k] if k >= 0 else new_ids[-k - 1] for k in order.tolist()]
+    author_keys = [base.author_keys[k] if k >= 0 else new_authors[-k - 1] for k in order.tolist()]
+    span = np.asarray([(r[1], r[2]) for r in listed], dtype=np.float64).reshape(-1, 2)
+    start, end = np.empty(len(order)), np.empty(len(order))
+    start[old], end[old] = base.start[old_at], base.end[old_at]
+    start[~old], end[~old] = span[new_at, 0], span[new_at, 1]
+    # Chunks: each entry's run of rows, taken from the old rows or from the new ones appended after them.
+    first, count = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    first[base.embedded] = base.starts
+    count[base.embedded] = np.diff(np.append(base.starts, len(base.rows)))
+    new_count = np.asarray([len(r[4]) for r in listed], dtype=np.int64)
+    new_first = len(base.rows) + np.cumsum(new_count) - new_count
+    runs_first, runs = np.empty(len(order), dtype=np.int64), np.empty(len(order), dtype=np.int64)
+    runs_first[old], runs[old] = first[old_at], count[old_at]
+    runs_first[~old], runs[~old] = new_first[new_at], new_count[new_at]
+    offsets = np.cumsum(runs) - runs
+    pick = np.repeat(runs_first - offsets, runs) + np.arange(int(runs.sum()), dtype=np.int64)
+    all_rows = np.concatenate([base.rows, np.asarray([pool.slots[s] for s in new_stamps], dtype=np.int64)])
+    all_stamps = base.stamps + new_stamps
+    stamps = [all_stamps[i] for i in pick.tolist()]
+    embedded = np.flatnonzero(runs > 0)
+    # Mentions: the kept entries' renumbered, the listed entries' added, each entity's entries in order.
+    renumber = np.full(n, -1, dtype=np.int64)
+    renumber[old_at] = np.flatnonzero(old)
+    mentioned: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    for x, (at, counts) in base.mentioned_by.items():
+        moved = renumber[at]
+        still = moved >= 0
+        if still.all():
+            mentioned[x] = (moved, counts)
+        elif still.any():
+            mentioned[x] = (moved[still], counts[still])
+    position = np.flatnonzero(~old)[np.argsort(new_at)] if m else np.zeros(0, dtype=np.int64)
+    added: dict[str, dict[int, int]] = {}
+    for j, r in enumerate(listed):
+        for x, c in r[5]:
+            slot = added.setdefault(x, {})
+            slot[int(position[j])] = slot.get(int(position[j]), 0) + int(c)
+    for x, more in added.items():
+        at = np.fromiter(more.keys(), dtype=np.int64, count=len(more))
+        counts = np.fromiter(more.values(), dtype=np.int64, count=len(more))
+        if x in mentioned:
+            at, counts = np.concatenate([mentioned[x][0], at]), np.concatenate([mentioned[x][1], counts])
+        by = np.argsort(at, kind="stable")
+        mentioned[x] = (at[by], counts[by])
+    return _keep(pool, scope_key, View(
+        epoch=epoch, generations=gens, listed_at=base.listed_at, entry_ids=entry_ids, start=start, end=end,
+        author_keys=author_keys, mentioned_by=mentioned, embedded=embedded,
+        embedded_ids=[entry_ids[i] for i in embedded.tolist()], starts=offsets[embedded], rows=all_rows[pick],
+        chunk_ids=[s[0] for s in stamps], stamps=stamps, matrix=pool.matrix))
 
 
 def _day(value: Any) -> float:
