@@ -49,8 +49,7 @@ ORDER BY n.id
 """
 
 # Entities a viewer may know of, named as the sources they may see name them.
-LIST_VISIBLE_ENTITIES = f"""
-MATCH (n:Person|Place|Thing) WHERE n.project_id IN $project_ids
+_VISIBLE_ENTITY = f"""
 WITH n, {display_name("n")} AS name
 WHERE name IS NOT NULL
 RETURN n.id AS id, n.project_id AS project_id, n.kind AS kind, name,
@@ -58,6 +57,10 @@ RETURN n.id AS id, n.project_id AS project_id, n.kind AS kind, name,
                  WITH d ORDER BY d.created_at, d.id UNWIND d.aliases AS a RETURN a }} AS aliases
 ORDER BY n.id
 """
+LIST_VISIBLE_ENTITIES = f"MATCH (n:Person|Place|Thing) WHERE n.project_id IN $project_ids{_VISIBLE_ENTITY}"
+# The same for the entities `$entity_ids` names (those a write's entries mention: queries/lexicons.py).
+LIST_VISIBLE_ENTITIES_AMONG = f"""
+MATCH (n:Person|Place|Thing) WHERE n.id IN $entity_ids AND n.project_id IN $project_ids{_VISIBLE_ENTITY}"""
 
 # Declarations an entry may be linked through: at least as open as the entry, and an intimate or private one only by
 # the entry's own author (the rule for lent conversation context), so linking never carries a name or an alias to a
@@ -115,6 +118,12 @@ def list_entities(graph: Graph, project_ids: list[str]) -> list[Entity]:
 
 def list_visible_entities(graph: Graph, project_ids: list[str], viewer_params: dict[str, object]) -> list[Entity]:
     return _entities(graph.read(LIST_VISIBLE_ENTITIES, {"project_ids": project_ids, **viewer_params}))
+
+
+def list_visible_entities_among(graph: Graph, project_ids: list[str], viewer_params: dict[str, object],
+                                entity_ids: list[str]) -> list[Entity]:
+    return _entities(graph.read(LIST_VISIBLE_ENTITIES_AMONG, {"project_ids": project_ids, "entity_ids": entity_ids,
+                                                             **viewer_params}))
 
 
 def linkable_entities(graph: Graph, project_id: str, author_id: str | None, intimacy: str,

@@ -284,7 +284,7 @@ def _bump_audiences(tx: ManagedTransaction, project_id: str, changed: list[dict[
         elif roles.get(v.get("user_id")) is not None and \
                 (roles[v["user_id"]] in ("owner", "coauthor")) == (v["audience"] == "writer"):
             keys.add(generations.own_key(v["user_id"]))
-    generations.bump_keys_in(tx, project_id, keys, entry_ids=[])  # entity vectors: no entry's listed data
+    generations.bump_keys_in(tx, project_id, keys, entry_ids=[], entity_ids=[])  # no entry, mention nor name
     return keys
 
 

@@ -188,9 +188,7 @@ def write_batch(graph: Graph, entries: list[dict[str, Any]], periods: list[dict[
             tx.run(LINK_THREAD, rows=threaded).consume()
         mark_stale(tx, ids)  # ... and the ones they belong to now (new level, period, author)
         # cached search results of whoever may see these entries, at their old or new level, are stale
-        bump_levels_in(tx, before + [{"project_id": e["project_id"], "intimacy": e["props"].get("intimacy"),
-                                      "author_id": e["props"].get("author_id"), "entry_id": e["id"]}
-                                     for e in entries])
+        bump_levels_in(tx, before + entry_levels(tx, ids))
 
     try:
         graph.transact(work)

@@ -35,9 +35,10 @@ from graph.db import Graph
 ALL = "search_generation"
 INNER = "search_generation_inner"
 
-# Each bump also leaves a step: which entries it changed (`entry_ids`; null when the write does not say, an empty
-# list when no entry's listed data changed), so a kept view can list only those again (queries/visible_view.py).
-# Only the last STEPS_KEPT steps of a generation are kept; a view further behind lists everything.
+# Each bump also leaves a step: which entries it changed (`entry_ids`) and which entities those entries mention before
+# or after it (`entity_ids`); null when the write does not say, an empty list when it changed none. A kept view lists
+# only those entries again (queries/visible_view.py), a kept lexicon only those entities (queries/lexicons.py). Only
+# the last STEPS_KEPT steps of a generation are kept; a view further behind lists everything.
 STEPS_KEPT = 256
 BUMP = f"""
 UNWIND $rows AS row
@@ -45,7 +46,7 @@ MATCH (p:Project {{id: row.project_id}})
 SET p[row.key] = coalesce(p[row.key], 0) + 1
 WITH row, p[row.key] AS generation
 CREATE (:GenerationStep {{project_id: row.project_id, key: row.key, generation: generation,
-                         entry_ids: row.entry_ids}})
+                         entry_ids: row.entry_ids, entity_ids: row.entity_ids}})
 WITH row, generation
 CALL (row, generation) {{
   MATCH (old:GenerationStep {{project_id: row.project_id, key: row.key}})
@@ -58,7 +59,7 @@ CALL (row, generation) {{
 STEPS = """
 MATCH (s:GenerationStep {project_id: $project_id, key: $key})
 WHERE s.generation > $after AND s.generation <= $upto
-RETURN s.generation AS generation, s.entry_ids AS entry_ids
+RETURN s.generation AS generation, s.entry_ids AS entry_ids, s.entity_ids AS entity_ids
 ORDER BY generation
 """
 
@@ -73,16 +74,19 @@ RETURN pid AS project_id, m.role AS role, coalesce(p.search_generation, 0) AS ge
 ORDER BY project_id
 """
 
-# The level and author of entries before a write changes or deletes them.
+# The level, author and mentioned entities of entries before (and after) a write changes or deletes them.
 ENTRY_LEVELS = """
 UNWIND $ids AS id
 MATCH (e:Entry {id: id})
-RETURN e.project_id AS project_id, e.intimacy AS intimacy, e.author_id AS author_id, e.id AS entry_id
+RETURN e.project_id AS project_id, e.intimacy AS intimacy, e.author_id AS author_id, e.id AS entry_id,
+       COLLECT { MATCH (e)-[:MENTIONS]->(x) RETURN DISTINCT x.id } AS entity_ids
 """
+# A stored vector changes no mention.
 CHUNK_LEVELS = """
 UNWIND $ids AS id
 MATCH (:Chunk {id: id})-[:OF]->(e:Entry)
-RETURN DISTINCT e.project_id AS project_id, e.intimacy AS intimacy, e.author_id AS author_id, e.id AS entry_id
+RETURN DISTINCT e.project_id AS project_id, e.intimacy AS intimacy, e.author_id AS author_id, e.id AS entry_id,
+       [] AS entity_ids
 """
 
 
@@ -100,18 +104,21 @@ def keys_for(intimacy: str | None, author_id: str | None) -> list[str]:
 
 
 def _rows(levels: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One row per (project, generation) the levels move, with the entries they name: null as soon as one level
-    names none (what changed is unknown), so a kept view then lists everything."""
-    named: dict[tuple[str, str], set[str] | None] = {}
+    """One row per (project, generation) the levels move, with the entries and entities they name: null as soon as
+    one level does not name them (what changed is unknown), so kept views and lexicons then list everything."""
+    named: dict[tuple[str, str], tuple[set[str] | None, set[str] | None]] = {}
     for r in levels:
         if not r.get("project_id"):
             continue
         for k in keys_for(r.get("intimacy"), r.get("author_id")):
             slot = (r["project_id"], k)
-            known = named.get(slot, set())
-            named[slot] = None if known is None or not r.get("entry_id") else known | {r["entry_id"]}
-    return [{"project_id": p, "key": k, "entry_ids": None if ids is None else sorted(ids)}
-            for (p, k), ids in sorted(named.items())]
+            entries, entities = named.get(slot, (set(), set()))
+            named[slot] = (None if entries is None or not r.get("entry_id") else entries | {r["entry_id"]},
+                           None if entities is None or r.get("entity_ids") is None
+                           else entities | set(r["entity_ids"]))
+    return [{"project_id": p, "key": k, "entry_ids": None if entries is None else sorted(entries),
+             "entity_ids": None if entities is None else sorted(entities)}
+            for (p, k), (entries, entities) in sorted(named.items())]
 
 
 def bump(graph: Graph, project_ids: Iterable[str]) -> None:
@@ -136,11 +143,12 @@ def bump_levels_in(tx: ManagedTransaction, levels: Iterable[dict[str, Any]]) -> 
         tx.run(BUMP, rows=rows).consume()
 
 
-def bump_keys_in(tx: ManagedTransaction, project_id: str, keys: Iterable[str],
-                 entry_ids: list[str] | None = None) -> None:
+def bump_keys_in(tx: ManagedTransaction, project_id: str, keys: Iterable[str], entry_ids: list[str] | None = None,
+                 entity_ids: list[str] | None = None) -> None:
     """Bump these generations of one project (an entity-vector refresh knows the audiences it changed); `entry_ids`
-    names the entries whose listed data changed (an empty list: none), None when unknown."""
-    rows = [{"project_id": project_id, "key": k, "entry_ids": entry_ids} for k in sorted(set(keys))]
+    and `entity_ids` name what changed (an empty list: nothing), None when unknown."""
+    rows = [{"project_id": project_id, "key": k, "entry_ids": entry_ids, "entity_ids": entity_ids}
+            for k in sorted(set(keys))]
     if rows:
         tx.run(BUMP, rows=rows).consume()
 
@@ -183,13 +191,29 @@ def reading_once(fn: Callable[P, R]) -> Callable[P, R]:
     return run
 
 
-def steps(graph: Graph, project_id: str, key: str, after: int, upto: int) -> list[list[str] | None] | None:
-    """The entries each bump of `key` from `after` to `upto` named (None per step that did not say); None when a
-    step is no longer kept."""
-    rows = graph.read(STEPS, {"project_id": project_id, "key": key, "after": after, "upto": upto})
-    if [r["generation"] for r in rows] != list(range(after + 1, upto + 1)):
+def changed_since(graph: Graph, user_id: str, before: dict[str, Any], now: dict[str, Any], field: str,
+                  limit: int) -> set[str] | None:
+    """What the steps between two reads of a viewer's generations of one project (`read` rows) name in `field`
+    (`entry_ids` or `entity_ids`), read only for the generations this viewer depends on, so what they name is what
+    the viewer may have seen or may see now; None when everything must be listed again: their role changed, a step
+    did not say, is no longer kept, or more than `limit` are named."""
+    if before.get("role") != now.get("role") or before.get("project_id") != now.get("project_id"):
         return None
-    return [None if r["entry_ids"] is None else list(r["entry_ids"]) for r in rows]
+    changed: set[str] = set()
+    for column, key in (("generation", ALL), ("inner", INNER), ("own", own_key(user_id))):
+        a, b = before.get(column), now.get(column)
+        if a == b:
+            continue
+        if a is None or b is None or int(b) < int(a):
+            return None
+        rows = graph.read(STEPS, {"project_id": now["project_id"], "key": key, "after": int(a), "upto": int(b)})
+        if [r["generation"] for r in rows] != list(range(int(a) + 1, int(b) + 1)) or \
+                any(r[field] is None for r in rows):
+            return None
+        changed.update(x for r in rows for x in r[field])
+        if len(changed) > limit:
+            return None
+    return changed
 
 
 def read(graph: Graph, project_ids: list[str], viewer_id: str | None, fresh: bool = False) -> list[dict[str, Any]]:

@@ -12,13 +12,11 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextvars import copy_context
 from dataclasses import dataclass, field
 from datetime import date
-from functools import partial
 from typing import Any
 
-from graph import analytics_cache, generations
+from graph import generations
 from graph.db import Graph
 from graph.embeddings import stores_key
-from graph.entities import list_visible_entities
 from graph.members import projects_of
 from graph.schema import vector_property
 from graph.settings import Settings
@@ -29,7 +27,7 @@ from ingest.embedder_specs import embedder_for_spec
 from ingest.embedders import CheckedEmbedder, EmbeddingError
 from ingest.linking import ProjectLexicon
 from queries import channels as ch
-from queries import ranker, result_cache
+from queries import lexicons, ranker, result_cache
 from queries.dense import dense as _dense
 from queries.diversify import diversify, word_set
 from queries.entity_questions import answer_question
@@ -382,19 +380,9 @@ def _embeddable(text: str) -> str:
 
 
 def _lexicons(graph: Graph, projects: list[str], viewer: Viewer) -> dict[str, ProjectLexicon]:
-    """The names each project's visible entities answer to. Listing them reads every entity of the project (tens of
-    milliseconds at 10,000 entries), so a member's lexicon is kept per viewer until a write they may see
-    (graph/analytics_cache.py; declarations, merges and edits bump the generations too). It is only read here."""
-    params = visibility_params(viewer)
-
-    def build(project_id: str) -> ProjectLexicon:
-        lexicon = ProjectLexicon(project_id)
-        for entity in list_visible_entities(graph, [project_id], params):
-            lexicon.add(entity)
-        return lexicon
-
-    return {p: analytics_cache.cached(graph, params, p, "lexicon", {}, partial(build, p), immutable=True)
-            for p in projects}
+    """The names each project's visible entities answer to, kept per viewer and listed again in part after a write
+    they may see (queries/lexicons.py). Only read here."""
+    return {p: lexicons.lexicon(graph, p, viewer) for p in projects}
 
 
 def _resolve_names(lexicons: dict[str, ProjectLexicon], kind: str, names: list[str] | None,

@@ -193,7 +193,7 @@ def view_for(graph: Graph, settings: Settings, viewer: Viewer, params: dict[str,
         if view.epoch == epoch:
             pool.views.move_to_end(scope_key)
             return view
-        changed = _changed_since(graph, project, user_id, view.generations, gens)
+        changed = generations.changed_since(graph, user_id, view.generations[0], gens[0], "entry_ids", AMONG_MAX)
         if changed is not None:
             return _list(graph, pool, params, stores_key, scope_key, user_id, gens, epoch, view, changed)
         if len(view.entry_ids) > settings.dense_matrix_background_entries:
@@ -205,31 +205,6 @@ def view_for(graph: Graph, settings: Settings, viewer: Viewer, params: dict[str,
         return _list(graph, pool, params, stores_key, scope_key, user_id, gens, epoch)
     finally:
         pool.lock.release()
-
-
-def _changed_since(graph: Graph, project: str, user_id: str, before: list[dict[str, Any]],
-                   now: list[dict[str, Any]]) -> set[str] | None:
-    """The entries the generation steps between a view's listing and now name, read only for the generations this
-    viewer depends on (so what they name is what the viewer may have seen or may see now); None when the view must
-    be listed in full: their role changed, a step did not say what it changed or is no longer kept, or too many."""
-    old, new = before[0], now[0]
-    if old.get("role") != new.get("role"):
-        return None
-    changed: set[str] = set()
-    for field, key in (("generation", generations.ALL), ("inner", generations.INNER),
-                       ("own", generations.own_key(user_id))):
-        a, b = old.get(field), new.get(field)
-        if a == b:
-            continue
-        if a is None or b is None or int(b) < int(a):
-            return None
-        steps = generations.steps(graph, project, key, int(a), int(b))
-        if steps is None or any(step is None for step in steps):
-            return None
-        changed.update(x for step in steps for x in step or ())
-        if len(changed) > AMONG_MAX:
-            return None
-    return changed
 
 
 def _list(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, scope_key: str, user_id: str,

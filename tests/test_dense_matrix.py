@@ -431,9 +431,10 @@ def test_a_batchs_steps_name_each_entry_only_under_the_generations_of_its_own_le
     generations.bump_levels(graph, levels)
 
     def named(key: str, after: int) -> list[str] | None:
-        found = generations.steps(graph, project, key, after, after + 1)
-        assert found is not None and len(found) == 1
-        return found[0]
+        found = graph.read(generations.STEPS, {"project_id": project, "key": key, "after": after,
+                                               "upto": after + 1})
+        assert len(found) == 1
+        return found[0]["entry_ids"]
 
     assert named(generations.ALL, now["generation"]) == ["b", "c"]
     assert named(generations.INNER, now["inner"]) == ["c"]

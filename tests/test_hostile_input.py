@@ -85,10 +85,17 @@ def bearer(settings: Settings, user: str) -> dict[str, str]:
 
 
 def project_nodes(graph: Graph, project: str) -> set[str]:
-    rows = graph.read("MATCH (n) WHERE n.project_id = $p OR (n:Project AND n.id = $p) "
-                      "OR EXISTS { MATCH (n)-[:MEMBER_OF]->(:Project {id: $p}) } RETURN elementId(n) AS id",
-                      {"p": project})
+    """Every node of the project but the generation steps (bookkeeping each write adds: `steps_naming`)."""
+    rows = graph.read("MATCH (n) WHERE (n.project_id = $p OR (n:Project AND n.id = $p) "
+                      "OR EXISTS { MATCH (n)-[:MEMBER_OF]->(:Project {id: $p}) }) AND NOT n:GenerationStep "
+                      "RETURN elementId(n) AS id", {"p": project})
     return {r["id"] for r in rows}
+
+
+def steps_naming(graph: Graph, project: str) -> dict[str, list[str] | None]:
+    rows = graph.read("MATCH (s:GenerationStep {project_id: $p}) RETURN elementId(s) AS id, s.entry_ids AS ids",
+                      {"p": project})
+    return {r["id"]: r["ids"] for r in rows}
 
 
 def entry_nodes(graph: Graph, entry_id: str) -> set[str]:
@@ -265,7 +272,7 @@ def test_injection_in_entry_fields_is_stored_and_searched_as_text(client: TestCl
     project, headers = world["project"], bearer(settings, world["owner"])
     marker = f"marca{uuid.uuid4().hex[:8]}"
     entry_id = f"{project}/{payload}"
-    before = project_nodes(graph, project)
+    before, steps_before = project_nodes(graph, project), steps_naming(graph, project)
     made = client.post("/v1/entries", headers=headers, json={
         "entry_id": entry_id, "project_id": project, "text": f"{marker} {payload}", "title": payload,
         "persons": [payload], "places": [payload], "tags": [payload], "period": payload, "intimacy": "circle"})
@@ -275,6 +282,8 @@ def test_injection_in_entry_fields_is_stored_and_searched_as_text(client: TestCl
     after = project_nodes(graph, project)
     assert before <= after, "no existing node of the project may disappear"
     assert after - before == entry_nodes(graph, entry_id), "only the entry and what it links to are new"
+    new_steps = [ids for k, ids in steps_naming(graph, project).items() if k not in steps_before]
+    assert new_steps and all(ids == [entry_id] for ids in new_steps), "its generation steps name it, as it is"
 
     got = client.get(f"/v1/entries/{quote(entry_id, safe='')}", headers=bearer(settings, world["reader"]))
     assert got.status_code == 200, got.text
