@@ -319,7 +319,11 @@ def _merge(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, s
     if not _fetch(graph, pool, params, stores_key, new_stamps):
         return None
     old_ids, n, m = base.entry_ids, len(base.entry_ids), len(listed)
-    removed = sorted(i for x in changed if (i := bisect.bisect_left(old_ids, x)) < n and old_ids[i] == x)
+    # Found by id, not by bisection: Neo4j may order ids outside the BMP otherwise than Python, and an entry hidden
+    # now must leave the view whatever its id. Only where a listed entry is placed follows Python's order, which
+    # no ranking depends on (every tie is broken by id explicitly).
+    index = {x: i for i, x in enumerate(old_ids)}
+    removed = sorted(i for x in changed if (i := index.get(x)) is not None)
     kept = np.delete(np.arange(n, dtype=np.int64), removed)
     # Where each listed entry goes among the kept ones: before the kept entries whose ids are larger.
     places = [(b := bisect.bisect_left(old_ids, r[0])) - bisect.bisect_left(removed, b) for r in listed]

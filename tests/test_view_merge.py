@@ -70,3 +70,44 @@ def test_a_view_merged_in_part_is_the_view_built_in_full(seed: int) -> None:
         assert merged is not None and full is not None
         _same(merged, full)
         view = merged
+
+
+def _by_id(view: visible_view.View) -> dict[str, Any]:
+    """What the view says of each entry, whatever order it holds them in."""
+    chunks: dict[str, list[tuple[str, list[float]]]] = {}
+    ends = np.append(view.starts[1:], len(view.rows))
+    for k, i in enumerate(view.embedded.tolist()):
+        rows = range(int(view.starts[k]), int(ends[k]))
+        chunks[view.entry_ids[i]] = [(view.chunk_ids[r], view.matrix[view.rows[r]].round(6).tolist()) for r in rows]
+    mentions: dict[str, list[tuple[str, int]]] = {}
+    for x, (at, counts) in view.mentioned_by.items():
+        for i, c in zip(at.tolist(), counts.tolist(), strict=True):
+            mentions.setdefault(view.entry_ids[i], []).append((x, c))
+    return {x: (None if np.isnan(view.start[i]) else view.start[i], None if np.isnan(view.end[i]) else view.end[i],
+                view.author_keys[i], chunks.get(x, []), sorted(mentions.get(x, [])))
+            for i, x in enumerate(view.entry_ids)}
+
+
+def test_an_entry_whose_id_neo4j_orders_otherwise_than_python_still_leaves_the_view() -> None:
+    """Neo4j may order ids outside the BMP by UTF-16 code units: an emoji before U+FF01, where Python puts it
+    after. Listed in that order, the entry re-levelled away must still leave, and the others keep their data."""
+    rng, vectors = random.Random(5), np.random.default_rng(5)
+    ids = ["a\U0001f600", "a\uff01", "b", "c\U0001f33b", "c\uffe0"]
+    ordered = sorted(ids, key=lambda x: x.encode("utf-16-be"))
+    assert ordered != sorted(ids)
+    records = {i: _record(rng, i, 0) for i in ids}
+    pool = visible_view._Pool(DIM)
+    _pooled(pool, list(records.values()), vectors)
+    view = visible_view._build(None, pool, {}, "k", "scope", [], "e0",  # type: ignore[arg-type]
+                               [records[i] for i in ordered])
+    assert view is not None
+    del records["a\U0001f600"]
+    records["c\U0001f33b"] = _record(rng, "c\U0001f33b", 1)
+    _pooled(pool, [records["c\U0001f33b"]], vectors)
+    merged = visible_view._merge(None, pool, {}, "k", "scope", [], "e1", view,  # type: ignore[arg-type]
+                                 {"a\U0001f600", "c\U0001f33b"}, [records["c\U0001f33b"]])
+    full = visible_view._build(None, pool, {}, "k", "other", [], "e1",  # type: ignore[arg-type]
+                               [records[i] for i in sorted(records, key=lambda x: x.encode("utf-16-be"))])
+    assert merged is not None and full is not None
+    assert "a\U0001f600" not in merged.entry_ids
+    assert _by_id(merged) == _by_id(full)
