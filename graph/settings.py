@@ -84,8 +84,8 @@ class Settings(BaseSettings):
         "0 turns it off.")
     dense_matrix_seconds: float = Field(
         default=600.0, gt=0,
-        description="A viewer's list of visible chunks is listed again after this long even if no write moved "
-                    "their generations (writes invalidate it at once): a backstop for a hand-written statement.")
+        description="A viewer's kept view is listed again in full after this long even if no write moved their "
+                    "generations (writes invalidate it at once): a backstop for a hand-written statement.")
     dense_matrix_background_entries: int = Field(
         default=20_000, ge=0,
         description="A kept view of more visible entries than this is listed again in the background after a write "

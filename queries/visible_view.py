@@ -188,12 +188,14 @@ def view_for(graph: Graph, settings: Settings, viewer: Viewer, params: dict[str,
         pool.lock.acquire()
     try:
         view = pool.views.get(scope_key)
-        if view is None or time.monotonic() - view.listed_at > settings.dense_matrix_seconds:
+        if view is None:
             return _list(graph, pool, params, stores_key, scope_key, user_id, gens, epoch)
-        if view.epoch == epoch:
+        expired = time.monotonic() - view.listed_at > settings.dense_matrix_seconds  # the backstop: list in full
+        if not expired and view.epoch == epoch:
             pool.views.move_to_end(scope_key)
             return view
-        changed = generations.changed_since(graph, user_id, view.generations[0], gens[0], "entry_ids", AMONG_MAX)
+        changed = None if expired else \
+            generations.changed_since(graph, user_id, view.generations[0], gens[0], "entry_ids", AMONG_MAX)
         if changed is not None:
             return _list(graph, pool, params, stores_key, scope_key, user_id, gens, epoch, view, changed)
         if len(view.entry_ids) > settings.dense_matrix_background_entries:

@@ -441,3 +441,26 @@ def test_a_batchs_steps_name_each_entry_only_under_the_generations_of_its_own_le
     writer_key = generations.own_key(users["writer"])
     assert named(writer_key, graph.read("MATCH (p:Project {id: $p}) RETURN p[$k] AS g",
                                         {"p": project, "k": writer_key})[0]["g"] - 1) == ["a"]
+
+
+def test_an_expired_view_is_listed_in_full_at_once_when_small_and_behind_when_large(
+        graph: Graph, settings: Settings, world: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The backstop (`MEMORA_DENSE_MATRIX_SECONDS`) lists a view in full even when no step moved; a large one
+    then as after an unknown write: behind the searches, never serving the expired copy meanwhile."""
+    viewer = Viewer(user_id=world["users"]["reader"])
+    params = {**_params(world, viewer), "prop": world["prop"]}
+    key = stores_key(world["embedder"].slug)
+    quick = settings.model_copy(update={"dense_matrix_seconds": 0.2})
+    assert visible_view.view_for(graph, quick, viewer, params, key, DIM) is not None
+    start = dict(visible_view.counters)
+    time.sleep(0.3)
+    assert visible_view.view_for(graph, quick, viewer, params, key, DIM) is not None  # small: waited for
+    assert visible_view.counters["listings"] == start["listings"] + 1
+    gate, reached = _relisting_held(monkeypatch)
+    time.sleep(0.3)
+    behind = quick.model_copy(update={"dense_matrix_background_entries": 0})
+    assert visible_view.view_for(graph, behind, viewer, params, key, DIM) is None
+    assert reached.wait(10)
+    gate.set()
+    again = _view_when_ready(graph, behind.model_copy(update={"dense_matrix_seconds": 60.0}), world, viewer)
+    assert visible_view.counters["listings"] == start["listings"] + 2 and len(again.entry_ids) > 5
