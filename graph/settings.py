@@ -88,9 +88,10 @@ class Settings(BaseSettings):
                     "generations (writes invalidate it at once): a backstop for a hand-written statement.")
     dense_matrix_background_entries: int = Field(
         default=20_000, ge=0,
-        description="A kept view of more visible entries than this is listed again in the background after a write "
-                    "its viewer may see, and that viewer's searches take the Cypher path until it is done, instead "
-                    "of all waiting for the listing (about 5 s at 100,000 entries). A stale view is never served.")
+        description="A kept view of more visible entries than this, when it must be listed again in full (a write "
+                    "that does not name its entries, or the backstop), is listed in the background, and that "
+                    "viewer's searches take the Cypher path until it is done, instead of all waiting for the listing "
+                    "(about 3.6 s at 100,000 entries). A stale view is never served.")
     dense_floor: float | None = Field(
         default=None,
         description="Dense hits below this similarity count as nothing (fallback chain); default per model, see "

@@ -8,18 +8,20 @@ project, model):
 - a *view*: the entries of the scope the viewer may see, with their embedded chunks and what the query's own
   constraints test (dates, author, what they mention), chosen by `VISIBLE_CHUNKS`, a statement with the one
   visibility predicate inside it, and kept under the viewer's generations (`graph/generations.py`) as the analytics
-  cache keeps its aggregates: any write the viewer may see moves them and the next search lists again, a write hidden
-  from them changes nothing of theirs;
+  cache keeps its aggregates: any write the viewer may see moves them, a write hidden from them changes nothing of
+  theirs. The next search then lists again only the entries that the generation steps since the view's listing
+  name (`VISIBLE_AMONG`, the predicate again; an entry hidden or deleted since leaves) and splices them in
+  (`_merge`); a step that does not say, one no longer kept, a role change or the backstop lists in full;
 - a *pool*: the unit vectors of the chunks that viewer's views named, keyed by chunk id and a stamp of the vector
   (the chunk's text hash and how many times a vector was stored on it), so a new listing only fetches the vectors
   it has not got (`CHUNK_VECTORS`, the predicate again). A pool is its viewer's alone: what it holds, when it is
   compacted or dropped depends only on what that viewer may see and on which viewers arrive, never on hidden
   entries (`graph/viewer_lru.py`).
 
-A view of more than `MEMORA_DENSE_MATRIX_BACKGROUND_ENTRIES` visible entries is listed again in a background thread
-after a write its viewer may see: until it is done that viewer's searches take the Cypher path (the stale view is
-never served), instead of every one of them waiting seconds for the listing. Which way a search goes depends only
-on the viewer's own generations and view size.
+A view of more than `MEMORA_DENSE_MATRIX_BACKGROUND_ENTRIES` visible entries that must be listed in full is listed in
+a background thread: until it is done that viewer's searches take the Cypher path (the stale view is never served),
+instead of every one of them waiting seconds for the listing. Which way a search goes depends only on the viewer's
+own generations, their steps, the clock and the view's size.
 
 The query's own constraints (`q_from`, `q_to`, `q_entity_ids`, `q_author_keys`) are tested on the view as
 `QUERY_SCOPE` tests them; a recurring date (`q_occ`), witnesses, several-project scopes and
@@ -235,7 +237,7 @@ def _list(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, sc
 def _relist_behind(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, scope_key: str,
                    user_id: str) -> None:
     """List a large view again in full off the request path: its searches take the Cypher path until it is done
-    (issue 12: ~5 s at 100,000 entries, which every search of the viewer waited for). The stale view is never
+    (~3.6 s at 100,000 entries, which every search of the viewer would wait for). The stale view is never
     served."""
     with pool.lock:
         try:
