@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
 from graph.db import Graph
 from graph.embeddings import attempts_key, claim_batch, record_failures, release, store_vectors, stores_key
@@ -272,14 +273,16 @@ def test_workers_share_the_chunks_and_a_killed_workers_chunks_are_taken_over(
                    f"lease {lease_s:g} s)")
 
 
+@pytest.mark.parametrize("again", [False, True], ids=["once", "then-ctrl-c"])
 def test_sigterm_gives_back_the_batch_in_hand(graph: Graph, embedder: CheckedEmbedder, prefix: str,
-                                              ingest: Callable[..., Any], tmp_path: Path) -> None:
+                                              ingest: Callable[..., Any], tmp_path: Path, again: bool) -> None:
     """With the default two-minute lease, a worker stopped by SIGTERM while embedding releases its batch: another
-    worker embeds everything right away instead of waiting for the expiry."""
+    worker embeds everything right away instead of waiting for the expiry. A Ctrl-C arriving while the batch in hand
+    finishes (an impatient user pressing twice) must not cut the hand-back short nor print a traceback."""
     project = f"{prefix}p"
     pending_project(ingest, embedder, project, 150)
     log = tmp_path / "worker.log"
-    proc = start_worker(project, log, 120, 64)
+    proc = start_worker(project, log, 120, 150 if again else 64)  # one long batch: the Ctrl-C lands inside it
     try:
         deadline = time.monotonic() + STARTUP_TIMEOUT
         while not (mine := owner_of(proc, set(leases(graph, project)))):
@@ -287,11 +290,18 @@ def test_sigterm_gives_back_the_batch_in_hand(graph: Graph, embedder: CheckedEmb
             assert time.monotonic() < deadline, "the worker claimed nothing in time"
             time.sleep(0.02)
         proc.send_signal(signal.SIGTERM)
+        if again:
+            deadline = time.monotonic() + 10
+            while "stopping after the batch in hand" not in log.read_text():
+                assert proc.poll() is None and time.monotonic() < deadline, log.read_text()[-2000:]
+                time.sleep(0.01)
+            proc.send_signal(signal.SIGINT)
         assert proc.wait(60) == 0, log.read_text()[-2000:]
     finally:
         stop([proc])
     assert mine not in leases(graph, project), "the stopped worker's leases remain"
     assert "leased chunks given back" in log.read_text()
+    assert "Traceback" not in log.read_text(), log.read_text()[-2000:]
     jobs.backfill(graph, embedder, project_id=project, owner=f"{prefix}next")
     assert all(s["has_vector"] and s["stores"] == 1 for s in final_state(graph, project, embedder))
 

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 def work(args: argparse.Namespace, settings: Settings, graph: Graph) -> int:
     """The worker runs in its own thread; a signal only records itself here, and the main thread then stops the
     worker and gives its leases back. Raising from the handler instead could land inside a lock or a driver call and
-    leave the process hanging on its way out."""
+    leave the process hanging on its way out; a second Ctrl-C while the batch in hand finishes is recorded too, so
+    it cannot cut the hand-back short."""
     from ingest import embedding_jobs as jobs
 
     worker = jobs.Worker(graph, settings, interval=args.interval, batch_size=args.batch_size,
@@ -40,10 +41,12 @@ def work(args: argparse.Namespace, settings: Settings, graph: Graph) -> int:
         worker.start()
         while not received and worker.running():
             worker.wait(0.2)
+        if received:
+            err(f"{received[0]}: stopping after the batch in hand (up to 10 s) and giving its chunks back")
+        released, t = worker.stop(), worker.totals
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)
-    released, t = worker.stop(), worker.totals
     reason = received[0] if received else "stopped"
     err(f"{reason}: embedding worker {worker.owner} stopped: embedded {t.embedded}, failed {t.failed}, "
         f"lost {t.lost} (embedded but no longer held); {released} leased chunks given back")
