@@ -167,19 +167,20 @@ OPTIONAL MATCH (e)-[xm:MENTIONS]->(x)
 WITH e, collect(DISTINCT {{kind: x.kind, name: xm.name}}) AS xs
 OPTIONAL MATCH (e)-[:IN_PERIOD]->(per:Period)
 WITH e, xs, collect(DISTINCT per) AS pers
+OPTIONAL MATCH (c:Chunk {{id: $chunks[e.id]}})-[:OF]->(e)
 RETURN e.id AS id, e.project_id AS project_id, e.title AS title, e.body AS body, e.author_id AS author_id,
        e.intimacy AS intimacy, e.kind AS kind, e.occurred_start AS occurred_start, e.occurred_end AS occurred_end,
        e.occurred_precision AS occurred_precision, e.tags AS tags,
        [x IN xs WHERE x.kind = 'person' | x.name] AS persons,
        [x IN xs WHERE x.kind = 'place' | x.name] AS places,
-       [x IN xs WHERE x.kind = 'thing' | x.name] AS things, [p IN pers | {{id: p.id, name: p.name}}] AS periods
+       [x IN xs WHERE x.kind = 'thing' | x.name] AS things, [p IN pers | {{id: p.id, name: p.name}}] AS periods,
+       CASE WHEN c IS NULL THEN null ELSE {{id: c.id, ord: c.ord, text: c.text}} END AS chunk
 """
 
 # An entry deleted while the search reads it may show no body: an empty text, not a failed search.
 ENTRY_TEXTS = ("UNWIND $ids AS id MATCH (e:Entry {id: id}) "
                "RETURN id, coalesce(e.title, '') + ' ' + coalesce(e.body, '') AS text")
 
-CHUNK_TEXT = "UNWIND $ids AS id MATCH (c:Chunk {id: id}) RETURN c.id AS id, c.ord AS ord, c.text AS text"
 
 
 def run_channel(graph: Graph, statement: str, params: dict[str, Any]) -> tuple[list[Hit], dict[str, str]]:

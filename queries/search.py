@@ -441,11 +441,9 @@ def _materialise(graph: Graph, viewer: Viewer, top: list[Fused], query: str,
                  best_chunk: dict[str, str]) -> list[SearchResult]:
     if not top:
         return []
-    rows = {r["id"]: r for r in graph.read(ch.DETAILS, {"ids": [f.id for f in top], **visibility_params(viewer)})}
-    chunk_rows = {}
-    wanted_chunks = [best_chunk[f.id] for f in top if f.id in best_chunk]
-    if wanted_chunks:
-        chunk_rows = {r["id"]: r for r in graph.read(ch.CHUNK_TEXT, {"ids": wanted_chunks})}
+    chunks = {f.id: best_chunk[f.id] for f in top if f.id in best_chunk}  # read with the details: one round trip
+    rows = {r["id"]: r for r in graph.read(ch.DETAILS, {"ids": [f.id for f in top], "chunks": chunks,
+                                                        **visibility_params(viewer)})}
     terms = query_terms(query)
     out: list[SearchResult] = []
     for f in top:
@@ -453,7 +451,7 @@ def _materialise(graph: Graph, viewer: Viewer, top: list[Fused], query: str,
         if row is None:
             continue
         snip, marks = snippet(row["body"] or "", terms)
-        chunk = chunk_rows.get(best_chunk.get(f.id, ""))
+        chunk = row["chunk"]
         out.append(SearchResult(
             entry_id=row["id"], project_id=row["project_id"], score=round(f.score, 6), score_breakdown=f.channels,
             snippet_md=snip, highlights=marks, title=row["title"],
