@@ -83,13 +83,15 @@ INDEX_STATE = "SHOW INDEXES YIELD name, state WHERE name = $name RETURN state"
 
 
 @contextmanager
-def scale_server(embedder: str, log: Path, startup: float = 180) -> Iterator[tuple[str, int]]:
-    """`bench/scale_server.py` in a subprocess on a free loopback port: (its URL, its pid)."""
+def scale_server(embedder: str, log: Path, startup: float = 180,
+                 env: dict[str, str] | None = None) -> Iterator[tuple[str, int]]:
+    """`bench/scale_server.py` in a subprocess on a free loopback port: (its URL, its pid). `env` is added to the
+    service's environment last (bench/serve_ab.py compares settings that way)."""
     port = free_port()
     sink = log.open("w", encoding="utf-8")
     proc = subprocess.Popen([sys.executable, str(ROOT / "bench" / "scale_server.py"), "--port", str(port),
-                             "--embedder", embedder], cwd=ROOT, env={**os.environ, **SERVER_ENV}, stdout=sink,
-                            stderr=subprocess.STDOUT, text=True)
+                             "--embedder", embedder], cwd=ROOT, env={**os.environ, **SERVER_ENV, **(env or {})},
+                            stdout=sink, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_ready(proc, url, log, startup, "the scale server")

@@ -5,6 +5,7 @@ path against an exact numpy scan over the same stored vectors, and resident memo
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -180,3 +181,15 @@ def rss_mb(pid: int | None) -> tuple[float | None, float | None]:
         return round(int(fields[key].split()[0]) / 1024, 1) if key in fields else None
 
     return mb("VmRSS"), mb("VmHWM")
+
+
+def cpu_seconds(pid: int | None) -> float | None:
+    """User plus system CPU time a process has used so far, in seconds, from /proc (None when unknown)."""
+    if pid is None:
+        return None
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat.rsplit(")", 1)[1].split()  # after the command name, which may hold spaces
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
