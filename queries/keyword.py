@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from graph.db import Graph
@@ -29,6 +31,33 @@ TEXT_CHARS = 8000    # of each candidate's indexed text, for term frequencies (B
 _CANDIDATE = f"""RETURN e.id AS id, e.ft_len AS length,
        [t IN $terms | (size(e.ft_terms) - size(replace(e.ft_terms, ' ' + t + ' ', ''))) / (size(t) + 2)] AS tf,
        CASE WHEN e.ft_terms IS NULL THEN left({INDEXED_TEXT}, $chars) END AS text
+"""
+
+
+# The same candidates scored by BM25 in the statement: only the best `$limit` (and whatever ties the last of them,
+# within two millionths) leave the database, with the statistics Python needs to score them again exactly (`scored`).
+# A candidate written before `ft_terms` existed is counted in Python from its text: then `legacy` > 0 and the caller
+# runs the candidate statement instead.
+_SCORED = """WITH collect({id: e.id, length: coalesce(e.ft_len, 0), legacy: e.ft_terms IS NULL,
+       tf: [t IN $terms | (size(e.ft_terms) - size(replace(e.ft_terms, ' ' + t + ' ', ''))) / (size(t) + 2)]}) AS rows
+WITH rows, size(rows) AS n, size([r IN rows WHERE r.legacy]) AS legacy,
+     reduce(s = 0, r IN rows | s + r.length) AS total_length,
+     [i IN range(0, size($terms) - 1) | size([r IN rows WHERE r.tf[i] > 0])] AS df
+WITH rows, n, legacy, total_length, df,
+     CASE WHEN total_length = 0 THEN 1.0 ELSE toFloat(total_length) / n END AS avg,
+     CASE WHEN $visible > n THEN $visible ELSE n END AS big_n
+WITH rows, n, legacy, total_length, df, avg,
+     [d IN df | CASE WHEN d = 0 THEN 0.0 ELSE log(1 + (big_n - d + 0.5) / (d + 0.5)) END] AS idf
+CALL (rows, legacy, avg, idf) {
+  UNWIND CASE WHEN legacy > 0 THEN [] ELSE rows END AS r
+  WITH r, reduce(s = 0.0, i IN range(0, size(idf) - 1) | s + CASE WHEN r.tf[i] > 0
+         THEN idf[i] * r.tf[i] * ($k1 + 1) / (r.tf[i] + $k1 * (1 - $b + $b * r.length / avg)) ELSE 0.0 END) AS score
+  ORDER BY score DESC
+  RETURN collect({id: r.id, length: r.length, tf: r.tf, score: score}) AS ranked
+}
+WITH n, legacy, total_length, df, ranked,
+     CASE WHEN size(ranked) > $limit THEN ranked[$limit - 1].score - 0.000002 ELSE -1.0 END AS floor
+RETURN n, legacy, total_length, df, [h IN ranked WHERE h.score >= floor] AS top
 """
 
 
@@ -73,12 +102,22 @@ def query_terms(text: str, limit: int = 64) -> list[str]:
     return (content or terms)[:limit]
 
 
-def bm25(rows: list[dict[str, Any]], terms: list[str], limit: int, visible: int) -> list[Hit]:
+@dataclass(frozen=True)
+class Stats:
+    """The candidates' statistics when `bm25` scores only some of them: how many, their summed length, and each
+    term's document frequency among them."""
+
+    n: int
+    total_length: int
+    df: dict[str, int]
+
+
+def bm25(rows: list[dict[str, Any]], terms: list[str], limit: int, visible: int,
+         stats: Stats | None = None) -> list[Hit]:
     """Okapi BM25 of each candidate for `terms`, with N (`visible`), document frequencies and average length of
-    the rows."""
+    the rows, or of all the candidates `stats` describes when `rows` are only the best of them."""
     if not rows or not terms:
         return []
-    n_visible = max(visible, len(rows))
     wanted = set(terms)
     counts: list[Counter[str]] = []
     lengths: list[int] = []
@@ -90,8 +129,11 @@ def bm25(rows: list[dict[str, Any]], terms: list[str], limit: int, visible: int)
         tokens = words(row["text"] or "")
         counts.append(Counter(t for t in tokens if t in wanted))
         lengths.append(int(row["length"]) if row["length"] else len(tokens))
-    avg = (sum(lengths) / len(lengths)) or 1.0
-    df = Counter(t for c in counts for t in c)
+    if stats is None:
+        stats = Stats(len(rows), sum(lengths), dict(Counter(t for c in counts for t in c)))
+    n_visible = max(visible, stats.n)
+    avg = (stats.total_length / stats.n) or 1.0
+    df = stats.df
     idf = {t: math.log(1 + (n_visible - df[t] + 0.5) / (df[t] + 0.5)) for t in df}
     hits = []
     for row, tf, length in zip(rows, counts, lengths, strict=True):
@@ -102,6 +144,14 @@ def bm25(rows: list[dict[str, Any]], terms: list[str], limit: int, visible: int)
     return hits[:limit]
 
 
+@lru_cache(maxsize=32)
+def scored(stmt: str) -> str:
+    """The candidate statement `stmt` (`statement` or `among_statement`) with BM25 scored inside it."""
+    if _CANDIDATE not in stmt:
+        raise ValueError("not a keyword candidate statement")
+    return stmt.replace(_CANDIDATE, _SCORED)
+
+
 def run_keyword(graph: Graph, stmt: str, count_stmt: str, params: dict[str, Any], text: str,
                 limit: int, visible: int | None = None) -> list[Hit]:
     """`visible`, when the caller knows it (a kept view), is BM25's N; else `count_stmt` counts it."""
@@ -109,6 +159,9 @@ def run_keyword(graph: Graph, stmt: str, count_stmt: str, params: dict[str, Any]
     lucene = to_lucene(" ".join(terms))
     if not lucene:
         return []
+    found = _top(graph, stmt, count_stmt, params, {"lucene": lucene, "pool": POOL}, terms, limit, visible)
+    if found is not None:
+        return found
     rows = [dict(r) for r in graph.read(stmt, {**params, "lucene": lucene, "terms": terms, "pool": POOL,
                                                   "chars": TEXT_CHARS})]
     return _ranked(graph, count_stmt, params, rows, terms, limit, visible)
@@ -121,10 +174,31 @@ def run_keyword_among(graph: Graph, stmt: str, count_stmt: str, params: dict[str
     terms = query_terms(text)
     if not among or not to_lucene(" ".join(terms)):
         return []
+    found = _top(graph, stmt, count_stmt, params, {"among": among}, terms, limit, visible)
+    if found is not None:
+        return found
     wanted = set(terms)
     rows = [dict(r) for r in graph.read(stmt, {**params, "among": among, "terms": terms, "chars": TEXT_CHARS})]
     rows = [r for r in rows if r["text"] is None or wanted & set(words(r["text"]))]
     return _ranked(graph, count_stmt, params, rows, terms, limit, visible)
+
+
+def _top(graph: Graph, stmt: str, count_stmt: str, params: dict[str, Any], extra: dict[str, Any],
+         terms: list[str], limit: int, visible: int | None) -> list[Hit] | None:
+    """BM25 in the statement: its best `limit` candidates (and near ties), scored again here by `bm25` from the
+    statistics of every candidate, so that scores and order are exactly those of the rows ranked in Python. None
+    when a candidate still lacks `ft_terms` (its text must be counted here: the caller reads the rows). N is counted
+    from the scope's `params` alone (kept per viewer), never from the words in `extra`."""
+    n_visible = visible if visible is not None else visible_count(graph, count_stmt, params)
+    row = graph.read(scored(stmt), {**params, **extra, "terms": terms, "visible": n_visible, "limit": limit,
+                                    "k1": K1, "b": B})[0]
+    if row["legacy"]:
+        return None
+    if not row["n"]:
+        return []
+    stats = Stats(n=int(row["n"]), total_length=int(row["total_length"]),
+                  df={t: int(d) for t, d in zip(terms, row["df"], strict=True) if d})
+    return bm25(row["top"], terms, limit, n_visible, stats)
 
 
 def _ranked(graph: Graph, count_stmt: str, params: dict[str, Any], rows: list[dict[str, Any]], terms: list[str],
