@@ -22,6 +22,18 @@ from ingest.pipeline import LineError, parse_line
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def kept_synthetic(graph: Graph, project: str, prefix: str) -> str:
+    """A 60-entry synthetic project embedded with the hash embedder, as `bench/scale.py --keep` leaves one."""
+    from bench.scale import ingest, set_up
+    from ingest.embedders import CheckedEmbedder
+
+    synth = generate(60, 1, project, user_prefix=prefix)
+    set_up(graph, project, synth)
+    _, report = ingest(graph, CheckedEmbedder(HashEmbedder()), synth.entries, project, embed=True)
+    assert report.written == 60
+    return project
+
+
 def test_the_same_seed_writes_byte_identical_files_and_another_seed_does_not(tmp_path: Path) -> None:
     first = write(generate(400, seed=5, project_id="p"), tmp_path / "a")
     again = write(generate(400, seed=5, project_id="p"), tmp_path / "b")
@@ -113,14 +125,7 @@ def test_scale_runs_end_to_end_at_a_tiny_size_with_every_figure(tmp_path: Path, 
 def test_search_stages_reports_every_stage_on_a_kept_synthetic_project(tmp_path: Path, graph: Graph,
                                                                         prefix: str) -> None:
     """bench/search_stages.py on a small synthetic project (as `bench/scale.py --keep` leaves one)."""
-    from bench.scale import ingest, set_up
-    from ingest.embedders import CheckedEmbedder
-
-    project = f"{prefix}synth60"
-    synth = generate(60, 1, project, user_prefix=prefix)
-    set_up(graph, project, synth)
-    _, report = ingest(graph, CheckedEmbedder(HashEmbedder()), synth.entries, project, embed=True)
-    assert report.written == 60
+    project = kept_synthetic(graph, f"{prefix}synth60", prefix)
     out = tmp_path / "stages.json"
     run = subprocess.run([sys.executable, "bench/search_stages.py", "--project", project, "--json", str(out)],
                          cwd=ROOT, capture_output=True, text=True, timeout=240, env={**os.environ})
@@ -137,13 +142,7 @@ def test_keyword_cut_compares_the_three_keyword_paths_on_a_kept_synthetic_projec
                                                                                   prefix: str) -> None:
     """bench/keyword_cut.py on a small project: below 1,000 hits the early stop ranks as the full sort, and the
     constrained questions taken from the kept view rank as the index does."""
-    from bench.scale import ingest, set_up
-    from ingest.embedders import CheckedEmbedder
-
-    project = f"{prefix}synthkw"
-    synth = generate(60, 1, project, user_prefix=prefix)
-    set_up(graph, project, synth)
-    ingest(graph, CheckedEmbedder(HashEmbedder()), synth.entries, project, embed=True)
+    project = kept_synthetic(graph, f"{prefix}synthkw", prefix)
     out = tmp_path / "cut.json"
     run = subprocess.run([sys.executable, "bench/keyword_cut.py", "--project", project, "--json", str(out)],
                          cwd=ROOT, capture_output=True, text=True, timeout=240, env={**os.environ})
@@ -160,13 +159,7 @@ def test_keyword_cut_compares_the_three_keyword_paths_on_a_kept_synthetic_projec
 
 def test_view_relist_times_the_listing_after_each_write_both_ways_and_leaves_the_project_as_it_was(
         tmp_path: Path, graph: Graph, prefix: str) -> None:
-    from bench.scale import ingest, set_up
-    from ingest.embedders import CheckedEmbedder
-
-    project = f"{prefix}synthrl"
-    synth = generate(60, 1, project, user_prefix=prefix)
-    set_up(graph, project, synth)
-    ingest(graph, CheckedEmbedder(HashEmbedder()), synth.entries, project, embed=True)
+    project = kept_synthetic(graph, f"{prefix}synthrl", prefix)
     count = "MATCH (e:Entry {project_id: $p}) RETURN count(e) AS n"
     before = graph.read(count, {"p": project})[0]["n"]
     out = tmp_path / "relist.json"
@@ -187,14 +180,7 @@ def test_serve_ab_serves_a_kept_project_once_per_variant_and_round(tmp_path: Pat
                                                                    prefix: str) -> None:
     """bench/serve_ab.py: each variant's environment reaches its own service (a service refusing its setting ends
     the run), every variant is measured in every round, and a malformed variant is refused before anything starts."""
-    from bench.scale import ingest, set_up
-    from ingest.embedders import CheckedEmbedder
-
-    project = f"{prefix}synth60"
-    synth = generate(60, 1, project, user_prefix=prefix)
-    set_up(graph, project, synth)
-    _, report = ingest(graph, CheckedEmbedder(HashEmbedder()), synth.entries, project, embed=True)
-    assert report.written == 60
+    project = kept_synthetic(graph, f"{prefix}synth60", prefix)
     out = tmp_path / "ab.json"
     command = [sys.executable, "bench/serve_ab.py", "--project", project, "--rounds", "2", "--seconds", "1",
                "--json", str(out), "--server-log", str(tmp_path / "server.log")]
