@@ -22,7 +22,19 @@ def word_set(text: str) -> frozenset[str]:
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
-    return len(a & b) / len(a | b) if a and b else 0.0
+    if not a or not b:
+        return 0.0
+    both = len(a & b)
+    return both / (len(a) + len(b) - both)
+
+
+def _alike(a: frozenset[str], b: frozenset[str], threshold: float) -> bool:
+    """`_jaccard(a, b) >= threshold`, without intersecting two sets whose sizes alone rule it out: the overlap is at
+    most the smaller set, and the union at least the larger (nearly every pair on a page differs that much)."""
+    small, large = (len(a), len(b)) if len(a) <= len(b) else (len(b), len(a))
+    if small < threshold * large * (1 - 1e-12):
+        return False
+    return _jaccard(a, b) >= threshold
 
 
 def diversify(candidates: list[Fused], texts: Mapping[str, frozenset[str]], k: int,
@@ -33,7 +45,7 @@ def diversify(candidates: list[Fused], texts: Mapping[str, frozenset[str]], k: i
     seen: list[frozenset[str]] = []
     for cand in candidates:
         bag = texts.get(cand.id, frozenset())
-        if any(_jaccard(bag, other) >= threshold for other in seen):
+        if any(_alike(bag, other, threshold) for other in seen):
             deferred.append(cand)
             continue
         chosen.append(cand)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -10,7 +11,7 @@ from graph.members import set_member
 from graph.settings import Settings
 from graph.visibility import Viewer
 from ingest.embedders import CheckedEmbedder
-from queries.diversify import diversify, word_set
+from queries.diversify import _alike, diversify, word_set
 from queries.fusion import Fused
 from queries.search import Scope, SearchOptions, hybrid_search
 
@@ -24,6 +25,25 @@ def test_near_duplicates_are_deferred_and_everything_else_keeps_its_order() -> N
     assert [f.id for f in diversify(cands, texts, k=5)] == ["a", "close", "other", "pending", "dup"]
     assert [f.id for f in diversify(cands, texts, k=2)] == ["a", "close"]
     assert [f.id for f in diversify(cands, texts, k=5, threshold=1.01)] == [c.id for c in cands]
+
+
+def test_the_size_bound_never_changes_a_verdict() -> None:
+    """`_alike` skips pairs by their sizes alone: on random word sets, sizes and thresholds (exact ratios such as 4
+    of 5 included) it agrees with the plain Jaccard definition every time."""
+    rng = random.Random(7)
+    vocabulary = [f"w{i}" for i in range(40)]
+    checked = skipped = 0
+    for _ in range(20_000):
+        a = frozenset(rng.sample(vocabulary, rng.randint(0, 12)))
+        b = frozenset(rng.sample(vocabulary, rng.randint(0, 12)))
+        threshold = rng.choice([0.0, 0.25, 0.5, 0.8, 0.8 + 1e-9, 1.0, 1.01, rng.random()])
+        plain = (len(a & b) / len(a | b) if a and b else 0.0) >= threshold
+        assert _alike(a, b, threshold) == plain, (sorted(a), sorted(b), threshold)
+        checked += 1
+        skipped += min(len(a), len(b)) < threshold * max(len(a), len(b))
+    assert skipped > checked // 4  # the bound is exercised, not just the fall-through
+    four_of_five = frozenset("abcd"), frozenset("abcde")
+    assert _alike(*four_of_five, 0.8) and not _alike(*four_of_five, 0.8 + 1e-9)
 
 
 def test_search_diversifies_near_identical_entries(graph: Graph, embedder: CheckedEmbedder, settings: Settings,
