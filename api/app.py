@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
 
+from api.blas import blas_threads
 from api.errors import NOT_FOUND, add_error_handlers
 from api.jwt_auth import verifier_for
 from api.metrics import RequestMetrics
@@ -66,6 +67,28 @@ def entity_vector_worker(svc: Services) -> VectorWorker | None:
                         seconds) if seconds > 0 else None
 
 
+@asynccontextmanager
+async def _background(svc: Services, worker: bool) -> AsyncIterator[None]:
+    """With `worker`: the embedding, entity-vector and summary workers, started and stopped with the app."""
+    background = Worker(svc.graph, svc.settings) if worker else None
+    if background is not None:
+        background.start()
+    vectors = entity_vector_worker(svc) if worker else None
+    if vectors is not None:
+        vectors.start()
+    refresher = SummaryWorker(svc.graph, svc.settings, svc.embedder) \
+        if worker and svc.settings.summary_worker else None
+    if refresher is not None:
+        refresher.start()
+    yield
+    if refresher is not None:
+        refresher.stop()
+    if background is not None:
+        background.stop()
+    if vectors is not None:
+        vectors.stop()
+
+
 def create_app(services: Services | None = None, worker: bool = False) -> FastAPI:
     """The service; with `worker`, a background thread embeds pending chunks (and a migration's target). Raises
     `JwtConfigError` when the MEMORA_AUTH_* settings are incomplete (at startup, not on the first JWT)."""
@@ -73,23 +96,9 @@ def create_app(services: Services | None = None, worker: bool = False) -> FastAP
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        background = Worker(svc.graph, svc.settings) if worker else None
-        if background is not None:
-            background.start()
-        vectors = entity_vector_worker(svc) if worker else None
-        if vectors is not None:
-            vectors.start()
-        refresher = SummaryWorker(svc.graph, svc.settings, svc.embedder) \
-            if worker and svc.settings.summary_worker else None
-        if refresher is not None:
-            refresher.start()
-        yield
-        if refresher is not None:
-            refresher.stop()
-        if background is not None:
-            background.stop()
-        if vectors is not None:
-            vectors.stop()
+        with blas_threads(svc.settings.blas_threads):
+            async with _background(svc, worker):
+                yield
 
     app = FastAPI(title="Memora Graph", version="0.1.0", lifespan=lifespan, generate_unique_id_function=operation_id,
                   description="Personal memory search on Neo4j: hybrid retrieval with privacy in the query.")

@@ -27,6 +27,16 @@ def _embedding_worker(graph: object, settings: Settings) -> Iterator[None]:
             worker.stop()
 
 
+@contextmanager
+def _served(graph: object, settings: Settings) -> Iterator[None]:
+    """What runs beside the MCP server as beside `memora serve`: the embedding worker, and one BLAS thread pool
+    sized by MEMORA_BLAS_THREADS (api/blas.py)."""
+    from api.blas import blas_threads
+
+    with blas_threads(settings.blas_threads), _embedding_worker(graph, settings):
+        yield
+
+
 def cmd_mcp(args: argparse.Namespace, settings: Settings) -> int:
     import anyio
 
@@ -53,7 +63,7 @@ def cmd_mcp(args: argparse.Namespace, settings: Settings) -> int:
         from api.mcp.server import run_stdio
 
         caller = Caller(Viewer(user_id=args.as_user), Limits(settings), body_limit=settings.max_body_bytes)
-        with _embedding_worker(graph, settings):
+        with _served(graph, settings):
             anyio.run(run_stdio, svc, caller)
         return 0
     import uvicorn
@@ -62,7 +72,7 @@ def cmd_mcp(args: argparse.Namespace, settings: Settings) -> int:
 
     host = args.host or settings.api_host
     port = args.port or settings.api_port + 1
-    app = http_app(svc, host, lambda: _embedding_worker(graph, settings))
+    app = http_app(svc, host, lambda: _served(graph, settings))
     err(f"MCP over streamable HTTP at http://{host}:{port}{MCP_PATH} (bearer tokens as the API)")
     uvicorn.run(app, host=host, port=port, log_level="warning")
     return 0
