@@ -169,7 +169,8 @@ OPTIONAL MATCH (e)-[:IN_PERIOD]->(per:Period)
 WITH e, xs, collect(DISTINCT per) AS pers
 OPTIONAL MATCH (c:Chunk {{id: $chunks[e.id]}})-[:OF]->(e)
 RETURN e.id AS id, e.project_id AS project_id, e.title AS title, e.body AS body, e.author_id AS author_id,
-       e.intimacy AS intimacy, e.kind AS kind, e.occurred_start AS occurred_start, e.occurred_end AS occurred_end,
+       e.intimacy AS intimacy, e.kind AS kind, toString(e.occurred_start) AS occurred_start,
+       toString(e.occurred_end) AS occurred_end,
        e.occurred_precision AS occurred_precision, e.tags AS tags,
        [x IN xs WHERE x.kind = 'person' | x.name] AS persons,
        [x IN xs WHERE x.kind = 'place' | x.name] AS places,
@@ -180,7 +181,6 @@ RETURN e.id AS id, e.project_id AS project_id, e.title AS title, e.body AS body,
 # An entry deleted while the search reads it may show no body: an empty text, not a failed search.
 ENTRY_TEXTS = ("UNWIND $ids AS id MATCH (e:Entry {id: id}) "
                "RETURN id, coalesce(e.title, '') + ' ' + coalesce(e.body, '') AS text")
-
 
 
 def run_channel(graph: Graph, statement: str, params: dict[str, Any]) -> tuple[list[Hit], dict[str, str]]:

@@ -455,18 +455,13 @@ def _materialise(graph: Graph, viewer: Viewer, top: list[Fused], query: str,
         out.append(SearchResult(
             entry_id=row["id"], project_id=row["project_id"], score=round(f.score, 6), score_breakdown=f.channels,
             snippet_md=snip, highlights=marks, title=row["title"],
-            occurred_on=_iso(row["occurred_start"]), occurred_end=_iso(row["occurred_end"]),
+            occurred_on=row["occurred_start"], occurred_end=row["occurred_end"],  # ISO text from the statement
             occurred_precision=row["occurred_precision"], author_id=row["author_id"], intimacy_level=row["intimacy"],
             kind=row["kind"], persons=sorted(row["persons"]), places=sorted(row["places"]),
             things=sorted(row["things"]), tags=list(row["tags"] or []), periods=list(row["periods"]),
             chunk={"id": chunk["id"], "ord": chunk["ord"], "text": chunk["text"]} if chunk else None,
         ))
     return out
-
-
-def _iso(value: Any) -> str | None:
-    return value.iso_format() if value is not None and hasattr(value, "iso_format") else (
-        str(value) if value is not None else None)
 
 
 def _ms(start: float) -> float:

@@ -6,6 +6,7 @@ every search)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 from typing import Any
 
 from graph.db import Graph
@@ -52,3 +53,32 @@ def test_coverage_from_the_stored_words_equals_coverage_from_the_text(graph: Gra
     lent = [i for i in ids[1:3] if facts[i]["present"] is None]
     assert lent, "a turn with lent context must be read from its text (its ft_terms hold the context's words)"
     assert facts[f"{project}/legacy"]["present"] is None and facts[f"{project}/legacy"]["text"]
+
+
+def test_dates_come_as_text_and_weigh_as_before(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> None:
+    """`date_in` and `recency` from the dates the statement sends as ISO text: the same as from the stored dates
+    read as temporal values (what the facts were computed from before)."""
+    project, owner = f"{prefix}dates", f"{prefix}owner"
+    set_member(graph, project, owner, "owner")
+    days = {"a": "2008-07-15", "b": "2008-12-31", "c": "2009-01-01", "d": "1999-02-28", "e": None}
+    rows = [{"entry_id": f"{project}/{k}", "project_id": project, "author": owner, "text": f"Entrada {k} del diario.",
+             **({"occurred_on": d} if d else {})} for k, d in days.items()]
+    rows.append({"entry_id": f"{project}/summer", "project_id": project, "author": owner, "occurred_on": "2008",
+                 "text": "El año entero."})
+    assert not ingest(rows).errors
+    ids = [r["entry_id"] for r in rows]
+    stored = {r["id"]: (r["s"].to_native() if r["s"] else None, r["e"].to_native() if r["e"] else None)
+              for r in graph.read("UNWIND $ids AS id MATCH (e:Entry {id: id}) "
+                                  "RETURN id, e.occurred_start AS s, e.occurred_end AS e", {"ids": ids})}
+    visibility = visibility_params(Viewer(user_id=owner))
+    for soft in (SoftConstraints(date_from=date(2008, 6, 1), date_to=date(2008, 12, 31)),
+                 SoftConstraints(occurrences=(None, (date(2009, 1, 1), date(2009, 1, 31))), first_year=2008)):
+        facts = ranker.gather(graph, "diario", {"fulltext": [Hit(i, 1.0) for i in ids]}, soft, visibility)["facts"]
+        ends = sorted({e for _, e in stored.values() if e is not None})
+        for i, (start, end) in stored.items():
+            inside = start is not None and end is not None and (
+                end >= soft.date_from and start <= soft.date_to if soft.date_from and soft.date_to
+                else any(o is not None and end >= o[0] and start <= o[1] for o in soft.occurrences))
+            assert facts[i]["date_in"] == (1.0 if inside else 0.0), (i, soft)
+            assert facts[i]["recency"] == (round(ends.index(end) / (len(ends) - 1), 4) if end else 0.5), i
+        assert 0.0 < sum(f["date_in"] for f in facts.values()) < len(facts)  # both verdicts occur
