@@ -47,7 +47,8 @@ RETURN e.id AS id,
        END AS text,
        toLower(coalesce(e.author_id, '')) AS author, e.thread_id AS thread,
        toString(e.occurred_start) AS start, toString(e.occurred_end) AS end,
-       size([(e)-[:MENTIONS]->(x) WHERE x.id IN $entity_ids | x]) AS matched
+       size([(e)-[:MENTIONS]->(x) WHERE x.id IN $entity_ids | x]) AS matched,
+       CASE WHEN e.id = $top_id THEN coalesce(e.title, '') + ' ' + e.body END AS top_text
 """
 
 
@@ -119,6 +120,13 @@ def gather(graph: Graph, query: str, results: Mapping[str, list[Hit]], soft: Sof
            visibility: Mapping[str, Any]) -> dict[str, Any]:
     """The raw record `ranker_features.build` reads: channel lists plus facts about each candidate. Facts are read
     under the visibility predicate too: an entry hidden since a channel found it contributes nothing."""
+    return gather_with_text(graph, query, results, soft, visibility, None)[0]
+
+
+def gather_with_text(graph: Graph, query: str, results: Mapping[str, list[Hit]], soft: SoftConstraints,
+                     visibility: Mapping[str, Any], top_id: str | None) -> tuple[dict[str, Any], str | None]:
+    """`gather`, and the title and body of the candidate `top_id` (the keyword channel's best hit, whose words set
+    that channel's weight) read in the same statement: None when it is not a visible candidate."""
     channels = {c: [[h.id, h.score] for h in hits] for c, hits in results.items() if hits}
     record: dict[str, Any] = {
         "query": {"n_words": len(query.split()), "named": len(soft.entity_ids), "author": bool(soft.author_keys),
@@ -126,13 +134,13 @@ def gather(graph: Graph, query: str, results: Mapping[str, list[Hit]], soft: Sof
         "channels": channels, "facts": {}}
     ids = rf.candidate_ids(record)
     if not ids:
-        return record
+        return record, None
     terms = coverage_terms(query)
-    rows = graph.read(CANDIDATE_FACTS, {"ids": ids, "entity_ids": list(soft.entity_ids),
+    rows = graph.read(CANDIDATE_FACTS, {"ids": ids, "entity_ids": list(soft.entity_ids), "top_id": top_id,
                                         "cov_terms": list(dict.fromkeys(terms)), **visibility})
     tops = {hits[0][0] for c, hits in channels.items() if c != "thread"}
     top_threads = [r["thread"] for r in rows if r["id"] in tops and r["thread"]]
-    ends = sorted({d for d in (_day(r["end"]) for r in rows) if d is not None})
+    ends = {d: n for n, d in enumerate(sorted({d for d in (_day(r["end"]) for r in rows) if d is not None}))}
     span = max(len(ends) - 1, 1)
     authors = set(soft.author_keys)
     for r in rows:
@@ -145,9 +153,9 @@ def gather(graph: Graph, query: str, results: Mapping[str, list[Hit]], soft: Sof
             "author": 1.0 if authors and r["author"] in authors else 0.0,
             "date_in": _date_in(start, end, soft),
             "same_thread": 1.0 if others > 0 else 0.0,
-            "recency": round(ends.index(end) / span, 4) if end is not None and len(ends) > 1 else 0.5,
+            "recency": round(ends[end] / span, 4) if end is not None and len(ends) > 1 else 0.5,
         }
-    return record
+    return record, next((r["top_text"] for r in rows if r["top_text"] is not None), None)
 
 
 def probability(score: float) -> float:
@@ -189,14 +197,14 @@ def _protect(ranked: list[Fused], record: Mapping[str, Any], k: int) -> list[Fus
     return kept + outside + bumped + [f for f in below if f.id not in protected]
 
 
-def apply(graph: Graph, mode: str, weights_path: str | None, query: str, results: Mapping[str, list[Hit]],
-          soft: SoftConstraints, fused: list[Fused], k: int, warnings: list[str], visibility: Mapping[str, Any],
-          capture: list[dict[str, Any]] | None = None, rrf_weights: Mapping[str, float] | None = None) -> list[Fused]:
-    """Search's fusion step: `fused` (the RRF order) re-ordered by the ranker when `mode` is "learned".
-    `capture`, when given, receives the raw record (bench/capture_fusion.py caches it to train offline)."""
-    if mode != "learned" and capture is None:
+def apply(record: Mapping[str, Any] | None, mode: str, weights_path: str | None, fused: list[Fused], k: int,
+          warnings: list[str], capture: list[dict[str, Any]] | None = None,
+          rrf_weights: Mapping[str, float] | None = None) -> list[Fused]:
+    """Search's fusion step: `fused` (the RRF order) re-ordered by the ranker when `mode` is "learned", from the
+    `record` `gather_with_text` read (None when neither the ranker nor `capture` wants one). `capture`, when given,
+    receives the raw record (bench/capture_fusion.py caches it to train offline)."""
+    if record is None:
         return fused
-    record = gather(graph, query, results, soft, visibility)
     if capture is not None:
         capture.append({**record, "rrf_weights": dict(rrf_weights or {})})
     if mode != "learned" or not fused:

@@ -201,16 +201,20 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
     warnings.extend(relaxed_warnings(relaxed, parsed.explain))
 
     t = time.perf_counter()
-    top_text = None
-    if results.get("fulltext"):
-        # The entry may have been deleted since the channel found it (a concurrent write): then no top text.
-        rows = graph.read(ch.TOP_TEXT, {"id": results["fulltext"][0].id})
+    mode = options.fusion or settings.fusion
+    # The keyword channel's best hit may have been deleted since the channel found it (a concurrent write): then no
+    # top text. The ranker's statement reads it with the candidates' facts; plain RRF reads it alone.
+    top_id = results["fulltext"][0].id if results.get("fulltext") else None
+    record: dict[str, Any] | None = None
+    if mode == "learned" or options.capture is not None:
+        record, top_text = ranker.gather_with_text(graph, query, results, parsed.constraints,
+                                                   visibility_params(viewer), top_id)
+    else:
+        rows = graph.read(ch.TOP_TEXT, {"id": top_id}) if top_id is not None else []
         top_text = rows[0]["text"] if rows else None
     weights = {**channel_weights(parsed.text_for_search, top_text, dated=soft.dated), "graph": GRAPH_WEIGHT}
     fused = rrf({c: h for c, h in results.items() if h}, k=settings.rrf_k, weights=weights)
-    fused = ranker.apply(graph, options.fusion or settings.fusion, settings.ranker_weights, query, results,
-                         parsed.constraints, fused, options.k, warnings, visibility_params(viewer), options.capture,
-                         weights)
+    fused = ranker.apply(record, mode, settings.ranker_weights, fused, options.k, warnings, options.capture, weights)
     source = _source(results)
     if not fused:
         recent, _ = ch.run_channel(graph, ch.RECENT, {**base, "limit": options.k})

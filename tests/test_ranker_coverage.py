@@ -48,7 +48,8 @@ def test_coverage_from_the_stored_words_equals_coverage_from_the_text(graph: Gra
     assert len(set(expected.values())) >= 3, expected  # the cases cover different shares of the query
 
     facts = {r["id"]: r for r in graph.read(ranker.CANDIDATE_FACTS, {
-        "ids": ids, "entity_ids": [], "cov_terms": list(dict.fromkeys(coverage_terms(QUERY))), **visibility})}
+        "ids": ids, "entity_ids": [], "top_id": None, "cov_terms": list(dict.fromkeys(coverage_terms(QUERY))),
+        **visibility})}
     assert facts[f"{project}/berlin"]["text"] is None and facts[f"{project}/berlin"]["present"]
     lent = [i for i in ids[1:3] if facts[i]["present"] is None]
     assert lent, "a turn with lent context must be read from its text (its ft_terms hold the context's words)"
@@ -82,3 +83,31 @@ def test_dates_come_as_text_and_weigh_as_before(graph: Graph, prefix: str, inges
             assert facts[i]["date_in"] == (1.0 if inside else 0.0), (i, soft)
             assert facts[i]["recency"] == (round(ends.index(end) / (len(ends) - 1), 4) if end else 0.5), i
         assert 0.0 < sum(f["date_in"] for f in facts.values()) < len(facts)  # both verdicts occur
+
+
+def test_the_keyword_weight_reads_the_same_top_text_with_either_fusion(graph: Graph, embedder: Any, settings: Any,
+                                                                      prefix: str,
+                                                                      ingest: Callable[..., Any]) -> None:
+    """The learned fusion reads the keyword channel's best hit with the candidates' facts, plain RRF alone: a query
+    whose keywords barely match that hit is weighed down (0.3) the same way by both, one that matches it is not."""
+    from queries.search import Scope, SearchOptions, hybrid_search
+
+    project, owner = f"{prefix}top", f"{prefix}owner"
+    set_member(graph, project, owner, "owner")
+    assert not ingest([
+        {"entry_id": f"{project}/pan", "project_id": project, "author": owner, "text": "Pilar compró pan en la plaza."},
+        {"entry_id": f"{project}/mar", "project_id": project, "author": owner,
+         "text": "Un día de mar en Cádiz."}]).errors
+    viewer = Viewer(user_id=owner)
+    record, text = ranker.gather_with_text(graph, "pan", {"fulltext": [Hit(f"{project}/pan", 1.0)]}, SoftConstraints(),
+                                           visibility_params(viewer), f"{project}/pan")
+    assert text == " Pilar compró pan en la plaza." and f"{project}/pan" in record["facts"]
+    outsider = visibility_params(Viewer(user_id=f"{prefix}outsider"))
+    assert ranker.gather_with_text(graph, "pan", {"fulltext": [Hit(f"{project}/pan", 1.0)]}, SoftConstraints(),
+                                   outsider, f"{project}/pan")[1] is None  # not visible: no text
+    for query, expected in (("pan con tomate aceite oliva y ajo", 0.3), ("pan de Pilar en la plaza", 1.0)):
+        for fusion in ("learned", "rrf"):
+            resp = hybrid_search(graph, embedder, settings, viewer, query, Scope(project_id=project),
+                                 SearchOptions(k=5, explain=True, fusion=fusion, understand=False))
+            assert resp.query_understanding is not None
+            assert resp.query_understanding["weights"]["fulltext"] == expected, (query, fusion)
