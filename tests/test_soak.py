@@ -7,6 +7,8 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+import pytest
+
 from api.app import Services, create_app
 from api.ratelimit import UNLIMITED
 from bench.serving import served_in_thread
@@ -17,6 +19,7 @@ from graph.settings import Settings
 from graph.visibility import Viewer
 from ingest.embedders import CheckedEmbedder
 from queries.channels import TOP_TEXT
+from queries.ranker import CANDIDATE_FACTS
 from queries.search import Scope, SearchOptions, hybrid_search
 from tests.conftest import SUMMARY
 
@@ -81,19 +84,23 @@ def test_the_judge_accepts_either_state_of_a_write_in_flight_and_nothing_else() 
 
 
 class _DeletesBeforeTopText(Graph):
-    """The real graph, with a concurrent delete landing between the keyword channel and the top hit's text read."""
+    """The real graph, with a concurrent delete landing between the keyword channel and the top hit's text read:
+    alone (plain RRF) or with the learned ranker's facts."""
 
     victim = ""
 
     def read(self, query: str, params: Mapping[str, Any] | None = None) -> list[Any]:
-        if query == TOP_TEXT and params is not None:
-            self.victim = params["id"]
+        top = (params or {}).get("id") if query == TOP_TEXT else \
+            (params or {}).get("top_id") if query == CANDIDATE_FACTS else None
+        if top is not None and not self.victim:
+            self.victim = top
             self.write("MATCH (e:Entry {id: $id}) DETACH DELETE e", {"id": self.victim})
         return super().read(query, params)
 
 
+@pytest.mark.parametrize("fusion", ["learned", "rrf"])
 def test_a_search_racing_a_delete_of_its_top_keyword_hit_answers_without_it(
-        graph: Graph, embedder: CheckedEmbedder, settings: Settings, prefix: str, ingest: Any) -> None:
+        graph: Graph, embedder: CheckedEmbedder, settings: Settings, prefix: str, ingest: Any, fusion: str) -> None:
     """Found by the soak: the keyword channel's top entry deleted before its text was read made the search a 500."""
     project, user = f"{prefix}race", f"{prefix}ana"
     set_member(graph, project, user, "owner")
@@ -101,6 +108,6 @@ def test_a_search_racing_a_delete_of_its_top_keyword_hit_answers_without_it(
              "text": f"El tren de la abuela número {i} llegó tarde."} for i in range(3)])
     racing = _DeletesBeforeTopText(graph.driver, graph.database)
     resp = hybrid_search(racing, embedder, settings, Viewer(user_id=user), "tren abuela", Scope(project_id=project),
-                         SearchOptions(k=5, channels=("fulltext",)))
+                         SearchOptions(k=5, channels=("fulltext",), fusion=fusion))
     ids = [r.entry_id for r in resp.results]
     assert racing.victim.startswith(project) and racing.victim not in ids and len(ids) == 2
