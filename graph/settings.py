@@ -102,8 +102,8 @@ class Settings(BaseSettings):
         default=1, ge=0,
         description="Threads numpy's BLAS may use inside a served process (`serve`, `mcp`); 0 leaves the library's "
                     "own default (one per core). Searches already run side by side, so a second BLAS thread only "
-                    "spins between matrix products: one thread served 29 searches/s with 8 clients at 100,000 "
-                    "entries where the default served 23 (docs/BENCHMARKS.md, \"One BLAS thread\").")
+                    "spins between matrix products: one thread served 30.7 searches/s with 8 clients at 100,000 "
+                    "entries where the default served 25.0 (docs/BENCHMARKS.md, \"One BLAS thread\").")
     embed_lease_seconds: float = Field(
         default=120.0, gt=0,
         description="How long a worker holds a claimed batch of chunks; longer than a batch takes to embed. A killed "

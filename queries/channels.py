@@ -151,7 +151,10 @@ MATCH (e:Entry) WHERE e.project_id IN $project_ids AND e.author_id IN $author_id
 RETURN DISTINCT e.author_id AS a
 """
 
-TOP_TEXT = "MATCH (e:Entry {id: $id}) RETURN coalesce(e.title, '') + ' ' + e.body AS text"
+# The text whose share of the query's words sets the keyword channel's weight (queries/fusion.py: channel_weights):
+# read alone under plain RRF, with the candidates' facts under the learned fusion (queries/ranker.py).
+TOP_TEXT_OF_E = "coalesce(e.title, '') + ' ' + e.body"
+TOP_TEXT = f"MATCH (e:Entry {{id: $id}}) RETURN {TOP_TEXT_OF_E} AS text"
 
 RECENT = f"""
 MATCH (e:Entry) WHERE {ENTRY_SCOPE}

@@ -25,6 +25,7 @@ from graph.db import Graph
 from graph.textnorm import words
 from graph.visibility import CAN_SEE
 from queries import ranker_features as rf
+from queries.channels import TOP_TEXT_OF_E
 from queries.fusion import Fused, Hit, coverage, coverage_terms
 from queries.query_constraints import SoftConstraints
 
@@ -48,7 +49,7 @@ RETURN e.id AS id,
        toLower(coalesce(e.author_id, '')) AS author, e.thread_id AS thread,
        toString(e.occurred_start) AS start, toString(e.occurred_end) AS end,
        size([(e)-[:MENTIONS]->(x) WHERE x.id IN $entity_ids | x]) AS matched,
-       CASE WHEN e.id = $top_id THEN coalesce(e.title, '') + ' ' + e.body END AS top_text
+       CASE WHEN e.id = $top_id THEN {TOP_TEXT_OF_E} END AS top_text
 """
 
 
@@ -117,16 +118,11 @@ def _date_in(start: date | None, end: date | None, soft: SoftConstraints) -> flo
 
 
 def gather(graph: Graph, query: str, results: Mapping[str, list[Hit]], soft: SoftConstraints,
-           visibility: Mapping[str, Any]) -> dict[str, Any]:
+           visibility: Mapping[str, Any], top_id: str | None = None) -> tuple[dict[str, Any], str | None]:
     """The raw record `ranker_features.build` reads: channel lists plus facts about each candidate. Facts are read
-    under the visibility predicate too: an entry hidden since a channel found it contributes nothing."""
-    return gather_with_text(graph, query, results, soft, visibility, None)[0]
-
-
-def gather_with_text(graph: Graph, query: str, results: Mapping[str, list[Hit]], soft: SoftConstraints,
-                     visibility: Mapping[str, Any], top_id: str | None) -> tuple[dict[str, Any], str | None]:
-    """`gather`, and the title and body of the candidate `top_id` (the keyword channel's best hit, whose words set
-    that channel's weight) read in the same statement: None when it is not a visible candidate."""
+    under the visibility predicate too: an entry hidden since a channel found it contributes nothing. With it, the
+    text of the candidate `top_id` (the keyword channel's best hit, whose words set that channel's weight), read in
+    the same statement: None when it is not a visible candidate."""
     channels = {c: [[h.id, h.score] for h in hits] for c, hits in results.items() if hits}
     record: dict[str, Any] = {
         "query": {"n_words": len(query.split()), "named": len(soft.entity_ids), "author": bool(soft.author_keys),
@@ -140,11 +136,11 @@ def gather_with_text(graph: Graph, query: str, results: Mapping[str, list[Hit]],
                                         "cov_terms": list(dict.fromkeys(terms)), **visibility})
     tops = {hits[0][0] for c, hits in channels.items() if c != "thread"}
     top_threads = [r["thread"] for r in rows if r["id"] in tops and r["thread"]]
-    ends = {d: n for n, d in enumerate(sorted({d for d in (_day(r["end"]) for r in rows) if d is not None}))}
+    days = [(_day(r["start"]), _day(r["end"])) for r in rows]
+    ends = {d: n for n, d in enumerate(sorted({end for _, end in days if end is not None}))}
     span = max(len(ends) - 1, 1)
     authors = set(soft.author_keys)
-    for r in rows:
-        start, end = _day(r["start"]), _day(r["end"])
+    for r, (start, end) in zip(rows, days, strict=True):
         others = sum(1 for t in top_threads if t == r["thread"]) - (1 if r["id"] in tops and r["thread"] else 0)
         record["facts"][r["id"]] = {
             "cov": round(coverage(terms, set(r["present"]) if r["present"] is not None else set(words(r["text"]))),
@@ -201,7 +197,7 @@ def apply(record: Mapping[str, Any] | None, mode: str, weights_path: str | None,
           warnings: list[str], capture: list[dict[str, Any]] | None = None,
           rrf_weights: Mapping[str, float] | None = None) -> list[Fused]:
     """Search's fusion step: `fused` (the RRF order) re-ordered by the ranker when `mode` is "learned", from the
-    `record` `gather_with_text` read (None when neither the ranker nor `capture` wants one). `capture`, when given,
+    `record` `gather` read (None when neither the ranker nor `capture` wants one). `capture`, when given,
     receives the raw record (bench/capture_fusion.py caches it to train offline)."""
     if record is None:
         return fused

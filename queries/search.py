@@ -207,8 +207,8 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
     top_id = results["fulltext"][0].id if results.get("fulltext") else None
     record: dict[str, Any] | None = None
     if mode == "learned" or options.capture is not None:
-        record, top_text = ranker.gather_with_text(graph, query, results, parsed.constraints,
-                                                   visibility_params(viewer), top_id)
+        record, top_text = ranker.gather(graph, query, results, parsed.constraints, visibility_params(viewer),
+                                         top_id)
     else:
         rows = graph.read(ch.TOP_TEXT, {"id": top_id}) if top_id is not None else []
         top_text = rows[0]["text"] if rows else None
