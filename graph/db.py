@@ -1,6 +1,6 @@
 """The Neo4j driver, pointed at NEO4J_URI when set and at the managed local server otherwise.
 
-With a `neo4j://` (or `neo4j+s://`) URI the driver routes: `Graph.read` runs in read transactions, which a cluster
+With a `neo4j://` (or `neo4j+s://`) URI the driver routes: `Graph.read` runs in read mode, which a cluster
 or Aura sends to its secondaries, and everything else goes to the leader. Every session of a routing driver shares
 one bookmark manager, so a read made in this process after a write made in this process waits on a secondary until
 that write has reached it (read-your-writes within a process; across processes see docs/SCALING.md). A direct
@@ -28,7 +28,9 @@ from neo4j import (
 from neo4j.api import BookmarkManager
 from neo4j.exceptions import (
     ConnectionAcquisitionTimeoutError,
+    DriverError,
     IncompleteCommit,
+    Neo4jError,
     ServiceUnavailable,
     SessionExpired,
     TransientError,
@@ -113,9 +115,19 @@ class Graph:
         return self.driver.session(database=self.database, bookmark_manager=self.bookmarks, **options)
 
     def read(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
-        """A read transaction: on a cluster it runs on a secondary, and the server refuses any write in it."""
+        """A read in read mode: on a cluster it runs on a secondary, and the server refuses any write in it. It is
+        sent auto-commit, one round trip without BEGIN and COMMIT (a search reads three to six times in a row:
+        docs/BENCHMARKS.md). A failure the driver calls retryable (a server restarting, a leader changing) sends it
+        again in a managed read transaction, which retries within MEMORA_NEO4J_RETRY_SECONDS."""
+        p = dict(params or {})
+        try:
+            with self.session(read=True) as session:
+                return list(session.run(query, p))
+        except (Neo4jError, DriverError) as exc:
+            if not exc.is_retryable():
+                raise
         with self.session() as session:
-            return session.execute_read(_collect, query, dict(params or {}))
+            return session.execute_read(_collect, query, p)
 
     def write(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
         return self.transact(lambda tx: _collect(tx, query, dict(params or {})))

@@ -93,6 +93,15 @@ class TcpRelay:
         with self._lock:
             return sum(len(re.findall(pattern, bytes(sent))) for sent in self._sent)
 
+    def drop(self) -> None:
+        """Close every connection it carries (as a restarting server or a load balancer would) and keep listening."""
+        with self._lock:
+            live, self._open = self._open, []
+        for s in live:
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+            s.close()
+
     def cut(self) -> None:
         with self._lock:
             self._cut = True
