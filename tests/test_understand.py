@@ -521,3 +521,20 @@ def test_recurring_in_json_only_when_so() -> None:
     data = to_json(understand("por Navidad", ENTITIES, NOW))
     assert data["temporal"] == {"start": "2025-12-24", "end": "2025-12-26", "precision": "approx", "text": "Navidad",
                                 "recurring": True}
+
+
+def test_the_hemisphere_is_asked_for_only_when_a_season_is_named() -> None:
+    """Searches pass the project's hemisphere as a callable that reads the graph: a query naming no season must not
+    pay that round trip, and one naming a season must get the callable's answer."""
+    asked: list[str] = []
+
+    def south() -> str:
+        asked.append("south")
+        return "south"
+
+    for query in ("¿qué me dijo papá del coche el mes pasado?", "in August 2019", "por Navidad"):
+        understand(query, ENTITIES, NOW, hemisphere=south)
+    assert asked == []
+    t = understand("el verano de 2008", ENTITIES, NOW, hemisphere=south).temporal
+    assert asked == ["south"]
+    assert t is not None and (t.start, t.end) == (date(2008, 12, 21), date(2009, 3, 20))

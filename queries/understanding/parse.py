@@ -4,7 +4,7 @@ docstring). Each concern lives in its own module; this one only orders them and 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date
 
 from .cleaning import browse_spans, cleaned_text, filler_span
@@ -23,15 +23,16 @@ def understand(
     entities: Sequence[KnownEntity] | EntityMatcher,
     now: date,
     locale: str | None = None,
-    hemisphere: str = "north",
+    hemisphere: str | Callable[[], str] = "north",
 ) -> Understanding:
-    """Parse a search query into filters (dates, entities, tags, author) and what is left to embed."""
+    """Parse a search query into filters (dates, entities, tags, author) and what is left to embed. `hemisphere`
+    (what a season means) may be a callable, called only when the query names a season."""
     raw = text if isinstance(text, str) else str(text)
     orig = sanitise(raw)
     folded, index = fold_with_map(orig)
     tx = QueryText(orig, folded, index)
     toks = tokenize(folded)
-    ctx = DateContext(now, hemisphere.strip().lower().startswith(("s", "austral")), locale_month_first(locale))
+    ctx = DateContext(now, hemisphere, locale_month_first(locale))
 
     tags: list[str] = []
     tag_spans: list[tuple[int, int]] = []

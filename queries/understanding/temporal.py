@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import cached_property
 
 from . import calendar_math as cal
 from . import temporal_words as tw
@@ -38,8 +39,13 @@ class DateCandidate:
 @dataclass(frozen=True)
 class DateContext:
     now: date
-    south: bool
+    hemisphere: str | Callable[[], str]  # a callable is asked only if a season is named (it may read the graph)
     month_first: bool
+
+    @cached_property
+    def south(self) -> bool:
+        named = self.hemisphere if isinstance(self.hemisphere, str) else self.hemisphere()
+        return named.strip().lower().startswith(("s", "austral"))
 
 
 _Y4 = r"(?:19|20)\d\d"
