@@ -22,15 +22,15 @@ hand-written Cypher statement). Hits and misses are counted for `bench/bench_cac
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
+import pickle
 import threading
 import time
 import unicodedata
 from dataclasses import asdict, dataclass
 from datetime import date
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from graph import generations
 from graph.db import Graph
@@ -115,14 +115,15 @@ def get(key: CacheKey | None, settings: Settings) -> SearchResponse | None:
             stats.misses += 1
             return None
         stats.hits += 1
-    return copy.deepcopy(stored)
+    return cast("SearchResponse", pickle.loads(stored))
 
 
 def put(key: CacheKey | None, settings: Settings, response: SearchResponse) -> SearchResponse:
-    """Keep a copy of `response` under `key` (nothing when the cache is off); returns `response` itself."""
+    """Keep a copy of `response` under `key` (nothing when the cache is off); returns `response` itself. The copy is
+    pickled: a quarter of a deep copy's time for 30 results, and each hit unpickles a private copy of its own."""
     if key is None:
         return response
-    _entries.put(key.viewer, key.digest, copy.deepcopy(response), settings.search_cache_size)
+    _entries.put(key.viewer, key.digest, pickle.dumps(response, pickle.HIGHEST_PROTOCOL), settings.search_cache_size)
     return response
 
 
