@@ -127,7 +127,7 @@ RETURN size(hits) AS total, hits[0..$limit] AS hits
 
 # The closest turns before and after each seed in its conversation that the viewer may see (by position, not by
 # [:NEXT], which would stop at a hidden turn and so tell that one is there).
-THREAD = f"""
+THREAD_NEIGHBOURS = f"""
 UNWIND range(0, size($seeds) - 1) AS i
 MATCH (s:Entry {{id: $seeds[i]}}) WHERE s.thread_id IS NOT NULL
 CALL (s) {{
@@ -140,7 +140,8 @@ CALL (s) {{
   RETURN e ORDER BY e.thread_pos DESC, e.id DESC LIMIT 1
 }}
 WITH e, i WHERE NOT e.id IN $seeds
-WITH e, min(i) AS r
+WITH e, min(i) AS r"""
+THREAD = f"""{THREAD_NEIGHBOURS}
 RETURN e.id AS id, 1.0 / (1 + r) AS score
 ORDER BY r, id LIMIT $limit
 """

@@ -83,5 +83,14 @@ def lexicon(graph: Graph, project_id: str, viewer: Viewer) -> ProjectLexicon:
     return made
 
 
+def kept(project_id: str, viewer: Viewer) -> ProjectLexicon | None:
+    """The lexicon last kept for this viewer and project, as it is, without asking whether a write changed it: a
+    guess a search may start from (queries/early_vector.py), never what it answers with."""
+    if viewer.user_id is None:
+        return None
+    found, k = _kept.get(viewer.user_id, project_id, float("inf"))
+    return k.lexicon if found else None
+
+
 def clear() -> None:
     _kept.clear()

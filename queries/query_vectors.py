@@ -24,6 +24,9 @@ class CacheStats:
     misses: int = 0
 
 
+# A query's first characters embedded (cut at a word), about 250 tokens, far more than any question: embedding a
+# 10,000-character query window by window would cost seconds for nothing.
+QUERY_EMBED_CHARS = 1000
 _lock = threading.Lock()
 _vectors: OrderedDict[tuple[str, str, str, str], tuple[float, ...]] = OrderedDict()
 stats = CacheStats()
@@ -49,6 +52,14 @@ def query_vector(embedder: CheckedEmbedder, text: str, size: int, viewer: str) -
             while len(_vectors) > size:
                 _vectors.popitem(last=False)
     return list(vector)
+
+
+def embeddable(text: str) -> str:
+    """The part of a query that gets embedded: its first QUERY_EMBED_CHARS characters, cut at a word."""
+    if len(text) <= QUERY_EMBED_CHARS:
+        return text
+    cut = text[:QUERY_EMBED_CHARS]
+    return cut.rsplit(" ", 1)[0] if " " in cut else cut
 
 
 def clear() -> None:

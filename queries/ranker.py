@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -25,12 +25,13 @@ from graph.db import Graph
 from graph.textnorm import words
 from graph.visibility import CAN_SEE
 from queries import ranker_features as rf
-from queries.channels import TOP_TEXT_OF_E
+from queries.channels import THREAD_NEIGHBOURS, TOP_TEXT_OF_E
 from queries.fusion import Fused, Hit, coverage, coverage_terms
 from queries.query_constraints import SoftConstraints
 
 log = logging.getLogger(__name__)
 WEIGHTS_FILE = Path(__file__).with_name("ranker_weights.json")
+PLAIN_TEXT_CHARS = 2000
 FORMAT = "memora-ranker/1"
 
 # Lexical coverage is over title, body and names. An entry without lent context has exactly those words, folded, in
@@ -38,18 +39,45 @@ FORMAT = "memora-ranker/1"
 # again on every search; a conversation turn (its `ft_terms` hold the context's words too) or an entry written before
 # `ft_terms` existed returns its text. An entry deleted while the statement reads it shows no properties: its text is
 # then empty, never null.
-CANDIDATE_FACTS = f"""
-UNWIND $ids AS id
-MATCH (e:Entry {{id: id}}) WHERE {CAN_SEE}
-WITH e, e.ft_terms IS NOT NULL AND coalesce(e.context, '') = '' AS counted
-RETURN e.id AS id,
+_COUNTED = "e.ft_terms IS NOT NULL AND coalesce(e.context, '') = '' AS counted"
+# What the ranker reads about one visible candidate `e` (with `counted` in scope): one projection, so the facts of the
+# channels' candidates and those of the thread channel's hits (read with that channel) are the same facts. `plain`
+# (title and body) also comes back for an entry of at most `$text_chars` characters: band diversity compares the
+# pool's words, and a search whose pool is all short entries (conversation turns) then needs no read of its own.
+_FACTS_OF_E = f"""
        CASE WHEN counted THEN [t IN $cov_terms WHERE e.ft_terms CONTAINS ' ' + t + ' '] END AS present,
-       CASE WHEN NOT counted THEN coalesce(e.title, '') + ' ' + coalesce(e.body, '') + ' ' + coalesce(e.names, '')
-       END AS text,
+       CASE WHEN NOT counted OR size(coalesce(e.body, '')) <= $text_chars
+            THEN coalesce(e.title, '') + ' ' + coalesce(e.body, '') END AS plain,
+       CASE WHEN NOT counted THEN coalesce(e.names, '') END AS names,
        toLower(coalesce(e.author_id, '')) AS author, e.thread_id AS thread,
        toString(e.occurred_start) AS start, toString(e.occurred_end) AS end,
        size([(e)-[:MENTIONS]->(x) WHERE x.id IN $entity_ids | x]) AS matched,
-       CASE WHEN e.id = $top_id THEN {TOP_TEXT_OF_E} END AS top_text
+       CASE WHEN e.id = $top_id THEN {TOP_TEXT_OF_E} END AS top_text"""
+
+CANDIDATE_FACTS = f"""
+UNWIND $ids AS id
+MATCH (e:Entry {{id: id}}) WHERE {CAN_SEE}
+WITH e, {_COUNTED}
+RETURN e.id AS id, {_FACTS_OF_E}
+"""
+
+# The candidates' facts and the thread channel (queries/channels.py: THREAD: the same hits, scored the same), with
+# its hits' facts, in one statement: the thread channel is seeded by the dense channel's best hits, so the learned
+# fusion waits for one round trip after the dense channel, not two. The thread's hits carry the scope and visibility
+# predicate of its statement; a candidate that is also a thread hit comes back twice, with the same facts.
+FACTS_AND_THREAD = f"""
+CALL () {{
+{THREAD_NEIGHBOURS}
+WITH e, r ORDER BY r, e.id LIMIT $limit
+RETURN e, r
+UNION ALL
+UNWIND $ids AS id
+MATCH (e:Entry {{id: id}}) WHERE {CAN_SEE}
+RETURN e, null AS r
+}}
+WITH e, r, {_COUNTED}
+RETURN e.id AS id, 1.0 / (1 + r) AS score, {_FACTS_OF_E}
+ORDER BY r, id
 """
 
 
@@ -117,23 +145,50 @@ def _date_in(start: date | None, end: date | None, soft: SoftConstraints) -> flo
     return 1.0 if any(o is not None and end >= o[0] and start <= o[1] for o in soft.occurrences) else 0.0
 
 
+def facts_params(query: str, soft: SoftConstraints, top_id: str | None) -> dict[str, Any]:
+    """The parameters of the facts projection, besides visibility (CANDIDATE_FACTS, FACTS_AND_THREAD)."""
+    return {"entity_ids": list(soft.entity_ids), "top_id": top_id, "text_chars": PLAIN_TEXT_CHARS,
+            "cov_terms": list(dict.fromkeys(coverage_terms(query)))}
+
+
+class Gathered(NamedTuple):
+    record: dict[str, Any]
+    top_text: str | None
+    texts: dict[str, str]
+    thread: list[Hit]
+
+
 def gather(graph: Graph, query: str, results: Mapping[str, list[Hit]], soft: SoftConstraints,
-           visibility: Mapping[str, Any], top_id: str | None = None) -> tuple[dict[str, Any], str | None]:
+           visibility: Mapping[str, Any], top_id: str | None = None,
+           thread: Mapping[str, Any] | None = None) -> Gathered:
     """The raw record `ranker_features.build` reads: channel lists plus facts about each candidate. Facts are read
     under the visibility predicate too: an entry hidden since a channel found it contributes nothing. With it, the
     text of the candidate `top_id` (the keyword channel's best hit, whose words set that channel's weight), read in
-    the same statement: None when it is not a visible candidate."""
+    the same statement: None when it is not a visible candidate; and the title and body of the candidates of at
+    most PLAIN_TEXT_CHARS characters, by id (what ENTRY_TEXTS would read). With `thread` (the thread channel's
+    parameters: scope, `seeds`, `limit`), that channel runs in the same statement: its hits join the record as the
+    "thread" channel, with their facts, and come back as `thread`."""
     channels = {c: [[h.id, h.score] for h in hits] for c, hits in results.items() if hits}
     record: dict[str, Any] = {
         "query": {"n_words": len(query.split()), "named": len(soft.entity_ids), "author": bool(soft.author_keys),
                   "dated": soft.dated},
         "channels": channels, "facts": {}}
     ids = rf.candidate_ids(record)
-    if not ids:
-        return record, None
+    params = {"ids": ids, **facts_params(query, soft, top_id), **visibility}
+    if thread is not None:
+        read = graph.read(FACTS_AND_THREAD, {**thread, **params})
+    else:
+        read = graph.read(CANDIDATE_FACTS, params) if ids else []
+    hits = [Hit(r["id"], float(r["score"])) for r in read if r.get("score") is not None]
+    if hits:  # where the channels' order had it: after those that seed it, before the graph channel
+        graph_hits = channels.pop("graph", None)
+        channels["thread"] = [[h.id, h.score] for h in hits]
+        if graph_hits is not None:
+            channels["graph"] = graph_hits
+    rows = list({r["id"]: r for r in reversed(read)}.values())  # each entry once
+    if not rows:
+        return Gathered(record, None, {}, hits)
     terms = coverage_terms(query)
-    rows = graph.read(CANDIDATE_FACTS, {"ids": ids, "entity_ids": list(soft.entity_ids), "top_id": top_id,
-                                        "cov_terms": list(dict.fromkeys(terms)), **visibility})
     tops = {hits[0][0] for c, hits in channels.items() if c != "thread"}
     top_threads = [r["thread"] for r in rows if r["id"] in tops and r["thread"]]
     days = [(_day(r["start"]), _day(r["end"])) for r in rows]
@@ -143,15 +198,16 @@ def gather(graph: Graph, query: str, results: Mapping[str, list[Hit]], soft: Sof
     for r, (start, end) in zip(rows, days, strict=True):
         others = sum(1 for t in top_threads if t == r["thread"]) - (1 if r["id"] in tops and r["thread"] else 0)
         record["facts"][r["id"]] = {
-            "cov": round(coverage(terms, set(r["present"]) if r["present"] is not None else set(words(r["text"]))),
-                         4),
+            "cov": round(coverage(terms, set(r["present"]) if r["present"] is not None
+                                  else set(words(r["plain"] + " " + r["names"]))), 4),
             "ent": round(r["matched"] / len(soft.entity_ids), 4) if soft.entity_ids else 0.0,
             "author": 1.0 if authors and r["author"] in authors else 0.0,
             "date_in": _date_in(start, end, soft),
             "same_thread": 1.0 if others > 0 else 0.0,
             "recency": round(ends[end] / span, 4) if end is not None and len(ends) > 1 else 0.5,
         }
-    return record, next((r["top_text"] for r in rows if r["top_text"] is not None), None)
+    return Gathered(record, next((r["top_text"] for r in rows if r["top_text"] is not None), None),
+                    {r["id"]: r["plain"] for r in rows if r["plain"] is not None}, hits)
 
 
 def probability(score: float) -> float:

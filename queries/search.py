@@ -30,6 +30,8 @@ from queries import channels as ch
 from queries import lexicons, ranker, result_cache
 from queries.dense import dense as _dense
 from queries.diversify import diversify, word_set
+from queries.early_vector import EarlyVector
+from queries.early_vector import start as start_early_vector
 from queries.entity_questions import answer_question
 from queries.fusion import Fused, Hit, channel_weights, rrf
 from queries.graph_channel import GRAPH_WEIGHT, run_graph
@@ -38,10 +40,11 @@ from queries.keyword_view import meeting as keyword_meeting
 from queries.lucene import to_lucene
 from queries.mmr import entry_vectors, mmr
 from queries.query_constraints import Parsed, SoftConstraints, parse_query, relaxed_warnings, unknown_names
-from queries.query_vectors import query_vector
+from queries.query_vectors import embeddable, query_vector
 from queries.rerank import TIERS, rerank
 from queries.snippets import query_terms, snippet
 from queries.structured import structured as run_structured
+from queries.thread_channel import run_thread, thread_ask, with_thread
 
 log = logging.getLogger(__name__)
 CHANNELS = ("dense", "fulltext", "structured", "graph")
@@ -49,8 +52,6 @@ CHANNELS = ("dense", "fulltext", "structured", "graph")
 DEFAULT_CHANNELS = ("dense", "fulltext", "structured")
 # Dense similarity below which a hit counts as nothing, per model (bench/calibrate_floor.py, docs/BENCHMARKS.md).
 DENSE_FLOORS = {"e5small": 0.86}
-THREAD_SEEDS = 5
-QUERY_EMBED_CHARS = 1000
 _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="memora-search")
 
 
@@ -162,6 +163,8 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
     t0 = time.perf_counter()
     latency: dict[str, float] = {}
     warnings: list[str] = []
+    guessed = project_ids or ([scope.project_id] if scope.project_id and not scope.multi_project else [])
+    early = start_early_vector(graph, embedder, viewer, guessed, query, options, _embed_cache_size(settings, viewer))
     projects = project_ids if project_ids is not None else resolve_projects(graph, viewer, scope)
     if not projects:
         return SearchResponse([], 0, "none", {"total": _ms(t0)})
@@ -183,8 +186,8 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
             else None, warnings, answer=answered.answer))
     lexicons = _lexicons(graph, projects, viewer)
     base = _base_params(viewer, projects, options.filters, lexicons)
-    parsed = parse_query(graph, query, lexicons, projects, options.understand, options.now or date.today(),
-                         options.locale)
+    parsed = (early.understanding(lexicons) if early is not None and projects == guessed else None) or \
+        parse_query(graph, query, lexicons, projects, options.understand, options.now or date.today(), options.locale)
     warnings.extend(_filter_warnings(graph, viewer, projects, options.filters, lexicons))
     latency["parse"] = _ms(t)
 
@@ -193,7 +196,7 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
     soft = parsed.constraints
     while True:
         results, best_chunk = _run_channels(graph, embedder, settings, viewer, base, parsed, soft, wanted, options,
-                                            latency, warnings)
+                                            latency, warnings, early if projects == guessed else None)
         if any(results.values()) or soft.empty:
             break
         relaxed.append(soft.next_relaxation())
@@ -202,16 +205,27 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
 
     t = time.perf_counter()
     mode = options.fusion or settings.fusion
+    learned = mode == "learned" or options.capture is not None
     # The keyword channel's best hit may have been deleted since the channel found it (a concurrent write): then no
-    # top text. The ranker's statement reads it with the candidates' facts; plain RRF reads it alone.
+    # top text. The ranker's statement reads it with the candidates' facts and runs the thread channel (seeded by the
+    # best dense hits); plain RRF reads it alone while that channel runs in the pool.
     top_id = results["fulltext"][0].id if results.get("fulltext") else None
+    ask = thread_ask(results, wanted, {**base, **soft.params()}, max(options.candidates_per_channel, options.k))
     record: dict[str, Any] | None = None
-    if mode == "learned" or options.capture is not None:
-        record, top_text = ranker.gather(graph, query, results, parsed.constraints, visibility_params(viewer),
-                                         top_id)
+    texts: dict[str, str] = {}
+    if learned:
+        tt = time.perf_counter()
+        record, top_text, texts, thread_hits = ranker.gather(graph, query, results, parsed.constraints,
+                                                             visibility_params(viewer), top_id, ask)
+        if ask is not None:
+            results = with_thread(results, thread_hits)
+            latency["thread"] = _ms(tt)  # with the facts: the same statement
     else:
+        thread = _POOL.submit(copy_context().run, run_thread, graph, ask, latency) if ask is not None else None
         rows = graph.read(ch.TOP_TEXT, {"id": top_id}) if top_id is not None else []
         top_text = rows[0]["text"] if rows else None
+        if thread is not None:
+            results = with_thread(results, thread.result())
     weights = {**channel_weights(parsed.text_for_search, top_text, dated=soft.dated), "graph": GRAPH_WEIGHT}
     fused = rrf({c: h for c, h in results.items() if h}, k=settings.rrf_k, weights=weights)
     fused = ranker.apply(record, mode, settings.ranker_weights, fused, options.k, warnings, options.capture, weights)
@@ -233,9 +247,12 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
         if settings.diversify == "mmr":
             vectors = entry_vectors(graph, [f.id for f in pool], vector_property(embedder.slug))
             fused = mmr(pool, vectors, settings.mmr_lambda) + fused[len(pool):]
-        else:
-            rows = graph.read(ch.ENTRY_TEXTS, {"ids": [f.id for f in pool]})
-            fused = diversify(pool, {r["id"]: word_set(r["text"]) for r in rows}, len(pool)) + fused[len(pool):]
+        else:  # the texts the ranker's facts brought, and the others read here
+            missing = [f.id for f in pool if f.id not in texts]
+            if missing:
+                texts = {**texts, **{r["id"]: r["text"] for r in graph.read(ch.ENTRY_TEXTS, {"ids": missing})}}
+            fused = diversify(pool, {f.id: word_set(texts[f.id]) for f in pool if f.id in texts},
+                              len(pool)) + fused[len(pool):]
         latency["diversify"] = _ms(t)
         t = time.perf_counter()
     top = fused[: options.k]
@@ -253,8 +270,8 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
 
 def _run_channels(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer,
                   base: dict[str, Any], parsed: Parsed, soft: SoftConstraints, wanted: tuple[str, ...],
-                  options: SearchOptions, latency: dict[str, float],
-                  warnings: list[str]) -> tuple[dict[str, list[Hit]], dict[str, str]]:
+                  options: SearchOptions, latency: dict[str, float], warnings: list[str],
+                  early: EarlyVector | None) -> tuple[dict[str, list[Hit]], dict[str, str]]:
     """Fulltext and structured run in the pool while the query is embedded and the dense channel runs."""
     limit = max(options.candidates_per_channel, options.k)
     params = {**base, **soft.params()}
@@ -278,7 +295,7 @@ def _run_channels(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
     skip_dense = parsed.layer == "keyword" and len(wanted) > 1
     if "dense" in wanted and parsed.text_for_search.strip() and not skip_dense:
         _all_dense(graph, embedder, settings, viewer, params, parsed.text_for_search, limit, results, best_chunk,
-                   latency, warnings)
+                   latency, warnings, early)
     for name, fut in futures.items():
         results[name], _ = fut.result()
         latency[name] = _ms(started[name])
@@ -289,12 +306,7 @@ def _run_channels(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
             results["structured"] = hits
     if skip_dense and not any(results.values()) and "dense" in wanted:
         _all_dense(graph, embedder, settings, viewer, params, parsed.text_for_search, limit, results, best_chunk,
-                   latency, warnings)
-    if results.get("dense") and len(wanted) > 1:
-        t = time.perf_counter()
-        seeds = [h.id for h in results["dense"][:THREAD_SEEDS]]
-        results["thread"], _ = ch.run_channel(graph, ch.THREAD, {**params, "seeds": seeds, "limit": limit})
-        latency["thread"] = _ms(t)
+                   latency, warnings, early)
     if "graph" in wanted:  # seeded by the named entities and the best hits (queries/graph_channel.py)
         t = time.perf_counter()
         results["graph"] = run_graph(graph, params, parsed.rank_entity_ids,
@@ -321,10 +333,10 @@ def _keyword(graph: Graph, settings: Settings, viewer: Viewer, params: dict[str,
 
 def _all_dense(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer, params: dict[str, Any],
                text: str, limit: int, results: dict[str, list[Hit]], best_chunk: dict[str, str],
-               latency: dict[str, float], warnings: list[str]) -> None:
+               latency: dict[str, float], warnings: list[str], early: EarlyVector | None) -> None:
     """The active model's index, plus the target's while a model migration is under way (fused by RRF)."""
     _dense_into(graph, embedder, settings, viewer, params, text, limit, results, best_chunk, latency, warnings,
-                "dense")
+                "dense", early)
     if embedder.supports_sparse:
         t = time.perf_counter()
         try:
@@ -353,11 +365,15 @@ def _embed_cache_size(settings: Settings, viewer: Viewer) -> int:
 
 def _dense_into(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer, params: dict[str, Any],
                 text: str, limit: int, results: dict[str, list[Hit]], best_chunk: dict[str, str],
-                latency: dict[str, float], warnings: list[str], channel: str = "dense") -> None:
+                latency: dict[str, float], warnings: list[str], channel: str = "dense",
+                early: EarlyVector | None = None) -> None:
     t = time.perf_counter()
     try:
-        vector = query_vector(embedder, _embeddable(text), _embed_cache_size(settings, viewer),
-                              f"user:{viewer.user_id}")
+        if early is not None and early.text == embeddable(text):  # the guess was right (queries/early_vector.py)
+            vector = early.vector.result()
+        else:
+            vector = query_vector(embedder, embeddable(text), _embed_cache_size(settings, viewer),
+                                  f"user:{viewer.user_id}")
     except EmbeddingError as exc:
         warnings.append("dense channel unavailable: the query could not be embedded")
         log.warning("query embedding failed: %s", exc)
@@ -372,15 +388,6 @@ def _dense_into(graph: Graph, embedder: CheckedEmbedder, settings: Settings, vie
     for h in results[channel]:
         best_chunk.setdefault(h.id, chunks[h.id])
     latency[channel] = _ms(t)
-
-
-def _embeddable(text: str) -> str:
-    """A query's first QUERY_EMBED_CHARS characters (cut at a word), about 250 tokens, far more than any question:
-    embedding a 10,000-character query window by window would cost seconds for nothing."""
-    if len(text) <= QUERY_EMBED_CHARS:
-        return text
-    cut = text[:QUERY_EMBED_CHARS]
-    return cut.rsplit(" ", 1)[0] if " " in cut else cut
 
 
 def _lexicons(graph: Graph, projects: list[str], viewer: Viewer) -> dict[str, ProjectLexicon]:

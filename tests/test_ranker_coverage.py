@@ -13,7 +13,8 @@ from graph.db import Graph
 from graph.members import set_member
 from graph.visibility import Viewer, visibility_params
 from queries import ranker
-from queries.fusion import Hit, coverage_terms, lexical_coverage
+from queries.channels import ENTRY_TEXTS
+from queries.fusion import Hit, lexical_coverage
 from queries.query_constraints import SoftConstraints
 
 QUERY = "el café de Berlín con la abuela Pilar y el tren"
@@ -42,18 +43,20 @@ def test_coverage_from_the_stored_words_equals_coverage_from_the_text(graph: Gra
     ids = [r["entry_id"] for r in rows]
     visibility = visibility_params(Viewer(user_id=owner))
 
-    record, _ = ranker.gather(graph, QUERY, {"fulltext": [Hit(i, 1.0) for i in ids]}, SoftConstraints(), visibility)
+    gathered = ranker.gather(graph, QUERY, {"fulltext": [Hit(i, 1.0) for i in ids]}, SoftConstraints(), visibility)
     expected = {i: round(lexical_coverage(QUERY, graph.read(TEXT, {"id": i})[0]["t"]), 4) for i in ids}
-    assert {i: f["cov"] for i, f in record["facts"].items()} == expected
+    assert {i: f["cov"] for i, f in gathered.record["facts"].items()} == expected
     assert len(set(expected.values())) >= 3, expected  # the cases cover different shares of the query
 
-    facts = {r["id"]: r for r in graph.read(ranker.CANDIDATE_FACTS, {
-        "ids": ids, "entity_ids": [], "top_id": None, "cov_terms": list(dict.fromkeys(coverage_terms(QUERY))),
-        **visibility})}
-    assert facts[f"{project}/berlin"]["text"] is None and facts[f"{project}/berlin"]["present"]
+    params = {**ranker.facts_params(QUERY, SoftConstraints(), None), **visibility}
+    facts = {r["id"]: r for r in graph.read(ranker.CANDIDATE_FACTS, {"ids": ids, **params, "text_chars": 0})}
+    assert facts[f"{project}/berlin"]["names"] is None and facts[f"{project}/berlin"]["present"]
+    assert facts[f"{project}/berlin"]["plain"] is None, "a counted entry longer than text_chars sends no text"
     lent = [i for i in ids[1:3] if facts[i]["present"] is None]
     assert lent, "a turn with lent context must be read from its text (its ft_terms hold the context's words)"
-    assert facts[f"{project}/legacy"]["present"] is None and facts[f"{project}/legacy"]["text"]
+    assert facts[f"{project}/legacy"]["present"] is None and facts[f"{project}/legacy"]["plain"]
+    assert gathered.texts == {r["id"]: r["text"] for r in graph.read(ENTRY_TEXTS, {"ids": ids})}, \
+        "short entries bring band diversity's texts, the same as ENTRY_TEXTS reads"
 
 
 def test_dates_come_as_text_and_weigh_as_before(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> None:
@@ -99,8 +102,8 @@ def test_the_keyword_weight_reads_the_same_top_text_with_either_fusion(graph: Gr
         {"entry_id": f"{project}/mar", "project_id": project, "author": owner,
          "text": "Un día de mar en Cádiz."}]).errors
     viewer = Viewer(user_id=owner)
-    record, text = ranker.gather(graph, "pan", {"fulltext": [Hit(f"{project}/pan", 1.0)]}, SoftConstraints(),
-                                           visibility_params(viewer), f"{project}/pan")
+    record, text, _, _ = ranker.gather(graph, "pan", {"fulltext": [Hit(f"{project}/pan", 1.0)]}, SoftConstraints(),
+                                                 visibility_params(viewer), f"{project}/pan")
     assert text == " Pilar compró pan en la plaza." and f"{project}/pan" in record["facts"]
     outsider = visibility_params(Viewer(user_id=f"{prefix}outsider"))
     assert ranker.gather(graph, "pan", {"fulltext": [Hit(f"{project}/pan", 1.0)]}, SoftConstraints(),

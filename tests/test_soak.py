@@ -19,7 +19,7 @@ from graph.settings import Settings
 from graph.visibility import Viewer
 from ingest.embedders import CheckedEmbedder
 from queries.channels import TOP_TEXT
-from queries.ranker import CANDIDATE_FACTS
+from queries.ranker import CANDIDATE_FACTS, FACTS_AND_THREAD
 from queries.search import Scope, SearchOptions, hybrid_search
 from tests.conftest import SUMMARY
 
@@ -88,26 +88,33 @@ class _DeletesBeforeTopText(Graph):
     alone (plain RRF) or with the learned ranker's facts."""
 
     victim = ""
+    statement = ""
 
     def read(self, query: str, params: Mapping[str, Any] | None = None) -> list[Any]:
         top = (params or {}).get("id") if query == TOP_TEXT else \
-            (params or {}).get("top_id") if query == CANDIDATE_FACTS else None
+            (params or {}).get("top_id") if query in (CANDIDATE_FACTS, FACTS_AND_THREAD) else None
         if top is not None and not self.victim:
-            self.victim = top
+            self.victim, self.statement = top, query
             self.write("MATCH (e:Entry {id: $id}) DETACH DELETE e", {"id": self.victim})
         return super().read(query, params)
 
 
-@pytest.mark.parametrize("fusion", ["learned", "rrf"])
+@pytest.mark.parametrize(("fusion", "channels", "statement"), [
+    ("learned", ("fulltext",), CANDIDATE_FACTS), ("learned", ("dense", "fulltext"), FACTS_AND_THREAD),
+    ("rrf", ("fulltext",), TOP_TEXT), ("rrf", ("dense", "fulltext"), TOP_TEXT)])
 def test_a_search_racing_a_delete_of_its_top_keyword_hit_answers_without_it(
-        graph: Graph, embedder: CheckedEmbedder, settings: Settings, prefix: str, ingest: Any, fusion: str) -> None:
-    """Found by the soak: the keyword channel's top entry deleted before its text was read made the search a 500."""
+        graph: Graph, embedder: CheckedEmbedder, settings: Settings, prefix: str, ingest: Any, fusion: str,
+        channels: tuple[str, ...], statement: str) -> None:
+    """Found by the soak: the keyword channel's top entry deleted before its text was read made the search a 500.
+    With the dense channel too, the learned fusion reads the text in the statement that also runs the thread."""
     project, user = f"{prefix}race", f"{prefix}ana"
     set_member(graph, project, user, "owner")
     ingest([{"entry_id": f"{project}/e{i}", "project_id": project, "author": user,
              "text": f"El tren de la abuela número {i} llegó tarde."} for i in range(3)])
     racing = _DeletesBeforeTopText(graph.driver, graph.database)
-    resp = hybrid_search(racing, embedder, settings, Viewer(user_id=user), "tren abuela", Scope(project_id=project),
-                         SearchOptions(k=5, channels=("fulltext",), fusion=fusion))
+    query = "tren abuela" if channels == ("fulltext",) else "¿qué día llegó tarde el tren de la abuela?"
+    resp = hybrid_search(racing, embedder, settings, Viewer(user_id=user), query, Scope(project_id=project),
+                         SearchOptions(k=5, channels=channels, fusion=fusion))
     ids = [r.entry_id for r in resp.results]
     assert racing.victim.startswith(project) and racing.victim not in ids and len(ids) == 2
+    assert racing.statement == statement
