@@ -37,6 +37,7 @@ from neo4j import ManagedTransaction
 from graph import generations
 from graph.db import Graph
 from graph.ids import sha256
+from graph.periods import shown_name
 from graph.schema import vector_property
 from graph.textnorm import fold
 
@@ -58,19 +59,24 @@ MATCH (x:{label}) WHERE x.project_id = $project_id
 RETURN x.id AS id, '{kind}' AS kind, x.vectors_signature AS stored,
        COLLECT {{ MATCH (e:Entry)-[m:{rel}]->(x)
                  RETURN e.id + '|' + coalesce(e.intimacy, '') + '|' + coalesce(e.author_id, '') + '|'
-                        + toString(e.updated_at) + '|' + coalesce(m.name, '') + '|'
+                        + toString(e.updated_at) + '|' + coalesce({name}, '') + '|'
                         + toString(COUNT {{ MATCH (c:Chunk)-[:OF]->(e) WHERE c[$prop] IS NOT NULL }}) }} AS parts
 """
-SOURCES = {kind: _SOURCES.format(label=label, kind=kind, rel="IN_PERIOD" if kind == "period" else "MENTIONS")
+# The name an entry gives a target: a mention's linked name, a chapter's spelling in the entry (graph/periods.py),
+# so a variant is named only by its own audience's entries.
+NAME_IN_ENTRY = {kind: shown_name("e", "x") if kind == "period" else "m.name" for kind in LABELS}
+SOURCES = {kind: _SOURCES.format(label=label, kind=kind, rel="IN_PERIOD" if kind == "period" else "MENTIONS",
+                                 name=NAME_IN_ENTRY[kind])
            for kind, label in LABELS.items()}
 
 _CONTRIBUTIONS = """
 UNWIND $ids AS xid
 MATCH (e:Entry)-[m:{rel}]->(x:{label} {{id: xid}})
-RETURN xid AS id, e.id AS entry_id, e.intimacy AS intimacy, e.author_id AS author_id, coalesce(m.name, x.name) AS name
+RETURN xid AS id, e.id AS entry_id, e.intimacy AS intimacy, e.author_id AS author_id, {name} AS name
 ORDER BY id, entry_id
 """
-CONTRIBUTIONS = {kind: _CONTRIBUTIONS.format(label=label, rel="IN_PERIOD" if kind == "period" else "MENTIONS")
+CONTRIBUTIONS = {kind: _CONTRIBUTIONS.format(label=label, rel="IN_PERIOD" if kind == "period" else "MENTIONS",
+                                             name=f"coalesce({NAME_IN_ENTRY[kind]}, x.name)")
                  for kind, label in LABELS.items()}
 
 ENTRY_VECTORS = """

@@ -10,6 +10,7 @@ from neo4j.exceptions import ConstraintError, IncompleteCommit
 from graph.db import Graph
 from graph.entity_vectors import AFFECTED_VARIANTS
 from graph.generations import bump_levels_in, entry_levels
+from graph.periods import PERIOD_NAME
 from graph.summaries import mark_stale
 from graph.visibility import CAN_SEE
 
@@ -96,7 +97,7 @@ UNWIND $rows AS row
 MATCH (e:Entry {id: row.entry_id})
 MATCH (p:Project {id: row.project_id})
 MERGE (per:Period {id: row.period_id})
-ON CREATE SET per.project_id = row.project_id, per.name = row.name, per.level = 'chapter', per.created_at = datetime()
+ON CREATE SET per.project_id = row.project_id, per.level = 'chapter', per.created_at = datetime()
 MERGE (per)-[:PART_OF]->(p)
 MERGE (e)-[:IN_PERIOD]->(per)
 """
@@ -148,7 +149,8 @@ WITH e{carry}, xs, collect(DISTINCT per) AS pers
 RETURN e {{.*}} AS entry,
        [x IN xs WHERE x.kind = 'person' | x.name] AS persons,
        [x IN xs WHERE x.kind = 'place' | x.name] AS places,
-       [x IN xs WHERE x.kind = 'thing' | x.name] AS things, [p IN pers | {{id: p.id, name: p.name}}] AS periods,
+       [x IN xs WHERE x.kind = 'thing' | x.name] AS things,
+       [p IN pers | {{id: p.id, name: {PERIOD_NAME}}}] AS periods,
        COUNT {{ MATCH (c:Chunk)-[:OF]->(e) WHERE c.embedding_status <> 'done' }} AS pending"""
 
 

@@ -18,6 +18,7 @@ from neo4j import ManagedTransaction
 
 from graph.db import Graph
 from graph.ids import sha256
+from graph.periods import PERIOD_NAME
 from graph.visibility import CAN_SEE, can_see
 
 AUDIENCE_BASES = ("circle", "inner")
@@ -107,18 +108,20 @@ RETURN s {{.id, .scope, .level, .period_id, .audience, .text, .producer, .fallba
 """
 
 # Periods of the project with at least one entry the viewer may see (a chapter made only of hidden entries has a
-# name that is itself a hidden fact), with the span of the visible ones.
+# name that is itself a hidden fact), with the span of the visible ones and the smallest spelling they give it
+# (graph/periods.py): a hidden entry's spelling never shows, whoever wrote first.
 VISIBLE_PERIODS = f"""
 MATCH (per:Period {{project_id: $project_id}})
 CALL {{
   WITH per
-  MATCH (e:Entry)-[:IN_PERIOD]->(:Period)-[:PART_OF*0..5]->(per)
+  MATCH (e:Entry)-[:IN_PERIOD]->(p:Period)-[:PART_OF*0..5]->(per)
   WHERE {CAN_SEE}
   RETURN count(DISTINCT e) AS n, toString(min(e.occurred_start)) AS start,
-         toString(max(coalesce(e.occurred_end, e.occurred_start))) AS end
+         toString(max(coalesce(e.occurred_end, e.occurred_start))) AS end,
+         min(CASE WHEN p = per THEN {PERIOD_NAME} END) AS name
 }}
-WITH per, n, start, end WHERE n > 0
-RETURN per.id AS id, per.name AS name, start, end, n AS entries
+WITH per, n, start, end, name WHERE n > 0
+RETURN per.id AS id, coalesce(name, per.id) AS name, start, end, n AS entries
 ORDER BY start, name
 """
 

@@ -11,18 +11,33 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from graph.db import Graph
+from graph.periods import PERIOD_NAME
+from graph.visibility import CAN_SEE, Viewer, visibility_params
 
-CREATE_GRANT = """
-MATCH (per:Period {id: $period_id, project_id: $project_id})
-CREATE (g:WitnessGrant {id: $id, project_id: $project_id, period_id: $period_id, created_by: $created_by,
-                        label: $label, created_at: datetime(), expires_at: datetime($expires_at), revoked: false})
+# A chapter exists for its grant's creator only through an entry of it they may see (graph/periods.py): one that only
+# hidden or deleted entries named answers as one never named. The grant keeps the name its witness's accounts are
+# filed under, one the creator could see: the spelling of the chapter's circle and public entries (what every member
+# and the witness see), else the name the creator typed, else that of an entry only they and the inner circle see.
+CREATE_GRANT = f"""
+MATCH (per:Period {{id: $period_id, project_id: $project_id}})
+CALL (per) {{
+  MATCH (e:Entry)-[:IN_PERIOD]->(p:Period)-[:PART_OF*0..5]->(per)
+  WHERE {CAN_SEE}
+  WITH e, CASE WHEN p = per THEN {PERIOD_NAME} END AS spelling
+  RETURN count(e) AS seen, min(CASE WHEN e.intimacy IN ['circle', 'public'] THEN spelling END) AS shared,
+         min(spelling) AS own
+}}
+WITH per, seen, shared, own WHERE seen > 0
+CREATE (g:WitnessGrant {{id: $id, project_id: $project_id, period_id: $period_id,
+                        period_name: coalesce(shared, $typed, own, per.id), created_by: $created_by, label: $label,
+                        created_at: datetime(), expires_at: datetime($expires_at), revoked: false}})
 CREATE (g)-[:FOR]->(per)
 RETURN g.id AS id
 """
 ACTIVE_GRANT = """
 MATCH (g:WitnessGrant {id: $id})-[:FOR]->(per:Period)
 WHERE g.revoked = false AND g.expires_at > datetime()
-RETURN g.id AS id, g.project_id AS project_id, g.period_id AS period_id, per.name AS period_name,
+RETURN g.id AS id, g.project_id AS project_id, g.period_id AS period_id, coalesce(g.period_name, per.id) AS period_name,
        toString(g.expires_at) AS expires_at
 """
 REVOKE_GRANT = """
@@ -48,12 +63,14 @@ class Grant:
 
 
 def create_grant(graph: Graph, project_id: str, period_id: str, created_by: str, ttl: timedelta,
-                 label: str | None = None) -> str | None:
-    """A new grant id, or None when the chapter is not a period of that project."""
+                 label: str | None = None, typed_name: str | None = None) -> str | None:
+    """A new grant id, or None when the chapter is not a period of that project with an entry the creator may see.
+    `typed_name` is the chapter's name as the creator gave it, if they gave one."""
     grant_id = secrets.token_urlsafe(12)
     expires = (datetime.now(UTC) + ttl).isoformat()
     rows = graph.write(CREATE_GRANT, {"id": grant_id, "project_id": project_id, "period_id": period_id,
-                                      "created_by": created_by, "label": label, "expires_at": expires})
+                                      "created_by": created_by, "label": label, "expires_at": expires,
+                                      "typed": typed_name, **visibility_params(Viewer(user_id=created_by))})
     return grant_id if rows else None
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from graph.db import Graph
+from graph.periods import PERIOD_NAME
 from graph.visibility import CAN_SEE, CAN_SEE_IN_PROJECT, VIEWER_IN_PROJECT
 from queries import keyword
 from queries.fusion import Hit
@@ -178,7 +179,8 @@ RETURN e.id AS id, e.project_id AS project_id, e.title AS title, e.body AS body,
        e.occurred_precision AS occurred_precision, e.tags AS tags,
        [x IN xs WHERE x.kind = 'person' | x.name] AS persons,
        [x IN xs WHERE x.kind = 'place' | x.name] AS places,
-       [x IN xs WHERE x.kind = 'thing' | x.name] AS things, [p IN pers | {{id: p.id, name: p.name}}] AS periods,
+       [x IN xs WHERE x.kind = 'thing' | x.name] AS things,
+       [p IN pers | {{id: p.id, name: {PERIOD_NAME}}}] AS periods,
        CASE WHEN c IS NULL THEN null ELSE {{id: c.id, ord: c.ord, text: c.text}} END AS chunk
 """
 

@@ -52,7 +52,7 @@ WITH id, v, 2 * vector.similarity.cosine(target, v.vector) - 1 AS score
 ORDER BY score DESC, id
 LIMIT $over
 MATCH (v)-[:VECTOR_OF]->(x)
-WITH x, v, score, CASE WHEN x:Period THEN x.name ELSE coalesce({_DECLARED}, v.name) END AS name
+WITH x, v, score, CASE WHEN x:Period THEN v.name ELSE coalesce({_DECLARED}, v.name) END AS name
 WHERE name IS NOT NULL
 RETURN x.id AS id, name, v.kind AS kind, score, v.entries AS entries
 ORDER BY score DESC, id

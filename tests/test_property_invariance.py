@@ -43,11 +43,11 @@ from graph.db import Graph
 from graph.entities import upsert_entity
 from graph.entity_vectors import refresh_project
 from graph.entries import get_visible_entry
-from graph.ids import period_id
+from graph.ids import period_id, slug
 from graph.members import set_member
 from graph.settings import Settings
 from graph.visibility import Viewer, visibility_params
-from graph.witnesses import create_grant
+from graph.witnesses import active_grant, create_grant
 from ingest.embedders import CheckedEmbedder
 from ingest.pipeline import Ingestor, IngestReport
 from queries.search import CHANNELS, AccessDenied, Scope, SearchOptions, hybrid_search
@@ -58,6 +58,9 @@ LEVELS = ("private", "intimate", "circle", "public")
 NARROWER = {"public": "circle", "circle": "intimate", "intimate": "private", "private": "private"}
 ROLE_CHOICES = ("owner", "coauthor", "reader", None)
 CHAPTERS = ("Berlín 2008", "Verano en Cádiz")
+# Entries spell the chapters in several ways (one id each): a hidden entry's spelling must never show, nor tell a
+# chapter exists.
+SPELLINGS = (*CHAPTERS, "berlin 2008", "BERLIN · 2008", "verano en cadiz")
 # Shared by hidden and visible entries, so co-occurrence, entity lists and linking are exercised.
 POOL = ("Evander Lusk", "Odile", "Marta", "Josep")
 # Declared by hand: a pool person with an alias, and one person no initial entry names.
@@ -144,7 +147,7 @@ def entry_specs(n_projects: int, n_users: int, extra_project: bool) -> st.Search
             project=draw(st.integers(0, n_projects if extra_project else n_projects - 1)),
             author=draw(st.sampled_from((None, *range(n_users)))),
             intimacy=draw(st.sampled_from(LEVELS)),
-            chapter=draw(st.sampled_from((None, *CHAPTERS))),
+            chapter=draw(st.sampled_from((None, *SPELLINGS))),
             thread=thread,
             when=None if thread is not None else draw(st.sampled_from(WHENS)),
             persons=tuple(draw(st.lists(st.sampled_from(MUTATION_PERSONS if extra_project else POOL), max_size=2,
@@ -194,8 +197,14 @@ def can_see(world: World, who: Who, e: EntrySpec) -> bool:
         return False
     if who.user is None:
         assert world.grant is not None
-        return witness_may_see((e.project, e.chapter) == world.grant, e.intimacy)
+        return witness_may_see(in_grant(world, e), e.intimacy)
     return member_may_see(world.roles[who.user][e.project], e.intimacy, e.author == who.user)
+
+
+def in_grant(world: World, e: EntrySpec) -> bool:
+    """Whether the entry is in the witness's chapter, however it spells it."""
+    return world.grant is not None and e.chapter is not None and e.project == world.grant[0] \
+        and slug(e.chapter) == slug(world.grant[1])
 
 
 class Names:
@@ -323,6 +332,11 @@ class Reader:
             out[f"GET {base}/entities"] = _response(self.client.get(f"{base}/entities", headers=headers))
             out[f"GET {base}/analytics/importance"] = _response(self.client.get(f"{base}/analytics/importance",
                                                                                 headers=headers))
+            out[f"GET {base}/periods"] = _response(self.client.get(f"{base}/periods", headers=headers))
+            for spelling in SPELLINGS:
+                out[f"POST {base}/witnesses[{spelling}]"] = self._invite(base, {"period": spelling}, headers)
+            out[f"POST {base}/witnesses[id]"] = self._invite(base, {"period_id": period_id(project, CHAPTERS[0])},
+                                                             headers)
             if project == self.projects()[-1]:
                 continue  # nobody of the world is a member: the entity list and importance already answer 403
             for entity in PROBED_NAMES:
@@ -330,6 +344,15 @@ class Reader:
                     out[f"GET {base}/analytics/{what}?entity={entity}"] = _response(self.client.get(
                         f"{base}/analytics/{what}", params={"entity": entity}, headers=headers))
         return out
+
+    def _invite(self, base: str, body: dict[str, str], headers: dict[str, str]) -> Any:
+        """A grant's answer (status, reason) and the name its witness's accounts would be filed under; the new
+        grant's id, token and expiry are fresh every time."""
+        resp = self.client.post(f"{base}/witnesses", json=body, headers=headers)
+        if resp.status_code != 201:
+            return _response(resp)
+        grant = active_grant(self.graph, resp.json()["grant_id"])
+        return {"status": 201, "filed_under": grant.period_name if grant else None}
 
     def witness_snapshot(self, grant_id: str, chapter_id: str) -> dict[str, Any]:
         viewer, out = Viewer(witness_period_id=chapter_id), dict[str, Any]()
@@ -493,8 +516,10 @@ def _mutate(world: World, who: Who, names: Names, live: list[Live], graph: Graph
                 done.append(f"delete {target.id} ({target.spec.intimacy})")
                 continue
             if op.kind == "edit":
-                target.spec = replace(target.spec, persons=op.entry.persons, words=op.entry.words)
-                what = f"edit {target.id} -> {list(op.entry.persons)} {' '.join(op.entry.words)!r}"
+                target.spec = replace(target.spec, persons=op.entry.persons, words=op.entry.words,
+                                      chapter=op.entry.chapter if target.spec.thread is None else target.spec.chapter)
+                what = (f"edit {target.id} -> {list(op.entry.persons)} {' '.join(op.entry.words)!r} "
+                        f"in {target.spec.chapter!r}")
             else:
                 level = "private" if op.to_private else NARROWER[target.spec.intimacy]
                 what = f"narrow {target.id} {target.spec.intimacy} -> {level}"

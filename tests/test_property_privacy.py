@@ -340,8 +340,9 @@ def test_every_read_path_matches_an_independent_can_see(world: World, graph: Gra
         if world.grant is not None:
             project, chapter = names.project(world.grant[0]), world.grant[1]
             grant_id = create_grant(graph, project, period_id(project, chapter), names.user(0), timedelta(hours=1))
-            chapter_exists = any((e.project, e.chapter) == world.grant for e in world.entries)
-            assert (grant_id is not None) == chapter_exists, "a grant needs an existing chapter of that project"
+            chapter_seen = any((e.project, e.chapter) == world.grant and can_see(world, Who(0), k)
+                               for k, e in enumerate(world.entries))
+            assert (grant_id is not None) == chapter_seen, "a grant needs a chapter its creator sees an entry of"
 
         owner_headers = _bearer(settings, names.user(0))
         missing = {}

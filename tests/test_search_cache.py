@@ -141,6 +141,8 @@ def test_every_write_path_bumps_the_projects_generation(graph: Graph, family: di
         before = gen()
         step()
         assert gen() > before, name
+    ingest([{"entry_id": f"{p}/h", "project_id": p, "author": family["owner"], "text": "Más zanahorias.",
+             "intimacy": "circle", "period": "Verano"}])  # a grant needs a chapter with an entry its creator sees
     before = gen()  # a grant changes nothing members see (the witness's key holds its chapter)
     grant = create_grant(graph, p, period_id(p, "Verano"), family["owner"], timedelta(days=1))
     assert grant is not None and gen() == before

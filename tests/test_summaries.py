@@ -73,9 +73,9 @@ def test_a_summary_is_linked_to_what_it_summarises_and_the_entries_that_fed_it(
     assert row is not None
     links = graph.read("""
         MATCH (s:Summary {id: $id})
-        RETURN [(s)-[:SUMMARISES]->(p:Period) | p.name] AS periods, [(s)-[:FED_BY]->(e) | e.id] AS fed,
+        RETURN [(s)-[:SUMMARISES]->(p:Period) | p.id] AS periods, [(s)-[:FED_BY]->(e) | e.id] AS fed,
                size(s.embedding) AS dims, s.embedding_model AS model""", {"id": row["id"]})[0]
-    assert links["periods"] == [BERLIN]
+    assert links["periods"] == [period_id(world["project"], BERLIN)]
     assert sorted(links["fed"]) == sorted(f"{world['project']}/{k}" for k in ("b1", "b3"))
     assert links["dims"] == embedder.dimensions and links["model"] == embedder.model_id
 

@@ -56,7 +56,7 @@ def invite_witness(project_id: str, body: WitnessIn, who: ViewerDep, svc: Servic
     require_owner(svc, project_id, who)
     chapter = body.period_id or period_id(project_id, body.period or "")
     grant_id = create_grant(svc.graph, project_id, chapter, who.user_id or "", timedelta(days=body.ttl_days),
-                            body.label)
+                            body.label, typed_name=body.period)
     if grant_id is None:
         raise HTTPException(404, "no such chapter in this project")
     token = auth.issue_witness(svc.settings, grant_id, body.ttl_days * 86400)
