@@ -16,7 +16,7 @@ from graph.db import Graph
 from graph.generations import bump_levels
 from graph.ids import ENTITY_KINDS, entity_id, sha256
 from graph.textnorm import fold
-from graph.visibility import CAN_SEE_DECLARATION, INTIMACY_LEVELS, can_see
+from graph.visibility import CAN_SEE_DECLARATION, INTIMACY_LEVELS, can_see, mention_seen
 
 _LABEL = {"person": "Person", "place": "Place", "thing": "Thing"}
 
@@ -27,7 +27,7 @@ def display_name(var: str) -> str:
     return f"""coalesce(
   COLLECT {{ MATCH (d:Declaration)-[:DECLARES]->({var}) WHERE {CAN_SEE_DECLARATION}
             WITH d ORDER BY d.created_at, d.id RETURN d.name }}[0],
-  COLLECT {{ MATCH (dn_e:Entry)-[dn_m:MENTIONS]->({var}) WHERE {can_see("dn_e")}
+  COLLECT {{ MATCH (dn_e:Entry)-[dn_m:MENTIONS]->({var}) WHERE {can_see("dn_e")} AND {mention_seen("dn_m")}
             RETURN dn_m.name AS dn_name ORDER BY dn_name LIMIT 1 }}[0])"""
 
 

@@ -12,7 +12,7 @@ from graph.entity_vectors import AFFECTED_VARIANTS
 from graph.generations import bump_levels_in, entry_levels
 from graph.periods import PERIOD_NAME
 from graph.summaries import mark_stale
-from graph.visibility import CAN_SEE
+from graph.visibility import CAN_SEE, mention_seen
 
 EXISTING = """
 UNWIND $ids AS id
@@ -48,13 +48,20 @@ RETURN e.id AS entry_id, e.project_id AS project_id, e.body AS text, e.author_id
        e.kind AS kind, e.period_name AS period, e.metadata AS metadata
 """
 
-REUSABLE_VECTORS = """
-UNWIND $hashes AS h
-MATCH (c:Chunk {embedding_hash: h})
-WHERE c[$prop] IS NOT NULL
-WITH h, head(collect(c)) AS c
-RETURN h AS hash, c[$prop] AS vector, c.sparse_tokens AS sparse_tokens, c.sparse_weights AS sparse_weights
+# A stored vector for identical chunk content (`embedding_hash`: model, context, text), per `$rows` of
+# {project_id, hash}. Whether a write reuses one shows in its answer ("done" rather than "pending") and in its time, so
+# reuse is an observation of what is stored: it is confined to the chunk's own project, and, for a writer (an API
+# caller, a witness), to entries they may see (VISIBLE_REUSABLE_VECTORS, the one privacy predicate). Trusted operator
+# paths (CLI ingest, restore, relink) use REUSABLE_VECTORS: the same project, every entry of it.
+_REUSABLE = """
+UNWIND $rows AS row
+MATCH (c:Chunk {{embedding_hash: row.hash}})-[:OF]->(e:Entry)
+WHERE e.project_id = row.project_id AND c[$prop] IS NOT NULL{visible}
+WITH row.project_id AS project_id, row.hash AS hash, head(collect(c)) AS c
+RETURN project_id, hash, c[$prop] AS vector, c.sparse_tokens AS sparse_tokens, c.sparse_weights AS sparse_weights
 """
+REUSABLE_VECTORS = _REUSABLE.format(visible="")
+VISIBLE_REUSABLE_VECTORS = _REUSABLE.format(visible=f" AND {CAN_SEE}")
 
 _ENTRY_PROJECT = """
 UNWIND $rows AS row
@@ -109,7 +116,7 @@ MERGE (n:{label} {{id: row.id}})
 ON CREATE SET n.project_id = e.project_id, n.kind = '{kind}', n.name = row.name, n.aliases = [], n.aliases_text = '',
               n.created_at = datetime()
 MERGE (e)-[m:MENTIONS]->(n)
-SET m.count = row.count, m.name = row.name
+SET m.count = row.count, m.name = row.name, m.witness_hidden = CASE WHEN row.witness_hidden THEN true END
 """
 LINK_MENTIONS = {kind: _LINK_MENTIONS.format(label=label, kind=kind)
                  for kind, label in (("person", "Person"), ("place", "Place"), ("thing", "Thing"))}
@@ -142,7 +149,7 @@ def entry_details(carry: str = "") -> str:
     """What a read of an entry `e` returns (its node, linked names, chapters, pending chunks), keeping the variables
     in `carry` (e.g. ", ord") bound through the aggregations."""
     return f"""
-OPTIONAL MATCH (e)-[xm:MENTIONS]->(x)
+OPTIONAL MATCH (e)-[xm:MENTIONS]->(x) WHERE {mention_seen('xm')}
 WITH e{carry}, collect(DISTINCT {{kind: x.kind, name: xm.name}}) AS xs
 OPTIONAL MATCH (e)-[:IN_PERIOD]->(per:Period)
 WITH e{carry}, xs, collect(DISTINCT per) AS pers
@@ -153,6 +160,14 @@ RETURN e {{.*}} AS entry,
        [p IN pers | {{id: p.id, name: {PERIOD_NAME}}}] AS periods,
        COUNT {{ MATCH (c:Chunk)-[:OF]->(e) WHERE c.embedding_status <> 'done' }} AS pending"""
 
+
+# The written entry's own chunks still waiting for a vector: a write's answer, which must not count the thread
+# neighbours the write re-derived (a later turn hidden from the writer among them).
+PENDING_OF = f"""
+MATCH (e:Entry {{id: $id}})
+WHERE {CAN_SEE}
+RETURN COUNT {{ MATCH (c:Chunk)-[:OF]->(e) WHERE c.embedding_status <> 'done' }} AS pending
+"""
 
 GET_ENTRY = f"""
 MATCH (e:Entry {{id: $id}})
@@ -217,6 +232,12 @@ def get_visible_entry(graph: Graph, viewer_params: dict[str, Any], entry_id: str
     """The entry if the viewer may see it; None both when it is hidden and when it does not exist."""
     rows = graph.read(GET_ENTRY, {"id": entry_id, **viewer_params})
     return dict(rows[0]) if rows else None
+
+
+def pending_chunks(graph: Graph, viewer_params: dict[str, Any], entry_id: str) -> int | None:
+    """How many of the entry's chunks wait for a vector; None when the viewer may not see it."""
+    rows = graph.read(PENDING_OF, {"id": entry_id, **viewer_params})
+    return int(rows[0]["pending"]) if rows else None
 
 
 def delete_entry(graph: Graph, entry_id: str) -> bool:

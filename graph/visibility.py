@@ -1,9 +1,9 @@
 """`can_see(viewer, entry)` as ONE Cypher predicate, written once here and embedded in every read statement.
 
-Rules (DESIGN.md), in order: the viewer must belong to the entry's project (or hold a witness grant for one of its
-chapters); `private` -> only its author; `intimate` -> its author, the project's coauthors and owner; `circle` -> any
-member; `public` -> any member, and witnesses of the entry's chapter. A witness sees circle and public entries of the
-chapter they were invited to, and nothing else.
+Rules (docs/architecture.md, "Privacy: who sees what"), in order: the viewer must belong to the entry's project (or
+hold a witness grant for one of its chapters); `private` -> only its author; `intimate` -> its author, the project's
+coauthors and owner; `circle` -> any member; `public` -> any member, and witnesses of the entry's chapter. A witness
+sees circle and public entries of the chapter they were invited to, and nothing else.
 
 The predicate reads the viewer's role from the graph on every evaluation, so a role change or removal takes effect on
 the next query. Statements that use it bind the entry to `e` and pass the parameters of `visibility_params`; they must
@@ -39,6 +39,13 @@ def can_see(var: str = "e") -> str:
 
 
 CAN_SEE = can_see("e")
+
+
+def mention_seen(var: str = "m") -> str:
+    """A `MENTIONS` edge `var` of an entry the viewer may see, as that viewer may see it: a witness sees declarations
+    made `public` only, so a link ingest made through a name or alias declared for members (`witness_hidden`, on a
+    circle entry) is not there for them."""
+    return f"($witness_period_id IS NULL OR {var}.witness_hidden IS NULL)"
 
 # A name or alias declared by hand, `(d:Declaration)-[:DECLARES]->(entity)`, has an audience stored as `intimacy` and
 # read like an entry's: `private` -> its author; `intimate` -> its author, coauthors and owner; `circle` -> members;

@@ -74,3 +74,33 @@ def link(lexicon: ProjectLexicon, text: str, persons: list[str], places: list[st
         mention = mentions.setdefault(entity.id, Mention(entity.id, entity.kind, entity.name, 0))
         mention.count = max(mention.count, count)
     return sorted(mentions.values(), key=lambda m: m.id)
+
+
+def linked_names(author: str | None, lexicon: ProjectLexicon, found: list[Mention]) -> list[str]:
+    """What the keyword index reads of an entry's links (its `names`): the author, and each linked entity's
+    declared name with its aliases, as `lexicon` declares them."""
+    return [author or ""] + [
+        " ".join((e.name, *e.aliases)) for m in found if (e := lexicon.by_key.get((m.kind, fold(m.name))))
+    ]
+
+
+@dataclass(frozen=True)
+class WitnessView:
+    """An entry as a witness may see its links, where that differs from what members see: the mentions made
+    through a name declared for members only (`hidden`, as (kind, id, name)), and the keyword fields built without
+    them. Empty when a witness sees what members see."""
+
+    hidden: frozenset[tuple[str, str, str]] = frozenset()
+    names: str = ""
+    ft_terms: str = ""
+    ft_len: int = 0
+
+    def props(self) -> dict[str, str | int | None]:
+        """The entry's `w_*` properties (null when nothing differs: readers then use the members' fields)."""
+        if not self.hidden:
+            return {"w_names": None, "w_ft_terms": None, "w_ft_len": None}
+        return {"w_names": self.names, "w_ft_terms": self.ft_terms, "w_ft_len": self.ft_len}
+
+    def hash_parts(self) -> list[str]:
+        """Parts of the entry's content hash: none when nothing differs, so such entries keep their hash."""
+        return [] if not self.hidden else ["witness", *sorted("|".join(h) for h in self.hidden), self.names]

@@ -26,6 +26,7 @@ from graph.entries import (
     EXISTING,
     MARK_FILE_WRITTEN,
     REUSABLE_VECTORS,
+    VISIBLE_REUSABLE_VECTORS,
     EntryExists,
     delete_entry,
     entry_thread,
@@ -35,11 +36,12 @@ from graph.entries import (
 from graph.export import MARKER as EXPORT_MARKER
 from graph.ids import chunk_id, period_id, sha256
 from graph.schema import vector_property
-from graph.textnorm import fold, term_string, words
+from graph.textnorm import term_string, words
+from graph.visibility import Viewer, visibility_params
 from ingest.chunking import chunk_text
 from ingest.context import chunk_context
 from ingest.embedders import CheckedEmbedder, EmbeddingError
-from ingest.linking import ProjectLexicon, link
+from ingest.linking import Mention, ProjectLexicon, WitnessView, link, linked_names
 from ingest.recognition import Recognition, recognize
 from ingest.records import EntryRecord
 from ingest.threads import Placement, Threads
@@ -110,22 +112,28 @@ def parse_line(number: int, line: str) -> EntryRecord | LineError:
 
 class Ingestor:
     def __init__(self, graph: Graph, embedder: CheckedEmbedder, embed: bool = True, source: Source = "file",
-                 overwrite: bool = False) -> None:
+                 overwrite: bool = False, *, writer: Viewer | None = None) -> None:
         """With `embed=False` a write is acknowledged once committed: chunks without a reusable vector are left
         pending for the embedding worker, so a long entry never holds its writer (or anyone) waiting. `source` says
-        who writes (see the module's docstring); with `overwrite`, a file replaces entries edited through the API."""
+        who writes (see the module's docstring); with `overwrite`, a file replaces entries edited through the API.
+
+        `writer` is the person whose request causes the write (an API caller, a witness): whether a stored vector
+        is reused shows in the answer and its time, so only chunks of entries they may see are reused. Without one
+        (a trusted operator: CLI, restore, relink), any chunk of the same project is."""
         self.graph = graph
         self.source = source
         self.overwrite = overwrite
+        self.writer = writer
         self.embedder = embedder
         self.embed = embed
         self.prop = vector_property(embedder.slug)
         self._lexicons: dict[tuple[str, str | None, str, bool], ProjectLexicon] = {}
         self.threads = Threads(graph)
 
-    def lexicon(self, rec: EntryRecord) -> ProjectLexicon:
-        """The declared names this entry may be linked through (graph.entities.linkable_entities)."""
-        witness = bool(rec.author and rec.author.startswith(WITNESS_AUTHOR_PREFIX))
+    def lexicon(self, rec: EntryRecord, witness: bool = False) -> ProjectLexicon:
+        """The declared names this entry may be linked through (graph.entities.linkable_entities); with `witness`,
+        those a witness may see (public declarations only)."""
+        witness = witness or bool(rec.author and rec.author.startswith(WITNESS_AUTHOR_PREFIX))
         key = (rec.project_id, rec.author, rec.intimacy, witness)
         if key not in self._lexicons:
             lex = ProjectLexicon(rec.project_id)
@@ -255,18 +263,16 @@ class Ingestor:
         thread_id, lent_text = placed.thread_id, placed.lent_text
         lex = self.lexicon(rec)
         found = link(lex, f"{rec.title or ''}\n{rec.text}", rec.persons, rec.places)
-        persons = [m.name for m in found if m.kind == "person"]
-        places = [m.name for m in found if m.kind == "place"]
-        names = [rec.author or ""] + [
-            " ".join((e.name, *e.aliases)) for m in found if (e := lex.by_key.get((m.kind, fold(m.name))))
-        ]
+        names = linked_names(rec.author, lex, found)
         tokens = words(" ".join((rec.title or "", rec.text, " · ".join(n for n in names if n), lent_text or "")))
+        witness = self._witness_view(rec, found, lent_text)
         metadata = json.dumps(rec.metadata(), ensure_ascii=False, sort_keys=True, default=str)
         content_hash = sha256(
             self.embedder.model_id, rec.text, rec.title or "", rec.author or "", rec.occurred_on or "",
             rec.occurred_at or "", rec.intimacy, rec.kind, rec.period or "", json.dumps(rec.tags),
             json.dumps([(m.id, m.count) for m in found]), " ".join(names), metadata,
             placed.prev_id or "", lent_text or "", json.dumps(recognized.props(), ensure_ascii=False),
+            *witness.hash_parts(),
         )
         props: dict[str, Any] = {
             "project_id": rec.project_id, "author_id": rec.author, "kind": rec.kind, "intimacy": rec.intimacy,
@@ -281,10 +287,15 @@ class Ingestor:
             "context": lent_text,
             "ft_len": len(tokens),
             "ft_terms": term_string(tokens),
+            **witness.props(),
             **recognized.props(),
         }
+        # The context is embedded with the text and every reader of the entry scores against it: only names all of
+        # them may see (a witness of its chapter included).
+        shown = [m for m in found if (m.kind, m.id, m.name) not in witness.hidden]
         context = chunk_context(title=rec.title, author=rec.author, occurred=occurred, period=rec.period,
-                                persons=persons, places=places)
+                                persons=[m.name for m in shown if m.kind == "person"],
+                                places=[m.name for m in shown if m.kind == "place"])
         if thread_id:
             context = "\n".join(p for p in (context, lent_text, f"{rec.author}:" if rec.author else "") if p)
         chunks = []
@@ -297,17 +308,46 @@ class Ingestor:
             })
         return {"props": props, "chunks": chunks,
                 "mentions": [{"entry_id": rec.entry_id, "id": m.id, "kind": m.kind, "name": m.name,
-                              "count": m.count} for m in found]}
+                              "count": m.count, "witness_hidden": (m.kind, m.id, m.name) in witness.hidden}
+                             for m in found]}
+
+    def _witness_view(self, rec: EntryRecord, found: list[Mention], lent_text: str | None) -> WitnessView:
+        """How a witness of the entry's chapter may see its links and keyword text. A witness sees circle entries
+        but only `public` declarations, so a circle entry linked through a name or alias declared for members keeps,
+        for them, only the links and names that public declarations alone would give (ingest/linking.py)."""
+        if rec.intimacy != "circle" or not rec.period:
+            # Public entries link through public declarations only, witnesses see no other level, and an entry
+            # outside every chapter is no witness's.
+            return WitnessView()
+        public = self.lexicon(rec, witness=True)
+        seen = {(m.kind, m.id, m.name) for m in link(public, f"{rec.title or ''}\n{rec.text}", rec.persons,
+                                                     rec.places)}
+        hidden = {(m.kind, m.id, m.name) for m in found} - seen
+        if not hidden:
+            return WitnessView()
+        shown = [m for m in found if (m.kind, m.id, m.name) not in hidden]
+        names = linked_names(rec.author, public, shown)
+        w_tokens = words(" ".join((rec.title or "", rec.text, " · ".join(n for n in names if n), lent_text or "")))
+        return WitnessView(frozenset(hidden), " · ".join(n for n in names if n), term_string(w_tokens),
+                           len(w_tokens))
 
     def _embed(self, chunks: list[dict[str, Any]], report: IngestReport) -> None:
-        """Reuse stored vectors for identical content; embed the rest; on failure leave them pending."""
+        """Reuse stored vectors for identical content of the same project (and, for a writer, of entries they may
+        see: a reuse is observable); embed the rest; on failure leave them pending."""
         if not chunks:
             return
-        reusable = {r["hash"]: r for r in self.graph.read(
-            REUSABLE_VECTORS, {"hashes": list({c["embedding_hash"] for c in chunks}), "prop": self.prop})}
+        # An entry id starts with "<project_id>/" (ingest.records), and a chunk is written into its entry's project.
+        wanted = {(c["entry_id"].partition("/")[0], c["embedding_hash"]) for c in chunks}
+        params: dict[str, Any] = {"rows": [{"project_id": p, "hash": h} for p, h in sorted(wanted)],
+                                  "prop": self.prop}
+        if self.writer is None:
+            rows = self.graph.read(REUSABLE_VECTORS, params)
+        else:
+            rows = self.graph.read(VISIBLE_REUSABLE_VECTORS, {**params, **visibility_params(self.writer)})
+        reusable = {(r["project_id"], r["hash"]): r for r in rows}
         todo = []
         for c in chunks:
-            stored = reusable.get(c["embedding_hash"])
+            stored = reusable.get((c["entry_id"].partition("/")[0], c["embedding_hash"]))
             if stored is not None and (stored["sparse_tokens"] is not None or not self.embedder.supports_sparse):
                 c["vector"] = list(stored["vector"])
                 c["sparse_tokens"], c["sparse_weights"] = stored["sparse_tokens"], stored["sparse_weights"]

@@ -11,11 +11,12 @@ from typing import Any
 
 from graph.db import Graph
 from graph.periods import PERIOD_NAME
-from graph.visibility import CAN_SEE, CAN_SEE_IN_PROJECT, VIEWER_IN_PROJECT
+from graph.visibility import CAN_SEE, CAN_SEE_IN_PROJECT, VIEWER_IN_PROJECT, mention_seen
 from queries import keyword
 from queries.fusion import Hit
 
-_FILTERS = """e.project_id IN $project_ids
+_SEEN = mention_seen("fm")
+_FILTERS = f"""e.project_id IN $project_ids
   AND ($date_from IS NULL OR e.occurred_end >= $date_from)
   AND ($date_to IS NULL OR e.occurred_start <= $date_to)
   AND ($intimacy_levels IS NULL OR e.intimacy IN $intimacy_levels)
@@ -23,9 +24,9 @@ _FILTERS = """e.project_id IN $project_ids
   AND ($kinds IS NULL OR e.kind IN $kinds)
   AND ($tags IS NULL OR any(t IN e.tags WHERE t IN $tags))
   AND ($period_id IS NULL
-       OR EXISTS { MATCH (e)-[:IN_PERIOD]->(:Period)-[:PART_OF*0..5]->(:Period {id: $period_id}) })
-  AND ($person_ids IS NULL OR EXISTS { MATCH (e)-[:MENTIONS]->(x:Person) WHERE x.id IN $person_ids })
-  AND ($place_ids IS NULL OR EXISTS { MATCH (e)-[:MENTIONS]->(x:Place) WHERE x.id IN $place_ids })"""
+       OR EXISTS {{ MATCH (e)-[:IN_PERIOD]->(:Period)-[:PART_OF*0..5]->(:Period {{id: $period_id}}) }})
+  AND ($person_ids IS NULL OR EXISTS {{ MATCH (e)-[fm:MENTIONS]->(x:Person) WHERE x.id IN $person_ids AND {_SEEN} }})
+  AND ($place_ids IS NULL OR EXISTS {{ MATCH (e)-[fm:MENTIONS]->(x:Place) WHERE x.id IN $place_ids AND {_SEEN} }})"""
 ENTRY_SCOPE = f"""{_FILTERS}
   AND {CAN_SEE}"""
 
@@ -37,7 +38,8 @@ COARSE_DAYS = 120
 _CONSTRAINTS = f"""
   AND ($q_from IS NULL OR e.occurred_end >= $q_from)
   AND ($q_to IS NULL OR e.occurred_start <= $q_to)
-  AND (size($q_entity_ids) = 0 OR EXISTS {{ MATCH (e)-[:MENTIONS]->(x) WHERE x.id IN $q_entity_ids }})
+  AND (size($q_entity_ids) = 0 OR EXISTS {{ MATCH (e)-[qm:MENTIONS]->(x) WHERE x.id IN $q_entity_ids
+                                             AND {mention_seen('qm')} }})
   AND (size($q_author_keys) = 0 OR toLower(e.author_id) IN $q_author_keys)
   AND ($q_occ IS NULL OR (e.occurred_start IS NOT NULL
        AND (e.occurred_end > e.occurred_start + duration({{days: {COARSE_DAYS}}})
@@ -118,7 +120,7 @@ STRUCTURED = f"""
 MATCH (e:Entry) WHERE {QUERY_SCOPE}
   AND ($q_occ IS NULL OR e.occurred_end <= e.occurred_start + duration({{days: {COARSE_DAYS}}}))
 WITH e LIMIT $limit + 1
-OPTIONAL MATCH (e)-[m:MENTIONS]->(x) WHERE x.id IN $rank_entity_ids
+OPTIONAL MATCH (e)-[m:MENTIONS]->(x) WHERE x.id IN $rank_entity_ids AND {mention_seen('m')}
 WITH e, count(DISTINCT x) AS matched, sum(coalesce(m.count, 0)) AS mentions
 WITH e, matched + 0.01 * mentions AS score
 ORDER BY score DESC, e.occurred_start DESC, e.id
@@ -168,7 +170,7 @@ DETAILS = f"""
 UNWIND $ids AS id
 MATCH (e:Entry {{id: id}})
 WHERE {CAN_SEE}
-OPTIONAL MATCH (e)-[xm:MENTIONS]->(x)
+OPTIONAL MATCH (e)-[xm:MENTIONS]->(x) WHERE {mention_seen('xm')}
 WITH e, collect(DISTINCT {{kind: x.kind, name: xm.name}}) AS xs
 OPTIONAL MATCH (e)-[:IN_PERIOD]->(per:Period)
 WITH e, xs, collect(DISTINCT per) AS pers

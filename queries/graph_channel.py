@@ -21,6 +21,7 @@ from typing import Any
 import networkx as nx
 
 from graph.db import Graph
+from graph.visibility import mention_seen
 from queries.channels import QUERY_SCOPE
 from queries.fusion import Hit
 
@@ -36,13 +37,14 @@ GRAPH_WEIGHT = 1.0         # the channel's RRF weight (measured, docs/BENCHMARKS
 NEIGHBOURS = f"""
 MATCH (e:Entry) WHERE {QUERY_SCOPE}
   AND (e.id IN $core
-       OR EXISTS {{ MATCH (e)-[:MENTIONS]->(x) WHERE x.id IN $entities }}
+       OR EXISTS {{ MATCH (e)-[gm:MENTIONS]->(x) WHERE x.id IN $entities AND {mention_seen('gm')} }}
        OR EXISTS {{ MATCH (e)-[:IN_PERIOD]->(p:Period) WHERE p.id IN $periods }}
        OR (e.thread_id IS NOT NULL AND e.thread_id IN $threads))
 WITH e ORDER BY CASE WHEN e.id IN $core THEN 0 ELSE 1 END, e.id
 LIMIT $max_nodes
 RETURN e.id AS id, e.thread_id AS thread_id, e.thread_pos AS thread_pos,
-       [(e)-[:MENTIONS]->(x) | x.id] AS entities, [(e)-[:IN_PERIOD]->(p:Period) | p.id] AS periods
+       [(e)-[gm:MENTIONS]->(x) WHERE {mention_seen('gm')} | x.id] AS entities,
+       [(e)-[:IN_PERIOD]->(p:Period) | p.id] AS periods
 """
 
 

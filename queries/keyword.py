@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from graph.db import Graph
-from graph.keyword_terms import INDEXED_TEXT
+from graph.keyword_terms import VIEWER_FT_LEN, VIEWER_FT_TERMS, VIEWER_INDEXED_TEXT
 from graph.textnorm import words
 from queries import scope_counts
 from queries.fusion import STOPWORDS, Hit
@@ -27,10 +27,12 @@ B = 0.75
 POOL = 1000          # visible candidates rescored: Lucene's best, in its own order (docs/SECURITY.md)
 TEXT_CHARS = 8000    # of each candidate's indexed text, for term frequencies (BM25 saturates long before)
 
-# What both candidate statements return for an entry `e`: its length and each query term's count, or its text.
-_CANDIDATE = f"""RETURN e.id AS id, e.ft_len AS length,
-       [t IN $terms | (size(e.ft_terms) - size(replace(e.ft_terms, ' ' + t + ' ', ''))) / (size(t) + 2)] AS tf,
-       CASE WHEN e.ft_terms IS NULL THEN left({INDEXED_TEXT}, $chars) END AS text
+# What both candidate statements return for an entry `e`: its length and each query term's count, or its text, as
+# the viewer may read them (graph/keyword_terms.py: a witness does not count names declared for members only).
+_CANDIDATE = f"""WITH e, {VIEWER_FT_TERMS} AS ft, {VIEWER_FT_LEN} AS ft_len
+RETURN e.id AS id, ft_len AS length,
+       [t IN $terms | (size(ft) - size(replace(ft, ' ' + t + ' ', ''))) / (size(t) + 2)] AS tf,
+       CASE WHEN ft IS NULL THEN left({VIEWER_INDEXED_TEXT}, $chars) END AS text
 """
 
 
@@ -38,8 +40,9 @@ _CANDIDATE = f"""RETURN e.id AS id, e.ft_len AS length,
 # within two millionths) leave the database, with the statistics Python needs to score them again exactly (`scored`).
 # A candidate written before `ft_terms` existed is counted in Python from its text: then `legacy` > 0 and the caller
 # runs the candidate statement instead.
-_SCORED = """WITH collect({id: e.id, length: coalesce(e.ft_len, 0), legacy: e.ft_terms IS NULL,
-       tf: [t IN $terms | (size(e.ft_terms) - size(replace(e.ft_terms, ' ' + t + ' ', ''))) / (size(t) + 2)]}) AS rows
+_SCORED = f"WITH e, {VIEWER_FT_TERMS} AS ft, {VIEWER_FT_LEN} AS ft_len" + """
+WITH collect({id: e.id, length: coalesce(ft_len, 0), legacy: ft IS NULL,
+       tf: [t IN $terms | (size(ft) - size(replace(ft, ' ' + t + ' ', ''))) / (size(t) + 2)]}) AS rows
 WITH rows, size(rows) AS n, size([r IN rows WHERE r.legacy]) AS legacy,
      reduce(s = 0, r IN rows | s + r.length) AS total_length,
      [i IN range(0, size($terms) - 1) | size([r IN rows WHERE r.tf[i] > 0])] AS df
@@ -61,6 +64,12 @@ RETURN n, legacy, total_length, df, [h IN ranked WHERE h.score >= floor] AS top
 """
 
 
+# The index matched the entry's `names` too; a witness reads them without the names declared for members only, so an
+# entry the index found only through such a name holds none of the query's terms for them.
+WITNESS_HOLDS_A_TERM = """($witness_period_id IS NULL OR e.w_ft_terms IS NULL
+       OR any(t IN $terms WHERE e.w_ft_terms CONTAINS ' ' + t + ' '))"""
+
+
 def statement(scope: str) -> str:
     """The first `$pool` visible entries in scope the index matched, with each query term's count in their indexed
     text: counted in the statement from `ft_terms` (graph/textnorm.py: `term_string`), so no text leaves the
@@ -73,6 +82,7 @@ def statement(scope: str) -> str:
     return f"""
 CALL db.index.fulltext.queryNodes('entry_text_v2', $lucene) YIELD node AS e, score
 WHERE {scope}
+  AND {WITNESS_HOLDS_A_TERM}
 WITH e, score LIMIT $pool
 {_CANDIDATE}"""
 
@@ -85,7 +95,7 @@ def among_statement(scope: str) -> str:
 UNWIND $among AS among_id
 MATCH (e:Entry {{id: among_id}})
 WHERE {scope}
-  AND (e.ft_terms IS NULL OR any(t IN $terms WHERE e.ft_terms CONTAINS ' ' + t + ' '))
+  AND ({VIEWER_FT_TERMS} IS NULL OR any(t IN $terms WHERE {VIEWER_FT_TERMS} CONTAINS ' ' + t + ' '))
 {_CANDIDATE}"""
 
 

@@ -22,8 +22,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from graph.db import Graph
+from graph.keyword_terms import VIEWER_FT_TERMS, VIEWER_NAMES
 from graph.textnorm import words
-from graph.visibility import CAN_SEE
+from graph.visibility import CAN_SEE, mention_seen
 from queries import ranker_features as rf
 from queries.channels import THREAD_NEIGHBOURS, TOP_TEXT_OF_E
 from queries.fusion import Fused, Hit, coverage, coverage_terms
@@ -45,13 +46,13 @@ _COUNTED = "e.ft_terms IS NOT NULL AND coalesce(e.context, '') = '' AS counted"
 # (title and body) also comes back for an entry of at most `$text_chars` characters: band diversity compares the
 # pool's words, and a search whose pool is all short entries (conversation turns) then needs no read of its own.
 _FACTS_OF_E = f"""
-       CASE WHEN counted THEN [t IN $cov_terms WHERE e.ft_terms CONTAINS ' ' + t + ' '] END AS present,
+       CASE WHEN counted THEN [t IN $cov_terms WHERE {VIEWER_FT_TERMS} CONTAINS ' ' + t + ' '] END AS present,
        CASE WHEN NOT counted OR size(coalesce(e.body, '')) <= $text_chars
             THEN coalesce(e.title, '') + ' ' + coalesce(e.body, '') END AS plain,
-       CASE WHEN NOT counted THEN coalesce(e.names, '') END AS names,
+       CASE WHEN NOT counted THEN coalesce({VIEWER_NAMES}, '') END AS names,
        toLower(coalesce(e.author_id, '')) AS author, e.thread_id AS thread,
        toString(e.occurred_start) AS start, toString(e.occurred_end) AS end,
-       size([(e)-[:MENTIONS]->(x) WHERE x.id IN $entity_ids | x]) AS matched,
+       size([(e)-[fm:MENTIONS]->(x) WHERE x.id IN $entity_ids AND {mention_seen('fm')} | x]) AS matched,
        CASE WHEN e.id = $top_id THEN {TOP_TEXT_OF_E} END AS top_text"""
 
 CANDIDATE_FACTS = f"""

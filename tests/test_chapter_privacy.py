@@ -15,6 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import Services, create_app
+from api.cli import main
 from graph.db import Graph
 from graph.entity_vectors import refresh_project
 from graph.ids import period_id
@@ -47,7 +48,7 @@ def _entry(project: str, name: str, author: str, intimacy: str, period: str, tex
 
 
 def test_a_chapter_is_shown_by_the_spellings_its_viewer_may_see(
-        graph: Graph, embedder: CheckedEmbedder, api: TestClient, prefix: str,
+        graph: Graph, embedder: CheckedEmbedder, api: TestClient, prefix: str, capsys: pytest.CaptureFixture[str],
         auth: Callable[[str], dict[str, str]], ingest: Callable[..., IngestReport]) -> None:
     project = f"{prefix}p"
     users = _members(graph, project, prefix)
@@ -71,7 +72,11 @@ def test_a_chapter_is_shown_by_the_spellings_its_viewer_may_see(
     assert [p["name"] for p in context["periods"]] == [PLAIN]
     similar = api.get(f"/v1/projects/{project}/analytics/similar", headers=reader, params={"entity": PLAIN})
     assert similar.status_code == 200 and similar.json()["entity"]["name"] == PLAIN
-    shown = json.dumps([periods, entry, found, context, similar.json()], ensure_ascii=False)
+    assert main(["chapter", "--project", project, "--theme", PLAIN, "--as", users["reader"], "--draft",
+                 "--json"]) == 0
+    drafted = json.loads(capsys.readouterr().out)
+    assert [p["name"] for p in drafted["context"]["periods"]] == [PLAIN]
+    shown = json.dumps([periods, entry, found, context, similar.json(), drafted], ensure_ascii=False)
     assert "Oncolog" not in shown and "Ward" not in shown and "Quimioterapia" not in shown
 
     # Its author sees their own spelling too, as the smallest of what they may see.

@@ -36,7 +36,7 @@ from api.models import (
 from api.ratelimit import rate_limited
 from api.responses import errors
 from api.services import Services
-from graph.entries import EntryExists, get_visible_entry
+from graph.entries import EntryExists, get_visible_entry, pending_chunks
 from graph.members import role_of
 from graph.visibility import Viewer, visibility_params
 from ingest.pipeline import Ingestor, stored_records
@@ -79,7 +79,7 @@ def create_entry(body: EntryIn, who: ViewerDep, svc: ServicesDep, wait: WaitDep 
     fields = body.model_dump(exclude={"entry_id", "author", "read_only"})
     record = record_or_422(lambda: EntryRecord.model_validate({**fields, "entry_id": entry_id,
                                                                "author": who.user_id}))
-    return write_record(svc, record, "created", wait=wait)
+    return write_record(svc, record, "created", wait=wait, writer=who)
 
 
 @router.put("/{entry_id:path}", response_model=WriteOut, dependencies=[WriteBudget], responses=EDIT_ERRORS)
@@ -96,7 +96,7 @@ def update_entry(entry_id: EntryIdPath, body: EntryPut, who: ViewerDep, svc: Ser
         fields["intimacy"] = stored["intimacy"]
     record = record_or_422(lambda: EntryRecord.model_validate({
         **fields, "entry_id": entry_id, "project_id": row["entry"]["project_id"], "author": stored["author"]}))
-    return write_record(svc, record, "updated", wait=wait)
+    return write_record(svc, record, "updated", wait=wait, writer=who)
 
 
 @router.patch("/{entry_id:path}", response_model=WriteOut, dependencies=[WriteBudget], responses=EDIT_ERRORS,
@@ -112,13 +112,13 @@ def patch_entry(entry_id: EntryIdPath, body: EntryPatch, who: ViewerDep, svc: Se
     _same_identity({k: patch.pop(k) for k in UNCHANGEABLE if k in patch}, stored)
     patch.pop("read_only", None)
     record = record_or_422(lambda: EntryRecord.model_validate(merge_patch(stored, patch)))
-    return write_record(svc, record, "updated", wait=wait)
+    return write_record(svc, record, "updated", wait=wait, writer=who)
 
 
 @router.delete("/{entry_id:path}", response_model=WriteOut, dependencies=[WriteBudget], responses=EDIT_ERRORS)
 def remove_entry(entry_id: EntryIdPath, who: ViewerDep, svc: ServicesDep) -> WriteOut:
     _editable(svc, who, entry_id)
-    Ingestor(svc.graph, svc.embedder, embed=False, source="api").delete(entry_id)
+    Ingestor(svc.graph, svc.embedder, embed=False, source="api", writer=who).delete(entry_id)
     return WriteOut(entry_id=entry_id, status="deleted")
 
 
@@ -203,21 +203,23 @@ def record_or_422(build: Callable[[], EntryRecord]) -> EntryRecord:
 
 
 def write_record(svc: Services, record: EntryRecord, status: Literal["created", "updated"],
-                 wait: bool = False) -> WriteOut:
+                 wait: bool = False, *, writer: Viewer) -> WriteOut:
     """Write through ingest (the same path as `memora ingest`). A create is atomic: of two concurrent creates of
     one id exactly one succeeds, the other gets 409. Without `wait` the answer comes once the entry is committed;
-    its chunks are embedded by the worker and found by keyword meanwhile."""
+    its chunks are embedded by the worker and found by keyword meanwhile. `writer` is the caller: only vectors of
+    entries they may see are reused, since `embedding` (and the time taken) would tell them one was."""
     try:
-        report = Ingestor(svc.graph, svc.embedder, embed=wait, source="api").ingest(
+        report = Ingestor(svc.graph, svc.embedder, embed=wait, source="api", writer=writer).ingest(
             [(1, record)], create_only=status == "created")
     except EntryExists as exc:
         raise HTTPException(409, "an entry with this id already exists") from exc
     if report.errors:
         raise HTTPException(422, [{"loc": ["body"], "msg": report.errors[0].reason, "type": "value_error"}])
-    if not report.written:
-        return WriteOut(entry_id=record.entry_id, status="unchanged", embedding="done")
-    return WriteOut(entry_id=record.entry_id, status=status,
-                    embedding="pending" if report.chunks_pending else "done")
+    # The entry's own chunks, not the report's count: that includes thread neighbours the write re-derived, a
+    # turn hidden from the writer among them. An entry the write hid from its writer answers from the request alone.
+    pending = pending_chunks(svc.graph, visibility_params(writer), record.entry_id)
+    embedding: Literal["pending", "done"] = "pending" if (pending if pending is not None else not wait) else "done"
+    return WriteOut(entry_id=record.entry_id, status=status if report.written else "unchanged", embedding=embedding)
 
 
 def entry_out(row: dict[str, Any]) -> EntryOut:

@@ -112,7 +112,7 @@ def witness_write(token: str, body: WitnessEntryIn, svc: ServicesDep) -> WriteOu
         **body.model_dump(), "entry_id": entry_id, "project_id": grant.project_id,
         "author": f"{WITNESS_AUTHOR_PREFIX}{grant.id}", "kind": "witness", "intimacy": "circle",
         "period": grant.period_name}))
-    return write_record(svc, record, "created")
+    return write_record(svc, record, "created", writer=Viewer(witness_period_id=grant.period_id))
 
 
 def _witness(svc: Services, token: str) -> Grant:
