@@ -7,12 +7,12 @@ export MEMORA_HOME ?= $(CURDIR)/.memora
 PYTEST_ARGS ?=
 # make eval EVAL_ARGS='--data /path/to/bench' adds the external dev sets (or set MEMORA_BENCH_DATA)
 EVAL_ARGS ?=
-# make bench-scale SCALE_ARGS='--sizes 1000,10000,100000 --embedder hash' (see README, "Scale benchmark")
+# make bench-scale SCALE_ARGS='--sizes 1000,10000,100000 --embedder hash' (see docs/evaluation.md, "Scale benchmark")
 SCALE_ARGS ?= --sizes 1000,10000
 # make bench BENCH_ARGS='--data /path/to/bench --only locomo' (peers side by side; never part of `make test`)
 BENCH_ARGS ?=
 
-.PHONY: demo test install db-start db-stop db-status migrate lint serve eval bench bench-scale clean
+.PHONY: demo test install db-start db-stop db-status migrate lint docs serve eval bench bench-scale clean
 
 $(BIN)/memora: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,12 @@ test: migrate $(VENV)/.ml-installed $(VENV)/.bench-installed
 lint: install
 	$(BIN)/ruff check graph ingest queries api tests bench
 	$(BIN)/mypy graph ingest queries api
+
+# The pages of docs/ generated from the code; tests/test_docs_*.py fail when one is out of date.
+docs: install
+	$(BIN)/python -m graph.settings_doc > docs/configuration.md
+	$(BIN)/python -m api.cli_doc > docs/cli.md
+	$(BIN)/python -m api.api_doc > docs/api.md
 
 serve: migrate
 	$(BIN)/memora serve

@@ -1,8 +1,8 @@
 """What routes depend on: the Services object, the current viewer (from the bearer token) and role checks.
 
-Role checks come in two forms, so that every request is answered with the same status as before the split:
-FastAPI solves dependencies *before* it validates the body and query, so a dependency that refuses (403) would win over
-a 422 the service has always given first. `ProjectMember` and `ProjectOwner` are dependencies for routes whose only
+Role checks come in two forms, so that a malformed request is always answered 422 before any role check: FastAPI
+solves dependencies *before* it validates the body and query, so a dependency that refuses (403) would win over the
+422. `ProjectMember` and `ProjectOwner` are dependencies for routes whose only
 inputs are path parameters; a route with a body or query parameters calls `require_member`, `require_writer` or
 `require_owner` as its first line instead.
 

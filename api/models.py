@@ -95,11 +95,11 @@ class SearchResponseOut(BaseModel):
     latency_ms: dict[str, float]
     query_understanding: dict[str, Any] | None = None
     warnings: list[str] = []
-    answer: EntityAnswer | None = None  # set when the query is an entity question (README, "Entity vectors")
+    answer: EntityAnswer | None = None  # set when the query is an entity question (docs/entities.md)
     search_id: str | None = None  # for POST /v1/feedback (api/routes/feedback.py)
 
 
-# --- entries: one record shape for files and HTTP (README, "The entry format") --------------------------------------
+# --- entries: one record shape for files and HTTP (docs/entries.md, "The entry format") -----------------------------
 
 _ENTRY_ID = Field(pattern=ENTRY_ID_PATTERN, max_length=ENTRY_ID_MAX,
                   description=f"{ENTRY_ID_RULE}; must start with this entry's own `project_id` and a slash.")

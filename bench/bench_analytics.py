@@ -1,5 +1,5 @@
-"""Latency of the entity analytics (README "Entity questions"): co-occurrence by measure and date range, month
-timelines, changes and the timeline picture, on a generated mid-size project, as a reader and as the owner.
+"""Latency of the entity analytics (docs/entities.md, "Entity questions"): co-occurrence by measure and date range,
+month timelines, changes and the timeline picture, on a generated mid-size project, as a reader and as the owner.
 
     MEMORA_HOME=... .venv/bin/python bench/bench_analytics.py [--entries 2000] [--repeat 30]
 

@@ -1,4 +1,4 @@
-"""The search caches' effect (issue 9, "Caches"), in one process on the diary-es set (bench/diary-es).
+"""The search caches' effect, in one process on the diary-es set (bench/diary-es).
 
     MEMORA_HOME=... .venv/bin/python bench/bench_cache.py [--questions 66] [--stream 300] [--write-every 25]
 

@@ -7,8 +7,8 @@ Each run ingests the first N LoCoMo turns into a fresh project (texts made uniqu
 and deletes it afterwards. Run it on an otherwise idle machine.
 
 Per provider it also times the embedder alone on exactly the batches the pipeline sent it (recorded during the
-ingest, embedded again afterwards, so the embedder runs warm): `vs_embedder` is the ingest's time over that, the
-issue's "ingest within 1.3x of the embedder's own time on the same texts".
+ingest, embedded again afterwards, so the embedder runs warm): `vs_embedder` is the ingest's time over that (the
+target: ingest within 1.3x of the embedder's own time on the same texts).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The cost of keyword ranking over visible entries (issue 14) against Lucene's own ranking, in one process.
+"""The cost of keyword ranking over visible entries against Lucene's own ranking, in one process.
 
     .venv/bin/python bench/bench_keyword.py [--queries N]
 

@@ -1,4 +1,4 @@
-"""Peak memory of one process writing a 200 KB entry (issue 17 item 4), acknowledged on commit vs embedded first.
+"""Peak memory of one process writing a 200 KB entry, acknowledged on commit vs embedded first.
 
     .venv/bin/python bench/bench_memory.py
 

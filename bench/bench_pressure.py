@@ -1,4 +1,4 @@
-"""Figures for issue 17 (docs/BENCHMARKS.md): what a long write costs its writer and everyone else, and what a
+"""Figures for docs/BENCHMARKS.md: what a long write costs its writer and everyone else, and what a
 10,000-character query costs, in one process against the managed Neo4j.
 
     .venv/bin/python bench/bench_pressure.py [--json out.json]

@@ -1,4 +1,4 @@
-"""Summary refresh and chapter-context latency (issue 10): ingest N generated entries (12 periods, three members,
+"""Summary refresh and chapter-context latency: ingest N generated entries (12 periods, three members,
 mixed intimacy) into a fresh project, then time a full `summaries refresh` (every audience variant), the serving of a
 fresh summary, an edit followed by the refresh of what it made stale, the inline extractive rebuild a viewer gets
 when a variant is stale, and `chapter_context` for two viewers and three themes; the project is deleted afterwards.

@@ -1,6 +1,6 @@
 """Run every dev set's queries once and cache what fusion needs, so fusion is trained and compared offline.
 
-Usage: .venv/bin/python -m bench.capture_fusion --data ../shared/bench [--only SET] [--cache DIR] [--fusion rrf]
+Usage: .venv/bin/python -m bench.capture_fusion --data /path/to/bench [--only SET] [--cache DIR] [--fusion rrf]
 
 Per set, into DIR (default /tmp/memora-fusion-cache): `<set>.jsonl`, one line per query with the ranker's raw
 record (channel lists, candidate facts, today's RRF weights), the relevant ids, category and CV group, and the live

@@ -1,4 +1,4 @@
-"""Exact-scan threshold and the index path (issue 12): where the dense channel's vector-index path becomes faster
+"""Exact-scan threshold and the index path: where the dense channel's vector-index path becomes faster
 than its exact scan, and the index path's top-10 recall against exact, alone in the database and as a small part
 of it.
 
@@ -15,8 +15,8 @@ bench-only bulk statement, one chunk each, embedded with `bench/hash_embedder.py
 hours at these sizes on 2 cores and is measured by bench/scale.py). Each query (the synthetic project's questions,
 embedded beforehand: only the similarity step is timed, one untimed warm-up per way) runs through:
 - `exact`: `DENSE_EXACT` (queries/channels.py), what the channel runs up to `MEMORA_EXACT_SCAN_MAX_CHUNKS`;
-- `index_old`: the index path before issue 12's fix (global top-`fetch`, scope filter, index scores, `fetch` grown
-  until `limit` visible hits), kept here only to measure what it lost, on the first `--old-queries` queries only
+- `index_old`: a plain index path (global top-`fetch`, scope filter, index scores, `fetch` grown until `limit`
+  visible hits), kept here only to measure what the served path gains over it, on the first `--old-queries` queries only
   (its plan takes seconds per statement once `fetch` reaches thousands);
 - `index m=N`: `queries.dense.dense` with the threshold forced to 0 and `INDEX_MARGIN` = N (the first fetch aims
   at N x `limit` visible candidates).
@@ -77,7 +77,7 @@ MATCH (n) WHERE n.project_id = $p OR (n:Project AND n.id = $p)
 CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS
 """
 DROP_USERS = "MATCH (u:User) WHERE u.id IN $users DETACH DELETE u"
-# The index path as it was before issue 12 (index scores, stop at `limit` visible hits): measured, never served.
+# A plain index path (index scores, stop at `limit` visible hits): measured, never served.
 DENSE_INDEX_OLD = f"""
 CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node AS c, score
 MATCH (c)-[:OF]->(e:Entry)

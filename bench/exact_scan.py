@@ -1,4 +1,4 @@
-"""The cost of exact dense similarity (issue 12), measured on one scope of chunks in the `bench/peers.py` run.
+"""The cost of exact dense similarity, measured on one scope of chunks in the `bench/peers.py` run.
 
 Four ways to the same top entries for one query vector:
 - `cypher_exact`: today's `DENSE_EXACT` statement (queries/channels.py), what the search door runs below

@@ -1,5 +1,5 @@
-"""A fast deterministic lexical embedder for benchmarks only (issue 12, "Scale"): embedding 100,000 entries with the
-real model would take hours on this machine, and the scale benchmark measures storage, indexes and serving, not
+"""A fast deterministic lexical embedder for benchmarks only: embedding 100,000 entries with the
+real model would take hours on 2 cores, and the scale benchmark measures storage, indexes and serving, not
 meaning.
 
 Each accent-folded, lower-cased word and each pair of neighbouring words is hashed (BLAKE2b, so the same text gives

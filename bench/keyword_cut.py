@@ -1,11 +1,11 @@
-"""The keyword statement's early stop against the full sort it replaced, and the kept view's candidates against the
+"""The keyword statement's early stop against a full sort, and the kept view's candidates against the
 index's for constrained questions, on a project `bench/scale.py --keep` left.
 
     .venv/bin/python bench/keyword_cut.py [--project ID] [--json OUT]
 
 For the synthetic content and constrained questions (seed 1), as the project's owner, both statements in turn: the
-full sort (every visible hit of the index ordered by score and id, then the first 1,000) and today's (the first 1,000
-visible hits in the index's own order). Prints each one's median time, how many questions kept the same top 10
+full sort (every visible hit of the index ordered by score and id, then the first 1,000) and the served one (the first
+1,000 visible hits in the index's own order). Prints each one's median time, how many questions kept the same top 10
 after BM25, and the mean overlap of the top 50. Constrained questions are also run as a search runs them, from the
 entries of the owner's kept view that meet them (queries/keyword_view.py; the view is listed once first, and that
 listing is timed apart): its median, how many took that path, and how many ranked the same top 10 as the index.

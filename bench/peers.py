@@ -1,4 +1,4 @@
-"""Peers side by side (issue 12): this project's search door and neo4j-graphrag's retrievers, in one process, on the
+"""Peers side by side: this project's search door and neo4j-graphrag's retrievers, in one process, on the
 same Neo4j, with the same embedder and the same data.
 
 Usage: .venv/bin/python -m bench.peers [--data DIR] [--only locomo|xquad-es|xquad-en|diary-es] [--json OUT]

@@ -1,4 +1,4 @@
-"""Scale benchmark (issue 12, "Scale"): one synthetic project per size, ingested, indexed, served and searched.
+"""Scale benchmark: one synthetic project per size, ingested, indexed, served and searched.
 
     .venv/bin/python bench/scale.py --sizes 1000,10000 --json scale.json [--embedder hash|default] [--seconds 15]
                                     [--plot scale.png] [--seed 1] [--keep] [--server-log scale-server.log]
@@ -17,7 +17,7 @@ For each size (`bench/synth.py`, one project each, deleted afterwards unless `--
 
 `--embedder hash` (default) embeds with `bench/hash_embedder.py`, fast enough for 100,000 entries and never the
 graph's active model; `default` uses the graph's active model (e5 by default) as `memora serve` does. `--json OUT`
-writes `{"sizes": [...]}` with the keys of issue 12 (and a few more); `--plot` draws latency against size.
+writes `{"sizes": [...]}` with the figures of docs/BENCHMARKS.md, "Scale"; `--plot` draws latency against size.
 """
 
 from __future__ import annotations

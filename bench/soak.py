@@ -1,4 +1,4 @@
-"""Soak (issue 13, "Under load"): concurrent clients through the HTTP API on loopback, then three verdicts.
+"""Soak: concurrent clients through the HTTP API on loopback, then three verdicts.
 
     .venv/bin/python bench/soak.py [--clients 8] [--seconds 120] [--seed 1] [--json out.json]
 

@@ -1,10 +1,10 @@
-"""Deterministic synthetic projects for the scale benchmark (issue 12, "Scale"): a family's diary, chronicle and
+"""Deterministic synthetic projects for the scale benchmark: a family's diary, chronicle and
 recorded sessions in Spanish and English over five decades, from one seed.
 
     .venv/bin/python bench/synth.py --entries 10000 --seed 1 --out /tmp/synth [--project synth] [--user-prefix ""]
 
 writes, in `--out`:
-- `entries.jsonl`: the entry format of README ("The entry format"), one entry a line;
+- `entries.jsonl`: the entry format of docs/entries.md, one entry a line;
 - `members.json`: `[{"user_id", "role"}]` (an owner, two coauthors who also write, a reader);
 - `entities.json`: `[{"kind", "name", "aliases"}]` as `memora eval --entities` reads it (kinship names: "papá",
   "my dad", "la abuela"; nicknames: "Pep");

@@ -44,7 +44,7 @@ from queries import visible_view  # noqa: E402
 from queries.channels import ENTRY_SCOPE  # noqa: E402
 from queries.search import Filters, Scope, SearchOptions, _base_params, _lexicons, hybrid_search  # noqa: E402
 
-# The listing before 2026-12-02: a record per chunk, dates decoded as dates (the baseline of the statement's A/B).
+# The listing as a record per chunk, dates decoded as dates: the baseline of the statement's A/B.
 RECORD_PER_CHUNK = f"""
 MATCH (e:Entry) WHERE {ENTRY_SCOPE}
 WITH e, COLLECT {{ MATCH (e)-[m:MENTIONS]->(x) RETURN [x.id, coalesce(m.count, 0)] }} AS mentions

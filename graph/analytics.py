@@ -101,7 +101,7 @@ def co_occurrence(graph: Graph, viewer_params: dict[str, Any], project_id: str, 
                   date_from: date | None = None, date_to: date | None = None) -> list[dict[str, Any]]:
     """Companions of an entity (of one kind, when given), best `measure` first, over visible entries whose date
     overlaps the range (any entry, dated or not, without one). Jaccard by default: raw counts favour whoever is
-    everywhere, PMI favours whoever appears once (README, "Entity questions")."""
+    everywhere, PMI favours whoever appears once (docs/entities.md, "Entity questions")."""
     if measure not in MEASURES:
         raise ValueError(f"measure must be one of {', '.join(MEASURES)}")
     def compute() -> list[dict[str, Any]]:

@@ -78,10 +78,10 @@ class Settings(BaseSettings):
     )
     dense_matrix_viewers: int = Field(
         default=16, ge=0,
-        description="(viewer, project) pairs whose visible chunk vectors the service keeps as a numpy matrix, so an "
-        "unconstrained one-project search scores them in milliseconds rather than in Cypher (queries/"
-        "dense_matrix.py); each holds its viewer's visible vectors (384 floats a chunk with the default model). "
-        "0 turns it off.")
+        description="(viewer, project) pairs whose kept view the service holds (queries/visible_view.py): the "
+        "viewer's visible entries with their chunk vectors as numpy arrays, so a member's one-project search ranks the "
+        "dense and structured channels in milliseconds rather than in Cypher; each holds about 1.5 KB per visible "
+        "chunk with a 384-dimension model. 0 turns it off.")
     dense_matrix_seconds: float = Field(
         default=600.0, gt=0,
         description="A viewer's kept view is listed again in full after this long even if no write moved their "
@@ -123,7 +123,7 @@ class Settings(BaseSettings):
     entity_vectors_seconds: float = Field(
         default=30.0, ge=0, description="How often `serve` rebuilds the entity vectors whose entries changed "
                                         "(graph/entity_vectors.py); 0 turns the background refresh off.")
-    # Fusion and diversification (queries/ranker.py, queries/mmr.py; issue 9).
+    # Fusion and diversification (queries/ranker.py, queries/mmr.py).
     fusion: str = Field(default="learned", pattern="^(learned|rrf)$",
                         description="learned: the pairwise ranker over channel evidence; rrf: fixed-weight RRF.")
     ranker_weights: str | None = Field(default=None,
@@ -177,7 +177,7 @@ class Settings(BaseSettings):
         description="Invalid or expired tokens and witness links per client address per minute; past it, every "
                     "request from the address is refused (429) until the budget refills.")
 
-    # Caches and telemetry (README "Caches and telemetry", docs/SECURITY.md).
+    # Caches and telemetry (docs/search.md "Caches", docs/operations.md "Telemetry", docs/SECURITY.md).
     search_cache_seconds: float = Field(
         default=30.0, ge=0, description="How long a search's results are reused for the same viewer, scope, query "
                                         "and options (a write they may see invalidates them at once); 0 disables.")
@@ -195,7 +195,7 @@ class Settings(BaseSettings):
         default=None, description="Bearer token a scraper must send to GET /metrics; unset, /metrics answers 404 "
                                   "unless MEMORA_METRICS_OPEN is true.")
     metrics_open: bool = Field(default=False, description="Serve GET /metrics without a token (a private network).")
-    # Entity analytics cache (graph/analytics_cache.py, README "Entity questions").
+    # Entity analytics cache (graph/analytics_cache.py, docs/entities.md "Entity questions: speed").
     analytics_cache_seconds: float = Field(
         default=600.0, ge=0, description="How long a viewer's entity aggregates (importance, per-entity counts) are "
                                          "reused while no write they may see happens (writes invalidate them at "

@@ -80,8 +80,8 @@ def changes(graph: Graph, viewer_params: dict[str, Any], project_id: str, date_f
             date_to: date | None = None, kind: str | None = None, factor: float = DEFAULT_FACTOR,
             limit: int = 10) -> Changes:
     """Who came into the story in [from, to] (first visible mention in it) and who left it (last visible mention in
-    it, then a silence of at least `factor` times their usual gap until the story's end); README "Entity questions".
-    Each list: most entries first, at most `limit`."""
+    it, then a silence of at least `factor` times their usual gap until the story's end; docs/entities.md, "Entity
+    questions"). Each list: most entries first, at most `limit`."""
     rows = graph.read(CHANGES, {"project_id": project_id, "date_from": date_from, "date_to": date_to, "kind": kind,
                                 "factor": factor, "min_entries": MIN_ENTRIES, "min_gap_days": MIN_GAP_DAYS,
                                 **viewer_params})

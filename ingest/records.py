@@ -1,5 +1,5 @@
-"""The entry record: one shape for a line of `memora ingest` and the body of `POST/PUT /v1/entries` (README, "The
-entry format"), validated at the boundary."""
+"""The entry record: one shape for a line of `memora ingest` and the body of `POST/PUT /v1/entries` (docs/entries.md,
+"The entry format"), validated at the boundary."""
 
 from __future__ import annotations
 
@@ -102,7 +102,7 @@ class EntryRecord(BaseModel):
         return None
 
     def metadata(self) -> dict[str, Any]:
-        """Extra fields, and `turn` (stored with them, as before it was a declared field)."""
+        """Extra fields, and `turn` (stored with them, so stored entries keep one shape)."""
         extra = dict(self.model_extra or {})
         if self.turn is not None:
             extra["turn"] = self.turn

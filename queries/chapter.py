@@ -1,11 +1,11 @@
 """The chapter generator's context: project summary, the periods that match a theme, and inside them the entries that
 best support it, in date order with citation ids, within a token budget — all as the caller sees it.
 
-Descending only where needed (seed 000, section 11): the project summary (level 2) always; then the periods (level
-1), matched by id, by the words of their name, or by the similarity of the theme to the viewer's variant of each
-period summary; then entries (level 0) through the one search door (`hybrid_search`, filtered to each period), whose
-full texts are read again under `CAN_SEE`. A draft cites only `[E<n>]` markers of the bundle; any other marker a model
-writes is removed, so a draft cannot cite an entry the caller cannot see.
+Descending only where needed (docs/summaries.md, "Chapter context"): the project summary (level 2) always; then the
+periods (level 1), matched by id, by the words of their name, or by the similarity of the theme to the viewer's
+variant of each period summary; then entries (level 0) through the one search door (`hybrid_search`, filtered to each
+period), whose full texts are read again under `CAN_SEE`. A draft cites only `[E<n>]` markers of the bundle; any
+other marker a model writes is removed, so a draft cannot cite an entry the caller cannot see.
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ def dense(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: V
     viewer's own candidates, re-scored exactly. The first fetch is sized from the share of the index the visible
     scope makes up; it grows fourfold until `limit` visible entries came back and the INDEX_EXACT_TOP-th scores
     above what any unfetched chunk could (the cut plus the quantisation error seen), so those top hits are the
-    exact ones (docs/BENCHMARKS.md, "Exact-scan threshold and the index path (issue 12)")."""
+    exact ones (docs/BENCHMARKS.md, "Exact-scan threshold and the index path")."""
     params = {**base, "vector": vector, "prop": vector_property(embedder.slug), "model": embedder.model_id,
               "limit": limit}
     if visible_view.usable(settings, viewer, params):
@@ -63,7 +63,7 @@ def dense(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: V
         fetch = min(fetch * 4, INDEX_MAX_FETCH)
 
 
-# The top hits of the index path that must be exact ones (issue 12's target: dense top-10 against exact), visible
+# The top hits of the index path that must be exact ones (the target: dense top-10 against exact), visible
 # candidates per hit the first fetch aims at, and the fetch bounds (measured: bench/crossover.py).
 INDEX_EXACT_TOP = 10
 INDEX_MARGIN = 2

@@ -1,6 +1,6 @@
 """A member's lexicon of one project: the names of the entities they may know of, which a question's names resolve
 to. Listing it names every entity from the declarations and mentions the viewer may see (~0.5 s at 100,000 entries),
-and every write the viewer may see made the next search list it again (issue 12).
+too much to pay again on the next search after every write the viewer may see.
 
 So it is kept per (viewer, project) under their generations (`graph/generations.py`), and after a write only the
 entities that the steps of the viewer's own generations name (those the written entries mention, before or after the

@@ -1,4 +1,4 @@
-"""Live interview context (seed 000 §12): while a session is recorded, the transcript's last ~500 tokens → the 5 most
+"""Live interview context (docs/live.md): while a session is recorded, the transcript's last ~500 tokens → the 5 most
 related entries the caller may see, and `ask_about`: persons and places it names that the project knows little about.
 
 Dense only, no query understanding, no rerank, so it answers in a blink. Two warm caches make that possible:

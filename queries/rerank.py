@@ -1,4 +1,4 @@
-"""The rerank tiers of a search (seed 000 §7), run on the fused candidates before the page is cut.
+"""The rerank tiers of a search (docs/search.md, "Rerank tiers"), run on the fused candidates before the page is cut.
 
 - `fast`: a cross-encoder scores (question, entry text) for the top `MEMORA_RERANK_CANDIDATES` (50) candidates and
   orders them by that score. `MEMORA_RERANKER=flag` loads FlagEmbedding's `FlagReranker` (production:

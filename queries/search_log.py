@@ -1,4 +1,5 @@
-"""The sampled retrieval log and click feedback (seed 000 §17.3), stored in the graph as `(:SearchLog)` nodes.
+"""The sampled retrieval log and click feedback (docs/operations.md, "Telemetry"), stored in the graph as
+`(:SearchLog)` nodes.
 
 Every API search gets a `search_id` (128 random bits). A share `MEMORA_SEARCH_LOG_SAMPLE` of them (default 0.1) is
 written to the log: who searched (the user id, or only the fact that it was a witness link), the projects, the query

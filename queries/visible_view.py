@@ -1,7 +1,7 @@
 """A viewer's visible entries of one project, kept in the service: what the dense and structured channels rank.
 
 Scanning every visible entry of a project in Cypher costs about 10 µs per chunk for cosine and tens of µs per entry
-for the visibility predicate and the query's constraints (hundreds of milliseconds at 10,000 entries, issue 12), where
+for the visibility predicate and the query's constraints (hundreds of milliseconds at 10,000 entries), where
 numpy over the same data takes a millisecond. So for a member's one-project search, the service keeps, per (viewer,
 project, model):
 

@@ -1,5 +1,5 @@
-"""DESIGN.md's visibility rule in plain Python, written without looking at the Cypher predicate: the independent
-oracle the property tests compare every read path with."""
+"""The visibility rule of docs/architecture.md ("Privacy: who sees what") in plain Python, written without looking
+at the Cypher predicate: the independent oracle the property tests compare every read path with."""
 
 from __future__ import annotations
 

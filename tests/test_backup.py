@@ -1,4 +1,4 @@
-"""`memora db backup|restore` and one home, one server (issues 13 and 15), on managed Neo4j servers of their own: a
+"""`memora db backup|restore` and one home, one server, on managed Neo4j servers of their own: a
 backup restored into a new MEMORA_HOME on another port answers the same searches with the same ids; a new shell with
 only MEMORA_HOME set reaches that home's server; `memora db status` tells this home's server from another's on the
 same port. Every server started here is stopped at the end, pass or fail."""

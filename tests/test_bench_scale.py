@@ -1,4 +1,4 @@
-"""The scale benchmark cannot silently rot (issue 12, "Done means"): the synthetic projects are deterministic and
+"""The scale benchmark cannot silently rot: the synthetic projects are deterministic and
 varied, the benchmark-only hash embedder is deterministic and lexical, and `bench/scale.py` run end to end at a tiny
 size (real Neo4j, the real HTTP service in a subprocess) writes every figure with a sane value."""
 
@@ -44,7 +44,7 @@ def test_the_same_seed_writes_byte_identical_files_and_another_seed_does_not(tmp
     assert b"\r" not in first[0].read_bytes()
 
 
-def test_a_synthetic_project_is_valid_ingest_input_with_the_variety_the_issue_asks_for() -> None:
+def test_a_synthetic_project_is_valid_ingest_input_with_the_variety_the_benchmark_needs() -> None:
     project = generate(1500, seed=2, project_id="p", user_prefix="x-")
     entries = project.entries
     assert len(entries) == 1500 and len({e["entry_id"] for e in entries}) == 1500

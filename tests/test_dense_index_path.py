@@ -1,11 +1,11 @@
-"""The dense channel's vector-index path (issue 12): a project that is a small part of the index gets the same top
+"""The dense channel's vector-index path: a project that is a small part of the index gets the same top
 hits as the exact scan, and the index never lets an entry hidden from the viewer into the hits.
 
 Vectors are written by hand (the bench embedder's index, `bench/hash_embedder.py`, gives them a home) so the case is
 exact: hundreds of hidden chunks (another project's, and a coauthor's private ones inside the project) lie closer to
 the query than any visible one, and the visible ones differ in similarity by less than the index's quantisation
-step. The index path before issue 12 (global top-k, then the scope filter, ranked by the index's quantised scores)
-returned a different top 10 here.
+step. A plain index path (global top-k, then the scope filter, ranked by the index's quantised scores) returns a
+different top 10 here.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The kept view (queries/visible_view.py, issue 12): for every role the dense channel's numpy path ranks as
+"""The kept view (queries/visible_view.py): for every role the dense channel's numpy path ranks as
 `DENSE_EXACT` ranks in Cypher (same entries, scores, best chunks, under the query's own constraints too), the
 structured channel as `STRUCTURED` does, a write the viewer may see is in their very next search while a write
 hidden from them neither lists nor fetches anything of theirs, and a role change takes effect at once. A large view

@@ -1,4 +1,4 @@
-"""Entries as an integrator uses them (issue 15): what GET gives can be PUT back unchanged, PATCH changes only what
+"""Entries as an integrator uses them: what GET gives can be PUT back unchanged, PATCH changes only what
 it names, metadata and conversations travel over HTTP like in files, vague dates come back as written, a project's
 entries can be listed (filters, date order, cursor pages) without a hidden entry ever showing or moving a page, and
 `memora entries` / `memora ingest` agree with the API (re-ingest skips what the API changed, unless --overwrite)."""

@@ -1,4 +1,4 @@
-"""Export and import (issue 13): a project leaves as JSON Lines and comes back the same, under another id too; an
+"""Export and import: a project leaves as JSON Lines and comes back the same, under another id too; an
 export is never mistaken for entries; the HTTP export follows the owner's visibility, streamed."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The keyword channel of a constrained question from the kept view (queries/keyword_view.py, issue 12): for every
+"""The keyword channel of a constrained question from the kept view (queries/keyword_view.py): for every
 role it ranks exactly the candidates the index path ranks (entries counted in Python included), the id list it
 passes cannot widen what a viewer sees, and more than `POOL` meeting entries send the question to the index."""
 

@@ -1,6 +1,6 @@
-"""The shape of the house: the HTTP routes and `memora` subcommands are exactly the ones the service had before the
-split into `api/routes/` and `api/commands/` (a route or command lost or added in a refactor fails here), and no
-module grows past 500 lines."""
+"""The shape of the house: the HTTP routes and `memora` subcommands are exactly the ones listed here (a route or
+command lost or added in a refactor fails here; docs/api.md and docs/cli.md are generated from them), and no module
+grows past 500 lines."""
 
 from __future__ import annotations
 
@@ -111,7 +111,7 @@ def test_every_route_declares_its_response(settings: Settings) -> None:
 ])
 def test_a_bad_request_is_422_before_any_role_or_link_check(settings: Settings, method: str, path: str,
                                                              body: dict[str, str] | None) -> None:
-    """Role and witness-link checks run after validation, as they always did: a non-member (or a dead link) sending
+    """Role and witness-link checks run after validation: a non-member (or a dead link) sending
     a malformed request learns it is malformed, not 403/401. Nothing here reaches the graph."""
     project = "layout-no-such-project"
     headers = {"Authorization": f"Bearer {issue(settings, 'layout-nobody')}"}

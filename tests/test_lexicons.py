@@ -1,4 +1,4 @@
-"""A member's kept lexicon (queries/lexicons.py, issue 12): after writes through the ingest pipeline it is listed
+"""A member's kept lexicon (queries/lexicons.py): after writes through the ingest pipeline it is listed
 again only for the entities the written entries mention, before or after, and is then the lexicon a full listing
 gives, for every role; names only hidden entries carry never enter it, and a name whose last visible mention was
 deleted or hidden leaves it. A declaration (a step that does not name entities) lists it in full."""

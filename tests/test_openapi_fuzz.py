@@ -6,7 +6,7 @@ real ones so requests reach the code behind the membership checks instead of sto
 and every documented response matches its schema.
 
 `status_code_conformance` is not run: FastAPI documents only the success code and 422 for each route, while the API's
-contract (README "HTTP API") answers 401, 403, 404 and 409 on purpose, so every correct refusal would be reported.
+contract (docs/http.md) answers 401, 403, 404 and 409 on purpose, so every correct refusal would be reported.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Neo4j outage (issue 13): the test's OWN managed Neo4j (temp MEMORA_HOME, its own Bolt port) is stopped while the API
+"""Neo4j outage: the test's OWN managed Neo4j (temp MEMORA_HOME, its own Bolt port) is stopped while the API
 serves traffic on loopback, then started again; the same server process must answer every request within seconds
 (503 + Retry-After + a JSON reason while the graph is down), lose no acknowledged write, acknowledge none it could not
 commit, report the outage on /health and /ready, and serve 200s again by itself. The CLI, too, says so and exits 6."""

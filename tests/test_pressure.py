@@ -1,4 +1,4 @@
-"""Under pressure (issue 17), through a real HTTP server on loopback and the real Neo4j: concurrent creates of one
+"""Under pressure, through a real HTTP server on loopback and the real Neo4j: concurrent creates of one
 id, a long write that must not stall searches, and a very long query over a project holding a very long entry."""
 
 from __future__ import annotations

@@ -19,7 +19,8 @@ LEVELS = ("private", "intimate", "circle", "public")
 
 
 def expected(viewer_key: str, author_key: str, level: str) -> bool:
-    """The rule of DESIGN.md, written independently of the Cypher predicate."""
+    """The rule of docs/architecture.md ("Privacy: who sees what"), written independently of the Cypher
+    predicate."""
     roles = {"owner": "owner", "coauthor": "coauthor", "reader": "reader", "other": "coauthor"}
     role = roles.get(viewer_key)
     if role is None:

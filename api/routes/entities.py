@@ -25,6 +25,8 @@ router = APIRouter(prefix="/v1/projects/{project_id}", tags=["entities"], respon
 
 @router.get("/entities", response_model=list[EntityOut])
 def get_entities(project_id: str, who: ProjectMember, svc: ServicesDep) -> list[EntityOut]:
+    """Persons, places and things with their aliases, as the caller knows them: named by entries they may see or by
+    declarations whose audience includes them."""
     return [EntityOut(id=e.id, kind=e.kind, name=e.name, aliases=list(e.aliases))  # type: ignore[arg-type]
             for e in list_visible_entities(svc.graph, [project_id], visibility_params(who))]
 

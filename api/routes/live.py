@@ -18,6 +18,8 @@ router = APIRouter(tags=["context"])
 @router.post("/v1/context/live", response_model=LiveContextOut, dependencies=[SearchBudget],
              responses={**errors(403), **rate_limited("the caller's search budget is spent")})
 def context_live(body: LiveRequest, who: ViewerDep, svc: ServicesDep) -> LiveContextOut:
+    """The entries most related to the last ~500 tokens of a transcript being recorded, and whom to ask about:
+    names the window mentions that few visible entries tell of (docs/live.md)."""
     require_member(svc, body.project_id, who)
     cache = shared_cache(svc.settings.live_cache_size, svc.settings.live_cache_ttl_seconds,
                          svc.settings.live_cache_check_seconds)

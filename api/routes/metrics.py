@@ -59,6 +59,8 @@ def _refresh_queue(svc: Services) -> None:
 
 @router.get("/metrics", include_in_schema=False)
 def metrics(request: Request, svc: ServicesDep) -> Response:
+    """Prometheus text for a scraper: 404 unless `MEMORA_METRICS_TOKEN` is set (sent as a bearer token; a wrong one
+    is 401) or `MEMORA_METRICS_OPEN` is true."""
     _check(request, svc)
     _refresh_queue(svc)
     return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)

@@ -31,6 +31,7 @@ _CONFLICT: dict[int | str, dict[str, Any]] = {
 
 @router.get("", response_model=list[MembershipOut])
 def my_projects(who: ViewerDep, svc: ServicesDep) -> list[MembershipOut]:
+    """The caller's projects and their role in each."""
     return [MembershipOut.model_validate(p) for p in projects_of(svc.graph, who.user_id or "")]
 
 
@@ -49,6 +50,7 @@ def post_project(body: ProjectIn, who: ViewerDep, svc: ServicesDep) -> ProjectOu
 
 @router.patch("/{project_id}", response_model=ProjectOut, responses=errors(403))
 def patch_project(project_id: str, body: ProjectPatch, who: ViewerDep, svc: ServicesDep) -> ProjectOut:
+    """Rename the project or set its hemisphere (what "summer" means in its queries); owner only."""
     require_owner(svc, project_id, who)
     row = update_project(svc.graph, project_id, body.name, body.hemisphere)
     if row is None:
@@ -58,11 +60,14 @@ def patch_project(project_id: str, body: ProjectPatch, who: ViewerDep, svc: Serv
 
 @router.get("/{project_id}/members", response_model=list[MemberOut], responses=errors(403))
 def list_members(project_id: str, who: ProjectMember, svc: ServicesDep) -> list[MemberOut]:
+    """The project's members and roles; members only."""
     return [MemberOut.model_validate(m) for m in members_of(svc.graph, project_id)]
 
 
 @router.put("/{project_id}/members", response_model=MemberOut, responses={**errors(403), **_CONFLICT})
 def put_member(project_id: str, body: MemberIn, who: ViewerDep, svc: ServicesDep) -> MemberOut:
+    """Add a member or change their role; owner only. A missing project is 403 and is never created; the last owner
+    cannot be demoted (409)."""
     require_owner(svc, project_id, who)
     try:
         change_member(svc.graph, project_id, body.user_id, body.role)
@@ -76,6 +81,7 @@ def put_member(project_id: str, body: MemberIn, who: ViewerDep, svc: ServicesDep
 @router.delete("/{project_id}/members/{user_id:path}", status_code=204, response_model=None,
                 responses={**errors(403, 404), **_CONFLICT})
 def delete_member(project_id: str, user_id: str, who: ProjectOwner, svc: ServicesDep) -> Response:
+    """Remove a member; owner only. The last owner cannot leave (409)."""
     try:
         before = change_member(svc.graph, project_id, user_id, None)
     except LastOwner as exc:

@@ -20,6 +20,7 @@ router = APIRouter(tags=["search"])
 @router.post("/v1/search", response_model=SearchResponseOut, dependencies=[SearchBudget],
              responses={**errors(403), **rate_limited("the caller's search budget is spent")})
 def search(body: SearchRequest, who: ViewerDep, svc: ServicesDep) -> SearchResponseOut:
+    """Hybrid search over the entries the caller may see, in one project or all of theirs (docs/search.md)."""
     options = SearchOptions(k=body.k, include_chunks=body.include_chunks, explain=body.explain,
                             filters=_filters(body.filters),
                             channels=tuple(body.channels) if body.channels else DEFAULT_CHANNELS,

@@ -43,7 +43,7 @@ class Embedder(Protocol):
 
 @runtime_checkable
 class SparseEmbedder(Protocol):
-    """Optional: lexical weights (token -> weight) for a future sparse channel."""
+    """Optional: lexical weights (token -> weight) for the sparse channel (queries/channels.py, `SPARSE`)."""
 
     def embed_sparse(self, texts: list[str], *, query: bool = False) -> list[dict[str, float]]: ...
 

@@ -1,5 +1,5 @@
 """FlagEmbedding's BGEM3FlagModel (BAAI/bge-m3 or a local copy): dense vectors for the index, and lexical weights
-(`embed_sparse`) for a future sparse channel.
+(`embed_sparse`) for the sparse channel.
 
 FlagEmbedding and torch are imported here, only when this provider is chosen.
 

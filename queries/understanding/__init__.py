@@ -9,7 +9,7 @@ work by concern: ``text`` (sanitising, folding, tokens), ``temporal`` (date expr
 Everything is relative to the explicit ``now``; nothing reads the clock. Matching runs on the folded text
 (``graph.textnorm.fold``: lower-case, no accents), spans are mapped back to the original to quote it.
 
-Rules (stable; the README repeats them):
+Rules (stable; docs/search.md, "Understanding a query", repeats them):
 
 * Bare month/season/holiday/day ("en julio", "in summer", "en Navidad", "de julio a septiembre", "a finales de
   agosto"), with no year and no "last/this": recurring, any year's occurrence (``TemporalRange.recurrence``,

@@ -1,7 +1,7 @@
 """Calendar arithmetic for temporal expressions: spans of days, weeks, months and years, seasons by hemisphere,
 Easter, and which occurrence of a yearly event a phrase means ("makers" give an event's dates for a year).
 
-Rules (the package docstring and the README repeat them): a bare month/season/holiday recurs every year (its
+Rules (the package docstring and docs/search.md repeat them): a bare month/season/holiday recurs every year (its
 maker); its shown range is the most recent occurrence that has started (`started`); "last ..." the most recent
 that has ended (`ended`); "this ..." the one containing now, else the one starting in now's year (`current`).
 """
