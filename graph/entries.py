@@ -116,7 +116,8 @@ MERGE (n:{label} {{id: row.id}})
 ON CREATE SET n.project_id = e.project_id, n.kind = '{kind}', n.name = row.name, n.aliases = [], n.aliases_text = '',
               n.created_at = datetime()
 MERGE (e)-[m:MENTIONS]->(n)
-SET m.count = row.count, m.name = row.name, m.witness_hidden = CASE WHEN row.witness_hidden THEN true END
+SET m.count = row.count, m.name = row.name, m.witness_hidden = CASE WHEN row.witness_hidden THEN true END,
+    m.witness_count = row.witness_count
 """
 LINK_MENTIONS = {kind: _LINK_MENTIONS.format(label=label, kind=kind)
                  for kind, label in (("person", "Person"), ("place", "Place"), ("thing", "Thing"))}

@@ -10,10 +10,16 @@ entries are all hidden from the viewer, or gone, is absent for them: nothing rea
 from __future__ import annotations
 
 
+def slug_of(period: str = "p") -> str:
+    """The slug part of chapter `period`'s id (`<project>/period/<slug>`, graph/ids.py): a name whose own slug is
+    itself, so it names the very same chapter again (a grant's accounts, an export) without any entry's spelling."""
+    return f"substring({period}.id, size({period}.project_id) + size('/period/'))"
+
+
 def shown_name(entry: str = "e", period: str = "p") -> str:
-    """The name entry `entry` shows for its chapter `period`: its own spelling (the id only for an entry written
+    """The name entry `entry` shows for its chapter `period`: its own spelling (the slug only for an entry written
     before entries kept one)."""
-    return f"coalesce({entry}.period_name, {period}.id)"
+    return f"coalesce({entry}.period_name, {slug_of(period)})"
 
 
 PERIOD_NAME = shown_name()

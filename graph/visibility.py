@@ -47,6 +47,11 @@ def mention_seen(var: str = "m") -> str:
     circle entry) is not there for them."""
     return f"($witness_period_id IS NULL OR {var}.witness_hidden IS NULL)"
 
+
+# How often the entry names the entity of a `MENTIONS` edge `m`, as the viewer counts it (a witness does not count
+# occurrences of an alias declared for members only).
+MENTION_COUNT = "CASE WHEN $witness_period_id IS NULL THEN m.count ELSE coalesce(m.witness_count, m.count) END"
+
 # A name or alias declared by hand, `(d:Declaration)-[:DECLARES]->(entity)`, has an audience stored as `intimacy` and
 # read like an entry's: `private` -> its author; `intimate` -> its author, coauthors and owner; `circle` -> members;
 # `public` -> members and the witnesses of the project's chapters. Declarations belong to no chapter.

@@ -11,34 +11,34 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from graph.db import Graph
-from graph.periods import PERIOD_NAME
+from graph.periods import PERIOD_NAME, slug_of
 from graph.visibility import CAN_SEE, Viewer, visibility_params
 
 # A chapter exists for its grant's creator only through an entry of it they may see (graph/periods.py): one that only
 # hidden or deleted entries named answers as one never named. The grant keeps the name its witness's accounts are
-# filed under, one the creator could see: the spelling of the chapter's circle and public entries (what every member
-# and the witness see), else the name the creator typed, else that of an entry only they and the inner circle see.
+# filed under, which every member reads on those circle accounts: the spelling of the chapter's circle and public
+# entries (what every member and the witness see), else the name the creator typed, else the chapter's slug (never
+# the spelling of an intimate or private entry).
 CREATE_GRANT = f"""
 MATCH (per:Period {{id: $period_id, project_id: $project_id}})
 CALL (per) {{
   MATCH (e:Entry)-[:IN_PERIOD]->(p:Period)-[:PART_OF*0..5]->(per)
   WHERE {CAN_SEE}
   WITH e, CASE WHEN p = per THEN {PERIOD_NAME} END AS spelling
-  RETURN count(e) AS seen, min(CASE WHEN e.intimacy IN ['circle', 'public'] THEN spelling END) AS shared,
-         min(spelling) AS own
+  RETURN count(e) AS seen, min(CASE WHEN e.intimacy IN ['circle', 'public'] THEN spelling END) AS shared
 }}
-WITH per, seen, shared, own WHERE seen > 0
+WITH per, seen, shared WHERE seen > 0
 CREATE (g:WitnessGrant {{id: $id, project_id: $project_id, period_id: $period_id,
-                        period_name: coalesce(shared, $typed, own, per.id), created_by: $created_by, label: $label,
+                        period_name: coalesce(shared, $typed, {slug_of("per")}), created_by: $created_by, label: $label,
                         created_at: datetime(), expires_at: datetime($expires_at), revoked: false}})
 CREATE (g)-[:FOR]->(per)
 RETURN g.id AS id
 """
-ACTIVE_GRANT = """
-MATCH (g:WitnessGrant {id: $id})-[:FOR]->(per:Period)
+ACTIVE_GRANT = f"""
+MATCH (g:WitnessGrant {{id: $id}})-[:FOR]->(per:Period)
 WHERE g.revoked = false AND g.expires_at > datetime()
-RETURN g.id AS id, g.project_id AS project_id, g.period_id AS period_id, coalesce(g.period_name, per.id) AS period_name,
-       toString(g.expires_at) AS expires_at
+RETURN g.id AS id, g.project_id AS project_id, g.period_id AS period_id,
+       coalesce(g.period_name, {slug_of("per")}) AS period_name, toString(g.expires_at) AS expires_at
 """
 REVOKE_GRANT = """
 MATCH (g:WitnessGrant {id: $id, project_id: $project_id})

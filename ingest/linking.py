@@ -87,20 +87,30 @@ def linked_names(author: str | None, lexicon: ProjectLexicon, found: list[Mentio
 @dataclass(frozen=True)
 class WitnessView:
     """An entry as a witness may see its links, where that differs from what members see: the mentions made
-    through a name declared for members only (`hidden`, as (kind, id, name)), and the keyword fields built without
-    them. Empty when a witness sees what members see."""
+    through a name declared for members only (`hidden`, as (kind, id, name)), the mentions a witness counts
+    otherwise (an alias declared for members also occurs in the text), and the keyword fields built from public
+    declarations only. `differs` is False when a witness sees what members see."""
 
+    differs: bool = False
     hidden: frozenset[tuple[str, str, str]] = frozenset()
+    counts: tuple[tuple[tuple[str, str, str], int], ...] = ()
     names: str = ""
     ft_terms: str = ""
     ft_len: int = 0
 
+    def count_of(self, kind: str, id_: str, name: str) -> int | None:
+        """The witness's count of a mention, where it differs from the members' (else None)."""
+        return dict(self.counts).get((kind, id_, name))
+
     def props(self) -> dict[str, str | int | None]:
         """The entry's `w_*` properties (null when nothing differs: readers then use the members' fields)."""
-        if not self.hidden:
+        if not self.differs:
             return {"w_names": None, "w_ft_terms": None, "w_ft_len": None}
         return {"w_names": self.names, "w_ft_terms": self.ft_terms, "w_ft_len": self.ft_len}
 
     def hash_parts(self) -> list[str]:
         """Parts of the entry's content hash: none when nothing differs, so such entries keep their hash."""
-        return [] if not self.hidden else ["witness", *sorted("|".join(h) for h in self.hidden), self.names]
+        if not self.differs:
+            return []
+        return ["witness", *sorted("|".join(h) for h in self.hidden),
+                *(f"{'|'.join(k)}={n}" for k, n in self.counts), self.names]

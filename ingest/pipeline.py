@@ -110,6 +110,11 @@ def parse_line(number: int, line: str) -> EntryRecord | LineError:
         return LineError(number, data.get("entry_id") if isinstance(data.get("entry_id"), str) else None, reason)
 
 
+# Written on every entry: its witness view (`_witness_view`) was derived. Entries written before ingest derived it
+# have none, and `memora migrate` re-derives them (ingest/relink.py: refresh_witness_views).
+WITNESS_VIEW = 1
+
+
 class Ingestor:
     def __init__(self, graph: Graph, embedder: CheckedEmbedder, embed: bool = True, source: Source = "file",
                  overwrite: bool = False, *, writer: Viewer | None = None) -> None:
@@ -265,7 +270,7 @@ class Ingestor:
         found = link(lex, f"{rec.title or ''}\n{rec.text}", rec.persons, rec.places)
         names = linked_names(rec.author, lex, found)
         tokens = words(" ".join((rec.title or "", rec.text, " · ".join(n for n in names if n), lent_text or "")))
-        witness = self._witness_view(rec, found, lent_text)
+        witness = self._witness_view(rec, found, names, lent_text)
         metadata = json.dumps(rec.metadata(), ensure_ascii=False, sort_keys=True, default=str)
         content_hash = sha256(
             self.embedder.model_id, rec.text, rec.title or "", rec.author or "", rec.occurred_on or "",
@@ -288,6 +293,7 @@ class Ingestor:
             "ft_len": len(tokens),
             "ft_terms": term_string(tokens),
             **witness.props(),
+            "witness_view": WITNESS_VIEW,
             **recognized.props(),
         }
         # The context is embedded with the text and every reader of the entry scores against it: only names all of
@@ -308,27 +314,30 @@ class Ingestor:
             })
         return {"props": props, "chunks": chunks,
                 "mentions": [{"entry_id": rec.entry_id, "id": m.id, "kind": m.kind, "name": m.name,
-                              "count": m.count, "witness_hidden": (m.kind, m.id, m.name) in witness.hidden}
+                              "count": m.count, "witness_hidden": (m.kind, m.id, m.name) in witness.hidden,
+                              "witness_count": witness.count_of(m.kind, m.id, m.name)}
                              for m in found]}
 
-    def _witness_view(self, rec: EntryRecord, found: list[Mention], lent_text: str | None) -> WitnessView:
+    def _witness_view(self, rec: EntryRecord, found: list[Mention], names: list[str],
+                      lent_text: str | None) -> WitnessView:
         """How a witness of the entry's chapter may see its links and keyword text. A witness sees circle entries
         but only `public` declarations, so a circle entry linked through a name or alias declared for members keeps,
-        for them, only the links and names that public declarations alone would give (ingest/linking.py)."""
-        if rec.intimacy != "circle" or not rec.period:
-            # Public entries link through public declarations only, witnesses see no other level, and an entry
-            # outside every chapter is no witness's.
+        for them, only the links, counts and names that public declarations alone would give (ingest/linking.py)."""
+        if rec.intimacy != "circle" or not rec.period or not found:
+            # Public entries link through public declarations only, witnesses see no other level, an entry outside
+            # every chapter is no witness's, and what members' declarations link nothing in, public ones do not.
             return WitnessView()
         public = self.lexicon(rec, witness=True)
-        seen = {(m.kind, m.id, m.name) for m in link(public, f"{rec.title or ''}\n{rec.text}", rec.persons,
-                                                     rec.places)}
-        hidden = {(m.kind, m.id, m.name) for m in found} - seen
-        if not hidden:
-            return WitnessView()
+        seen = {(m.kind, m.id, m.name): m.count
+                for m in link(public, f"{rec.title or ''}\n{rec.text}", rec.persons, rec.places)}
+        hidden = frozenset(k for m in found if (k := (m.kind, m.id, m.name)) not in seen)
         shown = [m for m in found if (m.kind, m.id, m.name) not in hidden]
-        names = linked_names(rec.author, public, shown)
-        w_tokens = words(" ".join((rec.title or "", rec.text, " · ".join(n for n in names if n), lent_text or "")))
-        return WitnessView(frozenset(hidden), " · ".join(n for n in names if n), term_string(w_tokens),
+        counts = tuple(sorted((k, seen[k]) for m in shown if seen[k := (m.kind, m.id, m.name)] != m.count))
+        w_names = linked_names(rec.author, public, shown)
+        if not hidden and not counts and w_names == names:
+            return WitnessView()
+        w_tokens = words(" ".join((rec.title or "", rec.text, " · ".join(n for n in w_names if n), lent_text or "")))
+        return WitnessView(True, hidden, counts, " · ".join(n for n in w_names if n), term_string(w_tokens),
                            len(w_tokens))
 
     def _embed(self, chunks: list[dict[str, Any]], report: IngestReport) -> None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from graph.db import Graph
 from graph.visibility import CAN_SEE, Viewer, visibility_params
 from ingest.embedders import CheckedEmbedder
-from ingest.pipeline import BATCH, Ingestor
+from ingest.pipeline import BATCH, WITNESS_VIEW, Ingestor
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +38,16 @@ MAX_JOBS_KEPT = 1000
 
 HASHES = "UNWIND $ids AS id MATCH (e:Entry {id: id}) RETURN e.id AS id, e.content_hash AS hash"
 VISIBLE_IDS = f"UNWIND $ids AS id MATCH (e:Entry {{id: id}}) WHERE {CAN_SEE} RETURN e.id AS id"
+
+# Circle entries of a chapter written before ingest derived what their witnesses may see of their links, in projects
+# where members declared names a witness may not see (elsewhere there is nothing to hide).
+WITNESS_VIEW_MISSING = """
+MATCH (e:Entry {intimacy: 'circle'})
+WHERE e.period_name IS NOT NULL AND e.witness_view IS NULL
+  AND EXISTS { MATCH (d:Declaration {project_id: e.project_id}) WHERE d.intimacy <> 'public' }
+RETURN e.id AS id, coalesce(e.thread_pos, 0) AS pos ORDER BY id
+"""
+MARK_WITNESS_VIEW = "UNWIND $ids AS id MATCH (e:Entry {id: id}) SET e.witness_view = $version"
 
 Progress = Callable[[int, int, int], None]
 """Called with (entries examined, entries in the project, entries rewritten) after each batch."""
@@ -74,6 +84,29 @@ def relink_project(graph: Graph, embedder: CheckedEmbedder, project_id: str, emb
     ingestor.refresh(ingestor.threads.stale())
     graph.write(DROP_UNSOURCED, {"project_id": project_id})
     return total, relinked
+
+
+def witness_views_missing(graph: Graph) -> list[tuple[str, int]]:
+    return [(str(r["id"]), int(r["pos"])) for r in graph.read(WITNESS_VIEW_MISSING)]
+
+
+def refresh_witness_views(graph: Graph, embedder: CheckedEmbedder, missing: list[tuple[str, int]],
+                          progress: Progress | None = None) -> tuple[int, int]:
+    """Re-derive the entries `witness_views_missing` found, so a witness of their chapter no longer sees a name
+    declared for members only; returns (entries examined, entries rewritten). Those whose links a witness sees
+    alike keep their hash and are only marked; the others are rewritten and their chunks embedded again (by the
+    worker)."""
+    ingestor = Ingestor(graph, embedder, embed=False)
+    done = rewritten = 0
+    for start in range(0, len(missing), BATCH):
+        batch = missing[start:start + BATCH]
+        rewritten += ingestor.refresh(batch).written
+        graph.write(MARK_WITNESS_VIEW, {"ids": [i for i, _ in batch], "version": WITNESS_VIEW})
+        done += len(batch)
+        if progress:
+            progress(done, len(missing), rewritten)
+    ingestor.refresh(ingestor.threads.stale())
+    return done, rewritten
 
 
 @dataclass(frozen=True)

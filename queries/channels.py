@@ -11,7 +11,7 @@ from typing import Any
 
 from graph.db import Graph
 from graph.periods import PERIOD_NAME
-from graph.visibility import CAN_SEE, CAN_SEE_IN_PROJECT, VIEWER_IN_PROJECT, mention_seen
+from graph.visibility import CAN_SEE, CAN_SEE_IN_PROJECT, MENTION_COUNT, VIEWER_IN_PROJECT, mention_seen
 from queries import keyword
 from queries.fusion import Hit
 
@@ -121,7 +121,7 @@ MATCH (e:Entry) WHERE {QUERY_SCOPE}
   AND ($q_occ IS NULL OR e.occurred_end <= e.occurred_start + duration({{days: {COARSE_DAYS}}}))
 WITH e LIMIT $limit + 1
 OPTIONAL MATCH (e)-[m:MENTIONS]->(x) WHERE x.id IN $rank_entity_ids AND {mention_seen('m')}
-WITH e, count(DISTINCT x) AS matched, sum(coalesce(m.count, 0)) AS mentions
+WITH e, count(DISTINCT x) AS matched, sum(coalesce({MENTION_COUNT}, 0)) AS mentions
 WITH e, matched + 0.01 * mentions AS score
 ORDER BY score DESC, e.occurred_start DESC, e.id
 WITH collect({{id: e.id, score: score}}) AS hits

@@ -16,8 +16,9 @@ from typing import Any
 
 from graph import summaries as gs
 from graph.db import Graph
+from graph.ids import period_id as chapter_id
 from graph.settings import Settings
-from graph.textnorm import fold, words
+from graph.textnorm import words
 from graph.visibility import Viewer, visibility_params
 from ingest.embedders import CheckedEmbedder, EmbeddingError
 from ingest.providers.llm import ChatClient, ChatMessage, LLMError
@@ -57,8 +58,9 @@ def _theme_words(theme: str) -> set[str]:
 
 def _match_periods(graph: Graph, embedder: CheckedEmbedder, summaries: Summaries, viewer: Viewer, project_id: str,
                    theme: str, periods: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The periods the theme names (id, or words of the name), else those whose summary is nearest to it."""
-    exact = [p for p in periods if theme.strip() in (p["id"], p["name"]) or fold(theme.strip()) == fold(p["name"])]
+    """The periods the theme names (id, any spelling of the name, or words of the name), else those whose summary is
+    nearest to it."""
+    exact = [p for p in periods if theme.strip() == p["id"] or chapter_id(project_id, theme) == p["id"]]
     if exact:
         return exact[:1]
     wanted = _theme_words(theme)

@@ -147,3 +147,31 @@ def test_a_witness_reuses_the_vectors_of_their_own_accounts(client: TestClient, 
     backfill(graph, embedder, project_id=project)
     again = client.post(f"/v1/w/{token}/entries", json=account)
     assert again.status_code == 201 and again.json()["embedding"] == "done"
+
+
+def test_a_write_answers_for_its_own_chunks_not_for_the_hidden_turns_it_re_derives(
+        client: TestClient, auth: Headers, graph: Graph, prefix: str, ingest: Ingest) -> None:
+    """A coauthor's turn lends its words to the owner's private reply: editing the turn re-derives that reply, whose
+    chunks then wait for a vector. The edit's answer must be the one it gets in a project where the reply does not
+    exist ("done": the turn's own chunk is reused from the coauthor's earlier session of that day)."""
+    answers = []
+    for with_reply in (True, False):
+        project = f"{prefix}{'with' if with_reply else 'without'}"
+        owner, coauthor = f"{prefix}owner", f"{prefix}coauthor"
+        set_member(graph, project, owner, "owner")
+        set_member(graph, project, coauthor, "coauthor")
+        turn = {"project_id": project, "author": coauthor, "intimacy": "circle", "kind": "session", "turn": 1}
+        records = [{**turn, "entry_id": f"{project}/earlier", "occurred_at": "2023-05-08T09:00:00",
+                    "text": "El faro se apagó aquella noche."},
+                   {**turn, "entry_id": f"{project}/turn", "occurred_at": "2023-05-08T18:00:00",
+                    "text": "Llovía sobre el puerto."}]
+        if with_reply:
+            records.append({"entry_id": f"{project}/reply", "project_id": project, "author": owner,
+                            "intimacy": "private", "kind": "session", "turn": 2,
+                            "occurred_at": "2023-05-08T18:00:00", "text": "Y nadie lo vio."})
+        assert not ingest(records).errors
+        resp = client.patch(f"/v1/entries/{project}/turn", headers=auth(coauthor),
+                            json={"text": "El faro se apagó aquella noche."})
+        assert resp.status_code == 200, resp.text
+        answers.append(resp.json()["embedding"])
+    assert answers == ["done", "done"]

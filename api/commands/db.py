@@ -45,11 +45,20 @@ def cmd_backup(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
+    """The schema, then the data steps that need ingest: entries written before their witness view was derived."""
     from graph.schema import migrate
+    from ingest.embedding_jobs import active_embedder
+    from ingest.relink import refresh_witness_views, witness_views_missing
 
     graph = connect(settings, migrate_schema=False)
     applied = migrate(graph)
-    show({"applied": applied}, args.json)
+    result: dict[str, object] = {"applied": applied}
+    missing = witness_views_missing(graph)
+    if missing:
+        err(f"re-deriving what witnesses see of {len(missing)} circle entries …")
+        examined, rewritten = refresh_witness_views(graph, active_embedder(graph, settings), missing)
+        result["witness_views"] = {"examined": examined, "rewritten": rewritten}
+    show(result, args.json)
     return 0
 
 

@@ -44,6 +44,7 @@ from api.routes import entities, entries, live, summaries, witnesses
 from api.routes import search as search_routes
 from api.routes import similar as similar_routes
 from api.services import Services
+from graph.ids import period_id
 
 Handler = Callable[[Services, Caller, dict[str, Any]], BaseModel]
 
@@ -109,7 +110,7 @@ def _summary(svc: Services, caller: Caller, args: dict[str, Any]) -> BaseModel:
         return SummaryToolOut(project_id=a.project_id,
                               summary=summaries.project_summary(a.project_id, caller.viewer, svc))
     for period in summaries.project_periods(a.project_id, caller.viewer, svc):
-        if a.period in (period.id, period.name):
+        if a.period == period.id or period_id(a.project_id, a.period) == period.id:  # the id, or any spelling
             return SummaryToolOut(project_id=a.project_id, period=period, summary=period.summary)
     raise HTTPException(404, "no such chapter in this project")  # hidden and missing chapters alike
 
