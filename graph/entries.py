@@ -162,14 +162,6 @@ RETURN e {{.*}} AS entry,
        COUNT {{ MATCH (c:Chunk)-[:OF]->(e) WHERE c.embedding_status <> 'done' }} AS pending"""
 
 
-# The written entry's own chunks still waiting for a vector: a write's answer, which must not count the thread
-# neighbours the write re-derived (a later turn hidden from the writer among them).
-PENDING_OF = f"""
-MATCH (e:Entry {{id: $id}})
-WHERE {CAN_SEE}
-RETURN COUNT {{ MATCH (c:Chunk)-[:OF]->(e) WHERE c.embedding_status <> 'done' }} AS pending
-"""
-
 GET_ENTRY = f"""
 MATCH (e:Entry {{id: $id}})
 WHERE {CAN_SEE}
@@ -233,12 +225,6 @@ def get_visible_entry(graph: Graph, viewer_params: dict[str, Any], entry_id: str
     """The entry if the viewer may see it; None both when it is hidden and when it does not exist."""
     rows = graph.read(GET_ENTRY, {"id": entry_id, **viewer_params})
     return dict(rows[0]) if rows else None
-
-
-def pending_chunks(graph: Graph, viewer_params: dict[str, Any], entry_id: str) -> int | None:
-    """How many of the entry's chunks wait for a vector; None when the viewer may not see it."""
-    rows = graph.read(PENDING_OF, {"id": entry_id, **viewer_params})
-    return int(rows[0]["pending"]) if rows else None
 
 
 def delete_entry(graph: Graph, entry_id: str) -> bool:

@@ -75,6 +75,9 @@ class IngestReport:
     written_ids: list[str] = field(default_factory=list)
     skipped: list[LineError] = field(default_factory=list)
     """Lines not written because their entry changed through the API since a file last wrote it."""
+    pending_ids: set[str] = field(default_factory=set)
+    """Entries written with chunks left for the worker (the entries re-derived after a write are not counted: a
+    write's answer must not tell of a neighbour hidden from its writer)."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -367,6 +370,7 @@ class Ingestor:
             return
         if not self.embed:
             report.chunks_pending += len(todo)
+            report.pending_ids.update(c["entry_id"] for c in todo)
             return
         try:
             vectors = self.embedder.embed_passages([embedding_input(c["context"], c["text"]) for c in todo])
@@ -375,6 +379,7 @@ class Ingestor:
             for c in todo:
                 c["error"] = str(exc)[:500]
             report.chunks_pending += len(todo)
+            report.pending_ids.update(c["entry_id"] for c in todo)
             return
         for c, vec in zip(todo, vectors, strict=True):
             c["vector"] = [float(x) for x in vec]

@@ -166,17 +166,21 @@ RETURN e.id AS id, 0.0 AS score
 ORDER BY coalesce(e.occurred_end, date(e.created_at)) DESC, e.updated_at DESC, id LIMIT $limit
 """
 
+# The level and author shown are those the predicate checked: a statement reads committed data, so an entry re-levelled
+# while it runs could otherwise pass the check as intimate and be shown as private. One that changed between the two
+# reads is left out, as it would be by a read after the change.
 DETAILS = f"""
 UNWIND $ids AS id
 MATCH (e:Entry {{id: id}})
-WHERE {CAN_SEE}
+WITH e, e.intimacy AS level, e.author_id AS author
+WHERE {CAN_SEE} AND e.intimacy = level AND coalesce(e.author_id, '') = coalesce(author, '')
 OPTIONAL MATCH (e)-[xm:MENTIONS]->(x) WHERE {mention_seen('xm')}
-WITH e, collect(DISTINCT {{kind: x.kind, name: xm.name}}) AS xs
+WITH e, level, author, collect(DISTINCT {{kind: x.kind, name: xm.name}}) AS xs
 OPTIONAL MATCH (e)-[:IN_PERIOD]->(per:Period)
-WITH e, xs, collect(DISTINCT per) AS pers
+WITH e, level, author, xs, collect(DISTINCT per) AS pers
 OPTIONAL MATCH (c:Chunk {{id: $chunks[e.id]}})-[:OF]->(e)
-RETURN e.id AS id, e.project_id AS project_id, e.title AS title, e.body AS body, e.author_id AS author_id,
-       e.intimacy AS intimacy, e.kind AS kind, toString(e.occurred_start) AS occurred_start,
+RETURN e.id AS id, e.project_id AS project_id, e.title AS title, e.body AS body, author AS author_id,
+       level AS intimacy, e.kind AS kind, toString(e.occurred_start) AS occurred_start,
        toString(e.occurred_end) AS occurred_end,
        e.occurred_precision AS occurred_precision, e.tags AS tags,
        [x IN xs WHERE x.kind = 'person' | x.name] AS persons,

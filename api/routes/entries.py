@@ -36,7 +36,7 @@ from api.models import (
 from api.ratelimit import rate_limited
 from api.responses import errors
 from api.services import Services
-from graph.entries import EntryExists, get_visible_entry, pending_chunks
+from graph.entries import EntryExists, get_visible_entry
 from graph.members import role_of
 from graph.visibility import Viewer, visibility_params
 from ingest.pipeline import Ingestor, stored_records
@@ -215,11 +215,13 @@ def write_record(svc: Services, record: EntryRecord, status: Literal["created", 
         raise HTTPException(409, "an entry with this id already exists") from exc
     if report.errors:
         raise HTTPException(422, [{"loc": ["body"], "msg": report.errors[0].reason, "type": "value_error"}])
-    # The entry's own chunks, not the report's count: that includes thread neighbours the write re-derived, a
-    # turn hidden from the writer among them. An entry the write hid from its writer answers from the request alone.
-    pending = pending_chunks(svc.graph, visibility_params(writer), record.entry_id)
-    embedding: Literal["pending", "done"] = "pending" if (pending if pending is not None else not wait) else "done"
-    return WriteOut(entry_id=record.entry_id, status=status if report.written else "unchanged", embedding=embedding)
+    if not report.written:
+        return WriteOut(entry_id=record.entry_id, status="unchanged", embedding="done")
+    # The entry's own chunks, not the report's count, which includes the thread neighbours the write re-derived (a
+    # turn hidden from the writer among them); and nothing read after the commit, which an outage would turn into
+    # a refusal of a stored write.
+    return WriteOut(entry_id=record.entry_id, status=status,
+                    embedding="pending" if record.entry_id in report.pending_ids else "done")
 
 
 def entry_out(row: dict[str, Any]) -> EntryOut:
