@@ -21,9 +21,11 @@ INDEXED_TEXT = ("coalesce(e.title, '') + ' ' + coalesce(e.body, '') + ' ' + coal
 # The same fields as the statement's viewer may read them: a witness reads `w_names`, `w_ft_terms` and `w_ft_len`
 # where ingest wrote them (a circle entry linked through a name declared for members only: those names are not in
 # them), else the members' fields. Statements using these bind the entry to `e` and pass `$witness_period_id`.
-VIEWER_NAMES = "CASE WHEN $witness_period_id IS NULL THEN e.names ELSE coalesce(e.w_names, e.names) END"
-VIEWER_FT_TERMS = "CASE WHEN $witness_period_id IS NULL THEN e.ft_terms ELSE coalesce(e.w_ft_terms, e.ft_terms) END"
-VIEWER_FT_LEN = "CASE WHEN $witness_period_id IS NULL THEN e.ft_len ELSE coalesce(e.w_ft_len, e.ft_len) END"
+def viewer_field(name: str) -> str:
+    return f"CASE WHEN $witness_period_id IS NULL THEN e.{name} ELSE coalesce(e.w_{name}, e.{name}) END"
+
+
+VIEWER_NAMES, VIEWER_FT_TERMS, VIEWER_FT_LEN = (viewer_field(n) for n in ("names", "ft_terms", "ft_len"))
 VIEWER_INDEXED_TEXT = INDEXED_TEXT.replace("e.names", f"({VIEWER_NAMES})")
 
 MISSING = f"""

@@ -17,6 +17,11 @@ class Mention:
     name: str
     count: int
 
+    @property
+    def key(self) -> tuple[str, str, str]:
+        """The link as a witness view compares it: the same entity under the same name."""
+        return self.kind, self.id, self.name
+
 
 @dataclass
 class ProjectLexicon:
@@ -98,9 +103,12 @@ class WitnessView:
     ft_terms: str = ""
     ft_len: int = 0
 
-    def count_of(self, kind: str, id_: str, name: str) -> int | None:
+    def hides(self, mention: Mention) -> bool:
+        return mention.key in self.hidden
+
+    def count_of(self, mention: Mention) -> int | None:
         """The witness's count of a mention, where it differs from the members' (else None)."""
-        return dict(self.counts).get((kind, id_, name))
+        return dict(self.counts).get(mention.key)
 
     def props(self) -> dict[str, str | int | None]:
         """The entry's `w_*` properties (null when nothing differs: readers then use the members' fields)."""

@@ -301,7 +301,7 @@ class Ingestor:
         }
         # The context is embedded with the text and every reader of the entry scores against it: only names all of
         # them may see (a witness of its chapter included).
-        shown = [m for m in found if (m.kind, m.id, m.name) not in witness.hidden]
+        shown = [m for m in found if not witness.hides(m)]
         context = chunk_context(title=rec.title, author=rec.author, occurred=occurred, period=rec.period,
                                 persons=[m.name for m in shown if m.kind == "person"],
                                 places=[m.name for m in shown if m.kind == "place"])
@@ -317,8 +317,8 @@ class Ingestor:
             })
         return {"props": props, "chunks": chunks,
                 "mentions": [{"entry_id": rec.entry_id, "id": m.id, "kind": m.kind, "name": m.name,
-                              "count": m.count, "witness_hidden": (m.kind, m.id, m.name) in witness.hidden,
-                              "witness_count": witness.count_of(m.kind, m.id, m.name)}
+                              "count": m.count, "witness_hidden": witness.hides(m),
+                              "witness_count": witness.count_of(m)}
                              for m in found]}
 
     def _witness_view(self, rec: EntryRecord, found: list[Mention], names: list[str],
@@ -331,11 +331,10 @@ class Ingestor:
             # every chapter is no witness's, and what members' declarations link nothing in, public ones do not.
             return WitnessView()
         public = self.lexicon(rec, witness=True)
-        seen = {(m.kind, m.id, m.name): m.count
-                for m in link(public, f"{rec.title or ''}\n{rec.text}", rec.persons, rec.places)}
-        hidden = frozenset(k for m in found if (k := (m.kind, m.id, m.name)) not in seen)
-        shown = [m for m in found if (m.kind, m.id, m.name) not in hidden]
-        counts = tuple(sorted((k, seen[k]) for m in shown if seen[k := (m.kind, m.id, m.name)] != m.count))
+        seen = {m.key: m.count for m in link(public, f"{rec.title or ''}\n{rec.text}", rec.persons, rec.places)}
+        hidden = frozenset(m.key for m in found if m.key not in seen)
+        shown = [m for m in found if m.key not in hidden]
+        counts = tuple(sorted((m.key, seen[m.key]) for m in shown if seen[m.key] != m.count))
         w_names = linked_names(rec.author, public, shown)
         if not hidden and not counts and w_names == names:
             return WitnessView()
@@ -349,7 +348,10 @@ class Ingestor:
         if not chunks:
             return
         # An entry id starts with "<project_id>/" (ingest.records), and a chunk is written into its entry's project.
-        wanted = {(c["entry_id"].partition("/")[0], c["embedding_hash"]) for c in chunks}
+        def key(c: dict[str, Any]) -> tuple[str, str]:
+            return c["entry_id"].partition("/")[0], c["embedding_hash"]
+
+        wanted = {key(c) for c in chunks}
         params: dict[str, Any] = {"rows": [{"project_id": p, "hash": h} for p, h in sorted(wanted)],
                                   "prop": self.prop}
         if self.writer is None:
@@ -359,7 +361,7 @@ class Ingestor:
         reusable = {(r["project_id"], r["hash"]): r for r in rows}
         todo = []
         for c in chunks:
-            stored = reusable.get((c["entry_id"].partition("/")[0], c["embedding_hash"]))
+            stored = reusable.get(key(c))
             if stored is not None and (stored["sparse_tokens"] is not None or not self.embedder.supports_sparse):
                 c["vector"] = list(stored["vector"])
                 c["sparse_tokens"], c["sparse_weights"] = stored["sparse_tokens"], stored["sparse_weights"]
