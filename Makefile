@@ -12,7 +12,7 @@ SCALE_ARGS ?= --sizes 1000,10000
 # make bench BENCH_ARGS='--data /path/to/bench --only locomo' (peers side by side; never part of `make test`)
 BENCH_ARGS ?=
 
-.PHONY: demo test install db-start db-stop db-status migrate lint docs serve eval bench bench-scale clean
+.PHONY: demo test check install db-start db-stop db-status migrate lint docs serve eval bench bench-scale clean
 
 $(BIN)/memora: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -48,14 +48,20 @@ test: migrate $(VENV)/.ml-installed $(VENV)/.bench-installed
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: install
-	$(BIN)/ruff check graph ingest queries api tests bench
-	$(BIN)/mypy graph ingest queries api
+	$(BIN)/ruff check graph inference ingest queries api tests bench
+	$(BIN)/mypy graph inference ingest queries api
+
+# The edit loop: lint, then the tests that need neither the database nor a budget of minutes (markers in
+# pyproject.toml), with the quick Hypothesis profile. `make test` runs everything.
+check: lint
+	MEMORA_TEST_PROFILE=quick $(BIN)/python -m pytest -q -m "not neo4j and not slow" $(PYTEST_ARGS)
 
 # The pages of docs/ generated from the code; tests/test_docs_*.py fail when one is out of date.
 docs: install
-	$(BIN)/python -m graph.settings_doc > docs/configuration.md
+	$(BIN)/python -m api.settings_doc > docs/configuration.md
 	$(BIN)/python -m api.cli_doc > docs/cli.md
 	$(BIN)/python -m api.api_doc > docs/api.md
+	$(BIN)/python -m api.cypher_doc docs/cypher
 
 serve: migrate
 	$(BIN)/memora serve

@@ -11,10 +11,11 @@ from graph.entities import upsert_entity
 from graph.members import set_member
 from graph.settings import REPO_ROOT, Settings
 from graph.visibility import Viewer
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 from ingest.embedding_jobs import active_embedder
 from ingest.pipeline import Ingestor, read_jsonl
-from queries.search import Filters, Scope, SearchOptions, hybrid_search
+from queries.search.door import hybrid_search
+from queries.search.request import Filters, Scope, SearchOptions
 
 PROJECT = "demo-family"
 DEMO_DIR = REPO_ROOT / "demo"
@@ -45,7 +46,7 @@ def _chapter_contexts(graph: Graph, settings: Settings, embedder: CheckedEmbedde
     from api.commands.summaries import print_context
     from api.models_summaries import ChapterContextOut
     from ingest.summary_jobs import serving_summaries
-    from queries.chapter import chapter_context
+    from queries.context.chapter import chapter_context
 
     summaries = serving_summaries(graph, settings, embedder)
     for user in CHAPTER_VIEWERS:

@@ -1,4 +1,4 @@
-"""Bodies of `POST /v1/context/live` (queries/live.py): the interviewer's live context."""
+"""Bodies of `POST /v1/context/live` (queries/context/live.py): the interviewer's live context."""
 
 from __future__ import annotations
 

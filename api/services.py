@@ -8,7 +8,7 @@ import time
 
 from graph.db import Graph, get_graph
 from graph.settings import Settings
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 from ingest.embedding_jobs import active_embedder
 from ingest.relink import RelinkJobs
 

@@ -1,13 +1,13 @@
 """What the search routes do after a search: a `search_id` (and, sampled, a retrieval log record, see
-`queries/search_log.py`) and the search's stage latencies in /metrics."""
+`queries/telemetry/search_log.py`) and the search's stage latencies in /metrics."""
 
 from __future__ import annotations
 
 from api.metrics import observe_search
 from api.services import Services
 from graph.visibility import Viewer
-from queries.search import SearchResponse
-from queries.search_log import record
+from queries.search.request import SearchResponse
+from queries.telemetry.search_log import record
 
 
 def after_search(svc: Services, viewer: Viewer, query: str, project_id: str | None, resp: SearchResponse,

@@ -33,10 +33,11 @@ from graph.db import Graph  # noqa: E402
 from graph.members import set_member  # noqa: E402
 from graph.settings import Settings  # noqa: E402
 from graph.visibility import Viewer  # noqa: E402
-from ingest.embedders import CheckedEmbedder  # noqa: E402
+from inference.embedders import CheckedEmbedder  # noqa: E402
 from ingest.pipeline import Ingestor, parse_line  # noqa: E402
-from queries import query_vectors, result_cache  # noqa: E402
-from queries.search import Scope, SearchOptions, hybrid_search  # noqa: E402
+from queries.search import query_vectors, result_cache  # noqa: E402
+from queries.search.door import hybrid_search  # noqa: E402
+from queries.search.request import Scope, SearchOptions  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "diary-es"
 CLEANUP = """

@@ -46,9 +46,10 @@ from graph.schema import migrate, vector_property  # noqa: E402
 from graph.settings import get_settings  # noqa: E402
 from graph.visibility import Viewer, visibility_params  # noqa: E402
 from ingest.embedding_jobs import active_embedder  # noqa: E402
-from queries import result_cache  # noqa: E402
-from queries.search import Scope, SearchOptions, hybrid_search  # noqa: E402
-from queries.similar import similar  # noqa: E402
+from queries.entities.similar import similar  # noqa: E402
+from queries.search import result_cache  # noqa: E402
+from queries.search.door import hybrid_search  # noqa: E402
+from queries.search.request import Scope, SearchOptions  # noqa: E402
 
 PROJECT = "bench-entities"
 USERS = {"owner": "bench-ent-owner", "coauthor": "bench-ent-coauthor", "reader": "bench-ent-reader"}

@@ -5,7 +5,7 @@ Usage: .venv/bin/python -m bench.bench_graph_channel [--data DIR] [--only diary-
 
 Prints, per set, a table of the three configurations (hybrid, hybrid + graph, graph alone), the per-category
 recall@10 / MRR@10 of hybrid with and without the channel, and the graph stage's own latency (p50/p95, measured by
-wrapping the channel function in this process only). Quality comes from `queries.evaluate.run_eval`, the code
+wrapping the channel function in this process only). Quality comes from `api.evaluation.run_eval`, the code
 behind `memora eval`. `--data DIR` (or MEMORA_BENCH_DATA) is a folder holding `locomo-dev/`.
 """
 
@@ -19,12 +19,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-import queries.search as search_module
+import queries.search.retrieval as search_module
 from api.cli import connect
+from api.evaluation import run_eval
 from bench.run_evals import dataset_files, load_set
 from graph.settings import get_settings
-from ingest.embedders import get_embedder
-from queries.evaluate import run_eval
+from inference.embedders import get_embedder
 
 HYBRID = ("dense", "fulltext", "structured")
 CONFIGS: list[tuple[str, tuple[str, ...]]] = [

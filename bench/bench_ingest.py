@@ -28,7 +28,7 @@ import numpy as np
 from api.cli import connect
 from graph.schema import ensure_vector_index
 from graph.settings import REPO_ROOT, get_settings
-from ingest.embedders import CheckedEmbedder, EmbedderSettings, get_embedder
+from inference.embedders import CheckedEmbedder, EmbedderSettings, get_embedder
 from ingest.pipeline import Ingestor, parse_line
 
 LOCOMO = REPO_ROOT.parent / "shared" / "bench" / "locomo-dev" / "entries.jsonl"

@@ -17,12 +17,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from api.evaluation import EVAL_USER  # noqa: E402
 from graph.visibility import Viewer  # noqa: E402
-from queries import channels as ch  # noqa: E402
-from queries.evaluate import EVAL_USER  # noqa: E402
-from queries.keyword import query_terms, run_keyword  # noqa: E402
-from queries.lucene import to_lucene  # noqa: E402
-from queries.search import Filters, SoftConstraints, _base_params  # noqa: E402
+from queries.search import channels as ch  # noqa: E402
+from queries.search.door import _base_params  # noqa: E402
+from queries.search.keyword import query_terms, run_keyword  # noqa: E402
+from queries.search.lucene import to_lucene  # noqa: E402
+from queries.search.query_constraints import SoftConstraints  # noqa: E402
+from queries.search.request import Filters  # noqa: E402
 
 LUCENE_RANKED = f"""
 CALL db.index.fulltext.queryNodes('entry_text_v2', $lucene) YIELD node AS e, score

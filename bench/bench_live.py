@@ -1,4 +1,4 @@
-"""Live interview context latency (queries/live.py) on a synthetic 10,000-entry project (docs/BENCHMARKS.md).
+"""Live interview context latency (queries/context/live.py) on a synthetic 10,000-entry project (docs/BENCHMARKS.md).
 
 The project is built deterministically (seeded) straight into the graph: entries with persons and places drawn from
 a skewed pool (so some are named by hundreds of entries and some by one or two), four intimacy levels and three
@@ -33,7 +33,7 @@ from graph.schema import vector_property
 from graph.settings import get_settings
 from graph.visibility import Viewer
 from ingest.embedding_jobs import active_embedder
-from queries.live import LiveCache, live_context
+from queries.context.live import LiveCache, live_context
 
 CLEANUP = "MATCH (n) WHERE n.project_id STARTS WITH $p OR (n:Project AND n.id STARTS WITH $p) DETACH DELETE n"
 CLEANUP_USERS = "MATCH (u:User) WHERE u.id STARTS WITH $p DETACH DELETE u"

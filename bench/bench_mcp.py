@@ -38,7 +38,7 @@ from bench.serving import served_in_thread
 from graph.db import get_graph
 from graph.members import set_member
 from graph.settings import get_settings
-from ingest.embedders import get_embedder
+from inference.embedders import get_embedder
 from ingest.pipeline import Ingestor, parse_line
 
 CLEANUP = "MATCH (n) WHERE n.project_id STARTS WITH $p OR (n:Project AND n.id STARTS WITH $p) DETACH DELETE n"

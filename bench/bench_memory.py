@@ -19,7 +19,7 @@ import json, random, resource, sys, uuid
 sys.path.insert(0, sys.argv[2])
 from api.cli import connect
 from graph.settings import get_settings
-from ingest.embedders import get_embedder
+from inference.embedders import get_embedder
 from ingest.pipeline import Ingestor, parse_line
 
 def peak_mb():

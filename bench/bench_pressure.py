@@ -28,10 +28,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from graph.members import set_member  # noqa: E402
 from graph.settings import get_settings  # noqa: E402
 from graph.visibility import Viewer  # noqa: E402
-from ingest.embedders import get_embedder  # noqa: E402
+from inference.embedders import get_embedder  # noqa: E402
 from ingest.embedding_jobs import backfill  # noqa: E402
 from ingest.pipeline import Ingestor, parse_line  # noqa: E402
-from queries.search import Scope, SearchOptions, hybrid_search  # noqa: E402
+from queries.search.door import hybrid_search  # noqa: E402
+from queries.search.request import Scope, SearchOptions  # noqa: E402
 
 VOCAB = ("casa perro verano playa abuela cocina lluvia tren carta jardín hospital escuela mercado río montaña fiesta "
          "música libro coche ventana").split()

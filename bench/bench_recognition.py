@@ -20,9 +20,9 @@ from typing import Any
 import numpy as np
 
 from api.cli import connect
+from graph.lexicon import ProjectLexicon
 from graph.settings import REPO_ROOT, get_settings
-from ingest.embedders import CheckedEmbedder
-from ingest.linking import ProjectLexicon
+from inference.embedders import CheckedEmbedder
 from ingest.pipeline import Ingestor, parse_line
 from ingest.recognition import recognize
 from ingest.spacy_pipelines import pipeline

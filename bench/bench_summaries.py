@@ -22,7 +22,7 @@ from graph.visibility import Viewer
 from ingest.embedding_jobs import active_embedder
 from ingest.pipeline import Ingestor, parse_line
 from ingest.summary_jobs import Summaries
-from queries.chapter import chapter_context
+from queries.context.chapter import chapter_context
 
 CLEANUP = "MATCH (n) WHERE n.project_id STARTS WITH $p OR (n:Project AND n.id STARTS WITH $p) DETACH DELETE n"
 PLACES = ["Cádiz", "Berlín", "Lavapiés", "Girona", "Tarifa", "Sevilla"]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from queries.understanding import KnownEntity, understand
+from queries.search.understanding import KnownEntity, understand
 
 NOW = date(2026, 11, 30)
 QUERIES = 2000

@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 
 from graph.settings import get_settings
+from inference.embedders import get_embedder
 from ingest.context import chunk_context
 from ingest.dates import parse_occurred
-from ingest.embedders import get_embedder
 
 
 def _lines(path: Path) -> list[dict[str, object]]:

@@ -22,14 +22,15 @@ from typing import Any
 import numpy as np
 
 from api.cli import connect
+from api.evaluation import EVAL_USER, _metrics
 from bench.run_evals import dataset_files, ingest_set
 from graph.schema import vector_property
 from graph.settings import get_settings
 from graph.visibility import Viewer
 from ingest.embedding_jobs import active_embedder
-from queries.evaluate import EVAL_USER, _metrics
-from queries.mmr import entry_vectors
-from queries.search import Scope, SearchOptions, hybrid_search
+from queries.search.door import hybrid_search
+from queries.search.mmr import entry_vectors
+from queries.search.request import Scope, SearchOptions
 
 SINGLE = {"fulltext": ("fulltext",), "dense": ("dense",)}
 ALL_ENTRY_IDS = "MATCH (e:Entry) WHERE e.project_id IN $projects RETURN e.id AS id"

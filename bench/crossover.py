@@ -14,11 +14,11 @@ The viewer is the project's owner (other authors' private entries stay hidden fr
 bench-only bulk statement, one chunk each, embedded with `bench/hash_embedder.py` (the ingest pipeline would take
 hours at these sizes on 2 cores and is measured by bench/scale.py). Each query (the synthetic project's questions,
 embedded beforehand: only the similarity step is timed, one untimed warm-up per way) runs through:
-- `exact`: `DENSE_EXACT` (queries/channels.py), what the channel runs up to `MEMORA_EXACT_SCAN_MAX_CHUNKS`;
+- `exact`: `DENSE_EXACT` (queries/search/channels.py), what the channel runs up to `MEMORA_EXACT_SCAN_MAX_CHUNKS`;
 - `index_old`: a plain index path (global top-`fetch`, scope filter, index scores, `fetch` grown until `limit`
   visible hits), kept here only to measure what the served path gains over it, on the first `--old-queries` queries only
   (its plan takes seconds per statement once `fetch` reaches thousands);
-- `index m=N`: `queries.dense.dense` with the threshold forced to 0 and `INDEX_MARGIN` = N (the first fetch aims
+- `index m=N`: `queries.search.dense.dense` with the threshold forced to 0 and `INDEX_MARGIN` = N (the first fetch aims
   at N x `limit` visible candidates).
 Both index ways include the two counts the channel reads before choosing the index (chunks in the project, visible
 chunks in scope), as a search pays them; `exact` is the exact statement alone.
@@ -54,11 +54,11 @@ from graph.runtime import Neo4jRuntime  # noqa: E402
 from graph.schema import ensure_vector_index, migrate, vector_index_name, vector_property  # noqa: E402
 from graph.settings import Settings, get_settings  # noqa: E402
 from graph.visibility import Viewer, visibility_params  # noqa: E402
-from ingest.embedders import CheckedEmbedder  # noqa: E402
-from queries import channels as ch  # noqa: E402
-from queries import dense as dense_module  # noqa: E402
-from queries.fusion import Hit  # noqa: E402
-from queries.query_constraints import SoftConstraints  # noqa: E402
+from inference.embedders import CheckedEmbedder  # noqa: E402
+from queries.search import channels as ch  # noqa: E402
+from queries.search import dense as dense_module  # noqa: E402
+from queries.search.fusion import Hit  # noqa: E402
+from queries.search.query_constraints import SoftConstraints  # noqa: E402
 
 LIMIT = 50  # the channel's limit in a search (candidates_per_channel)
 BATCH = 1000
@@ -176,7 +176,7 @@ def measure(graph: Graph, embedder: CheckedEmbedder, settings: Settings, project
     ways: dict[str, Callable[[dict[str, Any]], tuple[list[Hit], dict[str, str]]]] = {
         "exact": lambda q: ch.run_channel(graph, ch.DENSE_EXACT, q),
         "index_old": lambda q: old_index_path(graph, q, indexed, base),
-        # queries/dense_matrix.py: the viewer's visible vectors kept in the service (listed once, in the warm-up)
+        # queries/search/dense_matrix.py: the viewer's visible vectors kept in the service (listed once, in the warm-up)
         "numpy": lambda q: dense_module.dense(graph, embedder, in_numpy, viewer, base, q["vector"], LIMIT)}
     for m in margins:
         def run(q: dict[str, Any], m: int = m) -> tuple[list[Hit], dict[str, str]]:

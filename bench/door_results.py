@@ -20,13 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from api.cli import connect
+from api.evaluation import EVAL_USER
 from bench.run_evals import dataset_files, ingest_set
 from graph.settings import get_settings
 from graph.visibility import Viewer
-from ingest.embedders import get_embedder
-from queries import result_cache
-from queries.evaluate import EVAL_USER
-from queries.search import Scope, SearchOptions, hybrid_search
+from inference.embedders import get_embedder
+from queries.search import result_cache
+from queries.search.door import hybrid_search
+from queries.search.request import Scope, SearchOptions
 
 FUSIONS = ("learned", "rrf")
 

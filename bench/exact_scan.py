@@ -1,9 +1,10 @@
 """The cost of exact dense similarity, measured on one scope of chunks in the `bench/peers.py` run.
 
 Four ways to the same top entries for one query vector:
-- `cypher_exact`: today's `DENSE_EXACT` statement (queries/channels.py), what the search door runs below
+- `cypher_exact`: today's `DENSE_EXACT` statement (queries/search/channels.py), what the search door runs below
   `MEMORA_EXACT_SCAN_MAX_CHUNKS` chunks in scope;
-- `index_path`: the search door's vector-index path (`queries.search._dense` with the threshold at 0: the HNSW index
+- `index_path`: the search door's vector-index path (`queries.search.dense.dense` with the threshold at 0: the HNSW
+index
   with its over-fetch loop and the chunk counts that decide it);
 - `numpy`: a matrix product over the same vectors already in memory (the floor);
 - `cached_matrix` (a prototype, bench only): a per-scope vector matrix cached in the process and rebuilt when any
@@ -26,15 +27,17 @@ from typing import Any
 
 import numpy as np
 
-import queries.search as search_module
+import queries.search.door as search_module
 from graph import generations
 from graph.db import Graph
 from graph.schema import vector_property
 from graph.settings import Settings
 from graph.visibility import Viewer
-from ingest.embedders import CheckedEmbedder
-from queries import channels as ch
-from queries.query_constraints import SoftConstraints
+from inference.embedders import CheckedEmbedder
+from queries.search import channels as ch
+from queries.search.dense import dense as dense_step
+from queries.search.query_constraints import SoftConstraints
+from queries.search.request import Filters
 
 LIMIT = 50
 
@@ -153,7 +156,7 @@ def _pct(values: list[float], q: float) -> float:
 def scope_params(embedder: CheckedEmbedder, viewer: Viewer, project_ids: list[str]) -> dict[str, Any]:
     """The dense channel's parameters for a search without filters or query constraints (as the door builds them),
     the query vector excepted."""
-    return {**search_module._base_params(viewer, project_ids, search_module.Filters(), {}),
+    return {**search_module._base_params(viewer, project_ids, Filters(), {}),
             **SoftConstraints().params(), "prop": vector_property(embedder.slug), "model": embedder.model_id,
             "limit": LIMIT}
 
@@ -178,7 +181,7 @@ def measure(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer:
         warm = {**params, "vector": [float(x) for x in vectors[0]]}
         ch.run_channel(graph, ch.DENSE_EXACT, warm)
         if index_path:
-            search_module._dense(graph, embedder, index_settings, viewer, warm, warm["vector"], LIMIT)
+            dense_step(graph, embedder, index_settings, viewer, warm, warm["vector"], LIMIT)
         cache.search_cached_visible(graph, warm, viewer, vectors[0])
     for v in vectors:
         qparams = {**params, "vector": [float(x) for x in v]}
@@ -187,7 +190,7 @@ def measure(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer:
         truth = {h.id for h in exact_hits[:10]}
         answers: dict[str, list[str]] = {}
         if index_path:
-            ms, (hits, _) = _timed(search_module._dense, graph, embedder, index_settings, viewer, qparams,
+            ms, (hits, _) = _timed(dense_step, graph, embedder, index_settings, viewer, qparams,
                                    qparams["vector"], LIMIT)
             times["index_path"].append(ms)
             answers["index_path"] = [h.id for h in hits]

@@ -20,7 +20,7 @@ import unicodedata
 
 import numpy as np
 
-from ingest.providers.base import model_slug, normalise
+from inference.providers.base import model_slug, normalise
 
 DIMENSIONS = 384
 _WORD = re.compile(r"\w+")

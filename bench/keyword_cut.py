@@ -7,7 +7,7 @@ For the synthetic content and constrained questions (seed 1), as the project's o
 full sort (every visible hit of the index ordered by score and id, then the first 1,000) and the served one (the first
 1,000 visible hits in the index's own order). Prints each one's median time, how many questions kept the same top 10
 after BM25, and the mean overlap of the top 50. Constrained questions are also run as a search runs them, from the
-entries of the owner's kept view that meet them (queries/keyword_view.py; the view is listed once first, and that
+entries of the owner's kept view that meet them (queries/search/keyword_view.py; the view is listed once first, and that
 listing is timed apart): its median, how many took that path, and how many ranked the same top 10 as the index.
 """
 
@@ -31,12 +31,15 @@ from graph.embeddings import stores_key  # noqa: E402
 from graph.schema import vector_property  # noqa: E402
 from graph.settings import get_settings  # noqa: E402
 from graph.visibility import Viewer  # noqa: E402
-from ingest.embedders import CheckedEmbedder  # noqa: E402
-from queries import channels as ch  # noqa: E402
-from queries import keyword_view, visible_view  # noqa: E402
-from queries.keyword import run_keyword  # noqa: E402
-from queries.query_constraints import parse_query  # noqa: E402
-from queries.search import Filters, _base_params, _keyword, _lexicons  # noqa: E402
+from inference.embedders import CheckedEmbedder  # noqa: E402
+from queries.search import channels as ch  # noqa: E402
+from queries.search import keyword_view, visible_view  # noqa: E402
+from queries.search.door import _base_params, _lexicons  # noqa: E402
+from queries.search.keyword import run_keyword  # noqa: E402
+from queries.search.query_constraints import parse_query  # noqa: E402
+from queries.search.request import Filters, SearchOptions  # noqa: E402
+from queries.search.retrieval import _keyword  # noqa: E402
+from queries.search.run import SearchRun  # noqa: E402
 
 FULL_SORT = ch.FULLTEXT_IN_PROJECT.replace("WITH e, score LIMIT $pool",
                                            "WITH e, score ORDER BY score DESC, e.id LIMIT $pool")
@@ -53,7 +56,8 @@ def main() -> int:
     graph = get_graph(settings)
     project, owner = kept_project(graph, args.project)
     viewer = Viewer(user_id=owner)
-    slug = CheckedEmbedder(HashEmbedder()).slug
+    embedder = CheckedEmbedder(HashEmbedder())
+    slug = embedder.slug
     lexicons = _lexicons(graph, [project], viewer)
     base = _base_params(viewer, [project], Filters(), lexicons)
     t = time.perf_counter()
@@ -75,7 +79,8 @@ def main() -> int:
             overlap.append(len({h.id for h in a} & {h.id for h in b}) / len(a) if a else float(not b))
             before = keyword_view.counters["among"]
             t = time.perf_counter()
-            c, _ = _keyword(graph, settings, viewer, params, parsed.text_for_search, 50, slug)
+            run = SearchRun(graph, embedder, settings, viewer, SearchOptions(), q)
+            c = _keyword(run, params, parsed.text_for_search, 50)
             if keyword_view.counters["among"] > before:
                 viewed.append((time.perf_counter() - t) * 1000)
                 same_viewed += [h.id for h in c[:10]] == [h.id for h in b[:10]]

@@ -27,7 +27,7 @@ from neo4j_graphrag.types import RetrieverResultItem
 
 from graph.db import Graph
 from graph.visibility import CAN_SEE, Viewer, visibility_params
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 
 VARIANTS = ("plain", "ctx")
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,80}$")

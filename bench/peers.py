@@ -15,7 +15,8 @@ MRR@10, nDCG@10 and p50/p95 wall-clock milliseconds per query for:
 Fairness: the systems take turns query by query (load from other processes hits them alike); every time includes
 embedding the query (this project's query-embedding cache is off, its result cache is emptied before each search, so
 each search takes the production path of a cache miss); one untimed warm-up query per system. The peers get the
-question's words as a Lucene OR query (escaped: queries/lucene.py), since a raw `?` or `(` would be Lucene syntax.
+question's words as a Lucene OR query (escaped: queries/search/lucene.py), since a raw `?` or `(` would be Lucene
+syntax.
 A chunk answer is counted as its entry; the peers are asked for enough chunks to return 30 entries.
 
 Then the exact-scan cost (bench/exact_scan.py) on the largest project of the run and on all of its projects as one
@@ -38,17 +39,18 @@ from pathlib import Path
 from typing import Any
 
 from api.cli import connect
+from api.evaluation import EVAL_USER, EvalQuery, _metrics, _summary
 from bench import exact_scan
 from bench.run_evals import EXTERNAL, TABLE_HEAD, dataset_files, ingest_set
 from graph.db import Graph
 from graph.schema import vector_property
 from graph.settings import Settings, get_settings
 from graph.visibility import Viewer
-from ingest.embedders import CheckedEmbedder, get_embedder
-from queries import result_cache
-from queries.evaluate import EVAL_USER, EvalQuery, _metrics, _summary
-from queries.lucene import to_lucene
-from queries.search import Scope, SearchOptions, hybrid_search
+from inference.embedders import CheckedEmbedder, get_embedder
+from queries.search import result_cache
+from queries.search.door import hybrid_search
+from queries.search.lucene import to_lucene
+from queries.search.request import Scope, SearchOptions
 
 try:
     from bench.peer_corpora import PeerRun

@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from api.cli import connect
+from api.evaluation import EvalQuery, add_entities, ingest_dataset, load_queries, namespace, run_eval
 from graph.db import Graph
 from graph.settings import REPO_ROOT, get_settings
-from ingest.embedders import CheckedEmbedder, get_embedder
-from queries.evaluate import EvalQuery, add_entities, ingest_dataset, load_queries, namespace, run_eval
+from inference.embedders import CheckedEmbedder, get_embedder
 
 DIARY = REPO_ROOT / "bench" / "diary-es"
 

@@ -53,9 +53,9 @@ from graph.members import set_member  # noqa: E402
 from graph.runtime import Neo4jRuntime, listener_pid  # noqa: E402
 from graph.schema import ensure_vector_index, vector_property  # noqa: E402
 from graph.settings import Settings, get_settings  # noqa: E402
-from ingest.embedders import CheckedEmbedder  # noqa: E402
+from inference.embedders import CheckedEmbedder  # noqa: E402
 from ingest.pipeline import Ingestor, parse_line  # noqa: E402
-from queries.search import DENSE_FLOORS  # noqa: E402
+from queries.search.retrieval import DENSE_FLOORS  # noqa: E402
 
 SERVER_ENV = {"MEMORA_RATE_SEARCH_PER_SECOND": "0", "MEMORA_RATE_WRITE_PER_SECOND": "0",
               "MEMORA_RATE_AUTH_FAILURES_PER_MINUTE": "0", "MEMORA_SEARCH_CACHE_SECONDS": "0",

@@ -16,7 +16,7 @@ import numpy as np
 
 from graph.db import Graph
 from graph.visibility import CAN_SEE, Viewer, visibility_params
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 
 # Every stored vector of the chunks of one project's entries the viewer may see (the scope of a dense search without
 # constraints), for the exact scan. The property name is a parameter (`c[$prop]`).

@@ -27,7 +27,7 @@ def main() -> int:
     from api.cli import connect
     from bench.hash_embedder import HashEmbedder
     from graph.settings import get_settings
-    from ingest.embedders import CheckedEmbedder
+    from inference.embedders import CheckedEmbedder
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--host", default="127.0.0.1")

@@ -25,8 +25,9 @@ from bench.synth import generate  # noqa: E402
 from graph.db import get_graph  # noqa: E402
 from graph.settings import get_settings  # noqa: E402
 from graph.visibility import Viewer  # noqa: E402
-from ingest.embedders import CheckedEmbedder  # noqa: E402
-from queries.search import Scope, SearchOptions, hybrid_search  # noqa: E402
+from inference.embedders import CheckedEmbedder  # noqa: E402
+from queries.search.door import hybrid_search  # noqa: E402
+from queries.search.request import Scope, SearchOptions  # noqa: E402
 
 
 def main() -> int:

@@ -8,7 +8,7 @@ query, every (relevant, non-relevant) candidate pair, weighted so each query cou
 (LoCoMo) or an article (XQuAD, in both directions at once) together; the diary, one project, is split by query.
 Prints, per set, the live single-channel and today's-fusion figures of the capture run beside the learned fusion
 out-of-fold (each query ranked by a model that never saw its conversation/article) and in-sample (the model
-shipped). `--write` writes queries/ranker_weights.json. Re-run after a new channel lands: the channels the model
+shipped). `--write` writes queries/search/ranker_weights.json. Re-run after a new channel lands: the channels the model
 knows are the ones found in the cache.
 """
 
@@ -24,11 +24,11 @@ from typing import Any
 
 import numpy as np
 
-from queries import ranker_features as rf
-from queries.evaluate import _metrics
-from queries.fusion import Fused, Hit, rrf
-from queries.mmr import mmr
-from queries.ranker import FORMAT, WEIGHTS_FILE, Ranker, order
+from api.evaluation import _metrics
+from queries.search import ranker_features as rf
+from queries.search.fusion import Fused, Hit, rrf
+from queries.search.mmr import mmr
+from queries.search.ranker import FORMAT, WEIGHTS_FILE, Ranker, order
 
 FOLDS = 3
 L2_GRID = (1.0, 10.0, 100.0, 1000.0)
@@ -144,7 +144,7 @@ def table(label: str, res: dict[str, dict[str, float]], sets: list[str]) -> None
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--cache", type=Path, default=Path("/tmp/memora-fusion-cache"))
-    parser.add_argument("--write", action="store_true", help="write queries/ranker_weights.json")
+    parser.add_argument("--write", action="store_true", help="write queries/search/ranker_weights.json")
     parser.add_argument("--mmr", action="store_true", help="also measure MMR over the learned order")
     parser.add_argument("--l2", type=float, help="skip the grid: this L2 strength, protect_top on")
     args = parser.parse_args()

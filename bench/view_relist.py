@@ -38,11 +38,12 @@ from graph.embeddings import stores_key  # noqa: E402
 from graph.schema import vector_property  # noqa: E402
 from graph.settings import Settings, get_settings  # noqa: E402
 from graph.visibility import Viewer  # noqa: E402
-from ingest.embedders import CheckedEmbedder  # noqa: E402
+from inference.embedders import CheckedEmbedder  # noqa: E402
 from ingest.pipeline import Ingestor, parse_line  # noqa: E402
-from queries import visible_view  # noqa: E402
-from queries.channels import ENTRY_SCOPE  # noqa: E402
-from queries.search import Filters, Scope, SearchOptions, _base_params, _lexicons, hybrid_search  # noqa: E402
+from queries.search import visible_view  # noqa: E402
+from queries.search.channels import ENTRY_SCOPE  # noqa: E402
+from queries.search.door import _base_params, _lexicons, hybrid_search  # noqa: E402
+from queries.search.request import Filters, Scope, SearchOptions  # noqa: E402
 
 # The listing as a record per chunk, dates decoded as dates: the baseline of the statement's A/B.
 RECORD_PER_CHUNK = f"""

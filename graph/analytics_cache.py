@@ -9,7 +9,8 @@ too), so a stored aggregate is never served after a write that changes it, and a
 (another author's private entry) changes nothing of theirs, so whether a lookup hits or misses tells them nothing
 about it. The value was computed by a statement with the visibility predicate inside it, and is only ever returned
 for the same key; witnesses are not cached (their results depend on a generation every circle write of the project
-bumps, as in `queries/result_cache.py`). The TTL (`MEMORA_ANALYTICS_CACHE_SECONDS`) is a backstop for a write that
+bumps, as in `queries/search/result_cache.py`). The TTL (`MEMORA_ANALYTICS_CACHE_SECONDS`) is a backstop for a write
+that
 bypassed every bump (a hand-written statement).
 """
 

@@ -11,6 +11,8 @@ embedded by the one worker holding it, and a dead worker's chunks are taken by t
 
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -158,11 +160,37 @@ def get_state(graph: Graph) -> EmbeddingState | None:
     return EmbeddingState(r["active"], r["active_slug"], r["target"], r["target_slug"], tuple(r["retired"] or ()))
 
 
+# A short-lived copy of the state node per database, which every search reads once per request (to know whether a
+# model migration is under way). Within one process a `set_state` forgets the copy at once; another process
+# (`memora embeddings` while `memora serve` runs) is seen within `MEMORA_STATE_CACHE_SECONDS` (default 2 s). Until
+# then a search keeps querying the model it knew, whose index still exists: a switch retires the old index later.
+_lock = threading.Lock()
+_states: dict[tuple[int, str], tuple[float, EmbeddingState | None]] = {}
+
+
+def recent_state(graph: Graph, max_age: float) -> EmbeddingState | None:
+    """The embedding state as read at most `max_age` seconds ago (0 reads it now)."""
+    key = (id(graph.driver), graph.database)
+    now = time.monotonic()
+    with _lock:
+        cached = _states.get(key)
+    if cached is not None and now - cached[0] < max_age:
+        return cached[1]
+    state = get_state(graph)
+    with _lock:
+        _states[key] = (now, state)
+    return state
+
+
+def forget() -> None:
+    """Drop every cached copy (this process just changed the state)."""
+    with _lock:
+        _states.clear()
+
+
 def set_state(graph: Graph, state: EmbeddingState) -> None:
     graph.write(SET_STATE, {"active": state.active, "active_slug": state.active_slug, "target": state.target,
                             "target_slug": state.target_slug, "retired": list(state.retired)})
-    from graph.state_cache import forget  # (imports this module)
-
     forget()
 
 

@@ -58,7 +58,7 @@ RETURN n.id AS id, n.project_id AS project_id, n.kind AS kind, name,
 ORDER BY n.id
 """
 LIST_VISIBLE_ENTITIES = f"MATCH (n:Person|Place|Thing) WHERE n.project_id IN $project_ids{_VISIBLE_ENTITY}"
-# The same for the entities `$entity_ids` names (those a write's entries mention: queries/lexicons.py).
+# The same for the entities `$entity_ids` names (those a write's entries mention: queries/search/lexicons.py).
 LIST_VISIBLE_ENTITIES_AMONG = f"""
 MATCH (n:Person|Place|Thing) WHERE n.id IN $entity_ids AND n.project_id IN $project_ids{_VISIBLE_ENTITY}"""
 

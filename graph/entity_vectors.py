@@ -10,7 +10,8 @@ and intimate ones, and every intimate one when owner or coauthor. That gives at 
 * `reader` of user U: shared + U's intimate + U's private entries (U as a reader, when U wrote any of those);
 * `writer` of user U: inner + U's private entries (U as owner or coauthor, when U wrote private ones).
 
-The query (`queries/similar.py`) picks, inside Cypher, the one variant the viewer's current role and id select, so a
+The query (`queries/entities/similar.py`) picks, inside Cypher, the one variant the viewer's current role and id
+select, so a
 role change takes effect at once. Variants are rebuilt when an entity's sources change (a signature of its entries'
 ids, levels, authors, update times, the names they mention it by and embedded chunk counts): by the background
 worker, by `memora entity refresh`, or on demand. A write that changes or deletes an entry drops, in the same

@@ -1,5 +1,6 @@
 """Search generations, stored on the `Project` node and bumped by every write that can change what a search of that
-project returns, so the search-result cache (`queries/result_cache.py`) can tell a stale answer without keeping any
+project returns, so the search-result cache (`queries/search/result_cache.py`) can tell a stale answer without keeping
+any
 state of its own.
 
 A write bumps only the generations of the viewers it can change anything for, so that whether a cached answer is
@@ -37,7 +38,8 @@ INNER = "search_generation_inner"
 
 # Each bump also leaves a step: which entries it changed (`entry_ids`) and which entities those entries mention before
 # or after it (`entity_ids`); null when the write does not say, an empty list when it changed none. A kept view lists
-# only those entries again (queries/visible_view.py), a kept lexicon only those entities (queries/lexicons.py). Only
+# only those entries again (queries/search/visible_view.py), a kept lexicon only those entities
+# (queries/search/lexicons.py). Only
 # the last STEPS_KEPT steps of a generation are kept; a view further behind lists everything.
 STEPS_KEPT = 256
 BUMP = f"""

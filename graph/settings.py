@@ -78,7 +78,7 @@ class Settings(BaseSettings):
     )
     dense_matrix_viewers: int = Field(
         default=16, ge=0,
-        description="(viewer, project) pairs whose kept view the service holds (queries/visible_view.py): the "
+        description="(viewer, project) pairs whose kept view the service holds (queries/search/visible_view.py): the "
         "viewer's visible entries with their chunk vectors as numpy arrays, so a member's one-project search ranks the "
         "dense and structured channels in milliseconds rather than in Cypher; each holds about 1.5 KB per visible "
         "chunk with a 384-dimension model. 0 turns it off.")
@@ -113,7 +113,7 @@ class Settings(BaseSettings):
                                        "chunks when it has none; several replicas' workers each look this often.")
     rrf_k: int = 60
 
-    # An OpenAI-compatible chat endpoint (ingest/providers/llm.py) for abstractive summaries, chapter drafts and the
+    # An OpenAI-compatible chat endpoint (inference/providers/llm.py) for abstractive summaries, chapter drafts and the
     # premium rerank; unset, each falls back to its extractive or fused default.
     llm_base_url: str | None = Field(default=None, description="e.g. http://127.0.0.1:8000/v1 (the part before "
                                                                "/chat/completions).")
@@ -123,21 +123,21 @@ class Settings(BaseSettings):
     entity_vectors_seconds: float = Field(
         default=30.0, ge=0, description="How often `serve` rebuilds the entity vectors whose entries changed "
                                         "(graph/entity_vectors.py); 0 turns the background refresh off.")
-    # Fusion and diversification (queries/ranker.py, queries/mmr.py).
+    # Fusion and diversification (queries/search/ranker.py, queries/search/mmr.py).
     fusion: str = Field(default="learned", pattern="^(learned|rrf)$",
                         description="learned: the pairwise ranker over channel evidence; rrf: fixed-weight RRF.")
-    ranker_weights: str | None = Field(default=None,
-                                       description="A ranker weights file instead of queries/ranker_weights.json.")
+    ranker_weights: str | None = Field(
+        default=None, description="A ranker weights file instead of queries/search/ranker_weights.json.")
     diversify: str = Field(default="band", pattern="^(band|mmr)$",
                            description="band: defer near-duplicates by word overlap; mmr: MMR over stored vectors.")
     mmr_lambda: float = Field(default=0.7, ge=0.0, le=1.0, description="MMR's weight of relevance against novelty.")
-    # Summaries and chapter context (ingest/summary_jobs.py, queries/chapter.py).
+    # Summaries and chapter context (ingest/summary_jobs.py, queries/context/chapter.py).
     summary_worker: bool = Field(default=True, description="Rebuild stale summaries in the background in `serve`.")
     summary_refresh_seconds: float = Field(default=30.0, gt=0,
                                            description="How often the summary worker looks for stale summaries.")
     max_body_bytes: int = 1_000_000
 
-    # Live interview context (queries/live.py) and the rerank tiers (queries/rerank.py).
+    # Live interview context (queries/context/live.py) and the rerank tiers (queries/search/rerank.py).
     live_cache_size: int = Field(default=8, ge=1, description="Per-(project, viewer) live-context indexes kept warm.")
     live_cache_ttl_seconds: float = Field(
         default=300.0, gt=0, description="A live-context index is rebuilt after this even when no write was seen.")

@@ -12,14 +12,19 @@ Staleness is per variant: a write marks stale only the variants that admitted th
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from neo4j import ManagedTransaction
 
 from graph.db import Graph
 from graph.ids import sha256
+from graph.members import role_of
 from graph.periods import PERIOD_NAME
-from graph.visibility import CAN_SEE, can_see
+from graph.visibility import CAN_SEE, Viewer, can_see
+
+EXTRACTIVE = "extractive"
+"""The producer of a summary built without a model."""
 
 AUDIENCE_BASES = ("circle", "inner")
 
@@ -249,3 +254,38 @@ def own_authors(graph: Graph, project_id: str, period_id: str | None) -> dict[st
 
 def delete_orphans(graph: Graph, project_id: str) -> None:
     graph.write(DELETE_ORPHANS, {"project_id": project_id})
+
+
+IN_WITNESS_CHAPTER = """
+RETURN EXISTS { MATCH (:Period {id: $period_id})-[:PART_OF*0..5]->(:Period {id: $witness_period_id}) } AS inside
+"""
+
+
+class NotMember(PermissionError):
+    """The viewer is not a member of the project (same answer whether or not it exists)."""
+
+
+@dataclass(frozen=True)
+class Audience:
+    base: str
+    owner: str | None = None
+
+    @property
+    def key(self) -> str:
+        return audience_key(self.base, self.owner)
+
+
+def audience_for(graph: Graph, viewer: Viewer, project_id: str, period_id: str | None) -> Audience | None:
+    """The variant this viewer is served for the scope; None for a witness outside their chapter."""
+    if viewer.witness_period_id is not None:
+        if period_id is None:
+            return None
+        rows = graph.read(IN_WITNESS_CHAPTER, {"period_id": period_id,
+                                               "witness_period_id": viewer.witness_period_id})
+        return Audience("circle") if rows[0]["inside"] else None
+    role = role_of(graph, project_id, viewer.user_id or "")
+    if role is None:
+        raise NotMember("not a member of this project")
+    base = "inner" if role in ("owner", "coauthor") else "circle"
+    own = has_own(graph, project_id, period_id, base, viewer.user_id or "")
+    return Audience(base, viewer.user_id if own else None)

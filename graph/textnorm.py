@@ -58,5 +58,5 @@ def words(text: str) -> list[str]:
 
 def term_string(tokens: list[str]) -> str:
     """Folded tokens each wrapped in its own pair of spaces (" a  b  a "): the keyword channel counts a word's
-    occurrences in Cypher as those of " word ", which adjacent repeats cannot share (queries/keyword.py)."""
+    occurrences in Cypher as those of " word ", which adjacent repeats cannot share (queries/search/keyword.py)."""
     return "".join(f" {t} " for t in tokens)

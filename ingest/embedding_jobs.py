@@ -35,8 +35,8 @@ from graph.embeddings import (
 from graph.ids import sha256
 from graph.schema import ensure_vector_index, vector_index_name, vector_property
 from graph.settings import Settings, get_settings
-from ingest.embedder_specs import embedder_for_spec, settings_spec
-from ingest.embedders import CheckedEmbedder, EmbeddingError
+from inference.embedder_specs import embedder_for_spec, settings_spec
+from inference.embedders import CheckedEmbedder, EmbeddingError
 from ingest.pipeline import embedding_input, sparse_arrays
 
 log = logging.getLogger(__name__)

@@ -35,13 +35,14 @@ from graph.entries import (
 )
 from graph.export import MARKER as EXPORT_MARKER
 from graph.ids import chunk_id, period_id, sha256
+from graph.lexicon import ProjectLexicon
 from graph.schema import vector_property
 from graph.textnorm import term_string, words
 from graph.visibility import Viewer, visibility_params
+from inference.embedders import CheckedEmbedder, EmbeddingError
 from ingest.chunking import chunk_text
 from ingest.context import chunk_context
-from ingest.embedders import CheckedEmbedder, EmbeddingError
-from ingest.linking import Mention, ProjectLexicon, WitnessView, link, linked_names
+from ingest.linking import Mention, WitnessView, link, linked_names
 from ingest.recognition import Recognition, recognize
 from ingest.records import EntryRecord
 from ingest.threads import Placement, Threads

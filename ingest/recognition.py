@@ -18,10 +18,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from graph.lexicon import ProjectLexicon
 from graph.settings import get_settings
 from graph.textnorm import fold
 from ingest.language import detect_language
-from ingest.linking import ProjectLexicon
 from ingest.spacy_pipelines import KINSHIP, PLACE_OF, PLACE_PREPOSITIONS, STREET, pipeline
 
 log = logging.getLogger(__name__)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 from graph.db import Graph
 from graph.visibility import CAN_SEE, Viewer, visibility_params
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 from ingest.pipeline import BATCH, WITNESS_VIEW, Ingestor
 
 log = logging.getLogger(__name__)

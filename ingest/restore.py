@@ -23,7 +23,7 @@ from graph.generations import bump
 from graph.ids import entity_id, period_id, sha256
 from graph.members import ENSURE_PROJECT, set_member, update_project
 from graph.textnorm import fold
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 from ingest.pipeline import Ingestor, IngestReport, LineError
 from ingest.records import PROJECT_ID_PATTERN, EntryRecord
 

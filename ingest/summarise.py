@@ -1,5 +1,5 @@
 """The two summarisers of a set of entries: extractive (default, no model) and abstractive (an OpenAI-compatible chat
-model, `ingest.providers.llm`). Both see only the entries they are given: choosing those (the audience) is the
+model, `inference.providers.llm`). Both see only the entries they are given: choosing those (the audience) is the
 caller's job, and nothing here can widen it.
 
 Extractive: split entries into sentences, then pick greedily the sentence that adds most not-yet-covered people,
@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from graph.summaries import EXTRACTIVE
 from graph.textnorm import fold, words
-from ingest.providers.llm import ChatClient, ChatMessage, LLMError
+from inference.providers.llm import ChatClient, ChatMessage, LLMError
 
-EXTRACTIVE = "extractive"
 PERIOD_WORDS = 400
 PROJECT_WORDS = 800
 NEAR_DUPLICATE = 0.6

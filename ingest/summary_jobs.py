@@ -22,49 +22,17 @@ from graph import summaries as gs
 from graph.db import Graph
 from graph.members import role_of
 from graph.settings import Settings
+from graph.summaries import EXTRACTIVE, Audience, audience_for
 from graph.visibility import Viewer, visibility_params
-from ingest.embedders import CheckedEmbedder, EmbeddingError
-from ingest.providers.llm import ChatClient, chat_client
-from ingest.summarise import EXTRACTIVE, PERIOD_WORDS, PROJECT_WORDS, extractive, summarise, word_count
+from inference.embedders import CheckedEmbedder, EmbeddingError
+from inference.providers.llm import ChatClient, chat_client
+from ingest.summarise import PERIOD_WORDS, PROJECT_WORDS, extractive, summarise, word_count
 
 log = logging.getLogger(__name__)
 LLM_INPUT_WORDS = 6000
 """Above this many words of entries, the model is given the extractive digest (3x the budget) instead."""
 
-IN_WITNESS_CHAPTER = """
-RETURN EXISTS { MATCH (:Period {id: $period_id})-[:PART_OF*0..5]->(:Period {id: $witness_period_id}) } AS inside
-"""
 PROJECTS_WITH_ENTRIES = "MATCH (p:Project) WHERE EXISTS { MATCH (:Entry {project_id: p.id}) } RETURN p.id AS id"
-
-
-class NotMember(PermissionError):
-    """The viewer is not a member of the project (same answer whether or not it exists)."""
-
-
-@dataclass(frozen=True)
-class Audience:
-    base: str
-    owner: str | None = None
-
-    @property
-    def key(self) -> str:
-        return gs.audience_key(self.base, self.owner)
-
-
-def audience_for(graph: Graph, viewer: Viewer, project_id: str, period_id: str | None) -> Audience | None:
-    """The variant this viewer is served for the scope; None for a witness outside their chapter."""
-    if viewer.witness_period_id is not None:
-        if period_id is None:
-            return None
-        rows = graph.read(IN_WITNESS_CHAPTER, {"period_id": period_id,
-                                               "witness_period_id": viewer.witness_period_id})
-        return Audience("circle") if rows[0]["inside"] else None
-    role = role_of(graph, project_id, viewer.user_id or "")
-    if role is None:
-        raise NotMember("not a member of this project")
-    base = "inner" if role in ("owner", "coauthor") else "circle"
-    own = gs.has_own(graph, project_id, period_id, base, viewer.user_id or "")
-    return Audience(base, viewer.user_id if own else None)
 
 
 @dataclass

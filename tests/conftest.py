@@ -15,8 +15,9 @@ from graph.members import set_member
 from graph.runtime import Neo4jRuntime
 from graph.schema import migrate
 from graph.settings import Settings, get_settings
-from ingest.embedders import CheckedEmbedder, get_embedder
+from inference.embedders import CheckedEmbedder, get_embedder
 from ingest.pipeline import Ingestor, IngestReport, parse_line
+from tests import budget  # noqa: F401  (loads the Hypothesis profile MEMORA_TEST_PROFILE names)
 
 CLEANUP = """
 MATCH (n) WHERE n.project_id STARTS WITH $prefix OR (n:Project AND n.id STARTS WITH $prefix)
@@ -28,6 +29,17 @@ DETACH DELETE n
 
 # Lines tests want in the run's output whatever the capture mode (case counts of the property and fuzz tests).
 SUMMARY: list[str] = []
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """`neo4j` on every test that reaches the database through the `graph` fixture (the modules that reach it another
+    way, through the CLI or a served process, carry the mark themselves); `property` on the Hypothesis tests."""
+    for item in items:
+        if "graph" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.neo4j)
+        function = getattr(item, "function", None)
+        if function is not None and getattr(function, "is_hypothesis_test", False):
+            item.add_marker(pytest.mark.property)
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

@@ -22,7 +22,7 @@ from bench.serving import ROOT, served_in_thread
 from graph.db import Graph
 from graph.members import set_member
 from graph.settings import Settings
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 from tests.summary_world import BERLIN, CADIZ, ENTRIES, ROLES, record
 
 PERSONS = ("Marta", "Pep", "Lola", "Ana", "Papá")

@@ -11,7 +11,7 @@ from api.ratelimit import UNLIMITED
 from bench.serving import served_in_thread
 from graph.db import Graph
 from graph.settings import Settings
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 
 
 @contextmanager

@@ -13,7 +13,7 @@ from graph.db import Graph
 from graph.entities import upsert_entity
 from graph.members import set_member
 from graph.settings import Settings
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 
 
 def test_cooccurrence_timeline_and_importance_respect_visibility(graph: Graph, embedder: CheckedEmbedder,

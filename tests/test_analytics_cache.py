@@ -14,12 +14,13 @@ from graph.members import set_member
 from graph.settings import Settings
 from graph.textnorm import fold
 from graph.visibility import Viewer, visibility_params
-from ingest.embedders import CheckedEmbedder
-from queries import channels as ch
-from queries.keyword import run_keyword, visible_count
-from queries.query_constraints import SoftConstraints
-from queries.search import Filters, _base_params
-from queries.similar import similar, visible_names
+from inference.embedders import CheckedEmbedder
+from queries.entities.similar import similar, visible_names
+from queries.search import channels as ch
+from queries.search.door import _base_params
+from queries.search.keyword import run_keyword, visible_count
+from queries.search.query_constraints import SoftConstraints
+from queries.search.request import Filters
 from tests.test_entity_vectors import CIRCLE, PRIVATE, _records
 
 # A write no write path makes (it bumps no generation): only a statement that really runs can see it.
@@ -241,7 +242,7 @@ def test_a_members_lexicon_is_kept_until_a_declaration_they_may_learn(
     """The names the search understands are listed once per viewer: a private alias another member declares leaves
     the reader's kept lexicon as it was (the very same object), one they may learn is understood at once."""
     from graph.entities import upsert_entity
-    from queries.search import _lexicons
+    from queries.search.door import _lexicons
 
     project, ana, lola = _cache_on(settings, monkeypatch, graph, prefix, 64)
     assert not ingest([{"entry_id": f"{project}/e1", "project_id": project, "author": ana, "intimacy": "circle",

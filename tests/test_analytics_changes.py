@@ -19,7 +19,7 @@ from api.cli import main
 from graph.db import Graph
 from graph.members import set_member
 from graph.settings import Settings
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 
 Get = Callable[..., Any]
 

@@ -24,9 +24,10 @@ from graph.runtime import Neo4jRuntime, RuntimeProblem, port_file
 from graph.schema import migrate
 from graph.settings import Settings
 from graph.visibility import Viewer
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 from ingest.pipeline import Ingestor, parse_line
-from queries.search import Scope, SearchOptions, hybrid_search
+from queries.search.door import hybrid_search
+from queries.search.request import Scope, SearchOptions
 
 REPO = Path(__file__).resolve().parent.parent
 PROJECT, OWNER = "bk-family", "bk-ana"

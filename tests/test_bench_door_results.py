@@ -10,8 +10,8 @@ import sys
 import uuid
 from pathlib import Path
 
+from api.evaluation import namespace
 from graph.db import Graph
-from queries.evaluate import namespace
 from tests.conftest import CLEANUP
 from tests.test_bench_peers import QUESTIONS, _write_set
 

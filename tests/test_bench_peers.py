@@ -14,15 +14,15 @@ from pathlib import Path
 
 import numpy as np
 
+from api.evaluation import namespace
 from bench import exact_scan
 from bench.peer_corpora import PeerRun
 from graph.db import Graph
 from graph.members import set_member
 from graph.settings import Settings
 from graph.visibility import Viewer
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 from ingest.pipeline import IngestReport
-from queries.evaluate import namespace
 from tests.conftest import CLEANUP
 
 REPO = Path(__file__).resolve().parents[1]

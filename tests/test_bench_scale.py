@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def kept_synthetic(graph: Graph, project: str, prefix: str) -> str:
     """A 60-entry synthetic project embedded with the hash embedder, as `bench/scale.py --keep` leaves one."""
     from bench.scale import ingest, set_up
-    from ingest.embedders import CheckedEmbedder
+    from inference.embedders import CheckedEmbedder
 
     synth = generate(60, 1, project, user_prefix=prefix)
     set_up(graph, project, synth)

@@ -17,11 +17,11 @@ from graph.entries import get_visible_entry
 from graph.ids import period_id
 from graph.settings import Settings
 from graph.visibility import Viewer, visibility_params
-from ingest.embedders import CheckedEmbedder
-from ingest.providers.llm import ChatClient
+from inference.embedders import CheckedEmbedder
+from inference.providers.llm import ChatClient
 from ingest.summary_jobs import Summaries
-from queries.chapter import chapter_context, draft
-from queries.tokens import counter_for
+from queries.context.chapter import chapter_context, draft
+from queries.context.tokens import counter_for
 from tests.fake_llm import fake_llm
 from tests.summary_world import BERLIN, CADIZ, MARKERS, build, hidden_markers
 

@@ -21,7 +21,7 @@ from graph.entity_vectors import refresh_project
 from graph.ids import period_id
 from graph.members import set_member
 from graph.settings import Settings
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 from ingest.pipeline import IngestReport
 
 SECRET = "Oncología (Ward 7)"  # the private spelling, written first

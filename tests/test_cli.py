@@ -107,7 +107,7 @@ def test_user_mistakes_are_clear_errors(capsys: pytest.CaptureFixture[str], pref
 
 def test_cli_channel_choices_are_the_search_channels() -> None:
     from api.commands.search import CHANNEL_CHOICES
-    from queries.search import CHANNELS
+    from queries.search.request import CHANNELS
 
     assert CHANNEL_CHOICES == CHANNELS
 
@@ -133,7 +133,7 @@ def test_understand_reads_well_and_honours_the_projects_hemisphere(capsys: pytes
 
 def test_search_header_and_warnings_in_human_output(capsys: pytest.CaptureFixture[str], prefix: str, graph: Any,
                                                     monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    import queries.search as qs
+    import queries.search.door as qs
     from graph.members import set_member
 
     project, ana = f"{prefix}h", f"{prefix}ana"

@@ -16,7 +16,7 @@ from api.cli import main
 from graph.db import Graph
 from graph.members import set_member
 from graph.settings import Settings
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -69,7 +69,7 @@ def test_an_unexpected_failure_is_one_line_without_a_traceback(capsys: pytest.Ca
 
 def test_understand_names_a_missing_project_and_search_refuses_unknown_channels(
         capsys: pytest.CaptureFixture[str], prefix: str) -> None:
-    from queries.search import SearchOptions
+    from queries.search.request import SearchOptions
 
     code, out, err = _run(capsys, "understand", "el verano pasado", "--project", f"{prefix}nope")
     assert code == 2 and f"no such project: {prefix}nope" in err and out == ""

@@ -23,10 +23,10 @@ from graph.members import set_member
 from graph.schema import ensure_vector_index, vector_property
 from graph.settings import Settings
 from graph.visibility import Viewer, visibility_params
-from ingest.embedders import CheckedEmbedder
-from queries import channels as ch
-from queries.dense import dense
-from queries.query_constraints import SoftConstraints
+from inference.embedders import CheckedEmbedder
+from queries.search import channels as ch
+from queries.search.dense import dense
+from queries.search.query_constraints import SoftConstraints
 
 WRITE = """
 UNWIND $rows AS row

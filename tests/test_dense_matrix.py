@@ -1,4 +1,4 @@
-"""The kept view (queries/visible_view.py): for every role the dense channel's numpy path ranks as
+"""The kept view (queries/search/visible_view.py): for every role the dense channel's numpy path ranks as
 `DENSE_EXACT` ranks in Cypher (same entries, scores, best chunks, under the query's own constraints too), the
 structured channel as `STRUCTURED` does, a write the viewer may see is in their very next search while a write
 hidden from them neither lists nor fetches anything of theirs, and a role change takes effect at once. A large view
@@ -27,12 +27,12 @@ from graph.members import set_member
 from graph.schema import ensure_vector_index, vector_property
 from graph.settings import Settings
 from graph.visibility import Viewer, visibility_params
-from ingest.embedders import CheckedEmbedder
-from queries import channels as ch
-from queries import visible_view
-from queries.dense import dense
-from queries.query_constraints import SoftConstraints
-from queries.structured import structured
+from inference.embedders import CheckedEmbedder
+from queries.search import channels as ch
+from queries.search import visible_view
+from queries.search.dense import dense
+from queries.search.query_constraints import SoftConstraints
+from queries.search.structured import structured
 
 WRITE = """
 UNWIND $rows AS row

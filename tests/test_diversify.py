@@ -10,10 +10,11 @@ from graph.db import Graph
 from graph.members import set_member
 from graph.settings import Settings
 from graph.visibility import Viewer
-from ingest.embedders import CheckedEmbedder
-from queries.diversify import _alike, diversify, word_set
-from queries.fusion import Fused
-from queries.search import Scope, SearchOptions, hybrid_search
+from inference.embedders import CheckedEmbedder
+from queries.search.diversify import _alike, diversify, word_set
+from queries.search.door import hybrid_search
+from queries.search.fusion import Fused
+from queries.search.request import Scope, SearchOptions
 
 
 def test_near_duplicates_are_deferred_and_everything_else_keeps_its_order() -> None:

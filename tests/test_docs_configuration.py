@@ -1,5 +1,5 @@
 """docs/configuration.md is the settings objects, rendered: it fails here when the page is not what
-`graph/settings_doc.py` renders now, when a setting has no group or meaning, when the code names a `MEMORA_*`
+`api/settings_doc.py` renders now, when a setting has no group or meaning, when the code names a `MEMORA_*`
 variable that no setting reads, when a setting is read by no code, and when the README or a page of docs/ names a
 variable that does not exist."""
 
@@ -8,15 +8,16 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from graph import settings_doc
+from api import settings_doc
 
 REPO = Path(__file__).resolve().parent.parent
 PAGE = REPO / "docs" / "configuration.md"
 VARIABLE = re.compile(r"\bMEMORA_[A-Z0-9_]*[A-Z0-9_]")
-CODE = ("graph", "ingest", "queries", "api")
-# Variables that are not settings of the service: read by the benchmark scripts and the Makefile, or by the client
-# examples of tests/client_use.
-NOT_SETTINGS = {"MEMORA_BENCH_DATA", "MEMORA_BASE_URL", "MEMORA_OWNER_TOKEN", "MEMORA_READER_TOKEN", "MEMORA_PROJECT"}
+CODE = ("graph", "inference", "ingest", "queries", "api")
+# Variables that are not settings of the service: read by the benchmark scripts and the Makefile, by the client
+# examples of tests/client_use, or by the test suite (its Hypothesis profile).
+NOT_SETTINGS = {"MEMORA_BENCH_DATA", "MEMORA_BASE_URL", "MEMORA_OWNER_TOKEN", "MEMORA_READER_TOKEN", "MEMORA_PROJECT",
+                "MEMORA_TEST_PROFILE"}
 # Pages other engineers keep by hand with figures of their own runs; their names are checked by their authors.
 UNCHECKED_PAGES = {"BENCHMARKS.md"}
 

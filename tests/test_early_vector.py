@@ -1,4 +1,4 @@
-"""The query embedded before the search has read anything (queries/early_vector.py): with a lexicon kept from an
+"""The query embedded before the search has read anything (queries/search/early_vector.py): with a lexicon kept from an
 earlier search, the text is guessed and embedded at once, and used only when it is the text the search embeds. A
 guess made stale by a write is embedded again, so the results are those of a search that guessed nothing."""
 
@@ -16,10 +16,11 @@ from graph.entities import upsert_entity
 from graph.members import set_member
 from graph.settings import Settings
 from graph.visibility import Viewer
-from ingest.embedders import CheckedEmbedder
-from queries import early_vector, lexicons, result_cache
-from queries import search as search_module
-from queries.search import Scope, SearchOptions, SearchResponse, hybrid_search
+from inference.embedders import CheckedEmbedder
+from queries.search import door as search_module
+from queries.search import early_vector, lexicons, result_cache
+from queries.search.door import hybrid_search
+from queries.search.request import Scope, SearchOptions, SearchResponse
 
 NOW = date(2026, 11, 30)
 QUESTION = "¿qué me contó Itziar sobre el piso de Bilbao que queríamos alquilar?"

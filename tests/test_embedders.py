@@ -28,7 +28,7 @@ from graph.members import set_member
 from graph.schema import ensure_vector_index, vector_property
 from graph.settings import REPO_ROOT, Settings, get_settings
 from graph.visibility import Viewer
-from ingest.embedders import (
+from inference.embedders import (
     CheckedEmbedder,
     EmbedderSettings,
     EmbeddingError,
@@ -39,7 +39,8 @@ from ingest.embedders import (
     model_slug,
 )
 from ingest.pipeline import IngestReport
-from queries.search import Scope, SearchOptions, hybrid_search
+from queries.search.door import hybrid_search
+from queries.search.request import Scope, SearchOptions
 from tests.tiny_models import HIDDEN, build_tiny_bge_m3
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # nothing may come from a hub: every model here is local
@@ -206,7 +207,7 @@ def test_module_imports_and_fails_clearly_without_torch() -> None:
         "for m in ('torch', 'transformers', 'sentence_transformers', 'FlagEmbedding'):\n"
         "    sys.modules[m] = None\n"
         "from graph.settings import Settings\n"
-        "from ingest.embedders import EmbedderSettings, EmbeddingError, get_embedder\n"
+        "from inference.embedders import EmbedderSettings, EmbeddingError, get_embedder\n"
         "try:\n"
         "    get_embedder(Settings(embedder='sentence-transformers', embedder_model='x'), EmbedderSettings())\n"
         "except EmbeddingError as exc:\n"
@@ -261,7 +262,7 @@ def test_slugs_are_valid_deterministic_and_distinct() -> None:
     assert len(slugs) == len(names)
     for slug in slugs | {model_slug("oa", n, "v1", 4096) for n in names}:
         assert vector_property(slug) and len(slug) <= 34
-        assert vector_property(f"{slug}_d4096")  # room for `ingest.embedder_specs.Truncated` on top
+        assert vector_property(f"{slug}_d4096")  # room for `inference.embedder_specs.Truncated` on top
     assert model_slug("oa", "m", "v1") == model_slug("oa", "m", "v1")
     assert len({model_slug("oa", "m", "v1"), model_slug("oa", "m", "v2"), model_slug("st", "m", "v1"),
                 model_slug("oa", "m", "v1", 256)}) == 4
@@ -398,11 +399,11 @@ def test_wrong_dimension_trips_the_canary_and_ingest_leaves_chunks_pending(
         caplog: pytest.LogCaptureFixture) -> None:
     server = serve(vectors_reply(3))
     emb = remote(server.url, model="three-d", dimensions=384, max_retries=0)
-    with caplog.at_level(logging.WARNING, logger="ingest.embedders"):
+    with caplog.at_level(logging.WARNING, logger="inference.embedders"):
         for _ in range(2):
             with pytest.raises(EmbeddingError, match=r"shape \(1, 3\)"):
                 emb.embed_passages(["hola"])
-    assert sum(r.name == "ingest.embedders" and r.levelno == logging.WARNING for r in caplog.records) == 1
+    assert sum(r.name == "inference.embedders" and r.levelno == logging.WARNING for r in caplog.records) == 1
 
     ensure_vector_index(graph, emb.slug, emb.dimensions)
     project, owner = f"{prefix}p", f"{prefix}owner"

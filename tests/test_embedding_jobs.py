@@ -14,9 +14,10 @@ from graph.embeddings import EmbeddingState, get_state, set_state
 from graph.schema import vector_property
 from graph.settings import Settings
 from graph.visibility import Viewer
+from inference.embedders import CheckedEmbedder
 from ingest import embedding_jobs as jobs
-from ingest.embedders import CheckedEmbedder
-from queries.search import Scope, SearchOptions, hybrid_search
+from queries.search.door import hybrid_search
+from queries.search.request import Scope, SearchOptions
 
 
 class Outage:

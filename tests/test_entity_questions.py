@@ -9,7 +9,7 @@ from typing import Any
 from graph.db import Graph
 from graph.entity_vectors import refresh_project
 from graph.members import set_member
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 
 ROWS = [  # key, when, chapter, intimacy, persons, places, text
     ("m1", "2008-07", "Berlín", "circle", ["Pep", "Juan"], ["Berlín"], "Pep y Juan tocaron rock en un concierto."),

@@ -14,8 +14,8 @@ from graph.db import Graph
 from graph.entity_vectors import refresh_project
 from graph.members import set_member
 from graph.visibility import Viewer, visibility_params
-from ingest.embedders import CheckedEmbedder
-from queries.similar import similar
+from inference.embedders import CheckedEmbedder
+from queries.entities.similar import similar
 
 CIRCLE = [
     ("m1", "2008-07", ["Pep", "Juan"], ["Berlín"], "Pep y Juan tocaron la guitarra en un concierto de rock en Berlín."),

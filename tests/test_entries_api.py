@@ -21,7 +21,7 @@ from api.ratelimit import UNLIMITED
 from graph.db import Graph
 from graph.members import set_member
 from graph.settings import Settings
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 from ingest.pipeline import IngestReport
 from ingest.records import ENTRY_ID_PATTERN
 

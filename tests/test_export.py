@@ -26,7 +26,7 @@ from graph.members import set_member, update_project
 from graph.settings import Settings
 from graph.visibility import Viewer, visibility_params
 from graph.witnesses import create_grant
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 from ingest.pipeline import LineError, parse_line
 from ingest.relink import relink_project
 

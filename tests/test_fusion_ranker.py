@@ -16,12 +16,13 @@ from graph.members import set_member
 from graph.schema import vector_property
 from graph.settings import Settings
 from graph.visibility import Viewer
-from ingest.embedders import CheckedEmbedder
-from queries import ranker_features as rf
-from queries.fusion import Fused
-from queries.mmr import entry_vectors, mmr
-from queries.ranker import FORMAT, RankerWeightsError, load_ranker, parse_weights, probability
-from queries.search import Scope, SearchOptions, SearchResponse, hybrid_search
+from inference.embedders import CheckedEmbedder
+from queries.search import ranker_features as rf
+from queries.search.door import hybrid_search
+from queries.search.fusion import Fused
+from queries.search.mmr import entry_vectors, mmr
+from queries.search.ranker import FORMAT, RankerWeightsError, load_ranker, parse_weights, probability
+from queries.search.request import Scope, SearchOptions, SearchResponse
 
 CHANNELS = ["dense", "fulltext", "structured", "thread"]
 QUERY = "¿cuándo se perdió nuestra mascota en el jardín?"
@@ -195,7 +196,7 @@ def test_search_with_mmr_diversifies_by_stored_vectors(graph: Graph, embedder: C
 def test_eval_passes_rerank_and_fusion_through(graph: Graph, tmp_path: Path, prefix: str,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     from api.cli import main
-    from queries.evaluate import namespace
+    from api.evaluation import namespace
     from tests.conftest import CLEANUP
 
     folder = tmp_path / f"{prefix}set"

@@ -19,7 +19,7 @@ from api.app import Services, create_app
 from graph.db import Graph
 from graph.members import set_member
 from graph.settings import Settings
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 from tests.serving import serve
 
 USE = Path(__file__).parent / "client_use" / "use_client.py"

@@ -12,9 +12,10 @@ from graph.db import Graph
 from graph.members import set_member
 from graph.settings import Settings
 from graph.visibility import Viewer
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 from ingest.pipeline import IngestReport
-from queries.search import Scope, SearchOptions, SearchResponse, hybrid_search
+from queries.search.door import hybrid_search
+from queries.search.request import Scope, SearchOptions, SearchResponse
 
 Ingest = Callable[..., IngestReport]
 HYBRID = ("dense", "fulltext", "structured")

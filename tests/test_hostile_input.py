@@ -24,7 +24,7 @@ from graph.db import Graph
 from graph.ids import period_id
 from graph.members import set_member
 from graph.settings import Settings
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 from ingest.pipeline import Ingestor, parse_line
 from tests.conftest import CLEANUP
 

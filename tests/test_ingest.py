@@ -18,11 +18,12 @@ from graph.ids import entity_id
 from graph.members import set_member
 from graph.settings import Settings
 from graph.visibility import Viewer
+from inference.embedders import CheckedEmbedder
 from ingest.chunking import TARGET_CHARS, chunk_text, split_sentences
 from ingest.dates import parse_occurred
-from ingest.embedders import CheckedEmbedder
 from ingest.pipeline import Ingestor, IngestReport, read_jsonl
-from queries.search import Scope, SearchOptions, hybrid_search
+from queries.search.door import hybrid_search
+from queries.search.request import Scope, SearchOptions
 
 Ingest = Callable[..., IngestReport]
 MAX_CHUNK_CHARS = 1600

@@ -29,7 +29,7 @@ from api.jwt_auth import JwtConfigError, looks_like_jwt
 from graph.db import Graph
 from graph.members import set_member
 from graph.settings import Settings
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 
 ISSUER = "https://login.example.test/"
 AUDIENCE = "memora-graph"

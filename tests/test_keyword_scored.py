@@ -13,10 +13,11 @@ import pytest
 from graph.db import Graph
 from graph.members import set_member
 from graph.visibility import Viewer
-from queries import channels as ch
-from queries import keyword as kw
-from queries.query_constraints import SoftConstraints
-from queries.search import Filters, _base_params
+from queries.search import channels as ch
+from queries.search import keyword as kw
+from queries.search.door import _base_params
+from queries.search.query_constraints import SoftConstraints
+from queries.search.request import Filters
 
 VOCAB = "barca playa abuela berlín perro casa verano tarifa lluvia arroz puerto canción".split()
 

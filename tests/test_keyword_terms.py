@@ -10,10 +10,11 @@ from graph.db import Graph
 from graph.keyword_terms import fill_terms
 from graph.textnorm import term_string, words
 from graph.visibility import Viewer
-from queries import channels as ch
-from queries.keyword import run_keyword
-from queries.query_constraints import SoftConstraints
-from queries.search import Filters, _base_params
+from queries.search import channels as ch
+from queries.search.door import _base_params
+from queries.search.keyword import run_keyword
+from queries.search.query_constraints import SoftConstraints
+from queries.search.request import Filters
 
 TEXTS = {
     "e1": "Barca, barca barca: la barca azul de Pep en Berlín.",

@@ -1,4 +1,4 @@
-"""The keyword channel of a constrained question from the kept view (queries/keyword_view.py): for every
+"""The keyword channel of a constrained question from the kept view (queries/search/keyword_view.py): for every
 role it ranks exactly the candidates the index path ranks (entries counted in Python included), the id list it
 passes cannot widen what a viewer sees, and more than `POOL` meeting entries send the question to the index."""
 
@@ -17,12 +17,14 @@ from graph.keyword_terms import fill_terms
 from graph.members import set_member
 from graph.settings import Settings
 from graph.visibility import Viewer, visibility_params
-from ingest.embedders import CheckedEmbedder
-from queries import channels as ch
-from queries import keyword, keyword_view, visible_view
-from queries.keyword import run_keyword, run_keyword_among
-from queries.query_constraints import SoftConstraints
-from queries.search import _keyword
+from inference.embedders import CheckedEmbedder
+from queries.search import channels as ch
+from queries.search import keyword, keyword_view, visible_view
+from queries.search.keyword import run_keyword, run_keyword_among
+from queries.search.query_constraints import SoftConstraints
+from queries.search.request import SearchOptions
+from queries.search.retrieval import _keyword
+from queries.search.run import SearchRun
 
 WRITE = """
 UNWIND $rows AS row
@@ -70,8 +72,15 @@ def world(graph: Graph, prefix: str) -> dict[str, Any]:
                 {"ids": [r["id"] for r in rows[::7]]})
     visible_view.clear()
     embedder = CheckedEmbedder(HashEmbedder())
-    return {"project": project, "users": users, "slug": embedder.slug,
+    return {"project": project, "users": users, "embedder": embedder,
             "pep": f"{project}/person/Pep", "marta": f"{project}/person/Marta"}
+
+
+def _keyword_as(graph: Graph, settings: Settings, viewer: Viewer, world: dict[str, Any], params: dict[str, Any],
+                question: str) -> list[Any]:
+    """The door's keyword step for one question, as a search of `viewer` runs it."""
+    run = SearchRun(graph, world["embedder"], settings, viewer, SearchOptions(), question)
+    return _keyword(run, params, question, 50)
 
 
 def _params(world: dict[str, Any], role: str, **constraints: Any) -> dict[str, Any]:
@@ -101,7 +110,7 @@ def test_a_constrained_question_ranks_the_same_candidates_from_the_view(graph: G
         params = _params(world, role, **constraints)
         for question in QUESTIONS:
             expected = run_keyword(graph, ch.FULLTEXT_IN_PROJECT, ch.FULLTEXT_VISIBLE, params, question, 50)
-            got, _ = _keyword(graph, settings, viewer, params, question, 50, world["slug"])
+            got = _keyword_as(graph, settings, viewer, world, params, question)
             assert got == expected, (constraints, question)
             ranked += len(got)
     assert keyword_view.counters["among"] == before + len(_cases(world)) * len(QUESTIONS)  # the view answered
@@ -123,7 +132,7 @@ def test_a_question_without_constraints_asks_the_index_with_n_from_the_view(
         raise AssertionError("N was counted in Cypher")
 
     monkeypatch.setattr(keyword, "visible_count", no_count)
-    got = [_keyword(graph, settings, viewer, params, q, 50, world["slug"])[0] for q in QUESTIONS]
+    got = [_keyword_as(graph, settings, viewer, world, params, q) for q in QUESTIONS]
     assert got == expected and sum(map(len, got)) > 5
     assert keyword_view.counters["among"] == before
 
@@ -155,6 +164,6 @@ def test_more_meeting_entries_than_the_pool_ask_the_index(graph: Graph, settings
     params = _params(world, "owner", q_entity_ids=[world["pep"]])
     monkeypatch.setattr(keyword_view, "POOL", 3)
     before = keyword_view.counters["among"]
-    got, _ = _keyword(graph, settings, viewer, params, "playa", 50, world["slug"])
+    got = _keyword_as(graph, settings, viewer, world, params, "playa")
     assert keyword_view.counters["among"] == before
     assert got == run_keyword(graph, ch.FULLTEXT_IN_PROJECT, ch.FULLTEXT_VISIBLE, params, "playa", 50) and got

@@ -132,7 +132,7 @@ def test_memora_help_lists_exactly_its_subcommands(capsys: pytest.CaptureFixture
 
 def test_no_module_is_over_500_lines() -> None:
     too_long = {}
-    for package in ("graph", "ingest", "queries", "api"):
+    for package in ("graph", "inference", "ingest", "queries", "api"):
         for path in sorted((REPO / package).rglob("*.py")):
             name = path.relative_to(REPO).as_posix()
             lines = len(path.read_text(encoding="utf-8").splitlines())

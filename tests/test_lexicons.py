@@ -1,4 +1,4 @@
-"""A member's kept lexicon (queries/lexicons.py): after writes through the ingest pipeline it is listed
+"""A member's kept lexicon (queries/search/lexicons.py): after writes through the ingest pipeline it is listed
 again only for the entities the written entries mention, before or after, and is then the lexicon a full listing
 gives, for every role; names only hidden entries carry never enter it, and a name whose last visible mention was
 deleted or hidden leaves it. A declaration (a step that does not name entities) lists it in full."""
@@ -14,13 +14,13 @@ from bench.hash_embedder import HashEmbedder
 from graph import analytics_cache
 from graph.db import Graph
 from graph.entities import upsert_entity
+from graph.lexicon import ProjectLexicon
 from graph.members import set_member
 from graph.settings import Settings
 from graph.visibility import Viewer
-from ingest.embedders import CheckedEmbedder
-from ingest.linking import ProjectLexicon
+from inference.embedders import CheckedEmbedder
 from ingest.pipeline import Ingestor, parse_line
-from queries import lexicons
+from queries.search import lexicons
 
 ROLES = ("owner", "coauthor", "reader", "writer")  # writer: a reader who wrote private and intimate entries
 

@@ -16,8 +16,8 @@ from graph.db import Graph
 from graph.entries import delete_entry
 from graph.members import set_member
 from graph.visibility import Viewer
-from ingest.embedders import CheckedEmbedder
-from queries.live import WINDOW_CHARS, LiveCache, live_context, segments, window
+from inference.embedders import CheckedEmbedder
+from queries.context.live import WINDOW_CHARS, LiveCache, live_context, segments, window
 
 TRANSCRIPT = ("Bueno, pues aquel verano fuimos otra vez a la playa de Cádiz. La abuela hizo paella en la arena y "
               "Josep se quemó la espalda. Luego vino Lucía con el perro, y alguien habló de Marta y de Sevilla, "

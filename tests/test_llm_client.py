@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from graph.settings import Settings
-from ingest.providers.llm import ChatClient, ChatMessage, LLMError, chat_client
+from inference.providers.llm import ChatClient, ChatMessage, LLMError, chat_client
 from tests.fake_llm import fake_llm
 
 

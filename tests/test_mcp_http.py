@@ -21,7 +21,7 @@ from graph.db import Graph
 from graph.ids import period_id
 from graph.settings import Settings
 from graph.witnesses import create_grant, revoke_grant
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 from tests.mcp_session import (
     PERSONS,
     PLACES,

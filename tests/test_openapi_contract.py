@@ -14,7 +14,7 @@ from api.app import Services, create_app
 from graph.db import Graph
 from graph.members import set_member
 from graph.settings import Settings
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 
 
 @pytest.fixture(scope="module")

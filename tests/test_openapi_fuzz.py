@@ -32,11 +32,12 @@ from graph.ids import period_id
 from graph.members import set_member
 from graph.settings import Settings, get_settings
 from graph.witnesses import create_grant
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 from ingest.pipeline import Ingestor, parse_line
+from tests.budget import examples
 from tests.conftest import CLEANUP, SUMMARY
 
-EXAMPLES_PER_OPERATION = 25
+EXAMPLES_PER_OPERATION = examples(25)
 STATUSES: Counter[int] = Counter()
 OPERATIONS: set[str] = set()
 

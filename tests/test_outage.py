@@ -30,7 +30,7 @@ from graph.members import set_member
 from graph.runtime import Neo4jRuntime
 from graph.schema import migrate
 from graph.settings import Settings
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 
 REPO = Path(__file__).resolve().parent.parent
 BOUND = 10.0  # seconds: "within a few seconds" (about 3 s expected; margin for a busy 2-core machine)

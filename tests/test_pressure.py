@@ -18,9 +18,10 @@ from graph.db import Graph
 from graph.members import set_member
 from graph.settings import Settings
 from graph.visibility import Viewer
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 from ingest.embedding_jobs import backfill
-from queries.search import Scope, SearchOptions, hybrid_search
+from queries.search.door import hybrid_search
+from queries.search.request import Scope, SearchOptions
 from tests.serving import serve
 
 VOCAB = ("casa perro verano playa abuela cocina lluvia tren carta jardín hospital escuela mercado río montaña fiesta "

@@ -12,8 +12,9 @@ from graph.db import Graph
 from graph.entries import get_visible_entry
 from graph.settings import Settings
 from graph.visibility import Viewer, visibility_params
-from ingest.embedders import CheckedEmbedder
-from queries.search import AccessDenied, Filters, Scope, SearchOptions, hybrid_search
+from inference.embedders import CheckedEmbedder
+from queries.search.door import hybrid_search
+from queries.search.request import AccessDenied, Filters, Scope, SearchOptions
 
 LEVELS = ("private", "intimate", "circle", "public")
 

@@ -16,7 +16,7 @@ from api.ratelimit import UNLIMITED
 from graph.db import Graph
 from graph.members import set_member
 from graph.settings import Settings
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 
 Headers = Callable[[str], dict[str, str]]
 

@@ -17,7 +17,7 @@ from api.cli import main
 from graph.db import Graph
 from graph.members import PROJECT_ID_PATTERN, LastOwner, change_member, members_of, set_member
 from graph.settings import Settings
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 
 Headers = Callable[[str], dict[str, str]]
 PROJECT_EXISTS = "MATCH (p:Project {id: $id}) RETURN count(p) AS n"

@@ -48,9 +48,11 @@ from graph.members import set_member
 from graph.settings import Settings
 from graph.visibility import Viewer, visibility_params
 from graph.witnesses import active_grant, create_grant
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 from ingest.pipeline import Ingestor, IngestReport
-from queries.search import CHANNELS, AccessDenied, Scope, SearchOptions, hybrid_search
+from queries.search.door import hybrid_search
+from queries.search.request import CHANNELS, AccessDenied, Scope, SearchOptions
+from tests.budget import examples
 from tests.conftest import CLEANUP, SUMMARY
 from tests.design_rule import member_may_see, witness_may_see
 
@@ -87,7 +89,7 @@ QUERIES: tuple[tuple[str, str, tuple[str, ...], float], ...] = (
 PER_PROJECT = ("fulltext", "all", "with", "like", "top")  # also run with a single project in scope
 OVER_HTTP = ("all", "alias", "like")  # also through POST /v1/search (the witness: every query through its link)
 PROBED_NAMES = ("Evander Lusk", "Odile", "Quintina", "Secretina", "papá")
-MAX_EXAMPLES = 15
+MAX_EXAMPLES = examples(15)
 SANITY_WORLDS = 2  # the first worlds of a run are also snapshotted twice before any change
 # Bookkeeping of the stored entry that changes whenever an entry is re-derived, shown by no endpoint.
 BOOKKEEPING = ("created_at", "updated_at", "content_hash")

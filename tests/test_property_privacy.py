@@ -31,9 +31,11 @@ from graph.members import remove_member, set_member
 from graph.settings import Settings
 from graph.visibility import Viewer, visibility_params
 from graph.witnesses import create_grant, revoke_grant
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 from ingest.pipeline import IngestReport
-from queries.search import AccessDenied, Filters, Scope, SearchOptions, hybrid_search
+from queries.search.door import hybrid_search
+from queries.search.request import AccessDenied, Filters, Scope, SearchOptions
+from tests.budget import examples
 from tests.conftest import CLEANUP, SUMMARY
 from tests.design_rule import member_may_see, witness_may_see
 
@@ -52,7 +54,7 @@ FILLERS = (
     "il est resté dans la voiture tout l'été",
 )
 FULLTEXT_ONLY = ("fulltext",)
-MAX_EXAMPLES = 40
+MAX_EXAMPLES = examples(40)
 
 TALLY = {"worlds": 0, "checks": 0, "failing": 0}
 

@@ -20,14 +20,15 @@ from graph.members import set_member
 from graph.settings import Settings
 from graph.summaries import visible_periods
 from graph.visibility import Viewer, visibility_params
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 from ingest.pipeline import IngestReport
 from ingest.summary_jobs import Summaries
-from queries.chapter import chapter_context
+from queries.context.chapter import chapter_context
+from tests.budget import examples
 from tests.conftest import CLEANUP, SUMMARY
 from tests.test_property_privacy import CHAPTERS, KEYWORD, NAMES, Names, Who, World, can_see, records, worlds
 
-MAX_EXAMPLES = 12
+MAX_EXAMPLES = examples(12)
 BUDGETS = (25, 400)
 TALLY = {"worlds": 0, "checks": 0}
 

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from graph.settings import Settings
-from ingest.embedders import CheckedEmbedder, EmbedderSettings, get_embedder
+from inference.embedders import CheckedEmbedder, EmbedderSettings, get_embedder
 from tests.tiny_models import build_tiny_bge_m3
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # every model here is local

@@ -1,4 +1,4 @@
-"""The learned ranker's lexical coverage (queries/ranker.py, `CANDIDATE_FACTS`): read from `ft_terms` in the
+"""The learned ranker's lexical coverage (queries/search/ranker.py, `CANDIDATE_FACTS`): read from `ft_terms` in the
 statement for an entry without lent context, from the text otherwise, and equal in every case to
 `lexical_coverage` over the entry's title, body and names (so no text is folded again on every search)."""
 
@@ -11,10 +11,10 @@ from typing import Any
 from graph.db import Graph
 from graph.members import set_member
 from graph.visibility import Viewer, visibility_params
-from queries import ranker
-from queries.channels import ENTRY_TEXTS
-from queries.fusion import Hit, lexical_coverage
-from queries.query_constraints import SoftConstraints
+from queries.search import ranker
+from queries.search.channels import ENTRY_TEXTS
+from queries.search.fusion import Hit, lexical_coverage
+from queries.search.query_constraints import SoftConstraints
 
 QUERY = "el café de Berlín con la abuela Pilar y el tren"
 TEXT = "MATCH (e:Entry {id: $id}) RETURN coalesce(e.title, '') + ' ' + e.body + ' ' + coalesce(e.names, '') AS t"
@@ -92,7 +92,8 @@ def test_the_keyword_weight_reads_the_same_top_text_with_either_fusion(graph: Gr
                                                                       ingest: Callable[..., Any]) -> None:
     """The learned fusion reads the keyword channel's best hit with the candidates' facts, plain RRF alone: a query
     whose keywords barely match that hit is weighed down (0.3) the same way by both, one that matches it is not."""
-    from queries.search import Scope, SearchOptions, hybrid_search
+    from queries.search.door import hybrid_search
+    from queries.search.request import Scope, SearchOptions
 
     project, owner = f"{prefix}top", f"{prefix}owner"
     set_member(graph, project, owner, "owner")

@@ -27,7 +27,7 @@ from graph.ids import period_id
 from graph.members import set_member
 from graph.settings import Settings
 from graph.witnesses import create_grant, revoke_grant
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 from ingest.pipeline import IngestReport
 
 SMALL = {"rate_search_per_second": 1.0, "rate_search_burst": 3, "rate_write_per_second": 1.0,

@@ -13,11 +13,11 @@ import pytest
 from graph.candidates import list_candidates
 from graph.db import Graph
 from graph.entities import Entity, list_visible_entities, upsert_entity
+from graph.lexicon import ProjectLexicon
 from graph.members import set_member
 from graph.visibility import Viewer, visibility_params
 from ingest import spacy_pipelines
 from ingest.language import detect_language
-from ingest.linking import ProjectLexicon
 from ingest.pipeline import IngestReport
 from ingest.recognition import recognize
 

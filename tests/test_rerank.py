@@ -16,9 +16,10 @@ from api.cli import main
 from graph.db import Graph
 from graph.settings import Settings
 from graph.visibility import Viewer
-from ingest.embedders import CheckedEmbedder
-from queries import rerank as rr
-from queries.search import Scope, SearchOptions, SearchResponse, hybrid_search
+from inference.embedders import CheckedEmbedder
+from queries.search import rerank as rr
+from queries.search.door import hybrid_search
+from queries.search.request import Scope, SearchOptions, SearchResponse
 from tests.fake_llm import fake_llm
 from tests.tiny_models import build_tiny_cross_encoder
 

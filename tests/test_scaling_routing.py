@@ -28,7 +28,7 @@ from bench.serving import served_by_memora
 from graph.db import Graph, credentials
 from graph.members import set_member
 from graph.settings import Settings
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 from tests.scaling import BEGIN, BOOKMARKS, HELLO_ROUTING, READ_MODE, ROUTE, TcpRelay, bolt_address, external_env
 
 MARK = "Quisquilla"

@@ -22,7 +22,7 @@ from graph.db import Graph
 from graph.members import set_member
 from graph.schema import vector_property
 from graph.settings import Settings
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 from tests.scaling import external_env
 from tests.test_worker_leases import STORED_TWICE, embedded, final_state, leases, owner_of, pending_project
 

@@ -19,7 +19,7 @@ from graph.schema import (
     vector_index_name,
     vector_property,
 )
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 
 
 @pytest.fixture()

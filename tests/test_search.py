@@ -18,10 +18,12 @@ from graph.members import set_member
 from graph.settings import Settings
 from graph.textnorm import words
 from graph.visibility import Viewer
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 from ingest.pipeline import IngestReport
-from queries.lucene import MAX_TERMS, to_lucene
-from queries.search import AccessDenied, Filters, Scope, SearchOptions, SearchResponse, hybrid_search
+from queries.search.door import hybrid_search
+from queries.search.lucene import MAX_TERMS, to_lucene
+from queries.search.request import AccessDenied, Filters, Scope, SearchOptions, SearchResponse
+from tests.budget import examples
 
 Ingest = Callable[..., IngestReport]
 LUCENE_SPECIAL = set('+-!(){}[]^"~*?:\\/&|')
@@ -117,7 +119,7 @@ def test_to_lucene_keeps_the_words() -> None:
 
 
 @given(st.text(min_size=1, max_size=200))
-@hyp_settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@hyp_settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_to_lucene_output_always_parses(graph: Graph, text: str) -> None:
     out = to_lucene(text)
     assert not set(re.sub(r"\\.", "", out)) & LUCENE_SPECIAL

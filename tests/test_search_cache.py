@@ -21,9 +21,10 @@ from graph.members import set_member, update_project
 from graph.settings import Settings
 from graph.visibility import Viewer
 from graph.witnesses import create_grant
-from ingest.embedders import CheckedEmbedder
-from queries import query_vectors, result_cache
-from queries.search import Scope, SearchOptions, hybrid_search
+from inference.embedders import CheckedEmbedder
+from queries.search import query_vectors, result_cache
+from queries.search.door import hybrid_search
+from queries.search.request import Scope, SearchOptions
 
 Q = "Zanahoria secreta"
 

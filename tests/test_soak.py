@@ -17,10 +17,11 @@ from graph.db import Graph
 from graph.members import set_member
 from graph.settings import Settings
 from graph.visibility import Viewer
-from ingest.embedders import CheckedEmbedder
-from queries.channels import TOP_TEXT
-from queries.ranker import CANDIDATE_FACTS, FACTS_AND_THREAD
-from queries.search import Scope, SearchOptions, hybrid_search
+from inference.embedders import CheckedEmbedder
+from queries.search.channels import TOP_TEXT
+from queries.search.door import hybrid_search
+from queries.search.ranker import CANDIDATE_FACTS, FACTS_AND_THREAD
+from queries.search.request import Scope, SearchOptions
 from tests.conftest import SUMMARY
 
 CLIENTS, SECONDS = 4, 20

@@ -13,8 +13,9 @@ from graph.members import set_member
 from graph.schema import ensure_vector_index
 from graph.settings import Settings
 from graph.visibility import Viewer
-from ingest.embedders import CheckedEmbedder, EmbedderSettings, get_embedder
-from queries.search import Scope, SearchOptions, hybrid_search
+from inference.embedders import CheckedEmbedder, EmbedderSettings, get_embedder
+from queries.search.door import hybrid_search
+from queries.search.request import Scope, SearchOptions
 from tests.tiny_models import build_tiny_bge_m3
 
 

@@ -13,10 +13,11 @@ from graph.db import Graph
 from graph.entries import delete_entry
 from graph.ids import period_id
 from graph.members import set_member
+from graph.summaries import NotMember, audience_for
 from graph.visibility import Viewer, visibility_params
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 from ingest.summarise import PERIOD_WORDS, extractive, word_count
-from ingest.summary_jobs import NotMember, Summaries, audience_for
+from ingest.summary_jobs import Summaries
 from tests.summary_world import BERLIN, CADIZ, ENTRIES, MARKERS, build, hidden_markers, record, visible_keys
 
 

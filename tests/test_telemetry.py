@@ -15,10 +15,10 @@ from api.app import Services, create_app
 from api.cli import main
 from graph.db import Graph
 from graph.settings import Settings
-from ingest.embedders import CheckedEmbedder
-from queries import result_cache
-from queries.search_log import query_hash
-from queries.search_stats import compute, percentile, search_stats
+from inference.embedders import CheckedEmbedder
+from queries.search import result_cache
+from queries.telemetry.search_log import query_hash
+from queries.telemetry.search_stats import compute, percentile, search_stats
 
 Q = "Zanahoria secreta en Cádiz"
 LOGS = "MATCH (s:SearchLog) WHERE any(p IN s.project_ids WHERE p STARTS WITH $prefix) RETURN s"

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from queries.understanding import (
+from queries.search.understanding import (
     EntityMatcher,
     KnownEntity,
     TemporalRange,

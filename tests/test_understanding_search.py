@@ -14,8 +14,9 @@ from graph.entities import upsert_entity
 from graph.members import set_member
 from graph.settings import Settings
 from graph.visibility import Viewer
-from ingest.embedders import CheckedEmbedder
-from queries.search import Filters, Scope, SearchOptions, SearchResponse, hybrid_search
+from inference.embedders import CheckedEmbedder
+from queries.search.door import hybrid_search
+from queries.search.request import Filters, Scope, SearchOptions, SearchResponse
 
 NOW = date(2026, 11, 30)
 

@@ -17,8 +17,8 @@ from fastapi.testclient import TestClient
 from graph.db import Graph
 from graph.members import set_member
 from graph.schema import vector_property
+from inference.embedders import CheckedEmbedder
 from ingest.chunking import chunk_text
-from ingest.embedders import CheckedEmbedder
 from ingest.embedding_jobs import backfill
 from ingest.pipeline import IngestReport
 

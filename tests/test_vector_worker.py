@@ -13,8 +13,8 @@ from graph.db import Graph
 from graph.entity_vectors import VectorWorker
 from graph.members import set_member
 from graph.visibility import Viewer, visibility_params
-from ingest.embedders import CheckedEmbedder
-from queries.similar import similar
+from inference.embedders import CheckedEmbedder
+from queries.entities.similar import similar
 from tests.test_entity_vectors import CIRCLE, _records
 
 

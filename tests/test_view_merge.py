@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from queries import visible_view
+from queries.search import visible_view
 
 DIM = 8
 ENTITIES = [f"x{i}" for i in range(12)]

@@ -100,14 +100,14 @@ def test_statements_with_the_in_project_predicate_resolve_the_viewer_and_never_b
 
     found = {}
     for package in (graph, queries):
-        for info in pkgutil.iter_modules(package.__path__):
-            module = importlib.import_module(f"{package.__name__}.{info.name}")
+        for info in pkgutil.walk_packages(package.__path__, prefix=f"{package.__name__}."):
+            module = importlib.import_module(info.name)
             for name, value in vars(module).items():
                 if isinstance(value, str) and "vis_roles" in value and not name.startswith(("CAN_SEE", "VIEWER", "__")):
                     found[f"{module.__name__}.{name}"] = value
     assert {"graph.analytics.CO_OCCURRENCE", "graph.analytics.ENTITY_COUNTS", "graph.analytics.IMPORTANCE",
-            "graph.analytics.TIMELINE", "queries.entity_questions.SUPPORT_NEWEST",
-            "queries.channels.FULLTEXT_IN_PROJECT", "queries.channels.FULLTEXT_AMONG"} <= set(found)
+            "graph.analytics.TIMELINE", "queries.entities.entity_questions.SUPPORT_NEWEST",
+            "queries.search.channels.FULLTEXT_IN_PROJECT", "queries.search.channels.FULLTEXT_AMONG"} <= set(found)
     for name, text in found.items():
         assert text.count(VIEWER_IN_PROJECT) == 1, name  # the viewer is resolved once, by the one prelude
         outside = text.replace(VIEWER_IN_PROJECT, "").replace(can_see_in_project("e"), "")

@@ -11,7 +11,7 @@ from api import auth
 from api.app import Services, create_app
 from graph.db import Graph
 from graph.settings import Settings
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 
 LEVELS = ("private", "intimate", "circle", "public")
 

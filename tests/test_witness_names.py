@@ -24,9 +24,10 @@ from graph.members import set_member
 from graph.settings import Settings
 from graph.visibility import Viewer, visibility_params
 from graph.witnesses import create_grant
-from ingest.embedders import CheckedEmbedder
+from inference.embedders import CheckedEmbedder
 from ingest.pipeline import IngestReport
-from queries.search import Scope, SearchOptions, hybrid_search
+from queries.search.door import hybrid_search
+from queries.search.request import Scope, SearchOptions
 
 CHAPTER = "Berlín 2008"
 TEXT = "Tomi nos llevó a la estación en su coche viejo."

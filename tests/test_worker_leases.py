@@ -24,8 +24,8 @@ import pytest
 from graph.db import Graph
 from graph.embeddings import attempts_key, claim_batch, record_failures, release, store_vectors, stores_key
 from graph.schema import vector_property
+from inference.embedders import CheckedEmbedder
 from ingest import embedding_jobs as jobs
-from ingest.embedders import CheckedEmbedder
 from tests.conftest import SUMMARY
 
 REPO = Path(__file__).resolve().parent.parent

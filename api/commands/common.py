@@ -6,9 +6,12 @@ import argparse
 import json
 import sys
 import time
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from graph.settings import Settings
+
+if TYPE_CHECKING:
+    from graph.db import Graph
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
@@ -161,3 +164,21 @@ def progress(total: int | None, label: str, every: float = 5.0) -> Any:
     from tqdm import tqdm
 
     return tqdm(total=total, desc=label, unit="entry", file=sys.stderr)
+
+
+def relink_now(graph: Graph, project: str, settings: Settings) -> dict[str, int]:
+    """Re-link the project's entries now, with a progress bar; chunks whose context changed are embedded."""
+    from ingest.embedding_jobs import active_embedder
+    from ingest.relink import relink_project
+
+    seen = 0
+    with progress(None, "re-linking") as bar:
+
+        def step(done: int, total: int, _relinked: int) -> None:
+            nonlocal seen
+            bar.total = total
+            bar.update(done - seen)
+            seen = done
+
+        total, relinked = relink_project(graph, active_embedder(graph, settings), project, embed=True, progress=step)
+    return {"entries": total, "relinked": relinked}

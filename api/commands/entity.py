@@ -7,7 +7,7 @@ import argparse
 from typing import Any
 
 from api.commands import entity_vectors
-from api.commands.common import Subparsers, between, connect, err, progress, show
+from api.commands.common import Subparsers, between, connect, err, relink_now, show
 from api.commands.entity_analytics import ACTIONS as ANALYTICS
 from api.commands.entity_analytics import add_analytics_arguments, run_analytics
 from api.commands.entity_review import REVIEW_ACTIONS, cmd_review
@@ -43,9 +43,9 @@ def cmd_entity(args: argparse.Namespace, settings: Settings) -> int:
             err(str(exc))
             return 2
         result: dict[str, Any] = {"id": e.id, "kind": e.kind, "name": e.name, "aliases": list(e.aliases)}
-        show({**result, "relink": _relink(graph, args.project, settings)}, args.json)
+        show({**result, "relink": relink_now(graph, args.project, settings)}, args.json)
     elif args.action == "relink":
-        show(_relink(graph, args.project, settings), args.json)
+        show(relink_now(graph, args.project, settings), args.json)
     else:
         show([{"id": e.id, "kind": e.kind, "name": e.name, "aliases": list(e.aliases)}
               for e in list_entities(graph, [args.project])], args.json)
@@ -74,7 +74,7 @@ def _edit(graph: Any, args: argparse.Namespace, settings: Settings) -> int:
         return 2
     if args.action == "remove":
         delete_entity(graph, entity, params)
-        show({"id": entity.id, "removed": True, "relink": _relink(graph, args.project, settings)}, args.json)
+        show({"id": entity.id, "removed": True, "relink": relink_now(graph, args.project, settings)}, args.json)
         return 0
     try:
         e = rename_entity(graph, args.project, entity, params, args.to, args.alias)
@@ -88,26 +88,8 @@ def _edit(graph: Any, args: argparse.Namespace, settings: Settings) -> int:
         err(str(exc))
         return 2
     show({"id": e.id, "kind": e.kind, "name": e.name, "aliases": list(e.aliases),
-          "relink": _relink(graph, args.project, settings)}, args.json)
+          "relink": relink_now(graph, args.project, settings)}, args.json)
     return 0
-
-
-def _relink(graph: Any, project: str, settings: Settings) -> dict[str, int]:
-    """Re-link the project's entries now, with a progress bar; chunks whose context changed are embedded."""
-    from ingest.embedding_jobs import active_embedder
-    from ingest.relink import relink_project
-
-    seen = 0
-    with progress(None, "re-linking") as bar:
-
-        def step(done: int, total: int, _relinked: int) -> None:
-            nonlocal seen
-            bar.total = total
-            bar.update(done - seen)
-            seen = done
-
-        total, relinked = relink_project(graph, active_embedder(graph, settings), project, embed=True, progress=step)
-    return {"entries": total, "relinked": relinked}
 
 
 def add_entity(sub: Subparsers) -> None:

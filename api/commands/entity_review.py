@@ -7,14 +7,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from api.commands.common import connect, err, show
+from api.commands.common import connect, err, relink_now, show
 from graph.settings import Settings
 
 REVIEW_ACTIONS = ("candidates", "confirm", "reject", "merge", "unmerge")
 
 
 def cmd_review(args: argparse.Namespace, settings: Settings) -> int:
-    from api.commands.entity import _relink
     from graph.candidates import candidate_sources, confirm_candidate, list_candidates, reject_candidate
     from graph.entity_merge import MergeRefused, find_entity, merge_entities, unmerge
     from graph.members import role_of
@@ -74,5 +73,5 @@ def cmd_review(args: argparse.Namespace, settings: Settings) -> int:
             err(f"no merge of {args.name} to undo")
             return 2
         result = {"id": undone["id"], "kind": undone["kind"], "name": undone["name"], "merged": undone["from"]}
-    show({**result, "relink": _relink(graph, args.project, settings)}, args.json)
+    show({**result, "relink": relink_now(graph, args.project, settings)}, args.json)
     return 0

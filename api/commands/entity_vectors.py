@@ -16,7 +16,7 @@ def cmd_entity_vectors(args: argparse.Namespace, settings: Settings) -> int:
     from graph.members import role_of
     from graph.visibility import Viewer, visibility_params
     from ingest.embedding_jobs import current_state
-    from queries.similar import find_target, similar
+    from queries.entities.similar import find_target, similar
 
     graph = connect(settings)
     slug = current_state(graph, settings).active_slug

@@ -11,9 +11,9 @@ from graph.settings import Settings
 
 
 def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
+    from api.evaluation import add_entities, ingest_dataset, load_queries, namespace, run_eval
     from ingest.embedding_jobs import active_embedder
-    from queries.evaluate import add_entities, ingest_dataset, load_queries, namespace, run_eval
-    from queries.search import DEFAULT_CHANNELS
+    from queries.search.request import DEFAULT_CHANNELS
 
     entries, queries = Path(args.entries), Path(args.queries)
     for p in (entries, queries):

@@ -1,4 +1,5 @@
-"""`memora live --project P --as USER [--json] < transcript.txt`: the live interview context (queries/live.py) of a
+"""`memora live --project P --as USER [--json] < transcript.txt`: the live interview context (queries/context/live.py)
+of a
 transcript read from stdin, as the API's `POST /v1/context/live` body."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ def cmd_live(args: argparse.Namespace, settings: Settings) -> int:
     from graph.members import role_of
     from graph.visibility import Viewer
     from ingest.embedding_jobs import active_embedder
-    from queries.live import live_context, shared_cache
+    from queries.context.live import live_context, shared_cache
 
     transcript = sys.stdin.read()
     if not transcript.strip():

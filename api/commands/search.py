@@ -12,7 +12,7 @@ from typing import Any
 from api.commands.common import Subparsers, connect, err, out
 from graph.settings import Settings
 
-# The search channels a caller may ask for (queries.search.CHANNELS; tests/test_cli.py checks they agree).
+# The search channels a caller may ask for (queries.search.door.CHANNELS; tests/test_cli.py checks they agree).
 CHANNEL_CHOICES = ("dense", "fulltext", "structured", "graph")
 
 
@@ -50,7 +50,8 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
     from api.models import SearchResponseOut
     from graph.visibility import Viewer
     from ingest.embedding_jobs import active_embedder
-    from queries.search import DEFAULT_CHANNELS, AccessDenied, Filters, Scope, SearchOptions, hybrid_search
+    from queries.search.door import hybrid_search
+    from queries.search.request import DEFAULT_CHANNELS, AccessDenied, Filters, Scope, SearchOptions
 
     if args.date_from and args.date_to and args.date_to < args.date_from:
         err("--to is before --from")
@@ -80,7 +81,7 @@ def _print_search(body: dict[str, Any]) -> None:
           f"{body['latency_ms']['total']} ms)")
     for warning in body["warnings"]:
         print(f"warning: {warning}")
-    if body.get("answer"):  # an entity question (queries/entity_questions.py)
+    if body.get("answer"):  # an entity question (queries/entities/entity_questions.py)
         answer = body["answer"]
         about = f" {answer['entity']['name']}" if answer["entity"] else ""
         items = ", ".join(f"{a['name']} ({a['score']:g})" for a in answer["items"])
@@ -101,8 +102,8 @@ def _print_search(body: dict[str, Any]) -> None:
 def cmd_understand(args: argparse.Namespace, settings: Settings) -> int:
     from graph.entities import list_entities
     from graph.export import project_exists
-    from queries.query_constraints import project_hemisphere
-    from queries.understanding import KnownEntity, to_json, understand
+    from queries.search.query_constraints import project_hemisphere
+    from queries.search.understanding import KnownEntity, to_json, understand
 
     known: list[KnownEntity] = []
     hemisphere = args.hemisphere

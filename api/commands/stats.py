@@ -1,4 +1,4 @@
-"""`memora stats`: the retrieval log in aggregate (queries/search_stats.py)."""
+"""`memora stats`: the retrieval log in aggregate (queries/telemetry/search_stats.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from graph.settings import Settings
 
 
 def cmd_stats(args: argparse.Namespace, settings: Settings) -> int:
-    from queries.search_stats import search_stats
+    from queries.telemetry.search_stats import search_stats
 
     if args.days < 1:
         err("--days must be at least 1")

@@ -16,10 +16,10 @@ def cmd_summary(args: argparse.Namespace, settings: Settings) -> int:
     from api.models_summaries import SummaryOut
     from graph.ids import period_id as period_id_of
     from graph.members import role_of
-    from graph.summaries import visible_periods
+    from graph.summaries import NotMember, visible_periods
     from graph.visibility import Viewer, visibility_params
     from ingest.embedding_jobs import active_embedder
-    from ingest.summary_jobs import NotMember, serving_summaries
+    from ingest.summary_jobs import serving_summaries
 
     graph = connect(settings, migrate_schema=False)
     viewer = Viewer(user_id=args.as_user)
@@ -71,12 +71,13 @@ def cmd_refresh(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_chapter(args: argparse.Namespace, settings: Settings) -> int:
     from api.models_summaries import ChapterContextOut, DraftOut
+    from graph.summaries import NotMember
     from graph.visibility import Viewer
+    from inference.providers.llm import chat_client
     from ingest.embedding_jobs import active_embedder
-    from ingest.providers.llm import chat_client
-    from ingest.summary_jobs import NotMember, serving_summaries
-    from queries.chapter import chapter_context, draft
-    from queries.search import AccessDenied
+    from ingest.summary_jobs import serving_summaries
+    from queries.context.chapter import chapter_context, draft
+    from queries.search.request import AccessDenied
 
     graph = connect(settings, migrate_schema=False)
     embedder = active_embedder(graph, settings)

@@ -1,4 +1,5 @@
-"""`POST /v1/feedback`: a click on a search result, recorded in the retrieval log (`queries/search_log.py`)."""
+"""`POST /v1/feedback`: a click on a search result, recorded in the retrieval log
+(`queries/telemetry/search_log.py`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from api.deps import SearchBudget, ServicesDep, ViewerDep
 from api.models_telemetry import FeedbackIn, FeedbackOut
 from api.ratelimit import rate_limited
 from api.responses import errors
-from queries.search_log import NoSuchSearch, NotInResults, feedback
+from queries.telemetry.search_log import NoSuchSearch, NotInResults, feedback
 
 router = APIRouter(tags=["search"])
 

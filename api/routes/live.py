@@ -1,4 +1,4 @@
-"""`POST /v1/context/live`: the interviewer's live context (queries/live.py), for members of the project."""
+"""`POST /v1/context/live`: the interviewer's live context (queries/context/live.py), for members of the project."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from api.deps import SearchBudget, ServicesDep, ViewerDep, require_member
 from api.models_live import LiveContextOut, LiveRequest
 from api.ratelimit import rate_limited
 from api.responses import errors
-from queries.live import live_context, shared_cache
+from queries.context.live import live_context, shared_cache
 
 router = APIRouter(tags=["context"])
 

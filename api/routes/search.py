@@ -1,4 +1,4 @@
-"""`POST /v1/search`: the API's door to `queries.search.hybrid_search`, the one retrieval path."""
+"""`POST /v1/search`: the API's door to `queries.search.door.hybrid_search`, the one retrieval path."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from api.models import SearchFilters, SearchRequest, SearchResponseOut
 from api.ratelimit import rate_limited
 from api.responses import errors
 from api.telemetry import after_search
-from queries.search import DEFAULT_CHANNELS, AccessDenied, Filters, Scope, SearchOptions, hybrid_search
+from queries.search.door import hybrid_search
+from queries.search.request import DEFAULT_CHANNELS, AccessDenied, Filters, Scope, SearchOptions
 
 router = APIRouter(tags=["search"])
 

@@ -1,5 +1,5 @@
 """`GET /v1/projects/{project_id}/analytics/similar`: persons, places, things and chapters like a given one, by their
-entity vectors as the viewer may see them (graph/entity_vectors.py, queries/similar.py)."""
+entity vectors as the viewer may see them (graph/entity_vectors.py, queries/entities/similar.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from api.deps import ServicesDep, ViewerDep, require_member
 from api.models_entity_vectors import SimilarItemOut, SimilarOut, SimilarRef
 from api.responses import errors
 from graph.visibility import visibility_params
-from queries.similar import find_target, similar
+from queries.entities.similar import find_target, similar
 
 router = APIRouter(prefix="/v1/projects/{project_id}", tags=["entities"], responses=errors(403, 404))
 

@@ -12,12 +12,12 @@ from api.models_summaries import ChapterContextOut, ChapterRequest, DraftOut, Pe
 from api.ratelimit import rate_limited
 from api.responses import errors
 from api.services import Services
-from graph.summaries import visible_periods
+from graph.summaries import NotMember, visible_periods
 from graph.visibility import Viewer, visibility_params
-from ingest.providers.llm import chat_client
-from ingest.summary_jobs import NotMember, serving_summaries
-from queries.chapter import ChapterContext, chapter_context, draft
-from queries.search import AccessDenied
+from inference.providers.llm import chat_client
+from ingest.summary_jobs import serving_summaries
+from queries.context.chapter import ChapterContext, chapter_context, draft
+from queries.search.request import AccessDenied
 
 router = APIRouter(tags=["summaries"])
 _SEARCHES = {**errors(403), **rate_limited("the caller's search budget is spent")}

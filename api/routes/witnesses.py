@@ -45,7 +45,8 @@ from graph.visibility import Viewer, visibility_params
 from graph.witnesses import Grant, active_grant, create_grant, list_grants, revoke_grant
 from ingest.pipeline import WITNESS_AUTHOR_PREFIX
 from ingest.records import EntryRecord
-from queries.search import Filters, Scope, SearchOptions, hybrid_search
+from queries.search.door import hybrid_search
+from queries.search.request import Filters, Scope, SearchOptions
 
 router = APIRouter(tags=["witnesses"])
 

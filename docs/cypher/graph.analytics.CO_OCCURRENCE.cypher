@@ -1,0 +1,48 @@
+// graph.analytics.CO_OCCURRENCE
+WITH COLLECT { MATCH (:User {id: $viewer_id})-[vis_m:MEMBER_OF]->(:Project {id: $project_id})
+               RETURN coalesce(vis_m.role, '') } AS vis_roles,
+     COLLECT { MATCH (vis_p:Period)-[:PART_OF*0..5]->(:Period {id: $witness_period_id}) RETURN vis_p } AS vis_periods
+
+CALL () {
+  MATCH (x:Person {id: $entity_id}) RETURN x
+  UNION MATCH (x:Place {id: $entity_id}) RETURN x
+  UNION MATCH (x:Thing {id: $entity_id}) RETURN x
+}
+MATCH (e:Entry)-[:MENTIONS]->(x)
+WHERE e.project_id = $project_id AND (($date_from IS NULL OR e.occurred_end >= $date_from)
+  AND ($date_to IS NULL OR e.occurred_start <= $date_to)) AND (e.project_id = $project_id AND (
+  ($viewer_id IS NOT NULL AND size(vis_roles) > 0 AND (
+     e.intimacy IN ['circle', 'public']
+     OR (e.intimacy = 'private' AND e.author_id = $viewer_id)
+     OR (e.intimacy = 'intimate' AND (e.author_id = $viewer_id
+                                         OR any(vis_role IN vis_roles WHERE vis_role IN ['owner', 'coauthor'])))))
+  OR ($witness_period_id IS NOT NULL AND e.intimacy IN ['circle', 'public']
+      AND any(vis_chapter IN vis_periods WHERE EXISTS { MATCH (e)-[:IN_PERIOD]->(vis_chapter) }))
+))
+WITH DISTINCT e
+MATCH (e)-[:MENTIONS]->(y) WHERE y.id <> $entity_id
+WITH y, count(DISTINCT e) AS together, min(e.occurred_start) AS first, max(e.occurred_end) AS last
+WITH y, together, first, last, $counts[y.id][0] AS n_y, $counts[y.id][1] AS mention_name,
+     $counts[$entity_id][0] AS n_x, $total AS total
+WHERE $kind IS NULL OR y.kind = $kind
+WITH y, mention_name, together, first, last, n_y, CASE $measure
+  WHEN 'count' THEN toFloat(together)
+  WHEN 'jaccard' THEN round(toFloat(together) / (n_x + n_y - together), 6)
+  ELSE round(log(toFloat(total) * together / (toFloat(n_x) * n_y)) / log(2.0), 6) END AS score
+ORDER BY score DESC, together DESC, y.id
+LIMIT $limit
+RETURN y.id AS id, coalesce(
+  COLLECT { MATCH (d:Declaration)-[:DECLARES]->(y) WHERE (
+  ($viewer_id IS NOT NULL AND EXISTS {
+     MATCH (:User {id: $viewer_id})-[vis_membership:MEMBER_OF]->(:Project {id: d.project_id})
+     WHERE d.intimacy IN ['circle', 'public']
+        OR (d.intimacy = 'private' AND d.author_id = $viewer_id)
+        OR (d.intimacy = 'intimate' AND (d.author_id = $viewer_id
+                                            OR vis_membership.role IN ['owner', 'coauthor']))
+  })
+  OR ($witness_period_id IS NOT NULL AND d.intimacy = 'public'
+      AND EXISTS { MATCH (:Period {id: $witness_period_id, project_id: d.project_id}) })
+)
+            WITH d ORDER BY d.created_at, d.id RETURN d.name }[0], mention_name) AS name, y.kind AS kind, together, n_y AS entries, score,
+       toString(first) AS first, toString(last) AS last
+ORDER BY score DESC, together DESC, name

@@ -1,0 +1,2 @@
+// graph.entity_vectors.PROJECTS
+MATCH (p:Project) RETURN p.id AS id ORDER BY id

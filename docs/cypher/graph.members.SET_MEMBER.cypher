@@ -1,0 +1,8 @@
+// graph.members.SET_MEMBER
+MERGE (p:Project {id: $project_id})
+ON CREATE SET p.name = $project_id, p.created_at = datetime(), p.hemisphere = 'north'
+MERGE (u:User {id: $user_id})
+ON CREATE SET u.name = $user_id, u.created_at = datetime()
+MERGE (u)-[m:MEMBER_OF]->(p)
+SET m.role = $role, m.updated_at = datetime()
+RETURN m.role AS role

@@ -1,0 +1,10 @@
+// graph.summaries.SCOPE_ENTRIES
+MATCH (e:Entry {project_id: $project_id})
+WHERE ($period_id IS NULL OR EXISTS { MATCH (e)-[:IN_PERIOD]->(:Period)-[:PART_OF*0..5]->(:Period {id: $period_id}) }) AND (e.intimacy IN ['circle', 'public'] OR ($base = 'inner' AND e.intimacy = 'intimate')
+     OR ($owner IS NOT NULL AND e.author_id = $owner))
+OPTIONAL MATCH (e)-[m:MENTIONS]->(x)
+WITH e, collect(DISTINCT {kind: x.kind, name: m.name}) AS xs
+RETURN e.id AS id, e.body AS text, e.title AS title, coalesce(e.occurred_on, toString(e.occurred_start)) AS occurred_on,
+       e.author_id AS author_id, coalesce(e.tags, []) AS tags,
+       [x IN xs WHERE x.kind = 'person' | x.name] AS persons, [x IN xs WHERE x.kind = 'place' | x.name] AS places
+ORDER BY e.occurred_start, e.id

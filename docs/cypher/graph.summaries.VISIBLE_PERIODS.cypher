@@ -1,0 +1,24 @@
+// graph.summaries.VISIBLE_PERIODS
+MATCH (per:Period {project_id: $project_id})
+CALL {
+  WITH per
+  MATCH (e:Entry)-[:IN_PERIOD]->(p:Period)-[:PART_OF*0..5]->(per)
+  WHERE (
+  ($viewer_id IS NOT NULL AND EXISTS {
+     MATCH (:User {id: $viewer_id})-[vis_membership:MEMBER_OF]->(:Project {id: e.project_id})
+     WHERE e.intimacy IN ['circle', 'public']
+        OR (e.intimacy = 'private' AND e.author_id = $viewer_id)
+        OR (e.intimacy = 'intimate' AND (e.author_id = $viewer_id
+                                            OR vis_membership.role IN ['owner', 'coauthor']))
+  })
+  OR ($witness_period_id IS NOT NULL AND e.intimacy IN ['circle', 'public'] AND EXISTS {
+     MATCH (e)-[:IN_PERIOD]->(:Period)-[:PART_OF*0..5]->(:Period {id: $witness_period_id})
+  })
+)
+  RETURN count(DISTINCT e) AS n, toString(min(e.occurred_start)) AS start,
+         toString(max(coalesce(e.occurred_end, e.occurred_start))) AS end,
+         min(CASE WHEN p = per THEN coalesce(e.period_name, substring(p.id, size(p.project_id) + size('/period/'))) END) AS name
+}
+WITH per, n, start, end, name WHERE n > 0
+RETURN per.id AS id, coalesce(name, per.id) AS name, start, end, n AS entries
+ORDER BY start, name

@@ -1,0 +1,2 @@
+// queries.search.query_constraints.PROJECT_HEMISPHERES
+MATCH (p:Project) WHERE p.id IN $ids RETURN p.hemisphere AS h

@@ -1,0 +1,1 @@
+"""Entity questions answered as answers ("who appears with Pep?") and "similar to X" over entity vectors."""

@@ -1,0 +1,135 @@
+"""What a query implies for the search: its soft constraints (dates, people, places, author) out of understanding,
+the project's hemisphere, and warnings about filter values the viewer has no visible entity for.
+
+A recurring date ("en verano", "in August", "por Navidad": no year, no "last/this") constrains to any year's
+occurrence: the channels receive one occurrence per year (`q_occ`, indexed from `q_occ_base`) instead of one range.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from graph.db import Graph
+from graph.lexicon import ProjectLexicon
+from graph.textnorm import fold
+from queries.search.understanding import KnownEntity, TemporalRange, to_json, understand
+
+# Occurrences of a recurring date are listed for this many years before `now` (and the next one).
+RECURRING_YEARS_BACK = 150
+
+PROJECT_HEMISPHERES = "MATCH (p:Project) WHERE p.id IN $ids RETURN p.hemisphere AS h"
+
+
+@dataclass(frozen=True)
+class SoftConstraints:
+    """Constraints the query itself implied: they narrow every channel, and are relaxed (temporal first, then
+    entities) only when they leave nothing. The caller's explicit filters are never relaxed.
+
+    A date is either one range (`date_from`..`date_to`) or, when recurring, one occurrence per year from
+    `first_year` (`occurrences`, None for a year without one)."""
+
+    date_from: date | None = None
+    date_to: date | None = None
+    entity_ids: tuple[str, ...] = ()
+    author_keys: tuple[str, ...] = ()
+    occurrences: tuple[tuple[date, date] | None, ...] = ()
+    first_year: int = 0
+
+    @property
+    def dated(self) -> bool:
+        return self.date_from is not None or bool(self.occurrences)
+
+    @property
+    def empty(self) -> bool:
+        return not self.dated and not self.entity_ids and not self.author_keys
+
+    def next_relaxation(self) -> str:
+        if self.dated:
+            return "temporal"
+        return "entities" if self.entity_ids else "author"
+
+    def relaxed(self, what: str) -> SoftConstraints:
+        if what == "temporal":
+            return SoftConstraints(None, None, self.entity_ids, self.author_keys)
+        if what == "entities":
+            return SoftConstraints(None, None, (), self.author_keys)
+        return SoftConstraints()
+
+    def params(self) -> dict[str, Any]:
+        occ = [list(o) if o else None for o in self.occurrences] if self.occurrences else None
+        return {"q_from": self.date_from, "q_to": self.date_to, "q_entity_ids": list(self.entity_ids),
+                "q_author_keys": list(self.author_keys), "q_occ": occ, "q_occ_base": self.first_year}
+
+
+def date_constraints(t: TemporalRange | None, now: date) -> dict[str, Any]:
+    """SoftConstraints' date fields for an understood date: its range, or every year's occurrence."""
+    if t is None:
+        return {}
+    if not t.recurring:
+        return {"date_from": t.start, "date_to": t.end}
+    first = now.year - RECURRING_YEARS_BACK
+    return {"occurrences": tuple(t.by_year(first, now.year + 1)), "first_year": first}
+
+
+@dataclass
+class Parsed:
+    text_for_search: str
+    layer: str
+    constraints: SoftConstraints
+    rank_entity_ids: list[str]
+    explain: dict[str, Any]
+
+
+def parse_query(graph: Graph, query: str, lexicons: dict[str, ProjectLexicon], projects: list[str], enabled: bool,
+                now: date, locale: str | None) -> Parsed:
+    """Dates, people, places and author out of the query (no language model); the rest is what gets embedded."""
+    if not enabled or not query.strip():
+        return Parsed(query, "balanced", SoftConstraints(), [], {"understanding": "off"})
+    entities = {e.id: e for lex in lexicons.values() for e in lex.entities()}
+    known = [KnownEntity(e.id, e.kind, e.name, e.aliases) for e in entities.values()]
+    u = understand(query, sorted(known, key=lambda k: k.id), now, locale, lambda: project_hemisphere(graph, projects))
+    people_places = [m.id for m in (*u.persons, *u.places)]
+    author_keys: tuple[str, ...] = ()
+    if u.author is not None:
+        entity = entities.get(u.author.id)
+        author_keys = tuple(entity.answers_to()) if entity else (fold(u.author.name),)
+    constraints = SoftConstraints(entity_ids=tuple(people_places), author_keys=author_keys,
+                                  **date_constraints(u.temporal, now))
+    text = u.cleaned_text or query
+    return Parsed(text, u.layer, constraints, people_places + [m.id for m in u.things], to_json(u))
+
+
+def project_hemisphere(graph: Graph, projects: list[str]) -> str:
+    """South only when every project of the scope is in the south (what "summer" means there)."""
+    rows = graph.read(PROJECT_HEMISPHERES, {"ids": projects})
+    return "south" if rows and all(r["h"] == "south" for r in rows) else "north"
+
+
+def unknown_names(lexicons: dict[str, ProjectLexicon], kind: str, names: list[str] | None,
+                  ids: list[str] | None) -> list[str]:
+    """Filter values (names or ids) no entity the viewer may know of answers to. The lexicons hold visible entities
+    only, so a name known only from hidden entries gets the same answer as one that does not exist."""
+    known_ids = {e.id for lex in lexicons.values() for e in lex.entities() if e.kind == kind}
+    missing = [i for i in ids or [] if i not in known_ids]
+    missing += [n for n in names or [] if not any((kind, fold(n)) in lex.by_key for lex in lexicons.values())]
+    return missing
+
+
+def relaxed_warnings(relaxed: list[str], explain: dict[str, Any]) -> list[str]:
+    """A constraint the query implied that nothing visible met was set aside: say so in `warnings`, or a client
+    takes the results for answers within it (the decision rests on the viewer's visible entries only)."""
+    said: list[str] = []
+    for what in relaxed:
+        if what == "temporal":
+            words = (explain.get("temporal") or {}).get("text")
+            said.append(f"nothing you can see matched the query's date{f' ({words!r})' if words else ''}; "
+                        f"these results ignore it")
+        elif what == "entities":
+            names = [e["name"] for k in ("persons", "places", "things") for e in explain.get(k) or []]
+            said.append(f"nothing you can see matched the people, places or things the query names "
+                        f"({', '.join(names)}); these results ignore them")
+        else:
+            said.append("nothing you can see by the author the query names matched; these results ignore the author")
+    return said

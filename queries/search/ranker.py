@@ -1,0 +1,273 @@
+"""Learned fusion: a pairwise linear ranker over the channels' own evidence (queries/search/ranker_features.py).
+
+Weights ship as `queries/search/ranker_weights.json` (retrained by `bench/train_ranker.py` from cached channel outputs);
+`MEMORA_RANKER_WEIGHTS` points at another file. The facts read here are about candidates only, and every candidate
+came out of a channel whose statement carries the visibility predicate, so nothing hidden is read or weighed:
+the same-thread fact compares thread ids (a property of the entry itself, not of its neighbours), and recency is a
+rank among the visible candidates.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from graph.db import Graph
+from graph.keyword_terms import VIEWER_FT_TERMS, VIEWER_NAMES
+from graph.textnorm import words
+from graph.visibility import CAN_SEE, mention_seen
+from queries.search import ranker_features as rf
+from queries.search.channels import THREAD_NEIGHBOURS, TOP_TEXT_OF_E
+from queries.search.fusion import Fused, Hit, coverage, coverage_terms
+from queries.search.query_constraints import SoftConstraints
+
+log = logging.getLogger(__name__)
+WEIGHTS_FILE = Path(__file__).with_name("ranker_weights.json")
+PLAIN_TEXT_CHARS = 2000
+FORMAT = "memora-ranker/1"
+
+# Lexical coverage is over title, body and names. An entry without lent context has exactly those words, folded, in
+# `ft_terms` (queries/search/keyword.py), so the statement says which query words it holds and no text travels to be
+# folded
+# again on every search; a conversation turn (its `ft_terms` hold the context's words too) or an entry written before
+# `ft_terms` existed returns its text. An entry deleted while the statement reads it shows no properties: its text is
+# then empty, never null.
+_COUNTED = "e.ft_terms IS NOT NULL AND coalesce(e.context, '') = '' AS counted"
+# What the ranker reads about one visible candidate `e` (with `counted` in scope): one projection, so the facts of the
+# channels' candidates and those of the thread channel's hits (read with that channel) are the same facts. `plain`
+# (title and body) also comes back for an entry of at most `$text_chars` characters: band diversity compares the
+# pool's words, and a search whose pool is all short entries (conversation turns) then needs no read of its own.
+_FACTS_OF_E = f"""
+       CASE WHEN counted THEN [t IN $cov_terms WHERE {VIEWER_FT_TERMS} CONTAINS ' ' + t + ' '] END AS present,
+       CASE WHEN NOT counted OR size(coalesce(e.body, '')) <= $text_chars
+            THEN coalesce(e.title, '') + ' ' + coalesce(e.body, '') END AS plain,
+       CASE WHEN NOT counted THEN coalesce({VIEWER_NAMES}, '') END AS names,
+       toLower(coalesce(e.author_id, '')) AS author, e.thread_id AS thread,
+       toString(e.occurred_start) AS start, toString(e.occurred_end) AS end,
+       size([(e)-[fm:MENTIONS]->(x) WHERE x.id IN $entity_ids AND {mention_seen('fm')} | x]) AS matched,
+       CASE WHEN e.id = $top_id THEN {TOP_TEXT_OF_E} END AS top_text"""
+
+CANDIDATE_FACTS = f"""
+UNWIND $ids AS id
+MATCH (e:Entry {{id: id}}) WHERE {CAN_SEE}
+WITH e, {_COUNTED}
+RETURN e.id AS id, {_FACTS_OF_E}
+"""
+
+# The candidates' facts and the thread channel (queries/search/channels.py: THREAD: the same hits, scored the same),
+# with
+# its hits' facts, in one statement: the thread channel is seeded by the dense channel's best hits, so the learned
+# fusion waits for one round trip after the dense channel, not two. The thread's hits carry the scope and visibility
+# predicate of its statement; a candidate that is also a thread hit comes back twice, with the same facts.
+FACTS_AND_THREAD = f"""
+CALL () {{
+{THREAD_NEIGHBOURS}
+WITH e, r ORDER BY r, e.id LIMIT $limit
+RETURN e, r
+UNION ALL
+UNWIND $ids AS id
+MATCH (e:Entry {{id: id}}) WHERE {CAN_SEE}
+RETURN e, null AS r
+}}
+WITH e, r, {_COUNTED}
+RETURN e.id AS id, 1.0 / (1 + r) AS score, {_FACTS_OF_E}
+ORDER BY r, id
+"""
+
+
+class RankerWeightsError(ValueError):
+    """The weights file is missing, unreadable or does not fit the features this code computes."""
+
+
+@dataclass(frozen=True)
+class Ranker:
+    channels: tuple[str, ...]
+    weights: np.ndarray
+    protect_top: bool
+    source: str
+
+    def score(self, record: Mapping[str, Any]) -> tuple[list[str], np.ndarray]:
+        ids, x = rf.build(record, self.channels)
+        return ids, x @ self.weights
+
+
+def parse_weights(data: Any, source: str) -> Ranker:
+    """A Ranker from the file's JSON, refusing anything that would score silently wrong."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise RankerWeightsError(f"{source}: not a {FORMAT} weights file")
+    channels = data.get("channels")
+    if not isinstance(channels, list) or not channels or not all(isinstance(c, str) and c for c in channels) \
+            or len(set(channels)) != len(channels):
+        raise RankerWeightsError(f"{source}: 'channels' must be a list of distinct channel names")
+    weights = data.get("weights")
+    if not isinstance(weights, dict):
+        raise RankerWeightsError(f"{source}: 'weights' must map feature names to numbers")
+    expected = rf.feature_names(channels)
+    missing = [n for n in expected if n not in weights]
+    unknown = [n for n in weights if n not in expected]
+    if missing or unknown:
+        raise RankerWeightsError(f"{source}: weights do not fit the features (missing {missing[:5]}, "
+                                 f"unknown {unknown[:5]}); retrain with bench/train_ranker.py")
+    values = [weights[n] for n in expected]
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in values):
+        raise RankerWeightsError(f"{source}: every weight must be a finite number")
+    return Ranker(tuple(channels), np.array(values, dtype=float), bool(data.get("protect_top", True)), source)
+
+
+@lru_cache(maxsize=8)
+def load_ranker(path: str | None = None) -> Ranker:
+    """The shipped weights, or those at `path`; cached per path (a file is read once per process)."""
+    where = Path(path) if path else WEIGHTS_FILE
+    try:
+        data = json.loads(where.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RankerWeightsError(f"{where}: cannot read ranker weights ({exc.__class__.__name__})") from exc
+    return parse_weights(data, str(where))
+
+
+def _day(value: str | None) -> date | None:
+    """A date the statement sent as ISO text: the driver builds a Python object per temporal value it receives,
+    about 4 µs each, several hundred a search."""
+    return date.fromisoformat(value) if value is not None else None
+
+
+def _date_in(start: date | None, end: date | None, soft: SoftConstraints) -> float:
+    if start is None or end is None:
+        return 0.0
+    if soft.date_from is not None and soft.date_to is not None:
+        return 1.0 if end >= soft.date_from and start <= soft.date_to else 0.0
+    return 1.0 if any(o is not None and end >= o[0] and start <= o[1] for o in soft.occurrences) else 0.0
+
+
+def facts_params(query: str, soft: SoftConstraints, top_id: str | None) -> dict[str, Any]:
+    """The parameters of the facts projection, besides visibility (CANDIDATE_FACTS, FACTS_AND_THREAD)."""
+    return {"entity_ids": list(soft.entity_ids), "top_id": top_id, "text_chars": PLAIN_TEXT_CHARS,
+            "cov_terms": list(dict.fromkeys(coverage_terms(query)))}
+
+
+class Gathered(NamedTuple):
+    record: dict[str, Any]
+    top_text: str | None
+    texts: dict[str, str]
+    thread: list[Hit]
+
+
+def gather(graph: Graph, query: str, results: Mapping[str, list[Hit]], soft: SoftConstraints,
+           visibility: Mapping[str, Any], top_id: str | None = None,
+           thread: Mapping[str, Any] | None = None) -> Gathered:
+    """The raw record `ranker_features.build` reads: channel lists plus facts about each candidate. Facts are read
+    under the visibility predicate too: an entry hidden since a channel found it contributes nothing. With it, the
+    text of the candidate `top_id` (the keyword channel's best hit, whose words set that channel's weight), read in
+    the same statement: None when it is not a visible candidate; and the title and body of the candidates of at
+    most PLAIN_TEXT_CHARS characters, by id (what ENTRY_TEXTS would read). With `thread` (the thread channel's
+    parameters: scope, `seeds`, `limit`), that channel runs in the same statement: its hits join the record as the
+    "thread" channel, with their facts, and come back as `thread`."""
+    channels = {c: [[h.id, h.score] for h in hits] for c, hits in results.items() if hits}
+    record: dict[str, Any] = {
+        "query": {"n_words": len(query.split()), "named": len(soft.entity_ids), "author": bool(soft.author_keys),
+                  "dated": soft.dated},
+        "channels": channels, "facts": {}}
+    ids = rf.candidate_ids(record)
+    params = {"ids": ids, **facts_params(query, soft, top_id), **visibility}
+    if thread is not None:
+        read = graph.read(FACTS_AND_THREAD, {**thread, **params})
+    else:
+        read = graph.read(CANDIDATE_FACTS, params) if ids else []
+    hits = [Hit(r["id"], float(r["score"])) for r in read if r.get("score") is not None]
+    if hits:  # where the channels' order had it: after those that seed it, before the graph channel
+        graph_hits = channels.pop("graph", None)
+        channels["thread"] = [[h.id, h.score] for h in hits]
+        if graph_hits is not None:
+            channels["graph"] = graph_hits
+    rows = list({r["id"]: r for r in reversed(read)}.values())  # each entry once
+    if not rows:
+        return Gathered(record, None, {}, hits)
+    terms = coverage_terms(query)
+    tops = {hits[0][0] for c, hits in channels.items() if c != "thread"}
+    top_threads = [r["thread"] for r in rows if r["id"] in tops and r["thread"]]
+    days = [(_day(r["start"]), _day(r["end"])) for r in rows]
+    ends = {d: n for n, d in enumerate(sorted({end for _, end in days if end is not None}))}
+    span = max(len(ends) - 1, 1)
+    authors = set(soft.author_keys)
+    for r, (start, end) in zip(rows, days, strict=True):
+        others = sum(1 for t in top_threads if t == r["thread"]) - (1 if r["id"] in tops and r["thread"] else 0)
+        record["facts"][r["id"]] = {
+            "cov": round(coverage(terms, set(r["present"]) if r["present"] is not None
+                                  else set(words(r["plain"] + " " + r["names"]))), 4),
+            "ent": round(r["matched"] / len(soft.entity_ids), 4) if soft.entity_ids else 0.0,
+            "author": 1.0 if authors and r["author"] in authors else 0.0,
+            "date_in": _date_in(start, end, soft),
+            "same_thread": 1.0 if others > 0 else 0.0,
+            "recency": round(ends[end] / span, 4) if end is not None and len(ends) > 1 else 0.5,
+        }
+    return Gathered(record, next((r["top_text"] for r in rows if r["top_text"] is not None), None),
+                    {r["id"]: r["plain"] for r in rows if r["plain"] is not None}, hits)
+
+
+def probability(score: float) -> float:
+    """The ranker's raw score as a number in (0, 1) (a logistic, so the order is the same): a result's `score` stays
+    positive and bounded like every other fused score the API has returned."""
+    if score >= 0:
+        return 1.0 / (1.0 + math.exp(-score))
+    z = math.exp(score)
+    return z / (1.0 + z)
+
+
+def order(record: Mapping[str, Any], ranker: Ranker, rrf_order: list[Fused], k: int) -> list[Fused]:
+    """The RRF candidates re-ordered by the ranker's score (ties keep the RRF order); with `protect_top`, every
+    channel's best hit is kept inside the first `k` (after the ones the ranker put there), so a channel that is
+    clearly right cannot be out-voted off the page."""
+    if not rrf_order:
+        return []
+    ids, scores = ranker.score(record)
+    by_id = dict(zip(ids, scores.tolist(), strict=True))
+    position = {f.id: n for n, f in enumerate(rrf_order)}
+    ranked = sorted(rrf_order, key=lambda f: (-by_id.get(f.id, -math.inf), position[f.id]))
+    out = [Fused(f.id, round(probability(by_id.get(f.id, 0.0)), 6), f.channels) for f in ranked]
+    if ranker.protect_top and k > 0:
+        out = _protect(out, record, k)
+    return out
+
+
+def _protect(ranked: list[Fused], record: Mapping[str, Any], k: int) -> list[Fused]:
+    """Make room on the first page for channel top hits ranked below it, by moving the page's lowest unprotected
+    candidates just after it."""
+    protected = {hits[0][0] for c, hits in record["channels"].items() if c != "thread" and hits}
+    page, below = ranked[:k], ranked[k:]
+    outside = [f for f in below if f.id in protected]
+    if not outside or len(protected) > k:
+        return ranked
+    free = [n for n, f in enumerate(page) if f.id not in protected][-len(outside):]
+    bumped = [page[n] for n in free]
+    kept = [f for n, f in enumerate(page) if n not in set(free)]
+    return kept + outside + bumped + [f for f in below if f.id not in protected]
+
+
+def apply(record: Mapping[str, Any] | None, mode: str, weights_path: str | None, fused: list[Fused], k: int,
+          warnings: list[str], capture: list[dict[str, Any]] | None = None,
+          rrf_weights: Mapping[str, float] | None = None) -> list[Fused]:
+    """Search's fusion step: `fused` (the RRF order) re-ordered by the ranker when `mode` is "learned", from the
+    `record` `gather` read (None when neither the ranker nor `capture` wants one). `capture`, when given,
+    receives the raw record (bench/capture_fusion.py caches it to train offline)."""
+    if record is None:
+        return fused
+    if capture is not None:
+        capture.append({**record, "rrf_weights": dict(rrf_weights or {})})
+    if mode != "learned" or not fused:
+        return fused
+    try:
+        ranker = load_ranker(weights_path)
+    except RankerWeightsError as exc:
+        log.warning("learned fusion unavailable: %s", exc)  # the path and reason go to the log, not to the caller
+        warnings.append("learned fusion unavailable (the ranker weights file does not fit): fused by RRF")
+        return fused
+    return order(record, ranker, fused, k)

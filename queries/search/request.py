@@ -1,0 +1,100 @@
+"""One search's request and answer: the caller's scope, hard filters and options, and the results the door returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from queries.search.rerank import TIERS
+
+CHANNELS = ("dense", "fulltext", "structured", "graph")
+# The channels of a search that names none ("graph" is opt-in: docs/BENCHMARKS.md, "Graph channel").
+DEFAULT_CHANNELS = ("dense", "fulltext", "structured")
+
+
+class AccessDenied(PermissionError):
+    """The viewer is not a member of the requested project (same answer whether or not it exists)."""
+
+
+@dataclass
+class Filters:
+    """Hard filters from the caller: never relaxed, and they can only narrow what the viewer may see."""
+
+    date_from: date | None = None
+    date_to: date | None = None
+    intimacy_max: str | None = None
+    person_ids: list[str] | None = None
+    persons: list[str] | None = None
+    place_ids: list[str] | None = None
+    places: list[str] | None = None
+    author_ids: list[str] | None = None
+    kinds: list[str] | None = None
+    tags: list[str] | None = None
+    period_id: str | None = None
+
+
+@dataclass
+class Scope:
+    project_id: str | None = None
+    multi_project: bool = False
+
+
+@dataclass
+class SearchOptions:
+    k: int = 10
+    channels: tuple[str, ...] = DEFAULT_CHANNELS
+    include_chunks: bool = False
+    explain: bool = False
+    candidates_per_channel: int = 50
+    understand: bool = True
+    diversify: bool = True
+    now: date | None = None
+    locale: str | None = None
+    filters: Filters = field(default_factory=Filters)
+    rerank: str = "none"  # queries/search/rerank.py: none | fast | premium
+    fusion: str | None = None  # None: settings.fusion ("learned" or "rrf")
+    capture: list[dict[str, Any]] | None = None  # receives the ranker's raw record (bench/capture_fusion.py)
+
+    def __post_init__(self) -> None:
+        unknown = sorted(set(self.channels) - set(CHANNELS))
+        if unknown:  # a misspelt channel silently dropped would search with fewer channels than asked
+            raise ValueError(f"unknown channels {unknown}; choose from {list(CHANNELS)}")
+        if self.rerank not in TIERS:
+            raise ValueError(f"unknown rerank tier {self.rerank!r}; choose from {list(TIERS)}")
+
+
+@dataclass
+class SearchResult:
+    entry_id: str
+    project_id: str
+    score: float
+    score_breakdown: dict[str, dict[str, float]]
+    snippet_md: str
+    highlights: list[str]
+    title: str | None
+    occurred_on: str | None
+    occurred_end: str | None
+    occurred_precision: str | None
+    author_id: str | None
+    intimacy_level: str
+    kind: str
+    persons: list[str]
+    places: list[str]
+    things: list[str]
+    tags: list[str]
+    periods: list[dict[str, str]]
+    chunk: dict[str, Any] | None = None
+
+
+@dataclass
+class SearchResponse:
+    results: list[SearchResult]
+    total_candidates: int
+    source: str
+    latency_ms: dict[str, float]
+    query_understanding: dict[str, Any] | None = None
+    warnings: list[str] = field(default_factory=list)
+    answer: dict[str, Any] | None = None  # an entity question's answer (queries/entities/entity_questions.py)
+    channel_candidates: dict[str, int] = field(default_factory=dict)  # for the retrieval log, not the API
+    cached: bool = False

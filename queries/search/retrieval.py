@@ -1,0 +1,142 @@
+"""The channels of one search, run side by side: keyword and structured in the pool while the query is embedded and
+the dense channel runs, then the graph channel seeded by their best hits. Each returns hits of entries the viewer
+may see; fusion happens in the door."""
+
+from __future__ import annotations
+
+import logging
+import time
+from concurrent.futures import Future
+from contextvars import copy_context
+from typing import Any
+
+from graph.embeddings import recent_state, stores_key
+from graph.schema import vector_property
+from inference.embedder_specs import embedder_for_spec
+from inference.embedders import CheckedEmbedder, EmbeddingError
+from queries.search import channels as ch
+from queries.search.dense import dense
+from queries.search.early_vector import EarlyVector
+from queries.search.fusion import Hit
+from queries.search.graph_channel import run_graph
+from queries.search.keyword import run_keyword, run_keyword_among
+from queries.search.keyword_view import meeting as keyword_meeting
+from queries.search.lucene import to_lucene
+from queries.search.query_constraints import Parsed, SoftConstraints
+from queries.search.query_vectors import embeddable, query_vector
+from queries.search.run import POOL, SearchRun
+from queries.search.structured import structured as run_structured
+
+log = logging.getLogger(__name__)
+# Dense similarity below which a hit counts as nothing, per model (bench/calibrate_floor.py, docs/BENCHMARKS.md).
+DENSE_FLOORS = {"e5small": 0.86}
+
+
+def run_channels(run: SearchRun, base: dict[str, Any], parsed: Parsed, soft: SoftConstraints,
+                 early: EarlyVector | None) -> tuple[dict[str, list[Hit]], dict[str, str]]:
+    """Each wanted channel's hits, and the best chunk of each dense hit."""
+    wanted, options = run.options.channels, run.options
+    limit = max(options.candidates_per_channel, options.k)
+    params = {**base, **soft.params()}
+    lucene = to_lucene(parsed.text_for_search)
+    futures: dict[str, Future[list[Hit]]] = {}
+    started: dict[str, float] = {}
+    if "fulltext" in wanted and lucene:
+        started["fulltext"] = time.perf_counter()
+        futures["fulltext"] = POOL.submit(copy_context().run, _keyword, run, params,  # the request's reads
+                                          parsed.text_for_search, limit)
+    structured: Future[tuple[list[Hit], int]] | None = None
+    ranked_entities = parsed.rank_entity_ids if soft.entity_ids or soft.dated else []
+    if "structured" in wanted and (ranked_entities or soft.dated or soft.author_keys):
+        started["structured"] = time.perf_counter()
+        structured = POOL.submit(copy_context().run, run_structured, run.graph, run.settings, run.viewer,
+                                 {**params, "rank_entity_ids": ranked_entities, "limit": limit,
+                                  "prop": vector_property(run.embedder.slug)},
+                                 stores_key(run.embedder.slug))
+    results: dict[str, list[Hit]] = {}
+    best_chunk: dict[str, str] = {}
+    skip_dense = parsed.layer == "keyword" and len(wanted) > 1
+    if "dense" in wanted and parsed.text_for_search.strip() and not skip_dense:
+        _all_dense(run, params, parsed.text_for_search, limit, results, best_chunk, early)
+    for name, fut in futures.items():
+        results[name] = fut.result()
+        run.took(name, started[name])
+    if structured is not None:
+        hits, total = structured.result()
+        run.took("structured", started["structured"])
+        if total <= limit:
+            results["structured"] = hits
+    if skip_dense and not any(results.values()) and "dense" in wanted:
+        _all_dense(run, params, parsed.text_for_search, limit, results, best_chunk, early)
+    if "graph" in wanted:  # seeded by the named entities and the best hits (queries/search/graph_channel.py)
+        t = time.perf_counter()
+        results["graph"] = run_graph(run.graph, params, parsed.rank_entity_ids,
+                                     results.get("dense") or results.get("fulltext") or [], limit)
+        run.took("graph", t)
+    return results, best_chunk
+
+
+def _keyword(run: SearchRun, params: dict[str, Any], text: str, limit: int) -> list[Hit]:
+    """One project: the viewer is resolved once in the statement, not once per candidate (channels.py); a
+    constrained question starts from the entries of the kept view that meet it (queries/search/keyword_view.py)."""
+    graph, slug = run.graph, run.embedder.slug
+    if len(params["project_ids"]) == 1:
+        one = {**params, "project_id": params["project_ids"][0]}
+        met = keyword_meeting(graph, run.settings, run.viewer, {**one, "prop": vector_property(slug)},
+                              stores_key(slug))
+        if met is not None and met.ids is not None:
+            return run_keyword_among(graph, ch.FULLTEXT_AMONG, ch.FULLTEXT_VISIBLE, one, text, limit, met.ids,
+                                     met.count)
+        return run_keyword(graph, ch.FULLTEXT_IN_PROJECT, ch.FULLTEXT_VISIBLE, one, text, limit,
+                           met.count if met is not None else None)
+    return run_keyword(graph, ch.FULLTEXT, ch.FULLTEXT_VISIBLE, params, text, limit)
+
+
+def _all_dense(run: SearchRun, params: dict[str, Any], text: str, limit: int, results: dict[str, list[Hit]],
+               best_chunk: dict[str, str], early: EarlyVector | None) -> None:
+    """The active model's index, plus the target's while a model migration is under way (fused by RRF)."""
+    embedder = run.embedder
+    _dense_into(run, embedder, params, text, limit, results, best_chunk, "dense", early)
+    if embedder.supports_sparse:
+        t = time.perf_counter()
+        try:
+            weights = embedder.embed_sparse([text], query=True)[0]
+            results["sparse"], _ = ch.run_channel(run.graph, ch.SPARSE, {**params, "weights": weights,
+                                                                         "model": embedder.model_id, "limit": limit})
+        except EmbeddingError as exc:
+            run.warnings.append("sparse channel unavailable: the query could not be weighted")
+            log.warning("sparse query weights failed: %s", exc)
+        run.took("sparse", t)
+    state = recent_state(run.graph, run.settings.state_cache_seconds)
+    if state is not None and state.target and state.target_slug != embedder.slug:
+        try:
+            target = embedder_for_spec(run.settings, state.target)
+        except EmbeddingError as exc:
+            log.warning("target model %s unavailable: %s", state.target, exc)
+            return
+        _dense_into(run, target, params, text, limit, results, best_chunk, "dense_next")
+
+
+def _dense_into(run: SearchRun, embedder: CheckedEmbedder, params: dict[str, Any], text: str, limit: int,
+                results: dict[str, list[Hit]], best_chunk: dict[str, str], channel: str = "dense",
+                early: EarlyVector | None = None) -> None:
+    t = time.perf_counter()
+    try:
+        if early is not None and early.text == embeddable(text):  # the guess was right (queries/search/early_vector.py)
+            vector = early.vector.result()
+        else:
+            vector = query_vector(embedder, embeddable(text), run.embed_cache_size, f"user:{run.viewer.user_id}")
+    except EmbeddingError as exc:
+        run.warnings.append("dense channel unavailable: the query could not be embedded")
+        log.warning("query embedding failed: %s", exc)
+        return
+    run.took(f"embed_{channel}" if channel != "dense" else "embed", t)
+    t = time.perf_counter()
+    hits, chunks = dense(run.graph, embedder, run.settings, run.viewer, params, vector, limit)
+    floor = run.settings.dense_floor if run.settings.dense_floor is not None else DENSE_FLOORS.get(embedder.slug, 0.0)
+    if hits:
+        log.info("top %s similarity %.4f (floor %.2f)", channel, hits[0].score, floor)
+    results[channel] = [h for h in hits if h.score >= floor]
+    for h in results[channel]:
+        best_chunk.setdefault(h.id, chunks[h.id])
+    run.took(channel, t)

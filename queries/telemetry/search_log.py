@@ -1,0 +1,176 @@
+"""The sampled retrieval log and click feedback (docs/operations.md, "Telemetry"), stored in the graph as
+`(:SearchLog)` nodes.
+
+Every API search gets a `search_id` (128 random bits). A share `MEMORA_SEARCH_LOG_SAMPLE` of them (default 0.1) is
+written to the log: who searched (the user id, or only the fact that it was a witness link), the projects, the query
+as an HMAC-SHA256 under a per-installation salt (never the text), candidates per channel, the rerank asked for,
+latency per stage, whether the cache answered, and the result ids in order with the channels that found each.
+Records older than `MEMORA_SEARCH_LOG_DAYS` are deleted as new ones are written.
+
+A click (`POST /v1/feedback`) is accepted only from the user who made the search and only for an entry of its results
+at the position it was shown; anything else reads as "no such search" (404) or a 422 about the caller's own search,
+so feedback tells nobody anything about another user's searches. Searches are remembered in process for an hour (so
+a click on an unsampled search is answered, but not recorded); a sampled search is found in the graph after that or
+from another process.
+
+The salt lives in `$MEMORA_HOME/search-log.salt` (mode 0600, created on first use), not in the graph: a copy of the
+database alone cannot test guessed queries against the hashes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import random
+import secrets
+import threading
+import time
+import unicodedata
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+
+from neo4j.exceptions import Neo4jError
+
+from graph.db import UNAVAILABLE, Graph
+from graph.local_secret import read_or_create
+from graph.settings import Settings
+from graph.visibility import Viewer
+from queries.search.request import SearchResponse
+
+log = logging.getLogger(__name__)
+
+REMEMBER_SECONDS = 3600.0
+REMEMBER_MAX = 10000
+PRUNE_EVERY = 50  # one sampled write in this many also deletes expired records
+LOG_FAILURES: tuple[type[Exception], ...] = (Neo4jError, OSError, *UNAVAILABLE)
+
+SCHEMA = (
+    "CREATE CONSTRAINT search_log_id IF NOT EXISTS FOR (s:SearchLog) REQUIRE s.id IS UNIQUE",
+    "CREATE INDEX search_log_at IF NOT EXISTS FOR (s:SearchLog) ON (s.at)",
+)
+WRITE = """
+CREATE (s:SearchLog {id: $id, at: datetime(), user_id: $user_id, witness: $witness, project_ids: $project_ids,
+                     query_hash: $query_hash, candidates: $candidates, rerank: $rerank, latency: $latency,
+                     cached: $cached, result_ids: $result_ids, result_channels: $result_channels, clicks: []})
+"""
+PRUNE = """
+MATCH (s:SearchLog) WHERE s.at < datetime() - duration({days: $days})
+WITH s LIMIT 1000
+DELETE s
+"""
+FIND = "MATCH (s:SearchLog {id: $id}) RETURN s.user_id AS user_id, s.result_ids AS result_ids"
+CLICK = """
+MATCH (s:SearchLog {id: $id}) WHERE s.user_id = $user_id
+SET s.clicks = s.clicks + [$position]
+RETURN count(s) AS n
+"""
+
+
+class NoSuchSearch(LookupError):
+    """Not a search this caller made (or one forgotten): the same answer either way."""
+
+
+class NotInResults(ValueError):
+    """The caller's own search did not show this entry at this position."""
+
+
+@dataclass(frozen=True)
+class Remembered:
+    at: float
+    user_id: str | None
+    result_ids: tuple[str, ...]
+    sampled: bool
+
+
+_lock = threading.Lock()
+_recent: OrderedDict[str, Remembered] = OrderedDict()
+_schema_ready: set[int] = set()
+_salts: dict[Path, bytes] = {}
+
+
+def salt_of(settings: Settings) -> bytes:
+    """The installation's salt, generated once under MEMORA_HOME (mode 0600)."""
+    path = settings.home / "search-log.salt"
+    if path not in _salts:
+        _salts[path] = read_or_create(path).encode()
+    return _salts[path]
+
+
+def query_hash(settings: Settings, query: str) -> str:
+    """HMAC-SHA256 of the case-folded, whitespace-collapsed query under the installation's salt."""
+    text = " ".join(unicodedata.normalize("NFC", query).casefold().split())
+    return hmac.new(salt_of(settings), text.encode(), hashlib.sha256).hexdigest()
+
+
+def record(graph: Graph, settings: Settings, viewer: Viewer, query: str, projects: list[str],
+           resp: SearchResponse, rerank: str, sample: float | None = None) -> str:
+    """A new search id for `resp`; the search is remembered for feedback and, when sampled, logged. A failure to
+    write the log is logged and never fails the search."""
+    search_id = secrets.token_urlsafe(16)
+    rate = settings.search_log_sample if sample is None else sample
+    sampled = rate > 0 and random.random() < rate  # noqa: S311 - sampling, not security
+    ids = tuple(r.entry_id for r in resp.results)
+    _remember(search_id, Remembered(time.monotonic(), viewer.user_id, ids, sampled))
+    if sampled:
+        try:
+            _write(graph, settings, search_id, viewer, query, projects, resp, rerank)
+        except LOG_FAILURES as exc:
+            log.warning("retrieval log not written: %s", exc)
+    return search_id
+
+
+def _write(graph: Graph, settings: Settings, search_id: str, viewer: Viewer, query: str, projects: list[str],
+           resp: SearchResponse, rerank: str) -> None:
+    ensure_schema(graph)
+    graph.write(WRITE, {
+        "id": search_id, "user_id": viewer.user_id, "witness": viewer.is_witness, "project_ids": sorted(projects),
+        "query_hash": query_hash(settings, query), "candidates": json.dumps(resp.channel_candidates, sort_keys=True),
+        "rerank": rerank, "latency": json.dumps(resp.latency_ms, sort_keys=True), "cached": resp.cached,
+        "result_ids": [r.entry_id for r in resp.results],
+        "result_channels": [",".join(sorted(r.score_breakdown)) for r in resp.results],
+    })
+    if random.randrange(PRUNE_EVERY) == 0:  # noqa: S311
+        graph.write(PRUNE, {"days": settings.search_log_days})
+
+
+def ensure_schema(graph: Graph) -> None:
+    """The log's constraint and index, once per process (not a migration: the log is optional)."""
+    if id(graph.driver) in _schema_ready:
+        return
+    for statement in SCHEMA:
+        graph.run_auto(statement)
+    _schema_ready.add(id(graph.driver))
+
+
+def _remember(search_id: str, item: Remembered) -> None:
+    with _lock:
+        _recent[search_id] = item
+        while len(_recent) > REMEMBER_MAX or (_recent and time.monotonic() - next(iter(_recent.values())).at
+                                              > REMEMBER_SECONDS):
+            _recent.popitem(last=False)
+
+
+def feedback(graph: Graph, viewer: Viewer, search_id: str, entry_id: str, position: int) -> bool:
+    """Record a click on the entry shown at `position` (1-based) of the caller's search. Returns whether it was
+    written to the log (False for a search that was not sampled). Raises NoSuchSearch or NotInResults."""
+    with _lock:
+        found = _recent.get(search_id)
+    if found is not None and time.monotonic() - found.at > REMEMBER_SECONDS:
+        found = None
+    if found is None:
+        rows = graph.read(FIND, {"id": search_id})
+        if rows:
+            found = Remembered(0.0, rows[0]["user_id"], tuple(rows[0]["result_ids"]), True)
+    if found is None or viewer.user_id is None or found.user_id != viewer.user_id:
+        raise NoSuchSearch(search_id)
+    if entry_id not in found.result_ids:
+        raise NotInResults("entry_id was not among the results of this search")
+    shown = found.result_ids.index(entry_id) + 1
+    if shown != position:
+        raise NotInResults(f"entry_id was shown at position {shown} of this search, not {position}")
+    if not found.sampled:
+        return False
+    return bool(graph.write(CLICK, {"id": search_id, "user_id": viewer.user_id, "position": position})[0]["n"])
