@@ -23,15 +23,15 @@ COMMAND = ".venv/bin/python -m api.api_doc > docs/api.md"
 TAGS: dict[str, str] = {
     "health": "Probes for load balancers and orchestrators, and the operator's metrics. No token.",
     "search": "The one search door ([search.md](search.md)), and the click feedback of the retrieval log "
-              "([operations.md, \"Telemetry\"](operations.md#telemetry)).",
+    '([operations.md, "Telemetry"](operations.md#telemetry)).',
     "entries": "Entries in the one record format of files and HTTP ([entries.md](entries.md)), and a project's "
-               "visible entries by date.",
+    "visible entries by date.",
     "projects": "Projects, their members and roles, and the export of a project "
-                "([operations.md, \"Export, import, backup\"](operations.md#export-import-backup)).",
+    '([operations.md, "Export, import, backup"](operations.md#export-import-backup)).',
     "entities": "Persons, places and things: declarations, re-linking, recognition candidates, merges, and the "
-                "entity questions ([entities.md](entities.md)).",
+    "entity questions ([entities.md](entities.md)).",
     "witnesses": "Links that let an outside person search and add to one chapter "
-                 "([architecture.md, \"Privacy: who sees what\"](architecture.md#privacy-who-sees-what)).",
+    '([architecture.md, "Privacy: who sees what"](architecture.md#privacy-who-sees-what)).',
     "context": "Live interview context ([live.md](live.md)).",
     "summaries": "Summaries per audience, chapter context and drafts ([summaries.md](summaries.md)).",
 }

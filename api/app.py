@@ -45,10 +45,24 @@ from ingest.summary_jobs import SummaryWorker
 
 __all__ = ["NOT_FOUND", "Services", "create_app"]
 
-ROUTERS = (health.router, search.router, entries.router, entries.list_router, projects.router, export.router,
-           entities.router, entity_edits.router, witnesses.router,
-           live.router, timelines.router, entity_review.router, similar_routes.router, summary_routes.router,
-           feedback.router, metrics.router)
+ROUTERS = (
+    health.router,
+    search.router,
+    entries.router,
+    entries.list_router,
+    projects.router,
+    export.router,
+    entities.router,
+    entity_edits.router,
+    witnesses.router,
+    live.router,
+    timelines.router,
+    entity_review.router,
+    similar_routes.router,
+    summary_routes.router,
+    feedback.router,
+    metrics.router,
+)
 UNAUTHENTICATED = (health.router, metrics.router)
 OWN_RESPONSES = (export.router,)
 """Routers that declare their own 429 (a JSON error beside a route whose success is not JSON)."""
@@ -63,8 +77,11 @@ def operation_id(route: APIRoute) -> str:
 def entity_vector_worker(svc: Services) -> VectorWorker | None:
     """Entity vectors kept current in the background (MEMORA_ENTITY_VECTORS_SECONDS; 0 turns it off)."""
     seconds = svc.settings.entity_vectors_seconds
-    return VectorWorker(svc.graph, lambda: current_state(svc.graph, svc.settings).active_slug,
-                        seconds) if seconds > 0 else None
+    return (
+        VectorWorker(svc.graph, lambda: current_state(svc.graph, svc.settings).active_slug, seconds)
+        if seconds > 0
+        else None
+    )
 
 
 @asynccontextmanager
@@ -76,8 +93,7 @@ async def _background(svc: Services, worker: bool) -> AsyncIterator[None]:
     vectors = entity_vector_worker(svc) if worker else None
     if vectors is not None:
         vectors.start()
-    refresher = SummaryWorker(svc.graph, svc.settings, svc.embedder) \
-        if worker and svc.settings.summary_worker else None
+    refresher = SummaryWorker(svc.graph, svc.settings, svc.embedder) if worker and svc.settings.summary_worker else None
     if refresher is not None:
         refresher.start()
     yield
@@ -100,8 +116,13 @@ def create_app(services: Services | None = None, worker: bool = False) -> FastAP
             async with _background(svc, worker):
                 yield
 
-    app = FastAPI(title="Memora Graph", version="0.1.0", lifespan=lifespan, generate_unique_id_function=operation_id,
-                  description="Personal memory search on Neo4j: hybrid retrieval with privacy in the query.")
+    app = FastAPI(
+        title="Memora Graph",
+        version="0.1.0",
+        lifespan=lifespan,
+        generate_unique_id_function=operation_id,
+        description="Personal memory search on Neo4j: hybrid retrieval with privacy in the query.",
+    )
     app.state.services = svc
     app.state.limits = Limits(svc.settings)
     app.state.jwt = verifier_for(svc.settings)
@@ -112,6 +133,8 @@ def create_app(services: Services | None = None, worker: bool = False) -> FastAP
         if router in OWN_RESPONSES + UNAUTHENTICATED:
             app.include_router(router)
         else:
-            app.include_router(router, responses=errors(401, 422, 503)
-                               | rate_limited("too many failed authentications from this address"))
+            app.include_router(
+                router,
+                responses=errors(401, 422, 503) | rate_limited("too many failed authentications from this address"),
+            )
     return app

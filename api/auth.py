@@ -38,8 +38,9 @@ def _sign(secret: str, payload: str) -> str:
     return _b64(hmac.new(secret.encode(), payload.encode(), hashlib.sha256).digest())
 
 
-def issue(settings: Settings, user_id: str, ttl_seconds: int | None = None, now: float | None = None,
-          prefix: str = PREFIX) -> str:
+def issue(
+    settings: Settings, user_id: str, ttl_seconds: int | None = None, now: float | None = None, prefix: str = PREFIX
+) -> str:
     if not user_id or len(user_id) > 200:
         raise TokenError("a token needs a user id of 1..200 characters")
     issued = int(now if now is not None else time.time())
@@ -66,8 +67,10 @@ def verify(settings: Settings, token: str, now: float | None = None, prefix: str
         raise TokenError("malformed token")
     payload, signature = parts[1], parts[2]
     secrets_ok = [secret_of(settings)] + ([settings.secret_previous] if settings.secret_previous else [])
-    if not any(hmac.compare_digest(_sign(s, prefix + payload).encode(), signature.encode("utf-8", "replace"))
-               for s in secrets_ok):
+    if not any(
+        hmac.compare_digest(_sign(s, prefix + payload).encode(), signature.encode("utf-8", "replace"))
+        for s in secrets_ok
+    ):
         raise TokenError("bad signature")
     try:
         body = json.loads(_unb64(payload))

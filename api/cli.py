@@ -34,10 +34,26 @@ __all__ = ["build_parser", "connect", "main"]
 
 # In the order `memora --help` lists them.
 SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
-    db.add_db, db.add_migrate, ingest.add_ingest, export.add_export, export.add_import, entries.add_entries,
-    search.add_search, serve.add_token, members.add_member, members.add_project, entity.add_entity,
-    embeddings.add_embeddings, search.add_understand, serve.add_serve, evaluate.add_eval, demo.add_demo,
-    live.add_live, summary_commands.add_summary, summary_commands.add_summaries, summary_commands.add_chapter,
+    db.add_db,
+    db.add_migrate,
+    ingest.add_ingest,
+    export.add_export,
+    export.add_import,
+    entries.add_entries,
+    search.add_search,
+    serve.add_token,
+    members.add_member,
+    members.add_project,
+    entity.add_entity,
+    embeddings.add_embeddings,
+    search.add_understand,
+    serve.add_serve,
+    evaluate.add_eval,
+    demo.add_demo,
+    live.add_live,
+    summary_commands.add_summary,
+    summary_commands.add_summaries,
+    summary_commands.add_chapter,
     stats.add_stats,
     mcp.add_mcp,
 )
@@ -77,8 +93,10 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:
         if args.verbose:
             raise
-        err(f"unexpected error: {type(exc).__name__}: {' '.join(str(exc).split())[:300]} "
-            "(nothing more was written; run with -v for the trace, and report it)")
+        err(
+            f"unexpected error: {type(exc).__name__}: {' '.join(str(exc).split())[:300]} "
+            "(nothing more was written; run with -v for the trace, and report it)"
+        )
         return 1
 
 
@@ -87,11 +105,16 @@ def unreachable(settings: Settings, exc: BaseException) -> str:
     from neo4j.exceptions import IncompleteCommit
 
     cause = " ".join(str(exc).split())[:300]
-    written = ("the last write may or may not have been stored (its commit was cut off)"
-               if isinstance(exc, IncompleteCommit) else "nothing more was written")
+    written = (
+        "the last write may or may not have been stored (its commit was cut off)"
+        if isinstance(exc, IncompleteCommit)
+        else "nothing more was written"
+    )
     where = "the managed Neo4j (`memora db status`, `memora db start`)" if settings.managed_neo4j else "NEO4J_URI"
-    return (f"the graph database at {settings.bolt_uri} is unreachable ({type(exc).__name__}: {cause}); {written}. "
-            f"Check {where} and run the command again (an ingest skips what it already wrote).")
+    return (
+        f"the graph database at {settings.bolt_uri} is unreachable ({type(exc).__name__}: {cause}); {written}. "
+        f"Check {where} and run the command again (an ingest skips what it already wrote)."
+    )
 
 
 if __name__ == "__main__":

@@ -54,19 +54,33 @@ the trace of an unexpected failure.
 # What an exit status means, for every command.
 EXIT_CODES: tuple[tuple[str, str], ...] = (
     ("0", "done"),
-    ("1", "a failure nobody expected (one line; `-v` shows the trace), or `memora db status` found no server of this "
-          "home"),
-    ("2", "a mistake in the command (a date that is not a calendar day, an unknown channel, `--k 0`, an unknown "
-          "name): one line on stderr, never a traceback"),
-    ("3", "`memora ingest`/`memora import`: at least one bad line (the others are written); `memora entity timeline "
-          "--plot` without matplotlib"),
+    (
+        "1",
+        "a failure nobody expected (one line; `-v` shows the trace), or `memora db status` found no server of this "
+        "home",
+    ),
+    (
+        "2",
+        "a mistake in the command (a date that is not a calendar day, an unknown channel, `--k 0`, an unknown "
+        "name): one line on stderr, never a traceback",
+    ),
+    (
+        "3",
+        "`memora ingest`/`memora import`: at least one bad line (the others are written); `memora entity timeline "
+        "--plot` without matplotlib",
+    ),
     ("4", "the user given with `--as` is not a member of the project, or their role does not allow the change"),
     ("5", "the managed Neo4j cannot be run (Java, Maven, a busy port): what to do, in one line"),
-    ("6", "Neo4j unreachable: `memora: the graph database at bolt://… is unreachable (…)`, within a few seconds; run "
-          "the command again (an ingest skips what it already wrote). Also a failed embedding batch that stopped "
-          "`memora embeddings backfill` or `migrate` (its chunks are retried later)"),
-    ("130, 143", "interrupted (Ctrl-C, SIGTERM); `memora ingest` first prints what it committed, and running it again "
-                 "resumes"),
+    (
+        "6",
+        "Neo4j unreachable: `memora: the graph database at bolt://… is unreachable (…)`, within a few seconds; run "
+        "the command again (an ingest skips what it already wrote). Also a failed embedding batch that stopped "
+        "`memora embeddings backfill` or `migrate` (its chunks are retried later)",
+    ),
+    (
+        "130, 143",
+        "interrupted (Ctrl-C, SIGTERM); `memora ingest` first prints what it committed, and running it again resumes",
+    ),
     ("141", "the reader of the output went away (`memora export … \\| head`)"),
 )
 
@@ -122,8 +136,11 @@ def _section(name: str, parser: argparse.ArgumentParser, help_text: str, depth: 
     if page and depth == 2:
         lines += [f"Described in [{page[1]}]({page[0]}).", ""]
     lines += ["```", _usage(parser), "```", ""]
-    rows = [action for action in parser._actions
-            if not isinstance(action, (argparse._HelpAction, argparse._SubParsersAction))]
+    rows = [
+        action
+        for action in parser._actions
+        if not isinstance(action, (argparse._HelpAction, argparse._SubParsersAction))
+    ]
     if rows:
         lines += ["| argument | meaning |", "|---|---|"]
         lines += [f"| {_argument(action)} | {_meaning(action)} |" for action in rows]

@@ -25,8 +25,10 @@ PACKAGES = ("graph", "inference", "ingest", "queries")
 COMMAND = ".venv/bin/python -m api.cypher_doc docs/cypher"
 _STARTS = re.compile(r"^\s*(?://[^\n]*\n\s*)*(MATCH|OPTIONAL MATCH|MERGE|CREATE|UNWIND|CALL|WITH|RETURN|SHOW|DROP)\b")
 _STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
-_CLAUSE = re.compile(r"\b(OPTIONAL MATCH|MATCH|WITH|UNWIND|WHERE|RETURN|CALL|SET|DELETE|DETACH DELETE|REMOVE|MERGE|"
-                     r"CREATE|FOREACH|ORDER BY|SKIP|LIMIT|YIELD|UNION|ON CREATE|ON MATCH|FINISH)\b")
+_CLAUSE = re.compile(
+    r"\b(OPTIONAL MATCH|MATCH|WITH|UNWIND|WHERE|RETURN|CALL|SET|DELETE|DETACH DELETE|REMOVE|MERGE|"
+    r"CREATE|FOREACH|ORDER BY|SKIP|LIMIT|YIELD|UNION|ON CREATE|ON MATCH|FINISH)\b"
+)
 _OPEN = {"WITH", "MATCH", "OPTIONAL MATCH", "UNWIND", "WHERE"}
 _ENDS = re.compile(r"\b(RETURN|SET|DELETE|REMOVE|MERGE|CREATE|FOREACH|YIELD)\b")
 
@@ -53,7 +55,7 @@ def _last_clause(text: str) -> str | None:
     bare = _STRING.sub("''", text)
     depth, last, at = 0, None, 0
     for found in _CLAUSE.finditer(bare):
-        chunk = bare[at:found.start()]
+        chunk = bare[at : found.start()]
         depth += sum(map(chunk.count, "{[(")) - sum(map(chunk.count, "}])"))
         at = found.start()
         if depth == 0:

@@ -26,8 +26,9 @@ def date_range(date_from: str | None, date_to: str | None) -> tuple[date | None,
         try:
             bounds.append(getattr(parse_point(text), side))
         except ValueError:  # its message quotes the input, which a 422 never echoes
-            raise BadRange(field, f"{field} is not a date (use YYYY, YYYY-MM or YYYY-MM-DD, a real calendar "
-                                  "date)") from None
+            raise BadRange(
+                field, f"{field} is not a date (use YYYY, YYYY-MM or YYYY-MM-DD, a real calendar date)"
+            ) from None
     start, end = bounds
     if start is not None and end is not None and end < start:
         raise BadRange("to", "to is before from")

@@ -13,7 +13,8 @@ from graph.settings import REPO_ROOT, Settings
 from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
 from ingest.embedding_jobs import active_embedder
-from ingest.pipeline import Ingestor, read_jsonl
+from ingest.pipeline import Ingestor
+from ingest.records import read_jsonl
 from queries.search.door import hybrid_search
 from queries.search.request import Filters, Scope, SearchOptions
 
@@ -37,8 +38,7 @@ def _load(graph: Graph, settings: Settings) -> str:
     for item in json.loads((DEMO_DIR / "entities.json").read_text(encoding="utf-8")):
         upsert_entity(graph, PROJECT, item["kind"], item["name"], item.get("aliases", []))
     report = Ingestor(graph, active_embedder(graph, settings)).ingest(read_jsonl(DEMO_DIR / "sample_diary.jsonl"))
-    return (f"demo diary: {report.written} entries written, {report.unchanged} unchanged, "
-            f"{len(report.errors)} bad lines")
+    return f"demo diary: {report.written} entries written, {report.unchanged} unchanged, {len(report.errors)} bad lines"
 
 
 def _chapter_contexts(graph: Graph, settings: Settings, embedder: CheckedEmbedder) -> None:
@@ -50,10 +50,10 @@ def _chapter_contexts(graph: Graph, settings: Settings, embedder: CheckedEmbedde
 
     summaries = serving_summaries(graph, settings, embedder)
     for user in CHAPTER_VIEWERS:
-        ctx = chapter_context(graph, embedder, settings, summaries, Viewer(user_id=user), PROJECT, CHAPTER_THEME,
-                              CHAPTER_BUDGET)
-        print(f"\n» chapter context for {CHAPTER_THEME!r} as {user} ({MEMBERS[user]}), "
-              f"budget {CHAPTER_BUDGET} tokens:")
+        ctx = chapter_context(
+            graph, embedder, settings, summaries, Viewer(user_id=user), PROJECT, CHAPTER_THEME, CHAPTER_BUDGET
+        )
+        print(f"\n» chapter context for {CHAPTER_THEME!r} as {user} ({MEMBERS[user]}), budget {CHAPTER_BUDGET} tokens:")
         print_context(ChapterContextOut.model_validate(ctx.as_dict()).model_dump(), indent="  ")
 
 
@@ -62,25 +62,38 @@ def run_demo(graph: Graph, settings: Settings, out: Path | None = None) -> int:
     print(f"members of {PROJECT}: " + ", ".join(f"{u} ({r})" for u, r in MEMBERS.items()))
     embedder = active_embedder(graph, settings)
     for user, query, filters in SEARCHES:
-        resp = hybrid_search(graph, embedder, settings, Viewer(user_id=user), query, Scope(project_id=PROJECT),
-                             SearchOptions(k=3, filters=filters))
-        print(f"\n» {user} ({MEMBERS[user]}) searches {query!r}: {resp.total_candidates} candidates, "
-              f"source {resp.source}")
+        resp = hybrid_search(
+            graph,
+            embedder,
+            settings,
+            Viewer(user_id=user),
+            query,
+            Scope(project_id=PROJECT),
+            SearchOptions(k=3, filters=filters),
+        )
+        print(
+            f"\n» {user} ({MEMBERS[user]}) searches {query!r}: {resp.total_candidates} candidates, source {resp.source}"
+        )
         for i, r in enumerate(resp.results, start=1):
             print(f"  {i}. [{r.intimacy_level:8s}] {r.entry_id} ({r.occurred_on}, by {r.author_id})")
             print(f"     {r.snippet_md[:160]}")
     counts = {}
     for user in MEMBERS:
-        resp = hybrid_search(graph, embedder, settings, Viewer(user_id=user), "", Scope(project_id=PROJECT),
-                             SearchOptions(k=100))
-        counts[user] = {lvl: sum(1 for r in resp.results if r.intimacy_level == lvl)
-                        for lvl in ("private", "intimate", "circle", "public")}
+        resp = hybrid_search(
+            graph, embedder, settings, Viewer(user_id=user), "", Scope(project_id=PROJECT), SearchOptions(k=100)
+        )
+        counts[user] = {
+            lvl: sum(1 for r in resp.results if r.intimacy_level == lvl)
+            for lvl in ("private", "intimate", "circle", "public")
+        }
     print("\nwhat each viewer can see (entries by intimacy):")
     for user, c in counts.items():
         print(f"  {user:5s} ({MEMBERS[user]:8s}) " + "  ".join(f"{k} {v}" for k, v in c.items()))
     print("\nThe reader never sees private or intimate entries, nor counts them.")
-    print(f"Start the API:  MEMORA_HOME={settings.home} .venv/bin/memora serve   (OpenAPI docs at "
-          f"http://{settings.api_host}:{settings.api_port}/docs)")
+    print(
+        f"Start the API:  MEMORA_HOME={settings.home} .venv/bin/memora serve   (OpenAPI docs at "
+        f"http://{settings.api_host}:{settings.api_port}/docs)"
+    )
     print(f"Get a token:    MEMORA_HOME={settings.home} .venv/bin/memora token ana")
     _chapter_contexts(graph, settings, embedder)
     return 0

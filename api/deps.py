@@ -39,8 +39,7 @@ def get_services(request: Request) -> Services:
 ServicesDep = Annotated[Services, Depends(get_services)]
 
 
-def current_viewer(request: Request,
-                   creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> Viewer:
+def current_viewer(request: Request, creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> Viewer:
     """The user named by a valid bearer token (a development token or a JWT from the application in front); roles are
     read from the graph by each statement. An address that sent too many invalid tokens is refused (429) before its
     token is read; each invalid or expired one counts (an unreachable JWKS does not: 503, not the caller's fault)."""
@@ -105,6 +104,7 @@ ProjectOwner = Annotated[Viewer, Depends(_owner_of_path_project)]
 
 
 # --- rate limits (api/ratelimit.py) ---------------------------------------------------------------------------------
+
 
 def _limit_searches(request: Request, who: ViewerDep) -> None:
     spend(request, "search", ("user", who.user_id))

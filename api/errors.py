@@ -22,27 +22,31 @@ UNAVAILABLE_DETAIL = "the graph database is unavailable; nothing was written, re
 async def invalid(_: Request, exc: Exception) -> JSONResponse:
     """422 with `loc`, `msg` and `type` of each error, never the rejected input echoed back."""
     assert isinstance(exc, RequestValidationError)
-    errors = [{"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
-              for e in exc.errors()]
+    errors = [{"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")} for e in exc.errors()]
     return JSONResponse(status_code=422, content={"detail": errors})
 
 
 def unavailable_detail(exc: BaseException) -> str:
     """The reason a 503 gives. A commit whose answer was lost is the one case where a write may have happened."""
     if isinstance(exc, IncompleteCommit):
-        return ("the connection to the graph database was lost while committing: the write may or may not be "
-                "stored; read it back before retrying")
+        return (
+            "the connection to the graph database was lost while committing: the write may or may not be "
+            "stored; read it back before retrying"
+        )
     if isinstance(exc, TransientError):
-        return "the graph database could not complete the request now (transient failure); nothing was written, " \
-               "retry later"
+        return (
+            "the graph database could not complete the request now (transient failure); nothing was written, "
+            "retry later"
+        )
     return UNAVAILABLE_DETAIL
 
 
 async def db_down(_: Request, exc: Exception) -> JSONResponse:
     """503 with Retry-After and a reason, never a traceback: the driver gave up within its bounded retries."""
     log.error("Neo4j unavailable: %s: %s", type(exc).__name__, exc)
-    return JSONResponse(status_code=503, content={"detail": unavailable_detail(exc)},
-                        headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+    return JSONResponse(
+        status_code=503, content={"detail": unavailable_detail(exc)}, headers={"Retry-After": str(RETRY_AFTER_SECONDS)}
+    )
 
 
 def add_error_handlers(app: FastAPI) -> None:

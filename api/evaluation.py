@@ -18,7 +18,8 @@ from graph.members import ensure_owner
 from graph.settings import Settings
 from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
-from ingest.pipeline import Ingestor, IngestReport, LineError, read_jsonl
+from ingest.pipeline import Ingestor, IngestReport
+from ingest.records import LineError, read_jsonl
 from queries.search.door import hybrid_search
 from queries.search.request import Scope, SearchOptions
 
@@ -41,15 +42,18 @@ def namespace(entries: Path) -> str:
     return f"eval:{entries.parent.name}-{entries.stem}-{digest}:"
 
 
-def ingest_dataset(graph: Graph, embedder: CheckedEmbedder, entries: Path, prefix: str,
-                   progress: Callable[[int], None] | None = None) -> IngestReport:
+def ingest_dataset(
+    graph: Graph, embedder: CheckedEmbedder, entries: Path, prefix: str, progress: Callable[[int], None] | None = None
+) -> IngestReport:
     def prefixed() -> Any:
         for number, item in read_jsonl(entries):
             if isinstance(item, LineError):
                 yield number, item
                 continue
-            yield number, item.model_copy(update={"project_id": prefix + item.project_id,
-                                                  "entry_id": prefix + item.entry_id})
+            yield (
+                number,
+                item.model_copy(update={"project_id": prefix + item.project_id, "entry_id": prefix + item.entry_id}),
+            )
 
     report = Ingestor(graph, embedder).ingest(prefixed(), progress=progress)
     projects = {prefix + json.loads(line)["project_id"] for line in entries.open(encoding="utf-8") if line.strip()}
@@ -64,10 +68,16 @@ def load_queries(path: Path, prefix: str) -> list[EvalQuery]:
         if not line.strip():
             continue
         q = json.loads(line)
-        out.append(EvalQuery(q["query_id"], prefix + q["project_id"], q["question"],
-                             frozenset(prefix + r for r in q["relevant_entry_ids"]),
-                             str(q.get("category_name") or q.get("category") or "all"),
-                             date.fromisoformat(q["now"]) if q.get("now") else None))
+        out.append(
+            EvalQuery(
+                q["query_id"],
+                prefix + q["project_id"],
+                q["question"],
+                frozenset(prefix + r for r in q["relevant_entry_ids"]),
+                str(q.get("category_name") or q.get("category") or "all"),
+                date.fromisoformat(q["now"]) if q.get("now") else None,
+            )
+        )
     return out
 
 
@@ -78,8 +88,13 @@ def _metrics(ranked: list[str], relevant: frozenset[str]) -> dict[str, float]:
     rr = next((1.0 / i for i, r in enumerate(ranked[:10], start=1) if r in relevant), 0.0)
     dcg = sum(1.0 / math.log2(i + 1) for i, r in enumerate(ranked[:10], start=1) if r in relevant)
     idcg = sum(1.0 / math.log2(i + 1) for i in range(1, min(len(relevant), 10) + 1))
-    return {"recall@5": hit(5), "recall@10": hit(10), "recall@30": hit(30), "mrr@10": rr,
-            "ndcg@10": dcg / idcg if idcg else 0.0}
+    return {
+        "recall@5": hit(5),
+        "recall@10": hit(10),
+        "recall@30": hit(30),
+        "mrr@10": rr,
+        "ndcg@10": dcg / idcg if idcg else 0.0,
+    }
 
 
 def _summary(rows: list[dict[str, float]], latencies: list[float]) -> dict[str, Any]:
@@ -89,24 +104,50 @@ def _summary(rows: list[dict[str, float]], latencies: list[float]) -> dict[str, 
         out[key] = round(statistics.fmean(r[key] for r in rows), 4) if rows else 0.0
     if latencies:
         ordered = sorted(latencies)
-        out["latency_ms"] = {"p50": round(ordered[len(ordered) // 2], 2),
-                             "p95": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))], 2)}
+        out["latency_ms"] = {
+            "p50": round(ordered[len(ordered) // 2], 2),
+            "p95": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))], 2),
+        }
     return out
 
 
-def run_eval(graph: Graph, embedder: CheckedEmbedder, settings: Settings, queries: list[EvalQuery],
-             channels: tuple[str, ...], k: int = 10, progress: Callable[[int], None] | None = None,
-             understanding: bool = True, diversify: bool = True, rerank: str = "none",
-             fusion: str | None = None) -> dict[str, Any]:
+def run_eval(
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    settings: Settings,
+    queries: list[EvalQuery],
+    channels: tuple[str, ...],
+    k: int = 10,
+    progress: Callable[[int], None] | None = None,
+    understanding: bool = True,
+    diversify: bool = True,
+    rerank: str = "none",
+    fusion: str | None = None,
+) -> dict[str, Any]:
     viewer = Viewer(user_id=EVAL_USER)
     per_query: list[dict[str, float]] = []
     latencies: list[float] = []
     by_category: dict[str, list[dict[str, float]]] = defaultdict(list)
     for q in queries:
-        options = SearchOptions(k=max(30, k), channels=channels, understand=understanding, now=q.now,
-                                diversify=diversify, rerank=rerank, fusion=fusion)
-        response = hybrid_search(graph, embedder, settings, viewer, q.question, Scope(project_id=q.project_id),
-                                 options, project_ids=[q.project_id])
+        options = SearchOptions(
+            k=max(30, k),
+            channels=channels,
+            understand=understanding,
+            now=q.now,
+            diversify=diversify,
+            rerank=rerank,
+            fusion=fusion,
+        )
+        response = hybrid_search(
+            graph,
+            embedder,
+            settings,
+            viewer,
+            q.question,
+            Scope(project_id=q.project_id),
+            options,
+            project_ids=[q.project_id],
+        )
         m = _metrics([r.entry_id for r in response.results], q.relevant)
         per_query.append(m)
         by_category[q.category].append(m)

@@ -49,8 +49,15 @@ class JwksCache:
     when to fetch). One lock: while one request fetches, others wait at most that fetch's timeout and then use its
     result, or fail fast without fetching again."""
 
-    def __init__(self, url: str, algorithms: tuple[str, ...], timeout: float, lifespan: float, refetch: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        url: str,
+        algorithms: tuple[str, ...],
+        timeout: float,
+        lifespan: float,
+        refetch: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.client = PyJWKClient(url, cache_jwk_set=False, timeout=timeout)
         self.algorithms = algorithms
         self.lifespan = lifespan
@@ -89,8 +96,11 @@ class JwksCache:
         except jwt.PyJWTError:
             self._failure = "no usable signing keys"
             return
-        keys = {k.key_id: k for k in jwk_set.keys
-                if k.key_id and k.public_key_use in ("sig", None) and k.algorithm_name in self.algorithms}
+        keys = {
+            k.key_id: k
+            for k in jwk_set.keys
+            if k.key_id and k.public_key_use in ("sig", None) and k.algorithm_name in self.algorithms
+        }
         if not keys:
             self._failure = "no usable signing keys"
             return
@@ -112,8 +122,9 @@ class JwtVerifier:
         allowed = [a.strip() for a in settings.auth_algorithms.split(",") if a.strip()]
         unknown = [a for a in allowed if a not in SUPPORTED]
         if unknown:
-            raise JwtConfigError(f"MEMORA_AUTH_ALGORITHMS: {', '.join(unknown)} not supported "
-                                 f"(choose among {', '.join(SUPPORTED)})")
+            raise JwtConfigError(
+                f"MEMORA_AUTH_ALGORITHMS: {', '.join(unknown)} not supported (choose among {', '.join(SUPPORTED)})"
+            )
         if not settings.auth_issuer or not settings.auth_audience:
             raise JwtConfigError("MEMORA_AUTH_ISSUER and MEMORA_AUTH_AUDIENCE are required to accept JWTs")
         if not settings.auth_user_claim:
@@ -126,15 +137,27 @@ class JwtVerifier:
         url = settings.auth_jwks_url
         if url and not url.lower().startswith(("http://", "https://")):
             raise JwtConfigError("MEMORA_AUTH_JWKS_URL must be an http:// or https:// URL")
-        self.jwks = JwksCache(url, asymmetric, settings.auth_jwks_timeout_seconds,
-                              settings.auth_jwks_lifespan_seconds, settings.auth_jwks_refetch_seconds, clock
-                              ) if url and asymmetric else None
+        self.jwks = (
+            JwksCache(
+                url,
+                asymmetric,
+                settings.auth_jwks_timeout_seconds,
+                settings.auth_jwks_lifespan_seconds,
+                settings.auth_jwks_refetch_seconds,
+                clock,
+            )
+            if url and asymmetric
+            else None
+        )
         self.algorithms = (asymmetric if self.jwks else ()) + (("HS256",) if self.secret else ())
         if not self.algorithms:
-            raise JwtConfigError("no JWT algorithm is usable: MEMORA_AUTH_ALGORITHMS needs RS256/ES256 with "
-                                 "MEMORA_AUTH_JWKS_URL, or HS256 with MEMORA_AUTH_HS256_SECRET")
-        self.rules = _Rules(settings.auth_issuer, settings.auth_audience, settings.auth_user_claim,
-                            settings.auth_leeway_seconds)
+            raise JwtConfigError(
+                "no JWT algorithm is usable: MEMORA_AUTH_ALGORITHMS needs RS256/ES256 with "
+                "MEMORA_AUTH_JWKS_URL, or HS256 with MEMORA_AUTH_HS256_SECRET"
+            )
+        self.rules = _Rules(
+            settings.auth_issuer, settings.auth_audience, settings.auth_user_claim, settings.auth_leeway_seconds
+        )
 
     @staticmethod
     def configured(settings: Settings) -> bool:
@@ -167,8 +190,15 @@ class JwtVerifier:
     def _claims(self, token: str, key: Any, alg: str) -> str:
         r = self.rules
         try:
-            claims = jwt.decode(token, key, algorithms=[alg], audience=r.audience, issuer=r.issuer, leeway=r.leeway,
-                                options={"require": ["exp", "iss", "aud"]})
+            claims = jwt.decode(
+                token,
+                key,
+                algorithms=[alg],
+                audience=r.audience,
+                issuer=r.issuer,
+                leeway=r.leeway,
+                options={"require": ["exp", "iss", "aud"]},
+            )
         except jwt.ExpiredSignatureError as exc:
             raise TokenError("token expired") from exc
         except jwt.ImmatureSignatureError as exc:

@@ -15,19 +15,37 @@ from starlette.types import ASGIApp, Message, Receive, Send
 from starlette.types import Scope as AsgiScope
 
 REGISTRY = CollectorRegistry(auto_describe=True)
-REQUESTS = Counter("memora_http_requests", "HTTP requests answered, by route template, method and status.",
-                   ["route", "method", "status"], registry=REGISTRY)
-REQUEST_SECONDS = Histogram("memora_http_request_duration_seconds", "Time to answer a request, by route template.",
-                            ["route", "method"], registry=REGISTRY,
-                            buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10))
-SEARCH_STAGE_SECONDS = Histogram("memora_search_stage_duration_seconds",
-                                 "Time spent in each search stage (parse, embed, dense, fulltext, fuse, ...).",
-                                 ["stage"], registry=REGISTRY,
-                                 buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5))
-SEARCH_CACHE = Counter("memora_search_cache", "Searches answered from the result cache (hit) or not (miss).",
-                       ["outcome"], registry=REGISTRY)
-EMBEDDING_QUEUE = Gauge("memora_embedding_queue_depth",
-                        "Chunks still waiting for the active model's vector (all projects).", registry=REGISTRY)
+REQUESTS = Counter(
+    "memora_http_requests",
+    "HTTP requests answered, by route template, method and status.",
+    ["route", "method", "status"],
+    registry=REGISTRY,
+)
+REQUEST_SECONDS = Histogram(
+    "memora_http_request_duration_seconds",
+    "Time to answer a request, by route template.",
+    ["route", "method"],
+    registry=REGISTRY,
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+)
+SEARCH_STAGE_SECONDS = Histogram(
+    "memora_search_stage_duration_seconds",
+    "Time spent in each search stage (parse, embed, dense, fulltext, fuse, ...).",
+    ["stage"],
+    registry=REGISTRY,
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
+)
+SEARCH_CACHE = Counter(
+    "memora_search_cache",
+    "Searches answered from the result cache (hit) or not (miss).",
+    ["outcome"],
+    registry=REGISTRY,
+)
+EMBEDDING_QUEUE = Gauge(
+    "memora_embedding_queue_depth",
+    "Chunks still waiting for the active model's vector (all projects).",
+    registry=REGISTRY,
+)
 STAGE_NAME_MAX = 40
 
 

@@ -59,6 +59,8 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
     async def _reject(self, scope: AsgiScope, receive: Receive, send: Send) -> None:
-        response = JSONResponse(status_code=422, content={"detail": [{
-            "loc": ["body"], "msg": too_large(self.limit), "type": "body_too_large"}]})
+        response = JSONResponse(
+            status_code=422,
+            content={"detail": [{"loc": ["body"], "msg": too_large(self.limit), "type": "body_too_large"}]},
+        )
         await response(scope, receive, send)

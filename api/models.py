@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from api.models_analytics import MonthOut
-from api.models_entity_vectors import EntityAnswer
 from graph.members import PROJECT_ID_PATTERN
 from ingest.records import ENTRY_ID_MAX, ENTRY_ID_PATTERN, ENTRY_ID_RULE, MAX_TEXT
 
@@ -17,101 +15,38 @@ Kind = Literal["diary", "chronicle", "session", "witness"]
 EntityKind = Literal["person", "place", "thing"]
 Channel = Literal["dense", "fulltext", "structured", "graph"]
 Role = Literal["owner", "coauthor", "reader"]
-_IDS = Field(default=None, max_length=100)
-
-
-class SearchFilters(BaseModel):
-    """Hard filters: never relaxed, and they can only narrow what the viewer may see. Filters combine with AND;
-    within a list filter, any of its values matches (`persons: ["Pep", "Marta"]`: entries naming Pep or Marta)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    intimacy_max: Intimacy | None = None
-    period_id: str | None = Field(default=None, max_length=300)
-    person_ids: list[str] | None = _IDS
-    persons: list[str] | None = _IDS
-    place_ids: list[str] | None = _IDS
-    places: list[str] | None = _IDS
-    author_ids: list[str] | None = _IDS
-    kinds: list[Kind] | None = None
-    tags: list[str] | None = _IDS
-    occurred_year: int | None = Field(default=None, ge=1, le=9999)
-    date_from: date | None = None
-    date_to: date | None = None
-
-    @model_validator(mode="after")
-    def _range(self) -> SearchFilters:
-        if self.date_from and self.date_to and self.date_to < self.date_from:
-            raise ValueError("date_to is before date_from")
-        return self
-
-
-class SearchRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    q: str = Field(max_length=10_000, description="The question, in any language.")
-    project_id: str | None = Field(default=None, max_length=200, description="Defaults to every project of the viewer.")
-    multi_project: bool = False
-    k: int = Field(default=10, ge=1, le=100)
-    include_chunks: bool = False
-    explain: bool = Field(default=False, description="Return the query understanding (debugging, opt-in).")
-    channels: list[Channel] | None = None
-    diversify: bool = Field(default=True, description=(
-        "Near-duplicates move down (false: fused order): by default one sharing at least 80 % of its words with an "
-        "entry above goes after every other candidate; with MEMORA_DIVERSIFY=mmr, MMR over the entries' vectors."))
-    rerank: Literal["none", "fast", "premium"] = Field(default="none", description=(
-        "A second stage over the fused candidates: `fast`, a cross-encoder over the top 50 (MEMORA_RERANKER); "
-        "`premium`, listwise by the configured language model over the top 20 (MEMORA_LLM_*), the fused order kept "
-        "past its timeout. Unconfigured or failing, the fused order is kept and `warnings` says why."))
-    filters: SearchFilters = Field(default_factory=SearchFilters)
-
-
-class ResultOut(BaseModel):
-    entry_id: str
-    project_id: str
-    score: float
-    score_breakdown: dict[str, dict[str, float]]
-    snippet_md: str
-    highlights: list[str]
-    title: str | None
-    occurred_on: str | None
-    occurred_end: str | None
-    occurred_precision: str | None
-    author_id: str | None
-    intimacy_level: Intimacy
-    kind: Kind
-    persons: list[str]
-    places: list[str]
-    things: list[str]
-    tags: list[str]
-    periods: list[dict[str, str]]
-    chunk: dict[str, Any] | None = None
-
-
-class SearchResponseOut(BaseModel):
-    results: list[ResultOut]
-    total_candidates: int
-    source: str
-    latency_ms: dict[str, float]
-    query_understanding: dict[str, Any] | None = None
-    warnings: list[str] = []
-    answer: EntityAnswer | None = None  # set when the query is an entity question (docs/entities.md)
-    search_id: str | None = None  # for POST /v1/feedback (api/routes/feedback.py)
 
 
 # --- entries: one record shape for files and HTTP (docs/entries.md, "The entry format") -----------------------------
 
-_ENTRY_ID = Field(pattern=ENTRY_ID_PATTERN, max_length=ENTRY_ID_MAX,
-                  description=f"{ENTRY_ID_RULE}; must start with this entry's own `project_id` and a slash.")
-_OCCURRED_ON = Field(default=None, max_length=50, description="When it happened, as vague as known: `YYYY-MM-DD`, "
-                     "`YYYY-MM`, `YYYY`, or a range `START/END`. Returned exactly as written.")
-_OCCURRED_AT = Field(default=None, max_length=50, description="ISO date-time of a recorded conversation: entries of "
-                     "one project sharing it are one session, ordered by `turn`.")
-_TURN = Field(default=None, ge=0, le=10_000_000, description="Position in its session (`occurred_at`); by default "
-              "the order of writing.")
+_ENTRY_ID = Field(
+    pattern=ENTRY_ID_PATTERN,
+    max_length=ENTRY_ID_MAX,
+    description=f"{ENTRY_ID_RULE}; must start with this entry's own `project_id` and a slash.",
+)
+_OCCURRED_ON = Field(
+    default=None,
+    max_length=50,
+    description="When it happened, as vague as known: `YYYY-MM-DD`, "
+    "`YYYY-MM`, `YYYY`, or a range `START/END`. Returned exactly as written.",
+)
+_OCCURRED_AT = Field(
+    default=None,
+    max_length=50,
+    description="ISO date-time of a recorded conversation: entries of "
+    "one project sharing it are one session, ordered by `turn`.",
+)
+_TURN = Field(
+    default=None,
+    ge=0,
+    le=10_000_000,
+    description="Position in its session (`occurred_at`); by default the order of writing.",
+)
 _NAMES: list[str] = Field(default_factory=list, max_length=200)
-_READ_ONLY = Field(default=None, description="Ignored on input: what GET answers and no writer sets (so a GET body "
-                   "can be sent back unchanged).")
+_READ_ONLY = Field(
+    default=None,
+    description="Ignored on input: what GET answers and no writer sets (so a GET body can be sent back unchanged).",
+)
 
 
 class EntryBody(BaseModel):
@@ -137,9 +72,12 @@ class EntryIn(EntryBody):
     """An entry written through the API, in the record format of `memora ingest`; its author is the caller. Any
     other field (e.g. `mood`, `session`) is kept as metadata; at most 50, names of 1 to 100 characters."""
 
-    entry_id: str | None = Field(default=None, pattern=ENTRY_ID_PATTERN, max_length=ENTRY_ID_MAX,
-                                 description=f"{ENTRY_ID_RULE}; must start with `project_id` and a slash; "
-                                             "generated when absent.")
+    entry_id: str | None = Field(
+        default=None,
+        pattern=ENTRY_ID_PATTERN,
+        max_length=ENTRY_ID_MAX,
+        description=f"{ENTRY_ID_RULE}; must start with `project_id` and a slash; generated when absent.",
+    )
     project_id: str = Field(max_length=200)
     author: str | None = Field(default=None, max_length=200, description="The caller (the only value accepted).")
     intimacy: Intimacy = "circle"
@@ -209,11 +147,13 @@ class EntryReadOnly(BaseModel):
     occurred: OccurredOut | None
     linked: LinkedOut
     period_id: str | None
-    embedding: Literal["done", "pending"] = Field(description="pending: some chunks await the embedding worker "
-                                                              "(keyword and structured search find it meanwhile).")
+    embedding: Literal["done", "pending"] = Field(
+        description="pending: some chunks await the embedding worker (keyword and structured search find it meanwhile)."
+    )
     written_by: Literal["file", "api"] | None = Field(
         description="file: what a file last wrote; api: written or changed through the API since (re-ingesting "
-                    "that file skips it unless --overwrite); null: written before this was recorded.")
+        "that file skips it unless --overwrite); null: written before this was recorded."
+    )
 
 
 class EntryOut(BaseModel):
@@ -247,8 +187,10 @@ class EntryListOut(BaseModel):
 
     entries: list[EntryOut]
     next_cursor: str | None
-    warnings: list[str] = Field(default_factory=list, description="e.g. a person filter naming nobody you can see "
-                                                                  "(a hidden name gets the same answer).")
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="e.g. a person filter naming nobody you can see (a hidden name gets the same answer).",
+    )
 
 
 class WriteOut(BaseModel):
@@ -283,8 +225,10 @@ class EntityIn(BaseModel):
     kind: Literal["person", "place", "thing"]
     name: str = Field(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f]+$")
     aliases: list[str] = Field(default_factory=list, max_length=50)
-    audience: Intimacy = Field(default="circle", description="Who may learn this name and its aliases, read like "
-                                                           "an entry's intimacy level (private: only you).")
+    audience: Intimacy = Field(
+        default="circle",
+        description="Who may learn this name and its aliases, read like an entry's intimacy level (private: only you).",
+    )
 
 
 class RelinkJobOut(BaseModel):
@@ -296,8 +240,9 @@ class RelinkJobOut(BaseModel):
     status: Literal["queued", "running", "done", "failed"]
     done: int = Field(description="Entries examined so far, among those the caller may see.")
     total: int | None = Field(description="Entries of the project the caller may see (known once the job runs).")
-    relinked: int = Field(description="Entries the caller may see whose links changed and were rewritten (the "
-                                      "others are untouched).")
+    relinked: int = Field(
+        description="Entries the caller may see whose links changed and were rewritten (the others are untouched)."
+    )
     error: str | None = None
 
 
@@ -306,8 +251,9 @@ class EntityOut(BaseModel):
     kind: Literal["person", "place", "thing"]
     name: str
     aliases: list[str]
-    relink: RelinkJobOut | None = Field(default=None, description="The job re-linking existing entries to the "
-                                                                  "changed names (writes only).")
+    relink: RelinkJobOut | None = Field(
+        default=None, description="The job re-linking existing entries to the changed names (writes only)."
+    )
 
 
 class EntityPatch(BaseModel):
@@ -316,8 +262,9 @@ class EntityPatch(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str | None = Field(default=None, min_length=1, max_length=200, pattern=r"^[^\x00-\x1f]+$")
-    aliases: list[str] | None = Field(default=None, max_length=50,
-                                      description="The complete new list of aliases (replaces the old one).")
+    aliases: list[str] | None = Field(
+        default=None, max_length=50, description="The complete new list of aliases (replaces the old one)."
+    )
 
     @model_validator(mode="after")
     def _something(self) -> EntityPatch:
@@ -375,12 +322,16 @@ class ProjectIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    id: str | None = Field(default=None, pattern=PROJECT_ID_PATTERN,
-                           description="1-100 letters, digits, '.', '_', ':' or '-', no '/' (entry ids are "
-                                       "'<project_id>/…'). Omitted: the name's slug plus 6 random hex digits.")
+    id: str | None = Field(
+        default=None,
+        pattern=PROJECT_ID_PATTERN,
+        description="1-100 letters, digits, '.', '_', ':' or '-', no '/' (entry ids are "
+        "'<project_id>/…'). Omitted: the name's slug plus 6 random hex digits.",
+    )
     name: str = Field(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f]+$")
     hemisphere: Literal["north", "south"] = Field(
-        default="north", description="Decides which months a season means in this project's queries.")
+        default="north", description="Decides which months a season means in this project's queries."
+    )
 
 
 class ProjectPatch(BaseModel):
@@ -388,7 +339,8 @@ class ProjectPatch(BaseModel):
 
     name: str | None = Field(default=None, min_length=1, max_length=200, pattern=r"^[^\x00-\x1f]+$")
     hemisphere: Literal["north", "south"] | None = Field(
-        default=None, description="Decides which months a season means in this project's queries.")
+        default=None, description="Decides which months a season means in this project's queries."
+    )
 
 
 class ProjectOut(BaseModel):
@@ -457,8 +409,9 @@ class YearOut(BaseModel):
 class TimelineOut(BaseModel):
     entity: EntityRef
     years: list[YearOut]
-    months: list[MonthOut] | None = Field(None, description="With resolution=month; `vaguer` dated entries (a year, a "
-                                                            "season) are in `years` only.")
+    months: list[MonthOut] | None = Field(
+        None, description="With resolution=month; `vaguer` dated entries (a year, a season) are in `years` only."
+    )
     vaguer: int | None = None
 
 
@@ -494,7 +447,8 @@ class ExportLineOut(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
-    memora_record: Literal["project", "member", "entity", "declaration", "dismissal", "witness_grant",
-                           "end"] | None = None
+    memora_record: Literal["project", "member", "entity", "declaration", "dismissal", "witness_grant", "end"] | None = (
+        None
+    )
     project_id: str | None = None
     entry_id: str | None = None

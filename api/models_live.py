@@ -11,8 +11,11 @@ class LiveRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     project_id: str = Field(min_length=1, max_length=200)
-    transcript: str = Field(min_length=1, max_length=200_000, description=(
-        "The running transcript (or its end); only its last ~500 tokens (2,000 characters) are read."))
+    transcript: str = Field(
+        min_length=1,
+        max_length=200_000,
+        description=("The running transcript (or its end); only its last ~500 tokens (2,000 characters) are read."),
+    )
 
 
 class LiveEntryOut(BaseModel):
@@ -38,8 +41,11 @@ class AskAboutOut(BaseModel):
 
 class LiveContextOut(BaseModel):
     entries: list[LiveEntryOut] = Field(description="The 5 entries most related to the window, best first.")
-    ask_about: list[AskAboutOut] = Field(description=(
-        "Persons and places named in the window that few entries the caller may see mention: fewest first."))
+    ask_about: list[AskAboutOut] = Field(
+        description=(
+            "Persons and places named in the window that few entries the caller may see mention: fewest first."
+        )
+    )
     window_tokens: int = Field(description="Tokens read from the transcript's end (~4 characters a token).")
     latency_ms: dict[str, float]
     warnings: list[str] = []

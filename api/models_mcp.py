@@ -34,20 +34,32 @@ class EntityQuestionIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    question: Question = Field(description=(
-        "`cooccurrence`: who or what appears with `entity`; `timeline`: visible entries per year (or month) naming "
-        "it; `importance`: the project's most important entities (no `entity`); `similar`: entities or chapters "
-        "like `entity`, by their vectors."))
+    question: Question = Field(
+        description=(
+            "`cooccurrence`: who or what appears with `entity`; `timeline`: visible entries per year (or month) naming "
+            "it; `importance`: the project's most important entities (no `entity`); `similar`: entities or chapters "
+            "like `entity`, by their vectors."
+        )
+    )
     project_id: str = Field(min_length=1, max_length=200)
-    entity: str | None = Field(default=None, min_length=1, max_length=200, description=(
-        "A person, place or thing by id, name or alias (for `similar`, a chapter too); required except for "
-        "`importance`."))
+    entity: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=200,
+        description=(
+            "A person, place or thing by id, name or alias (for `similar`, a chapter too); required except for "
+            "`importance`."
+        ),
+    )
     limit: int = Field(default=10, ge=1, le=100)
-    kind: Literal["person", "place", "thing", "period"] | None = Field(default=None, description=(
-        "Keep companions / important / similar entities of one kind (`period` only for `similar`)."))
+    kind: Literal["person", "place", "thing", "period"] | None = Field(
+        default=None,
+        description=("Keep companions / important / similar entities of one kind (`period` only for `similar`)."),
+    )
     measure: Literal["jaccard", "pmi", "count"] = Field(default="jaccard", description=MEASURE_DOC)
-    date_from: str | None = Field(default=None, max_length=50, description="`cooccurrence`: `YYYY`, `YYYY-MM` or "
-                                                                          "`YYYY-MM-DD`.")
+    date_from: str | None = Field(
+        default=None, max_length=50, description="`cooccurrence`: `YYYY`, `YYYY-MM` or `YYYY-MM-DD`."
+    )
     date_to: str | None = Field(default=None, max_length=50, description="`cooccurrence`: as `date_from`.")
     resolution: Literal["year", "month"] = Field(default="year", description="`timeline` only.")
 
@@ -68,8 +80,12 @@ class SummaryIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     project_id: str = Field(min_length=1, max_length=200)
-    period: str | None = Field(default=None, min_length=1, max_length=300, description=(
-        "A chapter's id or name; absent: the whole project's summary."))
+    period: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=300,
+        description=("A chapter's id or name; absent: the whole project's summary."),
+    )
 
 
 class SummaryToolOut(BaseModel):

@@ -45,8 +45,9 @@ class ChapterRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     project_id: str = Field(pattern=PROJECT_ID_PATTERN, max_length=200)
-    theme: str = Field(min_length=1, max_length=MAX_THEME,
-                       description="Free text (\"los veranos en Cádiz\") or a period id.")
+    theme: str = Field(
+        min_length=1, max_length=MAX_THEME, description='Free text ("los veranos en Cádiz") or a period id.'
+    )
     budget_tokens: int = Field(default=4000, ge=1, le=MAX_BUDGET)
 
 

@@ -17,5 +17,7 @@ class FeedbackOut(BaseModel):
     search_id: str
     entry_id: str
     position: int
-    recorded: bool = Field(description="Whether the click went into the retrieval log (only sampled searches are "
-                                       "logged; a click on another is accepted and not kept).")
+    recorded: bool = Field(
+        description="Whether the click went into the retrieval log (only sampled searches are "
+        "logged; a click on another is accepted and not kept)."
+    )

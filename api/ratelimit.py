@@ -35,8 +35,11 @@ from fastapi import HTTPException, Request
 from api.models import RateLimitedOut
 from graph.settings import Settings
 
-UNLIMITED: dict[str, Any] = {"rate_search_per_second": 0, "rate_write_per_second": 0,
-                             "rate_auth_failures_per_minute": 0}
+UNLIMITED: dict[str, Any] = {
+    "rate_search_per_second": 0,
+    "rate_write_per_second": 0,
+    "rate_auth_failures_per_minute": 0,
+}
 """`settings.model_copy(update=UNLIMITED)`: every limit off (tests that hammer the API on purpose)."""
 
 MAX_KEYS = 100_000
@@ -140,8 +143,11 @@ def check_address(request: Request) -> None:
     limits = limits_of(request)
     wait = limits.auth_failures.wait(client_address(request))
     if wait:
-        raise too_many(f"too many failed authentications from this address (at most "
-                       f"{limits.settings.rate_auth_failures_per_minute} a minute)", wait)
+        raise too_many(
+            f"too many failed authentications from this address (at most "
+            f"{limits.settings.rate_auth_failures_per_minute} a minute)",
+            wait,
+        )
 
 
 def note_auth_failure(request: Request) -> None:
@@ -158,13 +164,25 @@ def spend_from(limits: Limits, kind: str, key: Hashable) -> None:
     buckets, what = (limits.searches, "searches") if kind == "search" else (limits.writes, "writes")
     wait = buckets.take(key)
     if wait:
-        raise too_many(f"too many {what} by this caller (at most {buckets.limit.rate:g} a second, in bursts of "
-                       f"{buckets.limit.burst:g})", wait)
+        raise too_many(
+            f"too many {what} by this caller (at most {buckets.limit.rate:g} a second, in bursts of "
+            f"{buckets.limit.burst:g})",
+            wait,
+        )
 
 
 def rate_limited(what: str) -> dict[int | str, dict[str, Any]]:
     """The 429 answer, for a route's or router's `responses=`."""
-    return {429: {"model": RateLimitedOut,
-                  "description": f"Too many requests: {what}. Retry after the seconds given in `Retry-After`.",
-                  "headers": {"Retry-After": {"description": "seconds to wait, at least 1", "required": True,
-                                              "schema": {"type": "integer", "minimum": 1}}}}}
+    return {
+        429: {
+            "model": RateLimitedOut,
+            "description": f"Too many requests: {what}. Retry after the seconds given in `Retry-After`.",
+            "headers": {
+                "Retry-After": {
+                    "description": "seconds to wait, at least 1",
+                    "required": True,
+                    "schema": {"type": "integer", "minimum": 1},
+                }
+            },
+        }
+    }

@@ -27,24 +27,38 @@ class ValidationErrorOut(BaseModel):
     detail: list[FieldError]
 
 
-_RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before retrying", "required": True,
-                                "schema": {"type": "integer", "minimum": 1}}}
+_RETRY_AFTER = {
+    "Retry-After": {
+        "description": "seconds to wait before retrying",
+        "required": True,
+        "schema": {"type": "integer", "minimum": 1},
+    }
+}
 _WWW_AUTH = {"WWW-Authenticate": {"description": "`Bearer`", "schema": {"type": "string"}}}
 
 ERRORS: dict[int, dict[str, Any]] = {
-    401: {"model": ErrorOut, "headers": _WWW_AUTH,
-          "description": "No bearer token, or one that is malformed, forged, expired or revoked."},
-    403: {"model": ErrorOut,
-          "description": "The caller is not a member of the project, or their role does not allow this. Answered "
-                         "the same whether or not the project exists."},
-    404: {"model": ErrorOut,
-          "description": "Not found — or hidden from the caller: both give the same answer, so neither can be told "
-                         "from the other."},
+    401: {
+        "model": ErrorOut,
+        "headers": _WWW_AUTH,
+        "description": "No bearer token, or one that is malformed, forged, expired or revoked.",
+    },
+    403: {
+        "model": ErrorOut,
+        "description": "The caller is not a member of the project, or their role does not allow this. Answered "
+        "the same whether or not the project exists.",
+    },
+    404: {
+        "model": ErrorOut,
+        "description": "Not found — or hidden from the caller: both give the same answer, so neither can be told "
+        "from the other.",
+    },
     409: {"model": ErrorOut, "description": "Conflicts with the current state (the reason says which)."},
     422: {"model": ValidationErrorOut, "description": "Invalid body, query or path parameter."},
-    503: {"model": ErrorOut, "headers": _RETRY_AFTER,
-          "description": "The graph database is unreachable; nothing was written. Retry after `Retry-After` "
-                         "seconds."},
+    503: {
+        "model": ErrorOut,
+        "headers": _RETRY_AFTER,
+        "description": "The graph database is unreachable; nothing was written. Retry after `Retry-After` seconds.",
+    },
 }
 
 

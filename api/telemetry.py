@@ -10,8 +10,9 @@ from queries.search.request import SearchResponse
 from queries.telemetry.search_log import record
 
 
-def after_search(svc: Services, viewer: Viewer, query: str, project_id: str | None, resp: SearchResponse,
-                 rerank: str) -> str:
+def after_search(
+    svc: Services, viewer: Viewer, query: str, project_id: str | None, resp: SearchResponse, rerank: str
+) -> str:
     """The search's id. A search over all the caller's projects is logged with the projects of its results."""
     observe_search(resp.latency_ms, resp.cached)
     projects = [project_id] if project_id else sorted({r.project_id for r in resp.results})

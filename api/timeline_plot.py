@@ -55,8 +55,12 @@ def draw_timeline(name: str, rows: list[dict[str, Any]], resolution: str, fmt: s
         if labels:
             ax.bar(range(len(labels)), counts, color="#4c72b0", width=0.8)
             step = max(1, len(labels) // 12)
-            ax.set_xticks(range(0, len(labels), step), labels[::step], rotation=45 if resolution == "month" else 0,
-                          ha="right" if resolution == "month" else "center")
+            ax.set_xticks(
+                range(0, len(labels), step),
+                labels[::step],
+                rotation=45 if resolution == "month" else 0,
+                ha="right" if resolution == "month" else "center",
+            )
             ax.set_ylabel("entries")
             ax.yaxis.get_major_locator().set_params(integer=True)
         else:

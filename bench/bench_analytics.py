@@ -33,7 +33,8 @@ from graph.members import set_member  # noqa: E402
 from graph.settings import get_settings  # noqa: E402
 from graph.visibility import Viewer, visibility_params  # noqa: E402
 from ingest.embedding_jobs import active_embedder  # noqa: E402
-from ingest.pipeline import Ingestor, parse_line  # noqa: E402
+from ingest.pipeline import Ingestor  # noqa: E402
+from ingest.records import parse_line  # noqa: E402
 
 CLEANUP = "MATCH (n) WHERE n.project_id STARTS WITH $p OR (n:Project AND n.id STARTS WITH $p) DETACH DELETE n"
 PERSONS = [f"Persona{i:02d}" for i in range(40)]
@@ -47,9 +48,17 @@ def _records(project: str, owner: str, n: int) -> list[dict[str, Any]]:
         year, month, day = 2005 + i * 16 // n, rnd.randint(1, 12), rnd.randint(1, 28)
         when = rnd.choice([f"{year}-{month:02d}-{day:02d}"] * 6 + [f"{year}-{month:02d}"] * 3 + [str(year)])
         persons = sorted(set(rnd.choices(PERSONS, weights, k=3)))
-        rows.append({"entry_id": f"{project}/e{i}", "project_id": project, "author": owner, "occurred_on": when,
-                     "intimacy": rnd.choice(["circle"] * 14 + ["intimate"] * 3 + ["private"] * 3),
-                     "persons": persons, "text": f"Entrada {i}: un día con {', '.join(persons)}."})
+        rows.append(
+            {
+                "entry_id": f"{project}/e{i}",
+                "project_id": project,
+                "author": owner,
+                "occurred_on": when,
+                "intimacy": rnd.choice(["circle"] * 14 + ["intimate"] * 3 + ["private"] * 3),
+                "persons": persons,
+                "text": f"Entrada {i}: un día con {', '.join(persons)}.",
+            }
+        )
     return rows
 
 
@@ -61,8 +70,10 @@ def _percentiles(fn: Callable[[], Any], repeat: int) -> dict[str, float]:
         fn()
         times.append(time.perf_counter() - t)
     times.sort()
-    return {"p50_ms": round(times[len(times) // 2] * 1000, 1),
-            "p95_ms": round(times[min(len(times) - 1, int(0.95 * len(times)))] * 1000, 1)}
+    return {
+        "p50_ms": round(times[len(times) // 2] * 1000, 1),
+        "p95_ms": round(times[min(len(times) - 1, int(0.95 * len(times)))] * 1000, 1),
+    }
 
 
 def _db_hits(graph: Any, query: str, params: dict[str, Any]) -> int:
@@ -96,21 +107,30 @@ def main() -> int:
         t = time.monotonic()
         lines = [json.dumps(r, ensure_ascii=False) for r in _records(project, owner, args.entries)]
         report = Ingestor(graph, active_embedder(graph, settings), embed=False).ingest(
-            [(i, parse_line(i, line)) for i, line in enumerate(lines, 1)])
+            [(i, parse_line(i, line)) for i, line in enumerate(lines, 1)]
+        )
         assert not report.errors, report.errors[:3]
         ingest_s = time.monotonic() - t
-        pep = graph.read("MATCH (e:Entry {project_id: $p})-[:MENTIONS]->(x) WITH x, count(e) AS n "
-                         "RETURN x.id AS id ORDER BY n DESC LIMIT 1", {"p": project})[0]["id"]
+        pep = graph.read(
+            "MATCH (e:Entry {project_id: $p})-[:MENTIONS]->(x) WITH x, count(e) AS n "
+            "RETURN x.id AS id ORDER BY n DESC LIMIT 1",
+            {"p": project},
+        )[0]["id"]
         start, end = date_range("2010", "2012")
-        out: dict[str, Any] = {"entries": args.entries, "persons": len(PERSONS), "repeat": args.repeat,
-                               "ingest_s": round(ingest_s, 1)}
+        out: dict[str, Any] = {
+            "entries": args.entries,
+            "persons": len(PERSONS),
+            "repeat": args.repeat,
+            "ingest_s": round(ingest_s, 1),
+        }
         for who, user in (("reader", reader), ("owner", owner)):
             params = visibility_params(Viewer(user_id=user))
             cases: dict[str, Callable[[], Any]] = {
                 "cooccurrence_jaccard": partial(analytics.co_occurrence, graph, params, project, pep),
                 "cooccurrence_pmi": partial(analytics.co_occurrence, graph, params, project, pep, measure="pmi"),
-                "cooccurrence_pmi_2010_2012": partial(analytics.co_occurrence, graph, params, project, pep,
-                                                      measure="pmi", date_from=start, date_to=end),
+                "cooccurrence_pmi_2010_2012": partial(
+                    analytics.co_occurrence, graph, params, project, pep, measure="pmi", date_from=start, date_to=end
+                ),
                 "timeline_month": partial(timelines.timeline_months, graph, params, project, pep),
                 "changes_all": partial(timelines.changes, graph, params, project),
                 "changes_2010_2012": partial(timelines.changes, graph, params, project, start, end),
@@ -119,12 +139,23 @@ def main() -> int:
             out[who] = {name: _percentiles(fn, args.repeat) for name, fn in cases.items()}
             base = {"project_id": project, "entity_id": pep, "kind": None, "limit": 10, **params}
             out[who]["db_hits"] = {
-                "cooccurrence_jaccard": _db_hits(graph, analytics.CO_OCCURRENCE, {
-                    **base, "measure": "jaccard", "date_from": None, "date_to": None}),
+                "cooccurrence_jaccard": _db_hits(
+                    graph, analytics.CO_OCCURRENCE, {**base, "measure": "jaccard", "date_from": None, "date_to": None}
+                ),
                 "timeline_month": _db_hits(graph, timelines.TIMELINE_MONTHS, base),
-                "changes_all": _db_hits(graph, timelines.CHANGES, {
-                    **base, "date_from": None, "date_to": None, "factor": 4.0, "min_entries": timelines.MIN_ENTRIES,
-                    "min_gap_days": timelines.MIN_GAP_DAYS})}
+                "changes_all": _db_hits(
+                    graph,
+                    timelines.CHANGES,
+                    {
+                        **base,
+                        "date_from": None,
+                        "date_to": None,
+                        "factor": 4.0,
+                        "min_entries": timelines.MIN_ENTRIES,
+                        "min_gap_days": timelines.MIN_GAP_DAYS,
+                    },
+                ),
+            }
         print(json.dumps(out, indent=2))
     finally:
         graph.write(CLEANUP, {"p": prefix})

@@ -34,7 +34,8 @@ from graph.members import set_member  # noqa: E402
 from graph.settings import Settings  # noqa: E402
 from graph.visibility import Viewer  # noqa: E402
 from inference.embedders import CheckedEmbedder  # noqa: E402
-from ingest.pipeline import Ingestor, parse_line  # noqa: E402
+from ingest.pipeline import Ingestor  # noqa: E402
+from ingest.records import parse_line  # noqa: E402
 from queries.search import query_vectors, result_cache  # noqa: E402
 from queries.search.door import hybrid_search  # noqa: E402
 from queries.search.request import Scope, SearchOptions  # noqa: E402
@@ -93,8 +94,15 @@ def main() -> int:
 
     def search(settings: Settings, q: dict[str, Any]) -> float:
         started = time.perf_counter()
-        hybrid_search(graph, embedder, settings, viewer, q["question"], Scope(project_id=project),
-                      SearchOptions(k=10, now=date.fromisoformat(q["now"])))
+        hybrid_search(
+            graph,
+            embedder,
+            settings,
+            viewer,
+            q["question"],
+            Scope(project_id=project),
+            SearchOptions(k=10, now=date.fromisoformat(q["now"])),
+        )
         return (time.perf_counter() - started) * 1000
 
     def timed(settings: Settings, qs: list[dict[str, Any]]) -> list[float]:
@@ -120,15 +128,26 @@ def main() -> int:
     return 0
 
 
-def stream(args: argparse.Namespace, questions: list[dict[str, Any]], off: Settings, on: Settings,
-           search: Callable[[Settings, dict[str, Any]], float], graph: Graph, embedder: CheckedEmbedder,
-           project: str, owner: str) -> dict[str, Any]:
+def stream(
+    args: argparse.Namespace,
+    questions: list[dict[str, Any]],
+    off: Settings,
+    on: Settings,
+    search: Callable[[Settings, dict[str, Any]], float],
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    project: str,
+    owner: str,
+) -> dict[str, Any]:
     rng = random.Random(args.seed)
     weights = [1 / (rank + 1) ** 1.1 for rank in range(len(questions))]
     order = rng.sample(questions, len(questions))
     picks = rng.choices(order, weights=weights, k=args.stream)
-    results: dict[str, Any] = {"searches": args.stream, "write_every": args.write_every,
-                               "distinct_questions": len({q["query_id"] for q in picks})}
+    results: dict[str, Any] = {
+        "searches": args.stream,
+        "write_every": args.write_every,
+        "distinct_questions": len({q["query_id"] for q in picks}),
+    }
     for name, settings in (("off", off), ("on", on)):
         query_vectors.clear()
         result_cache.clear()
@@ -136,8 +155,13 @@ def stream(args: argparse.Namespace, questions: list[dict[str, Any]], off: Setti
         for i, q in enumerate(picks, start=1):
             times.append(search(settings, q))
             if i % args.write_every == 0:  # an edit of one of the owner's entries: their cached results are stale
-                row = {"entry_id": f"{project}/bench-edit", "project_id": project, "author": owner,
-                       "text": f"Nota de prueba número {i}.", "intimacy": "private"}
+                row = {
+                    "entry_id": f"{project}/bench-edit",
+                    "project_id": project,
+                    "author": owner,
+                    "text": f"Nota de prueba número {i}.",
+                    "intimacy": "private",
+                }
                 Ingestor(graph, embedder, overwrite=True).ingest([(1, parse_line(1, json.dumps(row)))])
         results[f"cache_{name}_ms"] = summary(times)
         print(f"stream, cache {name}: done", file=sys.stderr, flush=True)

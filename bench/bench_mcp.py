@@ -39,7 +39,8 @@ from graph.db import get_graph
 from graph.members import set_member
 from graph.settings import get_settings
 from inference.embedders import get_embedder
-from ingest.pipeline import Ingestor, parse_line
+from ingest.pipeline import Ingestor
+from ingest.records import parse_line
 
 CLEANUP = "MATCH (n) WHERE n.project_id STARTS WITH $p OR (n:Project AND n.id STARTS WITH $p) DETACH DELETE n"
 CLEANUP_USERS = "MATCH (u:User) WHERE u.id STARTS WITH $p DETACH DELETE u"
@@ -49,11 +50,20 @@ LEVELS = ["circle", "public", "circle", "intimate", "private"]
 
 
 def _records(project: str, users: list[str], n: int) -> list[dict[str, Any]]:
-    return [{"entry_id": f"{project}/e{i}", "project_id": project, "author": users[i % len(users)],
-             "intimacy": LEVELS[i % len(LEVELS)], "occurred_on": f"{2000 + i % 20}-0{1 + i % 9}-1{i % 10}",
-             "persons": [PEOPLE[i % 6], PEOPLE[(i * 5) % 6]], "places": [PLACES[i % 5]],
-             "text": f"Día {i}: {PEOPLE[i % 6]} y {PEOPLE[(i * 5) % 6]} en {PLACES[i % 5]}, hablamos del viaje "
-                     f"número {i} y de la casa de la abuela."} for i in range(n)]
+    return [
+        {
+            "entry_id": f"{project}/e{i}",
+            "project_id": project,
+            "author": users[i % len(users)],
+            "intimacy": LEVELS[i % len(LEVELS)],
+            "occurred_on": f"{2000 + i % 20}-0{1 + i % 9}-1{i % 10}",
+            "persons": [PEOPLE[i % 6], PEOPLE[(i * 5) % 6]],
+            "places": [PLACES[i % 5]],
+            "text": f"Día {i}: {PEOPLE[i % 6]} y {PEOPLE[(i * 5) % 6]} en {PLACES[i % 5]}, hablamos del viaje "
+            f"número {i} y de la casa de la abuela.",
+        }
+        for i in range(n)
+    ]
 
 
 def _summary(ms: list[float]) -> dict[str, float]:
@@ -69,26 +79,39 @@ async def _measure(api: str, mcp: str, token: str, project: str, n: int, rounds:
 
     def rpc(tool: str, arguments: dict[str, Any]) -> Any:
         """A tools/call as one JSON-RPC POST, without the SDK client (and its check of the result's schema)."""
-        return raw.post(mcp, json={"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                                   "params": {"name": tool, "arguments": arguments}}, headers=rpc_headers)
+        return raw.post(
+            mcp,
+            json={"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": tool, "arguments": arguments}},
+            headers=rpc_headers,
+        )
 
-    async with httpx.AsyncClient(base_url=api, headers=auth, timeout=120) as http, \
-            httpx.AsyncClient(headers=auth, timeout=120) as raw, \
-            create_mcp_http_client(headers=auth) as client, \
-            streamable_http_client(mcp, http_client=client) as (read, write, _), \
-            ClientSession(read, write) as session:
+    async with (
+        httpx.AsyncClient(base_url=api, headers=auth, timeout=120) as http,
+        httpx.AsyncClient(headers=auth, timeout=120) as raw,
+        create_mcp_http_client(headers=auth) as client,
+        streamable_http_client(mcp, http_client=client) as (read, write, _),
+        ClientSession(read, write) as session,
+    ):
         await session.initialize()
         await session.list_tools()
         for r in range(rounds + 1):  # round 0 warms both doors
             entry_id = f"{project}/e{(r * 5) % n}"  # circle: visible to the reader
-            q = [{"q": f"{PEOPLE[(r + d) % 6]} en {PLACES[(r + 2 * d) % 5]} viaje {3 * r + d}",
-                  "project_id": project, "k": 10} for d in range(3)]  # a query of its own per door: all cold
-            calls = [("get_entry_http", lambda e=entry_id: http.get(f"/v1/entries/{e}")),
-                     ("get_entry_mcp_raw", lambda e=entry_id: rpc("get_entry", {"entry_id": e})),
-                     ("get_entry_mcp_sdk", lambda e=entry_id: session.call_tool("get_entry", {"entry_id": e})),
-                     ("search_http", lambda q=q[0]: http.post("/v1/search", json=q)),
-                     ("search_mcp_raw", lambda q=q[1]: rpc("search", q)),
-                     ("search_mcp_sdk", lambda q=q[2]: session.call_tool("search", q))]
+            q = [
+                {
+                    "q": f"{PEOPLE[(r + d) % 6]} en {PLACES[(r + 2 * d) % 5]} viaje {3 * r + d}",
+                    "project_id": project,
+                    "k": 10,
+                }
+                for d in range(3)
+            ]  # a query of its own per door: all cold
+            calls = [
+                ("get_entry_http", lambda e=entry_id: http.get(f"/v1/entries/{e}")),
+                ("get_entry_mcp_raw", lambda e=entry_id: rpc("get_entry", {"entry_id": e})),
+                ("get_entry_mcp_sdk", lambda e=entry_id: session.call_tool("get_entry", {"entry_id": e})),
+                ("search_http", lambda q=q[0]: http.post("/v1/search", json=q)),
+                ("search_mcp_raw", lambda q=q[1]: rpc("search", q)),
+                ("search_mcp_sdk", lambda q=q[2]: session.call_tool("search", q)),
+            ]
             if r % 2:
                 calls = calls[2::-1] + calls[:2:-1]
             for name, call in calls:
@@ -97,8 +120,9 @@ async def _measure(api: str, mcp: str, token: str, project: str, n: int, rounds:
                 elapsed = (time.perf_counter() - start) * 1000
                 if isinstance(answer, httpx.Response):
                     body = answer.json()
-                    ok = answer.status_code == 200 and (body.get("result", {}).get("isError") is False
-                                                        if "jsonrpc" in body else True)
+                    ok = answer.status_code == 200 and (
+                        body.get("result", {}).get("isError") is False if "jsonrpc" in body else True
+                    )
                 else:
                     ok = not answer.isError
                 assert ok, (name, answer)
@@ -107,8 +131,9 @@ async def _measure(api: str, mcp: str, token: str, project: str, n: int, rounds:
     out: dict[str, Any] = {k: _summary(v) for k, v in times.items()}
     for tool in ("get_entry", "search"):
         for door in ("mcp_raw", "mcp_sdk"):
-            out[f"{tool}_ratio_{door}_over_http"] = round(out[f"{tool}_{door}"]["p50_ms"] /
-                                                          out[f"{tool}_http"]["p50_ms"], 2)
+            out[f"{tool}_ratio_{door}_over_http"] = round(
+                out[f"{tool}_{door}"]["p50_ms"] / out[f"{tool}_http"]["p50_ms"], 2
+            )
     return out
 
 
@@ -122,8 +147,10 @@ def main() -> None:
     for user, role in zip(users, ("owner", "coauthor", "reader"), strict=True):
         set_member(graph, project, user, role)
     try:
-        items = [(i, parse_line(i, json.dumps(r, ensure_ascii=False)))
-                 for i, r in enumerate(_records(project, users, n), start=1)]
+        items = [
+            (i, parse_line(i, json.dumps(r, ensure_ascii=False)))
+            for i, r in enumerate(_records(project, users, n), start=1)
+        ]
         report = Ingestor(graph, embedder).ingest(items)
         assert not report.errors
         svc = Services(settings, graph=graph, embedder=embedder)

@@ -20,7 +20,8 @@ sys.path.insert(0, sys.argv[2])
 from api.cli import connect
 from graph.settings import get_settings
 from inference.embedders import get_embedder
-from ingest.pipeline import Ingestor, parse_line
+from ingest.pipeline import Ingestor
+from ingest.records import parse_line
 
 def peak_mb():
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
@@ -45,8 +46,9 @@ finally:
 
 def main() -> int:
     for variant in ("ack", "wait"):
-        out = subprocess.run([sys.executable, "-c", CHILD, variant, str(ROOT)], capture_output=True, text=True,
-                             timeout=900)
+        out = subprocess.run(
+            [sys.executable, "-c", CHILD, variant, str(ROOT)], capture_output=True, text=True, timeout=900
+        )
         print(out.stdout.strip() or out.stderr[-2000:])
     return 0
 

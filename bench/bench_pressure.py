@@ -30,12 +30,15 @@ from graph.settings import get_settings  # noqa: E402
 from graph.visibility import Viewer  # noqa: E402
 from inference.embedders import get_embedder  # noqa: E402
 from ingest.embedding_jobs import backfill  # noqa: E402
-from ingest.pipeline import Ingestor, parse_line  # noqa: E402
+from ingest.pipeline import Ingestor  # noqa: E402
+from ingest.records import parse_line  # noqa: E402
 from queries.search.door import hybrid_search  # noqa: E402
 from queries.search.request import Scope, SearchOptions  # noqa: E402
 
-VOCAB = ("casa perro verano playa abuela cocina lluvia tren carta jardín hospital escuela mercado río montaña fiesta "
-         "música libro coche ventana").split()
+VOCAB = (
+    "casa perro verano playa abuela cocina lluvia tren carta jardín hospital escuela mercado río montaña fiesta "
+    "música libro coche ventana"
+).split()
 QUESTION = "qué pasó en la cocina de la abuela aquel verano"
 
 
@@ -62,27 +65,38 @@ def main() -> int:
     set_member(graph, project, user, "owner")
     out: dict[str, Any] = {}
     try:
-        rows = [{"entry_id": f"{project}/e{i}", "project_id": project, "author": user, "text": prose(60, i)}
-                for i in range(200)]
+        rows = [
+            {"entry_id": f"{project}/e{i}", "project_id": project, "author": user, "text": prose(60, i)}
+            for i in range(200)
+        ]
         Ingestor(graph, embedder).ingest([(i, parse_line(i, json.dumps(r))) for i, r in enumerate(rows, 1)])
         chronicle = prose(30_000, 7)[:199_000]
 
         def write(entry_id: str, embed: bool) -> float:
-            rec = {"entry_id": entry_id, "project_id": project, "author": user, "kind": "chronicle",
-                   "text": chronicle + " " + entry_id}
+            rec = {
+                "entry_id": entry_id,
+                "project_id": project,
+                "author": user,
+                "kind": "chronicle",
+                "text": chronicle + " " + entry_id,
+            }
             t = time.perf_counter()
             Ingestor(graph, embedder, embed=embed).ingest([(1, parse_line(1, json.dumps(rec)))])
             return time.perf_counter() - t
 
         ack = write(f"{project}/long-ack", embed=False)
         waited = write(f"{project}/long-wait", embed=True)
-        out["write_200kb"] = {"ack_on_commit_s": round(ack, 2), "embed_first_s": round(waited, 2),
-                              "ratio": round(waited / ack, 1)}
+        out["write_200kb"] = {
+            "ack_on_commit_s": round(ack, 2),
+            "embed_first_s": round(waited, 2),
+            "ratio": round(waited / ack, 1),
+        }
 
         def search(q: str) -> float:
             t = time.perf_counter()
-            hybrid_search(graph, embedder, settings, Viewer(user_id=user), q, Scope(project_id=project),
-                          SearchOptions(k=10))
+            hybrid_search(
+                graph, embedder, settings, Viewer(user_id=user), q, Scope(project_id=project), SearchOptions(k=10)
+            )
             return time.perf_counter() - t
 
         search(QUESTION)
@@ -101,18 +115,25 @@ def main() -> int:
             during.append(search(QUESTION))
         thread.join()
         out["search_while_embedding"] = {
-            "alone_p50_ms": pct(alone, 0.5), "alone_p95_ms": pct(alone, 0.95),
-            "during_p50_ms": pct(during, 0.5), "during_p95_ms": pct(during, 0.95),
-            "p95_ratio": round(pct(during, 0.95) / pct(alone, 0.95), 2), "searches_during": len(during),
-            "chunks_embedded_meanwhile": embedded.get("chunks", 0)}
+            "alone_p50_ms": pct(alone, 0.5),
+            "alone_p95_ms": pct(alone, 0.95),
+            "during_p50_ms": pct(during, 0.5),
+            "during_p95_ms": pct(during, 0.95),
+            "p95_ratio": round(pct(during, 0.95) / pct(alone, 0.95), 2),
+            "searches_during": len(during),
+            "chunks_embedded_meanwhile": embedded.get("chunks", 0),
+        }
 
         long_query = prose(2_000, 3)[:10_000]
         search(long_query)
         longs = [search(long_query) for _ in range(10)]
         shorts = [search(QUESTION) for _ in range(10)]
-        out["query_10000_chars"] = {"p50_ms": pct(longs, 0.5), "max_ms": round(max(longs) * 1000, 1),
-                                    "short_p50_ms": pct(shorts, 0.5),
-                                    "ratio_p50": round(statistics.median(longs) / statistics.median(shorts), 2)}
+        out["query_10000_chars"] = {
+            "p50_ms": pct(longs, 0.5),
+            "max_ms": round(max(longs) * 1000, 1),
+            "short_p50_ms": pct(shorts, 0.5),
+            "ratio_p50": round(statistics.median(longs) / statistics.median(shorts), 2),
+        }
     finally:
         graph.write("MATCH (n) WHERE n.project_id = $p OR (n:Project AND n.id = $p) DETACH DELETE n", {"p": project})
     print(json.dumps(out, indent=2))

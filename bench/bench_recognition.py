@@ -23,8 +23,9 @@ from api.cli import connect
 from graph.lexicon import ProjectLexicon
 from graph.settings import REPO_ROOT, get_settings
 from inference.embedders import CheckedEmbedder
-from ingest.pipeline import Ingestor, parse_line
+from ingest.pipeline import Ingestor
 from ingest.recognition import recognize
+from ingest.records import parse_line
 from ingest.spacy_pipelines import pipeline
 
 DIARY = REPO_ROOT / "bench" / "diary-es" / "entries.jsonl"
@@ -63,10 +64,15 @@ def recognition_alone(texts: list[str], lang: str) -> dict[str, Any]:
     t0 = time.perf_counter()
     found = recognize([(t, lex, []) for t in texts])
     spent = time.perf_counter() - t0
-    return {"pipeline": name, "entries": len(texts), "load_s": round(load, 2),
-            "entries_per_s": round(len(texts) / spent, 1), "ms_per_entry": round(1000 * spent / len(texts), 2),
-            "names_per_entry": round(sum(len(r.spotted) for r in found) / len(texts), 2),
-            "detected": {lg: sum(1 for r in found if r.language == lg) for lg in ("es", "en", "fr", None)}}
+    return {
+        "pipeline": name,
+        "entries": len(texts),
+        "load_s": round(load, 2),
+        "entries_per_s": round(len(texts) / spent, 1),
+        "ms_per_entry": round(1000 * spent / len(texts), 2),
+        "names_per_entry": round(sum(len(r.spotted) for r in found) / len(texts), 2),
+        "detected": {lg: sum(1 for r in found if r.language == lg) for lg in ("es", "en", "fr", None)},
+    }
 
 
 def ingest_run(copies: int, on: bool) -> dict[str, Any]:
@@ -77,8 +83,12 @@ def ingest_run(copies: int, on: bool) -> dict[str, Any]:
     items = []
     for c in range(copies):
         for row in _lines(DIARY):
-            row = {**row, "project_id": project, "entry_id": f"{project}/{c}/{row['entry_id']}",
-                   "text": f"{row['text']} ({c})"}
+            row = {
+                **row,
+                "project_id": project,
+                "entry_id": f"{project}/{c}/{row['entry_id']}",
+                "text": f"{row['text']} ({c})",
+            }
             items.append((len(items) + 1, parse_line(len(items) + 1, json.dumps(row, ensure_ascii=False))))
     ingestor = Ingestor(graph, CheckedEmbedder(Down()), embed=True)  # type: ignore[arg-type]
     try:
@@ -87,8 +97,12 @@ def ingest_run(copies: int, on: bool) -> dict[str, Any]:
         spent = time.perf_counter() - t0
     finally:
         graph.write(DELETE_PROJECT, {"p": project})
-    return {"recognition": on, "entries": report.written, "seconds": round(spent, 2),
-            "entries_per_s": round(report.written / spent, 1)}
+    return {
+        "recognition": on,
+        "entries": report.written,
+        "seconds": round(spent, 2),
+        "entries_per_s": round(report.written / spent, 1),
+    }
 
 
 def main() -> None:
@@ -98,10 +112,15 @@ def main() -> None:
     args = parser.parse_args()
     diary = [f"{r.get('title') or ''}\n{r['text']}" for r in _lines(DIARY)]
     english = [r["text"] for r in _lines(LOCOMO, args.locomo)] if LOCOMO.exists() else []
-    french = [FRENCH[i % 3].format(a=FR_NAMES[i % 8], b=FR_NAMES[(i + 1) % 8], c=FR_NAMES[(i + 2) % 8],
-                                   d=FR_NAMES[(i + 3) % 8]) for i in range(200)]
-    out: dict[str, Any] = {"alone": {"es": recognition_alone(diary * args.copies, "es"),
-                                     "fr": recognition_alone(french, "fr")}}
+    french = [
+        FRENCH[i % 3].format(
+            a=FR_NAMES[i % 8], b=FR_NAMES[(i + 1) % 8], c=FR_NAMES[(i + 2) % 8], d=FR_NAMES[(i + 3) % 8]
+        )
+        for i in range(200)
+    ]
+    out: dict[str, Any] = {
+        "alone": {"es": recognition_alone(diary * args.copies, "es"), "fr": recognition_alone(french, "fr")}
+    }
     if english:
         out["alone"]["en"] = recognition_alone(english, "en")
     ingest_run(1, True)  # warm-up: connection, statements, pipelines

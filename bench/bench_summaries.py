@@ -20,7 +20,8 @@ from graph.members import set_member
 from graph.settings import get_settings
 from graph.visibility import Viewer
 from ingest.embedding_jobs import active_embedder
-from ingest.pipeline import Ingestor, parse_line
+from ingest.pipeline import Ingestor
+from ingest.records import parse_line
 from ingest.summary_jobs import Summaries
 from queries.context.chapter import chapter_context
 
@@ -33,8 +34,10 @@ THEMES = ["toda la era Madrid", "los veranos en Cádiz", "la nieve y el piso nue
 
 def _ms(samples: list[float]) -> dict[str, float]:
     ordered = sorted(samples)
-    return {"p50_ms": round(statistics.median(ordered) * 1000, 1),
-            "p95_ms": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))] * 1000, 1)}
+    return {
+        "p50_ms": round(statistics.median(ordered) * 1000, 1),
+        "p95_ms": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))] * 1000, 1),
+    }
 
 
 def _timed(fn: Callable[[], Any]) -> float:
@@ -57,13 +60,22 @@ def run(n: int, repeats: int) -> None:
         records = []
         for i in range(n):
             year, place, person = 1990 + i * 30 // n, PLACES[i % 6], PERSONS[(i * 7) % 6]
-            records.append({
-                "entry_id": f"{project}/e{i}", "project_id": project, "author": f"{prefix}{list(users)[i % 3]}",
-                "intimacy": LEVELS[i % 5], "occurred_on": f"{year}-{1 + i % 12:02d}-{1 + i % 27:02d}",
-                "period": periods[i * 12 // n], "persons": [person], "places": [place],
-                "text": (f"En {place} con {person}, día {i}. Hablamos del piso, de la nieve y de los veranos. "
-                         f"{person} se rió de la maleta azul número {i}; luego cenamos en {place}."),
-            })
+            records.append(
+                {
+                    "entry_id": f"{project}/e{i}",
+                    "project_id": project,
+                    "author": f"{prefix}{list(users)[i % 3]}",
+                    "intimacy": LEVELS[i % 5],
+                    "occurred_on": f"{year}-{1 + i % 12:02d}-{1 + i % 27:02d}",
+                    "period": periods[i * 12 // n],
+                    "persons": [person],
+                    "places": [place],
+                    "text": (
+                        f"En {place} con {person}, día {i}. Hablamos del piso, de la nieve y de los veranos. "
+                        f"{person} se rió de la maleta azul número {i}; luego cenamos en {place}."
+                    ),
+                }
+            )
         items = [(i, parse_line(i, json.dumps(r, ensure_ascii=False))) for i, r in enumerate(records, start=1)]
         ingest_s = _timed(lambda: Ingestor(graph, embedder).ingest(items))
         summaries = Summaries(graph, embedder)
@@ -86,15 +98,31 @@ def run(n: int, repeats: int) -> None:
         for _ in range(repeats):
             for viewer in (ana, lola):
                 for theme in THEMES:
-                    chapter.append(_timed(lambda v=viewer, th=theme: chapter_context(
-                        graph, embedder, settings, summaries, v, project, th, 2000)))
-        print(json.dumps({
-            "entries": n, "periods": len(periods), "ingest_s": round(ingest_s, 1),
-            "full_refresh": {"variants": built, "seconds": round(refresh_s, 2),
-                             "per_variant_ms": round(refresh_s / max(1, built) * 1000, 1)},
-            "serve_fresh": _ms(serve), "inline_rebuild_after_edit": _ms(inline),
-            "refresh_stale_after_edit": _ms(stale_refresh), "chapter_context_2000_tokens": _ms(chapter),
-        }))
+                    chapter.append(
+                        _timed(
+                            lambda v=viewer, th=theme: chapter_context(
+                                graph, embedder, settings, summaries, v, project, th, 2000
+                            )
+                        )
+                    )
+        print(
+            json.dumps(
+                {
+                    "entries": n,
+                    "periods": len(periods),
+                    "ingest_s": round(ingest_s, 1),
+                    "full_refresh": {
+                        "variants": built,
+                        "seconds": round(refresh_s, 2),
+                        "per_variant_ms": round(refresh_s / max(1, built) * 1000, 1),
+                    },
+                    "serve_fresh": _ms(serve),
+                    "inline_rebuild_after_edit": _ms(inline),
+                    "refresh_stale_after_edit": _ms(stale_refresh),
+                    "chapter_context_2000_tokens": _ms(chapter),
+                }
+            )
+        )
     finally:
         graph.write(CLEANUP, {"p": prefix})
 

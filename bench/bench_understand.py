@@ -29,23 +29,53 @@ PERSONS = [
     ("Ana", ("mi hermana", "my sister", "ma sœur")),
     ("Marta García", ("Marta",)),
     ("Marta Ruiz", ("Marta",)),
-    ("Claire", ()), ("Jordi", ()), ("Lucía", ("Lu",)), ("Abuela Rosa", ("la abuela", "grandma", "mamie")),
-    ("Abuelo Paco", ("el abuelo", "grandpa", "papi")), ("Tía Elena", ("la tía Elena",)), ("Íñigo", ()),
-    ("Sophie", ()), ("Thomas", ()), ("Nuria", ()), ("Xavier", ("Xavi",)), ("Beatriz", ("Bea",)),
-    ("Hugo", ()), ("Valentina", ()),
+    ("Claire", ()),
+    ("Jordi", ()),
+    ("Lucía", ("Lu",)),
+    ("Abuela Rosa", ("la abuela", "grandma", "mamie")),
+    ("Abuelo Paco", ("el abuelo", "grandpa", "papi")),
+    ("Tía Elena", ("la tía Elena",)),
+    ("Íñigo", ()),
+    ("Sophie", ()),
+    ("Thomas", ()),
+    ("Nuria", ()),
+    ("Xavier", ("Xavi",)),
+    ("Beatriz", ("Bea",)),
+    ("Hugo", ()),
+    ("Valentina", ()),
 ]
 PLACES = [
-    ("Berlín", ("Berlin",)), ("Lavapiés", ()), ("Cádiz", ()), ("Barcelona", ("BCN",)), ("Tarifa", ()),
-    ("Madrid", ()), ("Sevilla", ("Seville",)), ("La Caleta", ("playa de La Caleta",)), ("París", ("Paris",)),
-    ("Lyon", ()), ("Londres", ("London",)), ("Granada", ()), ("Valencia", ()), ("Menorca", ()),
-    ("Pirineos", ("los Pirineos", "the Pyrenees")), ("Lisboa", ("Lisbon", "Lisbonne")), ("Roma", ("Rome",)),
-    ("Oporto", ("Porto",)), ("Bilbao", ()), ("Zaragoza", ()),
+    ("Berlín", ("Berlin",)),
+    ("Lavapiés", ()),
+    ("Cádiz", ()),
+    ("Barcelona", ("BCN",)),
+    ("Tarifa", ()),
+    ("Madrid", ()),
+    ("Sevilla", ("Seville",)),
+    ("La Caleta", ("playa de La Caleta",)),
+    ("París", ("Paris",)),
+    ("Lyon", ()),
+    ("Londres", ("London",)),
+    ("Granada", ()),
+    ("Valencia", ()),
+    ("Menorca", ()),
+    ("Pirineos", ("los Pirineos", "the Pyrenees")),
+    ("Lisboa", ("Lisbon", "Lisbonne")),
+    ("Roma", ("Rome",)),
+    ("Oporto", ("Porto",)),
+    ("Bilbao", ()),
+    ("Zaragoza", ()),
 ]
 THINGS = [
-    ("El piso de Lavapiés", ("el piso", "the flat", "l'appartement")), ("La furgoneta", ("la furgo", "the van")),
-    ("El velero", ("the boat", "le bateau")), ("La casa del pueblo", ("la casa del pueblo", "the village house")),
-    ("El piano", ("the piano", "le piano")), ("La bici roja", ("la bici", "the red bike")),
-    ("El huerto", ("the garden",)), ("Tobi", ("el perro", "the dog", "le chien")), ("El Seat 600", ("el seiscientos",)),
+    ("El piso de Lavapiés", ("el piso", "the flat", "l'appartement")),
+    ("La furgoneta", ("la furgo", "the van")),
+    ("El velero", ("the boat", "le bateau")),
+    ("La casa del pueblo", ("la casa del pueblo", "the village house")),
+    ("El piano", ("the piano", "le piano")),
+    ("La bici roja", ("la bici", "the red bike")),
+    ("El huerto", ("the garden",)),
+    ("Tobi", ("el perro", "the dog", "le chien")),
+    ("El Seat 600", ("el seiscientos",)),
     ("La cámara Leica", ("la Leica", "the Leica")),
 ]
 
@@ -105,8 +135,7 @@ def queries(n: int, rng: random.Random) -> list[str]:
     names_l = [n for n, _ in PLACES]
     names_t = [a[0] if a else n for n, a in THINGS]
     combos = itertools.cycle(TEMPLATES)
-    return [next(combos).format(p=rng.choice(names_p), l=rng.choice(names_l), t=rng.choice(names_t))
-            for _ in range(n)]
+    return [next(combos).format(p=rng.choice(names_p), l=rng.choice(names_l), t=rng.choice(names_t)) for _ in range(n)]
 
 
 def main() -> None:
@@ -121,14 +150,18 @@ def main() -> None:
         understand(q, ents, NOW)
         times.append((time.perf_counter_ns() - t0) / 1e6)
     times.sort()
-    print(json.dumps({
-        "queries": len(qs),
-        "entities": len(ents),
-        "p50_ms": round(statistics.median(times), 4),
-        "p95_ms": round(times[int(0.95 * (len(times) - 1))], 4),
-        "max_ms": round(times[-1], 4),
-        "mean_ms": round(statistics.fmean(times), 4),
-    }))
+    print(
+        json.dumps(
+            {
+                "queries": len(qs),
+                "entities": len(ents),
+                "p50_ms": round(statistics.median(times), 4),
+                "p95_ms": round(times[int(0.95 * (len(times) - 1))], 4),
+                "max_ms": round(times[-1], 4),
+                "mean_ms": round(statistics.fmean(times), 4),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -30,9 +30,14 @@ def _lines(path: Path) -> list[dict[str, object]]:
 
 def _passage(e: dict[str, object]) -> str:
     when = parse_occurred(str(e["occurred_on"])) if e.get("occurred_on") else None
-    ctx = chunk_context(title=e.get("title"), author=e.get("author"), occurred=when,  # type: ignore[arg-type]
-                        period=None,
-                        persons=list(e.get("persons", [])), places=[])  # type: ignore[call-overload]
+    ctx = chunk_context(
+        title=e.get("title"),
+        author=e.get("author"),
+        occurred=when,  # type: ignore[arg-type]
+        period=None,
+        persons=list(e.get("persons", [])),
+        places=[],
+    )  # type: ignore[call-overload]
     return f"{ctx}\n{e['text']}"
 
 
@@ -56,11 +61,16 @@ def main() -> None:
     answerable = tops(loc_queries, e_loc) + tops(xq_queries, e_xq)
     unanswerable = tops(loc_queries, e_xq) + tops(xq_queries, e_loc)
     pct = (0, 1, 5, 50, 95, 99, 100)
-    print(json.dumps({
-        "model": emb.model_id,
-        "answerable": {f"p{p}": round(float(np.percentile(answerable, p)), 4) for p in pct},
-        "unanswerable": {f"p{p}": round(float(np.percentile(unanswerable, p)), 4) for p in pct},
-    }, indent=2))
+    print(
+        json.dumps(
+            {
+                "model": emb.model_id,
+                "answerable": {f"p{p}": round(float(np.percentile(answerable, p)), 4) for p in pct},
+                "unanswerable": {f"p{p}": round(float(np.percentile(unanswerable, p)), 4) for p in pct},
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -62,9 +62,14 @@ def capture(name: str, files: tuple[Path, Path, Path | None], cache: Path, fusio
             opts = SearchOptions(k=30, understand=True, now=q.now, fusion=fusion, capture=sink)
             live = hybrid_search(graph, embedder, settings, viewer, q.question, scope, opts, [q.project_id])
             line: dict[str, Any] = {
-                "set": name, "qid": q.id, "group": cv_group(raws[q.id]), "category": q.category,
-                "relevant": sorted(q.relevant), "record": sink[0] if sink else None,
-                "live": {fusion: _metrics([r.entry_id for r in live.results], q.relevant)}}
+                "set": name,
+                "qid": q.id,
+                "group": cv_group(raws[q.id]),
+                "category": q.category,
+                "relevant": sorted(q.relevant),
+                "record": sink[0] if sink else None,
+                "live": {fusion: _metrics([r.entry_id for r in live.results], q.relevant)},
+            }
             for label, channels in SINGLE.items():
                 o = SearchOptions(k=30, channels=channels, understand=False, now=q.now, fusion="rrf")
                 r = hybrid_search(graph, embedder, settings, viewer, q.question, scope, o, [q.project_id])
@@ -75,8 +80,9 @@ def capture(name: str, files: tuple[Path, Path, Path | None], cache: Path, fusio
     projects = sorted({q.project_id for q in qs})
     ids = [r["id"] for r in graph.read(ALL_ENTRY_IDS, {"projects": projects})]
     vectors = entry_vectors(graph, ids, vector_property(embedder.slug))
-    np.savez_compressed(cache / f"{name}.vectors.npz", ids=np.array(list(vectors)),
-                        vectors=np.array(list(vectors.values())))
+    np.savez_compressed(
+        cache / f"{name}.vectors.npz", ids=np.array(list(vectors)), vectors=np.array(list(vectors.values()))
+    )
     print(f"{name}: {len(qs)} queries cached in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
 
 
@@ -85,8 +91,12 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=os.environ.get("MEMORA_BENCH_DATA") or None)
     parser.add_argument("--only", action="append", help="a set name (repeatable)")
     parser.add_argument("--cache", type=Path, default=Path("/tmp/memora-fusion-cache"))
-    parser.add_argument("--fusion", choices=("rrf", "learned"), default="rrf",
-                        help="the hybrid configuration run live beside the capture")
+    parser.add_argument(
+        "--fusion",
+        choices=("rrf", "learned"),
+        default="rrf",
+        help="the hybrid configuration run live beside the capture",
+    )
     args = parser.parse_args()
     args.cache.mkdir(parents=True, exist_ok=True)
     sets = {n: f for n, f in dataset_files(args.data).items() if f[0].is_file() and f[1].is_file()}

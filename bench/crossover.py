@@ -89,8 +89,9 @@ ORDER BY score DESC, id LIMIT $limit
 """
 
 
-def old_index_path(graph: Graph, params: dict[str, Any], indexed: int,
-                   base: dict[str, Any]) -> tuple[list[Hit], dict[str, str]]:
+def old_index_path(
+    graph: Graph, params: dict[str, Any], indexed: int, base: dict[str, Any]
+) -> tuple[list[Hit], dict[str, str]]:
     graph.read(ch.PROJECT_CHUNKS, base)  # the counts the old `_dense` read before choosing the index, as the new
     graph.read(ch.SCOPE_CHUNKS, base)  # one does: both index ways pay for them
     fetch = max(LIMIT * 10, 200)
@@ -106,8 +107,9 @@ def old_index_path(graph: Graph, params: dict[str, Any], indexed: int,
 class Writer:
     """Bulk-writes synthetic entries (one chunk each, hash-embedded) into one project, in order, as asked."""
 
-    def __init__(self, graph: Graph, embedder: CheckedEmbedder, project: str, size: int, seed: int,
-                 user_prefix: str) -> None:
+    def __init__(
+        self, graph: Graph, embedder: CheckedEmbedder, project: str, size: int, seed: int, user_prefix: str
+    ) -> None:
         self.graph, self.embedder, self.project = graph, embedder, project
         self.synth = generate(size, seed, project, user_prefix=user_prefix)
         self.written = 0
@@ -121,10 +123,19 @@ class Writer:
     def grow_to(self, n: int) -> None:
         prop = vector_property(self.embedder.slug)
         while self.written < min(n, len(self.synth.entries)):
-            batch = self.synth.entries[self.written: min(n, self.written + BATCH)]
+            batch = self.synth.entries[self.written : min(n, self.written + BATCH)]
             vectors = self.embedder.embed_passages([e["text"] for e in batch])
-            rows = [{"id": e["entry_id"], "intimacy": e["intimacy"], "author": e["author"], "kind": e["kind"],
-                     "text": e["text"], "vector": [float(x) for x in v]} for e, v in zip(batch, vectors, strict=True)]
+            rows = [
+                {
+                    "id": e["entry_id"],
+                    "intimacy": e["intimacy"],
+                    "author": e["author"],
+                    "kind": e["kind"],
+                    "text": e["text"],
+                    "vector": [float(x) for x in v],
+                }
+                for e, v in zip(batch, vectors, strict=True)
+            ]
             self.graph.write(WRITE, {"rows": rows, "p": self.project, "prop": prop, "model": self.embedder.model_id})
             self.written += len(batch)
         generations.bump(self.graph, [self.project])  # as every write path does: kept views are stale now
@@ -150,16 +161,41 @@ def recall_at_10(exact: list[Hit], found: list[Hit]) -> float:
     return min(good, min(10, len(exact))) / min(10, len(exact))
 
 
-def measure(graph: Graph, embedder: CheckedEmbedder, settings: Settings, project: str, owner: str,
-            questions: list[str], margins: list[int], layout: str, old_queries: int) -> list[dict[str, Any]]:
+def measure(
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    settings: Settings,
+    project: str,
+    owner: str,
+    questions: list[str],
+    margins: list[int],
+    layout: str,
+    old_queries: int,
+) -> list[dict[str, Any]]:
     """One row per way: p50/p95 ms per query, top-10 recall against exact, index round trips per query."""
     viewer = Viewer(user_id=owner)
     prop = vector_property(embedder.slug)
-    base = {"project_ids": [project], "date_from": None, "date_to": None, "intimacy_levels": None,
-            "author_ids": None, "kinds": None, "tags": None, "period_id": None, "person_ids": None,
-            "place_ids": None, **visibility_params(viewer), **SoftConstraints().params()}
-    params = {**base, "prop": prop, "model": embedder.model_id, "limit": LIMIT,
-              "index": vector_index_name(embedder.slug)}
+    base = {
+        "project_ids": [project],
+        "date_from": None,
+        "date_to": None,
+        "intimacy_levels": None,
+        "author_ids": None,
+        "kinds": None,
+        "tags": None,
+        "period_id": None,
+        "person_ids": None,
+        "place_ids": None,
+        **visibility_params(viewer),
+        **SoftConstraints().params(),
+    }
+    params = {
+        **base,
+        "prop": prop,
+        "model": embedder.model_id,
+        "limit": LIMIT,
+        "index": vector_index_name(embedder.slug),
+    }
     visible = int(graph.read(ch.SCOPE_CHUNKS, base)[0]["n"])
     in_project = int(graph.read(ch.PROJECT_CHUNKS, base)[0]["n"])
     indexed = int(graph.read(ch.INDEXED_CHUNKS, {"prop": prop})[0]["n"])
@@ -177,11 +213,14 @@ def measure(graph: Graph, embedder: CheckedEmbedder, settings: Settings, project
         "exact": lambda q: ch.run_channel(graph, ch.DENSE_EXACT, q),
         "index_old": lambda q: old_index_path(graph, q, indexed, base),
         # queries/search/dense_matrix.py: the viewer's visible vectors kept in the service (listed once, in the warm-up)
-        "numpy": lambda q: dense_module.dense(graph, embedder, in_numpy, viewer, base, q["vector"], LIMIT)}
+        "numpy": lambda q: dense_module.dense(graph, embedder, in_numpy, viewer, base, q["vector"], LIMIT),
+    }
     for m in margins:
+
         def run(q: dict[str, Any], m: int = m) -> tuple[list[Hit], dict[str, str]]:
             dense_module.INDEX_MARGIN = m
             return dense_module.dense(graph, embedder, forced, viewer, base, q["vector"], LIMIT)
+
         ways[f"index m={m}"] = run
     vectors = [[float(x) for x in embedder.embed_query(q)] for q in questions]
     times: dict[str, list[float]] = {w: [] for w in ways}
@@ -209,20 +248,36 @@ def measure(graph: Graph, embedder: CheckedEmbedder, settings: Settings, project
     finally:
         graph.read = real_read  # type: ignore[method-assign]
         dense_module.INDEX_MARGIN = margin_before
-    return [{"layout": layout, "visible_chunks": visible, "project_chunks": in_project, "indexed_chunks": indexed,
-             "project_share": round(in_project / max(1, indexed), 3), "way": w, "queries": len(times[w]),
-             "p50_ms": _pct(times[w], 0.5), "p95_ms": _pct(times[w], 0.95),
-             "mean_ms": round(statistics.fmean(times[w]), 2),
-             "recall_at_10": round(statistics.fmean(recalls[w]), 4),
-             "index_round_trips": round(trips[w] / len(times[w]), 2)} for w in ways]
+    return [
+        {
+            "layout": layout,
+            "visible_chunks": visible,
+            "project_chunks": in_project,
+            "indexed_chunks": indexed,
+            "project_share": round(in_project / max(1, indexed), 3),
+            "way": w,
+            "queries": len(times[w]),
+            "p50_ms": _pct(times[w], 0.5),
+            "p95_ms": _pct(times[w], 0.95),
+            "mean_ms": round(statistics.fmean(times[w]), 2),
+            "recall_at_10": round(statistics.fmean(recalls[w]), 4),
+            "index_round_trips": round(trips[w] / len(times[w]), 2),
+        }
+        for w in ways
+    ]
 
 
 def table(rows: list[dict[str, Any]]) -> str:
-    lines = ["| layout | visible chunks | project share of index | way | p50 ms | p95 ms | top-10 recall vs exact "
-             "| index round trips |", "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| layout | visible chunks | project share of index | way | p50 ms | p95 ms | top-10 recall vs exact "
+        "| index round trips |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
-        lines.append(f"| {r['layout']} | {r['visible_chunks']:,} | {r['project_share']:.0%} | {r['way']} | "
-                     f"{r['p50_ms']} | {r['p95_ms']} | {r['recall_at_10']:.3f} | {r['index_round_trips']} |")
+        lines.append(
+            f"| {r['layout']} | {r['visible_chunks']:,} | {r['project_share']:.0%} | {r['way']} | "
+            f"{r['p50_ms']} | {r['p95_ms']} | {r['recall_at_10']:.3f} | {r['index_round_trips']} |"
+        )
     return "\n".join(lines)
 
 
@@ -232,22 +287,33 @@ def crossovers(rows: list[dict[str, Any]], way: str) -> dict[str, int | None]:
     for layout in dict.fromkeys(r["layout"] for r in rows):
         here = [r for r in rows if r["layout"] == layout]
         exact = {r["visible_chunks"]: r["p50_ms"] for r in here if r["way"] == "exact"}
-        faster = sorted(r["visible_chunks"] for r in here
-                        if r["way"] == way and r["p50_ms"] < exact[r["visible_chunks"]])
+        faster = sorted(
+            r["visible_chunks"] for r in here if r["way"] == way and r["p50_ms"] < exact[r["visible_chunks"]]
+        )
         out[layout] = faster[0] if faster else None
     return out
 
 
-def grow_and_measure(graph: Graph, embedder: CheckedEmbedder, settings: Settings, writer: Writer, sizes: list[int],
-                     questions: list[str], margins: list[int], layout: str, old_queries: int) -> list[dict[str, Any]]:
+def grow_and_measure(
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    settings: Settings,
+    writer: Writer,
+    sizes: list[int],
+    questions: list[str],
+    margins: list[int],
+    layout: str,
+    old_queries: int,
+) -> list[dict[str, Any]]:
     """The writer's project grown to each size in turn and measured there, each size's table printed."""
     rows: list[dict[str, Any]] = []
     for size in sizes:
         writer.grow_to(size)
         print(f"[{layout} {size}] measuring", file=sys.stderr, flush=True)
-        rows += measure(graph, embedder, settings, writer.project, writer.owner, questions, margins, layout,
-                        old_queries)
-        print(table(rows[-len(margins) - 2:]), file=sys.stderr, flush=True)
+        rows += measure(
+            graph, embedder, settings, writer.project, writer.owner, questions, margins, layout, old_queries
+        )
+        print(table(rows[-len(margins) - 2 :]), file=sys.stderr, flush=True)
     return rows
 
 
@@ -256,8 +322,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="1000,5000,20000,40000", help="entries (= chunks) of the project")
     parser.add_argument("--others", type=int, default=60000, help="chunks of other projects in the shared layout")
     parser.add_argument("--queries", type=int, default=30)
-    parser.add_argument("--old-queries", type=int, default=5,
-                        help="queries timed on the old index path (its plan is slow: seconds per query)")
+    parser.add_argument(
+        "--old-queries",
+        type=int,
+        default=5,
+        help="queries timed on the old index path (its plan is slow: seconds per query)",
+    )
     parser.add_argument("--margins", default="2", help="INDEX_MARGIN values to measure (comma-separated)")
     parser.add_argument("--layouts", default="alone,shared")
     parser.add_argument("--seed", type=int, default=1)
@@ -282,41 +352,51 @@ def main(argv: list[str] | None = None) -> int:
     ensure_vector_index(graph, embedder.slug, embedder.dimensions)
     run = f"{args.prefix}{uuid.uuid4().hex[:6]}-"
     result: dict[str, Any] = {
-        "date": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), "load_average_start": os.getloadavg(),
-        "machine": {"cpus": os.cpu_count(), "python": platform.python_version()}, "limit": LIMIT,
-        "sizes": sizes, "others": args.others, "margins": margins, "rows": []}
+        "date": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "load_average_start": os.getloadavg(),
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
+        "limit": LIMIT,
+        "sizes": sizes,
+        "others": args.others,
+        "margins": margins,
+        "rows": [],
+    }
     writers: list[Writer] = []
     try:
         alone = Writer(graph, embedder, f"{run}alone", max(sizes), args.seed, f"{run}a-")
         writers.append(alone)
         questions = [q["question"] for q in alone.synth.queries][: args.queries]
         if "alone" in layouts:
-            result["rows"] += grow_and_measure(graph, embedder, settings, alone, sizes, questions, margins,
-                                               "alone", args.old_queries)
+            result["rows"] += grow_and_measure(
+                graph, embedder, settings, alone, sizes, questions, margins, "alone", args.old_queries
+            )
         if "shared" in layouts:
             alone.grow_to(max(sizes))
-            background = Writer(graph, embedder, f"{run}background", max(1, args.others - max(sizes)),
-                                args.seed + 1, f"{run}b-")
+            background = Writer(
+                graph, embedder, f"{run}background", max(1, args.others - max(sizes)), args.seed + 1, f"{run}b-"
+            )
             writers.append(background)
             if args.others > max(sizes):
                 background.grow_to(args.others - max(sizes))
             shared = Writer(graph, embedder, f"{run}shared", max(sizes), args.seed + 2, f"{run}s-")
             writers.append(shared)
             questions = [q["question"] for q in shared.synth.queries][: args.queries]
-            result["rows"] += grow_and_measure(graph, embedder, settings, shared, sizes, questions, margins,
-                                               "shared", args.old_queries)
+            result["rows"] += grow_and_measure(
+                graph, embedder, settings, shared, sizes, questions, margins, "shared", args.old_queries
+            )
     finally:
         if not args.keep:
             for w in writers:
                 w.drop()
     result["load_average_end"] = os.getloadavg()
-    result["crossover_visible_chunks"] = {f"index m={m}": crossovers(result["rows"], f"index m={m}")
-                                          for m in margins}
+    result["crossover_visible_chunks"] = {f"index m={m}": crossovers(result["rows"], f"index m={m}") for m in margins}
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     print(table(result["rows"]))
-    print("crossover (smallest visible chunk count where the index path's p50 beats exact):",
-          json.dumps(result["crossover_visible_chunks"]))
+    print(
+        "crossover (smallest visible chunk count where the index path's p50 beats exact):",
+        json.dumps(result["crossover_visible_chunks"]),
+    )
     return 0
 
 

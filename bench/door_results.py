@@ -47,8 +47,16 @@ def dump(out: Path, data: Path | None, only: list[str] | None, most: int) -> int
         for fusion in FUSIONS:
             for q in questions:
                 result_cache.clear()
-                r = hybrid_search(graph, embedder, settings, viewer, q.question, Scope(project_id=q.project_id),
-                                  SearchOptions(k=30, now=q.now, fusion=fusion), project_ids=[q.project_id])
+                r = hybrid_search(
+                    graph,
+                    embedder,
+                    settings,
+                    viewer,
+                    q.question,
+                    Scope(project_id=q.project_id),
+                    SearchOptions(k=30, now=q.now, fusion=fusion),
+                    project_ids=[q.project_id],
+                )
                 found[f"{name}|{fusion}|{q.id}"] = [[x.entry_id, x.score] for x in r.results]
         print(f"{name}: {len(questions)} questions x {len(FUSIONS)} fusions", file=sys.stderr)
     out.write_text(json.dumps(found, indent=0))
@@ -67,8 +75,12 @@ def compare(a: Path, b: Path) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("out", nargs="?", type=Path, help="where to write the results (JSON)")
-    parser.add_argument("--data", type=Path, default=os.environ.get("MEMORA_BENCH_DATA") or None,
-                        help="folder with locomo-dev/ and xquad-es-dev/ (default: $MEMORA_BENCH_DATA)")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=os.environ.get("MEMORA_BENCH_DATA") or None,
+        help="folder with locomo-dev/ and xquad-es-dev/ (default: $MEMORA_BENCH_DATA)",
+    )
     parser.add_argument("--only", action="append", help="run only this set (repeatable)")
     parser.add_argument("--max-queries", type=int, default=0, help="per set, every n-th question up to this many")
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("A", "B"), help="compare two result files")

@@ -82,8 +82,13 @@ def load_matrix(graph: Graph, params: dict[str, Any], generation: int) -> ScopeM
     matrix = np.asarray([r["vector"] for r in rows], dtype=np.float32).reshape(len(rows), -1)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     matrix /= np.where(norms == 0, 1.0, norms)
-    return ScopeMatrix(generation, ids, np.asarray([r["entry_id"] for r in rows], dtype=object),
-                       {c: i for i, c in enumerate(ids)}, matrix)
+    return ScopeMatrix(
+        generation,
+        ids,
+        np.asarray([r["entry_id"] for r in rows], dtype=object),
+        {c: i for i, c in enumerate(ids)},
+        matrix,
+    )
 
 
 def top_entries(m: ScopeMatrix, vector: np.ndarray, rows: np.ndarray | None, limit: int) -> list[tuple[str, float]]:
@@ -125,8 +130,9 @@ class MatrixCache:
         rows = np.fromiter((m.row_of[c] for c in row["ids"] if c in m.row_of), dtype=np.int64)
         return top_entries(m, vector, rows, params["limit"])
 
-    def search_cached_visible(self, graph: Graph, params: dict[str, Any], viewer: Viewer,
-                              vector: np.ndarray) -> list[tuple[str, float]]:
+    def search_cached_visible(
+        self, graph: Graph, params: dict[str, Any], viewer: Viewer, vector: np.ndarray
+    ) -> list[tuple[str, float]]:
         """No filters and no query constraints: the visible set is kept per the viewer's own generations."""
         gens = generations.read(graph, params["project_ids"], viewer.user_id)
         key = (viewer.user_id, tuple(tuple(sorted(g.items())) for g in gens))
@@ -134,8 +140,10 @@ class MatrixCache:
         if found is None:
             row = graph.read(VISIBLE_WITH_GENERATION, params)[0]
             m = self._matrix(graph, params, int(row["generation"] or 0))
-            found = self.visible[key] = (m, np.fromiter((m.row_of[c] for c in row["ids"] if c in m.row_of),
-                                                        dtype=np.int64))
+            found = self.visible[key] = (
+                m,
+                np.fromiter((m.row_of[c] for c in row["ids"] if c in m.row_of), dtype=np.int64),
+            )
         # The rows index the matrix they were taken from: a write hidden from this viewer may have rebuilt the
         # scope's matrix since, but it changed none of the rows this viewer may see.
         m, rows = found
@@ -156,13 +164,24 @@ def _pct(values: list[float], q: float) -> float:
 def scope_params(embedder: CheckedEmbedder, viewer: Viewer, project_ids: list[str]) -> dict[str, Any]:
     """The dense channel's parameters for a search without filters or query constraints (as the door builds them),
     the query vector excepted."""
-    return {**search_module._base_params(viewer, project_ids, Filters(), {}),
-            **SoftConstraints().params(), "prop": vector_property(embedder.slug), "model": embedder.model_id,
-            "limit": LIMIT}
+    return {
+        **search_module._base_params(viewer, project_ids, Filters(), {}),
+        **SoftConstraints().params(),
+        "prop": vector_property(embedder.slug),
+        "model": embedder.model_id,
+        "limit": LIMIT,
+    }
 
 
-def measure(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer, project_ids: list[str],
-            questions: list[str], index_path: bool = True) -> dict[str, Any]:
+def measure(
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    settings: Settings,
+    viewer: Viewer,
+    project_ids: list[str],
+    questions: list[str],
+    index_path: bool = True,
+) -> dict[str, Any]:
     """Per-query p50/p95 of each way, over `questions` (embedded beforehand: only similarity is timed), and the
     recall@10 of each against the exact Cypher answer. `index_path=False` skips the vector index (slow for a small
     project in a large database: its over-fetch grows to the whole index)."""
@@ -174,8 +193,9 @@ def measure(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer:
     matrix = load_matrix(graph, params, 0)
     load_ms = (time.perf_counter() - t) * 1000
     cache = MatrixCache()
-    times: dict[str, list[float]] = {k: [] for k in ("cypher_exact", "index_path", "numpy", "cached_matrix",
-                                                     "cached_visible")}
+    times: dict[str, list[float]] = {
+        k: [] for k in ("cypher_exact", "index_path", "numpy", "cached_matrix", "cached_visible")
+    }
     recall: dict[str, list[float]] = {k: [] for k in times if k != "cypher_exact"}
     if vectors:  # warm-up, untimed: statement plans, and the cached ways' first build (timed as the load above)
         warm = {**params, "vector": [float(x) for x in vectors[0]]}
@@ -190,24 +210,35 @@ def measure(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer:
         truth = {h.id for h in exact_hits[:10]}
         answers: dict[str, list[str]] = {}
         if index_path:
-            ms, (hits, _) = _timed(dense_step, graph, embedder, index_settings, viewer, qparams,
-                                   qparams["vector"], LIMIT)
+            ms, (hits, _) = _timed(
+                dense_step, graph, embedder, index_settings, viewer, qparams, qparams["vector"], LIMIT
+            )
             times["index_path"].append(ms)
             answers["index_path"] = [h.id for h in hits]
-        for name, fn, args in (("numpy", top_entries, (matrix, v, None, LIMIT)),
-                               ("cached_matrix", cache.search, (graph, qparams, v)),
-                               ("cached_visible", cache.search_cached_visible, (graph, qparams, viewer, v))):
+        for name, fn, args in (
+            ("numpy", top_entries, (matrix, v, None, LIMIT)),
+            ("cached_matrix", cache.search, (graph, qparams, v)),
+            ("cached_visible", cache.search_cached_visible, (graph, qparams, viewer, v)),
+        ):
             ms, found = _timed(fn, *args)
             times[name].append(ms)
             answers[name] = [e for e, _ in found]
         for name, ranked in answers.items():
             recall[name].append(len(truth & set(ranked[:10])) / max(1, len(truth)))
-    out: dict[str, Any] = {"project_ids": project_ids, "chunks": chunks, "queries": len(vectors),
-                           "matrix_load_ms": round(load_ms, 1), "matrix_rebuilds": cache.rebuilds}
+    out: dict[str, Any] = {
+        "project_ids": project_ids,
+        "chunks": chunks,
+        "queries": len(vectors),
+        "matrix_load_ms": round(load_ms, 1),
+        "matrix_rebuilds": cache.rebuilds,
+    }
     for name, values in times.items():
         if values:
-            out[name] = {"p50_ms": _pct(values, 0.5), "p95_ms": _pct(values, 0.95),
-                         "us_per_chunk_p50": round(statistics.median(values) * 1000 / max(1, chunks), 2)}
+            out[name] = {
+                "p50_ms": _pct(values, 0.5),
+                "p95_ms": _pct(values, 0.95),
+                "us_per_chunk_p50": round(statistics.median(values) * 1000 / max(1, chunks), 2),
+            }
             if name in recall:
                 out[name]["recall@10_vs_exact"] = round(statistics.fmean(recall[name]), 4)
     return out
@@ -215,16 +246,21 @@ def measure(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer:
 
 def table(results: list[dict[str, Any]]) -> str:
     """One markdown row per scope and way."""
-    lines = ["| scope | chunks | way | p50 ms | p95 ms | µs/chunk (p50) | top-10 recall vs exact |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| scope | chunks | way | p50 ms | p95 ms | µs/chunk (p50) | top-10 recall vs exact |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for r in results:
         scope = r["label"]
         for name in ("cypher_exact", "index_path", "numpy", "cached_matrix", "cached_visible"):
             f = r.get(name)
             if f:
                 rec = f.get("recall@10_vs_exact")
-                lines.append(f"| {scope} | {r['chunks']} | {name} | {f['p50_ms']:.2f} | {f['p95_ms']:.2f} | "
-                             f"{f['us_per_chunk_p50']:.2f} | {'1 (is exact)' if rec is None else f'{rec:.3f}'} |")
-        lines.append(f"| {scope} | {r['chunks']} | matrix load (once per generation) | {r['matrix_load_ms']:.1f} "
-                     f"| | | |")
+                lines.append(
+                    f"| {scope} | {r['chunks']} | {name} | {f['p50_ms']:.2f} | {f['p95_ms']:.2f} | "
+                    f"{f['us_per_chunk_p50']:.2f} | {'1 (is exact)' if rec is None else f'{rec:.3f}'} |"
+                )
+        lines.append(
+            f"| {scope} | {r['chunks']} | matrix load (once per generation) | {r['matrix_load_ms']:.1f} | | | |"
+        )
     return "\n".join(lines)

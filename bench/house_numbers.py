@@ -15,9 +15,22 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-ROOMS = ("api", "api/routes", "api/commands", "api/mcp", "queries", "queries/search", "queries/search/understanding",
-         "queries/context", "queries/entities", "queries/telemetry", "ingest", "inference", "inference/providers",
-         "graph")
+ROOMS = (
+    "api",
+    "api/routes",
+    "api/commands",
+    "api/mcp",
+    "queries",
+    "queries/search",
+    "queries/search/understanding",
+    "queries/context",
+    "queries/entities",
+    "queries/telemetry",
+    "ingest",
+    "inference",
+    "inference/providers",
+    "graph",
+)
 LAYERS = ("graph", "inference", "ingest", "queries", "api")
 
 
@@ -28,8 +41,7 @@ def _room(path: str) -> dict[str, int]:
 
 def _route_modules() -> int:
     """Project modules loaded by importing the search route, in a fresh interpreter."""
-    code = ("import sys; import api.routes.search; "
-            f"print(sum(1 for m in sys.modules if m.split('.')[0] in {LAYERS!r}))")
+    code = f"import sys; import api.routes.search; print(sum(1 for m in sys.modules if m.split('.')[0] in {LAYERS!r}))"
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
     return int(out.stdout.strip())
 

@@ -41,8 +41,9 @@ from queries.search.request import Filters, SearchOptions  # noqa: E402
 from queries.search.retrieval import _keyword  # noqa: E402
 from queries.search.run import SearchRun  # noqa: E402
 
-FULL_SORT = ch.FULLTEXT_IN_PROJECT.replace("WITH e, score LIMIT $pool",
-                                           "WITH e, score ORDER BY score DESC, e.id LIMIT $pool")
+FULL_SORT = ch.FULLTEXT_IN_PROJECT.replace(
+    "WITH e, score LIMIT $pool", "WITH e, score ORDER BY score DESC, e.id LIMIT $pool"
+)
 
 
 def main() -> int:
@@ -84,16 +85,23 @@ def main() -> int:
             if keyword_view.counters["among"] > before:
                 viewed.append((time.perf_counter() - t) * 1000)
                 same_viewed += [h.id for h in c[:10]] == [h.id for h in b[:10]]
-        figures = {"questions": len(full), "full_sort_p50_ms": round(statistics.median(full), 1),
-                   "early_stop_p50_ms": round(statistics.median(cut), 1), "same_top10": same,
-                   "top50_overlap": round(statistics.mean(overlap), 3), "from_view": len(viewed),
-                   "from_view_p50_ms": round(statistics.median(viewed), 1) if viewed else None,
-                   "from_view_same_top10": same_viewed}
+        figures = {
+            "questions": len(full),
+            "full_sort_p50_ms": round(statistics.median(full), 1),
+            "early_stop_p50_ms": round(statistics.median(cut), 1),
+            "same_top10": same,
+            "top50_overlap": round(statistics.mean(overlap), 3),
+            "from_view": len(viewed),
+            "from_view_p50_ms": round(statistics.median(viewed), 1) if viewed else None,
+            "from_view_same_top10": same_viewed,
+        }
         out[category] = figures
-        print(f"{category}: {len(full)} questions, full sort p50 {figures['full_sort_p50_ms']} ms, early stop p50 "
-              f"{figures['early_stop_p50_ms']} ms, same top 10 {same}/{len(full)}, "
-              f"top-50 overlap {figures['top50_overlap']:.3f}; from the kept view: {len(viewed)} questions, "
-              f"p50 {figures['from_view_p50_ms']} ms, same top 10 as the index {same_viewed}/{len(viewed)}")
+        print(
+            f"{category}: {len(full)} questions, full sort p50 {figures['full_sort_p50_ms']} ms, early stop p50 "
+            f"{figures['early_stop_p50_ms']} ms, same top 10 {same}/{len(full)}, "
+            f"top-50 overlap {figures['top50_overlap']:.3f}; from the kept view: {len(viewed)} questions, "
+            f"p50 {figures['from_view_p50_ms']} ms, same top 10 as the index {same_viewed}/{len(viewed)}"
+        )
     print(f"kept view listed in {out['view_listing_ms']} ms")
     if args.json:
         args.json.write_text(json.dumps(out, indent=1))

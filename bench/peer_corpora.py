@@ -74,8 +74,9 @@ class PeerEmbedder(Embedder):
 def entry_item(record: neo4j.Record) -> RetrieverResultItem:
     """Keep what the metrics need (the entry a chunk belongs to) and the text a RAG caller would read."""
     node = record.get("node") or {}
-    return RetrieverResultItem(content=node.get("text") or "",
-                               metadata={"entry_id": node.get("entry_id"), "score": record.get("score")})
+    return RetrieverResultItem(
+        content=node.get("text") or "", metadata={"entry_id": node.get("entry_id"), "score": record.get("score")}
+    )
 
 
 @dataclass
@@ -111,35 +112,52 @@ class PeerRun:
     def index_prefix(self) -> str:
         return _checked(f"memora_peer_{self.run_id}")
 
-    def add_project(self, graph: Graph, embedder: CheckedEmbedder, viewer: Viewer, project_id: str,
-                    prop: str) -> None:
+    def add_project(self, graph: Graph, embedder: CheckedEmbedder, viewer: Viewer, project_id: str, prop: str) -> None:
         """Copy one project's visible chunks into a plain and a contextualised corpus, each with its two indexes."""
-        rows = [dict(r) for r in graph.read(VISIBLE_CHUNKS, {"project_id": project_id, "prop": prop,
-                                                             **visibility_params(viewer)})]
+        rows = [
+            dict(r)
+            for r in graph.read(VISIBLE_CHUNKS, {"project_id": project_id, "prop": prop, **visibility_params(viewer)})
+        ]
         if not rows:
             return
         plain: list[list[float]] = []
         for start in range(0, len(rows), EMBED_BATCH):
-            batch = rows[start:start + EMBED_BATCH]
+            batch = rows[start : start + EMBED_BATCH]
             plain.extend([float(x) for x in v] for v in embedder.embed_passages([r["text"] for r in batch]))
         n = len({k[0] for k in self.corpora})
         entries = len({r["entry_id"] for r in rows})
         for variant in VARIANTS:
             label = _checked(f"{self.run_label}_{n}_{variant}")
-            corpus = Corpus(project_id, variant, label, _checked(f"{self.index_prefix}_{n}_{variant}_vec"),
-                            _checked(f"{self.index_prefix}_{n}_{variant}_ft"), len(rows), entries)
+            corpus = Corpus(
+                project_id,
+                variant,
+                label,
+                _checked(f"{self.index_prefix}_{n}_{variant}_vec"),
+                _checked(f"{self.index_prefix}_{n}_{variant}_ft"),
+                len(rows),
+                entries,
+            )
             self.corpora[(project_id, variant)] = corpus
-            vectors: Iterable[list[float]] = plain if variant == "plain" else ([float(x) for x in r["vector"]]
-                                                                             for r in rows)
-            node_rows = [{"id": r["id"], "entry_id": r["entry_id"], "text": r["text"], "vector": v}
-                         for r, v in zip(rows, vectors, strict=True)]
+            vectors: Iterable[list[float]] = (
+                plain if variant == "plain" else ([float(x) for x in r["vector"]] for r in rows)
+            )
+            node_rows = [
+                {"id": r["id"], "entry_id": r["entry_id"], "text": r["text"], "vector": v}
+                for r, v in zip(rows, vectors, strict=True)
+            ]
             statement = CREATE_NODES.format(label=label, run_label=self.run_label)
             for start in range(0, len(node_rows), BATCH):
-                graph.write(statement, {"rows": node_rows[start:start + BATCH]})
-            create_vector_index(graph.driver, corpus.vector_index, label, "embedding", embedder.dimensions,
-                                "cosine", neo4j_database=graph.database)
-            create_fulltext_index(graph.driver, corpus.fulltext_index, label, ["text"],
-                                  neo4j_database=graph.database)
+                graph.write(statement, {"rows": node_rows[start : start + BATCH]})
+            create_vector_index(
+                graph.driver,
+                corpus.vector_index,
+                label,
+                "embedding",
+                embedder.dimensions,
+                "cosine",
+                neo4j_database=graph.database,
+            )
+            create_fulltext_index(graph.driver, corpus.fulltext_index, label, ["text"], neo4j_database=graph.database)
 
     def open(self, graph: Graph, embedder: CheckedEmbedder, await_seconds: int = 300) -> None:
         """Wait for the indexes to be online, then build the retrievers the way neo4j-graphrag's docs show."""
@@ -147,11 +165,21 @@ class PeerRun:
         peer_embedder = PeerEmbedder(embedder)
         for corpus in self.corpora.values():
             if corpus.hybrid is None:
-                corpus.hybrid = HybridRetriever(graph.driver, corpus.vector_index, corpus.fulltext_index,
-                                                embedder=peer_embedder, result_formatter=entry_item,
-                                                neo4j_database=graph.database)
-                corpus.vector = VectorRetriever(graph.driver, corpus.vector_index, embedder=peer_embedder,
-                                                result_formatter=entry_item, neo4j_database=graph.database)
+                corpus.hybrid = HybridRetriever(
+                    graph.driver,
+                    corpus.vector_index,
+                    corpus.fulltext_index,
+                    embedder=peer_embedder,
+                    result_formatter=entry_item,
+                    neo4j_database=graph.database,
+                )
+                corpus.vector = VectorRetriever(
+                    graph.driver,
+                    corpus.vector_index,
+                    embedder=peer_embedder,
+                    result_formatter=entry_item,
+                    neo4j_database=graph.database,
+                )
 
     def cleanup(self, graph: Graph) -> None:
         """Drop this run's indexes and delete its nodes (in batches, so a large corpus never needs one huge
@@ -165,5 +193,7 @@ class PeerRun:
 
     def leftovers(self, graph: Graph) -> dict[str, Any]:
         """What of this run is still in the database (nothing, after `cleanup`)."""
-        return {"nodes": int(graph.read(COUNT_NODES.format(run_label=self.run_label))[0]["n"]),
-                "indexes": [r["name"] for r in graph.read(RUN_INDEXES, {"prefix": self.index_prefix})]}
+        return {
+            "nodes": int(graph.read(COUNT_NODES.format(run_label=self.run_label))[0]["n"]),
+            "indexes": [r["name"] for r in graph.read(RUN_INDEXES, {"prefix": self.index_prefix})],
+        }

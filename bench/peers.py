@@ -80,9 +80,18 @@ def systems(graph: Graph, embedder: CheckedEmbedder, settings: Settings, run: Pe
         def search(q: EvalQuery) -> list[str]:
             result_cache.clear()
             options = SearchOptions(k=K, channels=channels, understand=understand, now=q.now)
-            r = hybrid_search(graph, embedder, cold, VIEWER, q.question, Scope(project_id=q.project_id), options,
-                              project_ids=[q.project_id])
+            r = hybrid_search(
+                graph,
+                embedder,
+                cold,
+                VIEWER,
+                q.question,
+                Scope(project_id=q.project_id),
+                options,
+                project_ids=[q.project_id],
+            )
             return [x.entry_id for x in r.results]
+
         return search
 
     def hybrid(variant: str) -> Search:
@@ -97,6 +106,7 @@ def systems(graph: Graph, embedder: CheckedEmbedder, settings: Settings, run: Pe
                 vector = corpus.hybrid.embedder.embed_query(q.question) if corpus.hybrid.embedder else None
                 found = corpus.hybrid.search(query_text=text, query_vector=vector, top_k=corpus.top_k)
             return _entries([i.metadata.get("entry_id") if i.metadata else None for i in found.items])
+
         return search
 
     def vector(variant: str) -> Search:
@@ -106,6 +116,7 @@ def systems(graph: Graph, embedder: CheckedEmbedder, settings: Settings, run: Pe
                 return []
             found = corpus.vector.search(query_text=q.question, top_k=corpus.top_k)
             return _entries([i.metadata.get("entry_id") if i.metadata else None for i in found.items])
+
         return search
 
     return [
@@ -120,8 +131,9 @@ def systems(graph: Graph, embedder: CheckedEmbedder, settings: Settings, run: Pe
     ]
 
 
-def run_set(graph: Graph, embedder: CheckedEmbedder, settings: Settings, run: PeerRun,
-            qs: list[EvalQuery]) -> dict[str, dict[str, Any]]:
+def run_set(
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, run: PeerRun, qs: list[EvalQuery]
+) -> dict[str, dict[str, Any]]:
     """Every system on every query of one set, taking turns query by query."""
     t = time.perf_counter()
     projects = sorted({q.project_id for q in qs})
@@ -151,9 +163,10 @@ def run_set(graph: Graph, embedder: CheckedEmbedder, settings: Settings, run: Pe
         if ordered:
             out[name]["latency_ms"]["p50"] = round(ordered[len(ordered) // 2], 1)
             out[name]["latency_ms"]["p95"] = round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))], 1)
-    out["_setup"] = {"peer_setup_s": round(setup_s, 1),
-                     "peer_chunks": sum(c.chunks for c in run.corpora.values()
-                                        if c.variant == "plain" and c.project_id in projects)}
+    out["_setup"] = {
+        "peer_setup_s": round(setup_s, 1),
+        "peer_chunks": sum(c.chunks for c in run.corpora.values() if c.variant == "plain" and c.project_id in projects),
+    }
     return out
 
 
@@ -163,8 +176,10 @@ def print_table(results: dict[str, dict[str, Any]]) -> None:
         if name.startswith("_"):
             continue
         lat = r.get("latency_ms", {})
-        print(f"| {name} | {r['recall@5']:.3f} | {r['recall@10']:.3f} | {r['recall@30']:.3f} | {r['mrr@10']:.3f} | "
-              f"{r['ndcg@10']:.3f} | {lat.get('p50', 0):.1f} | {lat.get('p95', 0):.1f} |")
+        print(
+            f"| {name} | {r['recall@5']:.3f} | {r['recall@10']:.3f} | {r['recall@30']:.3f} | {r['mrr@10']:.3f} | "
+            f"{r['ndcg@10']:.3f} | {lat.get('p50', 0):.1f} | {lat.get('p95', 0):.1f} |"
+        )
     door = results.get(DOOR, {}).get("latency_ms", {}).get("p50")
     peer = results.get("graphrag HybridRetriever, contextualised vectors", {}).get("latency_ms", {}).get("p50")
     if door and peer:
@@ -172,8 +187,9 @@ def print_table(results: dict[str, dict[str, Any]]) -> None:
     sys.stdout.flush()
 
 
-def exact_scans(graph: Graph, embedder: CheckedEmbedder, settings: Settings, loaded: dict[str, list[EvalQuery]],
-                n_queries: int) -> list[dict[str, Any]]:
+def exact_scans(
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, loaded: dict[str, list[EvalQuery]], n_queries: int
+) -> list[dict[str, Any]]:
     """The exact-scan ways on the largest project of the run, then on every project of the run as one scope."""
     by_project: dict[str, list[str]] = {}
     for qs in loaded.values():
@@ -219,24 +235,40 @@ def _cleanup_only(run_id: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--data", type=Path, default=os.environ.get("MEMORA_BENCH_DATA") or None,
-                        help="folder with locomo-dev/ and xquad-es-dev/ (default: $MEMORA_BENCH_DATA)")
-    parser.add_argument("--only", choices=sorted(SETS), action="append",
-                        help="run only this set (repeatable)")
-    parser.add_argument("--exact-queries", type=int, default=60,
-                        help="queries timed per exact-scan way (0: skip the exact-scan measurement)")
-    parser.add_argument("--max-queries", type=int, default=0,
-                        help="per set, every n-th query so that at most this many run (default 0: all)")
-    parser.add_argument("--exact-only", action="store_true",
-                        help="load the sets but measure only the exact-scan cost (no peers, no tables)")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=os.environ.get("MEMORA_BENCH_DATA") or None,
+        help="folder with locomo-dev/ and xquad-es-dev/ (default: $MEMORA_BENCH_DATA)",
+    )
+    parser.add_argument("--only", choices=sorted(SETS), action="append", help="run only this set (repeatable)")
+    parser.add_argument(
+        "--exact-queries",
+        type=int,
+        default=60,
+        help="queries timed per exact-scan way (0: skip the exact-scan measurement)",
+    )
+    parser.add_argument(
+        "--max-queries",
+        type=int,
+        default=0,
+        help="per set, every n-th query so that at most this many run (default 0: all)",
+    )
+    parser.add_argument(
+        "--exact-only",
+        action="store_true",
+        help="load the sets but measure only the exact-scan cost (no peers, no tables)",
+    )
     parser.add_argument("--json", help="write every figure to this file")
-    parser.add_argument("--cleanup", metavar="RUN",
-                        help="only delete what the peer run RUN left (a run killed with SIGKILL) and exit")
+    parser.add_argument(
+        "--cleanup", metavar="RUN", help="only delete what the peer run RUN left (a run killed with SIGKILL) and exit"
+    )
     args = parser.parse_args(argv)
     if args.cleanup:
         return _cleanup_only(args.cleanup)
-    sets = {name: files for name, files in dataset_files(args.data).items()
-            if files[0].is_file() and files[1].is_file()}
+    sets = {
+        name: files for name, files in dataset_files(args.data).items() if files[0].is_file() and files[1].is_file()
+    }
     where = f"under {args.data}" if args.data else "(no --data DIR or MEMORA_BENCH_DATA given)"
     missing = [name for name in SETS if name not in sets]
     if missing:
@@ -251,12 +283,17 @@ def main(argv: list[str] | None = None) -> int:
     embedder = get_embedder(settings)
     embedder.embed_query("warm-up")
     run = PeerRun()
-    print(f"peer run {run.run_id} (if killed with SIGKILL: python -m bench.peers --cleanup {run.run_id})",
-          file=sys.stderr)
+    print(
+        f"peer run {run.run_id} (if killed with SIGKILL: python -m bench.peers --cleanup {run.run_id})", file=sys.stderr
+    )
     signal.signal(signal.SIGTERM, _terminate)  # `timeout` and kill end it through the cleanup below
     everything: dict[str, Any] = {
-        "run": run.run_id, "date": datetime.now(UTC).isoformat(timespec="seconds"),
-        "machine": f"{platform.node()} {platform.machine()} {os.cpu_count()} cores", "absent": missing, "sets": {}}
+        "run": run.run_id,
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": f"{platform.node()} {platform.machine()} {os.cpu_count()} cores",
+        "absent": missing,
+        "sets": {},
+    }
     loaded: dict[str, list[EvalQuery]] = {}
     try:
         for name in wanted:
@@ -271,8 +308,12 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             t = time.perf_counter()
             results = run_set(graph, embedder, settings, run, qs)
-            print(f"{name}: peers set up in {results['_setup']['peer_setup_s']} s, all searched in "
-                  f"{time.perf_counter() - t:.1f} s", file=sys.stderr, flush=True)
+            print(
+                f"{name}: peers set up in {results['_setup']['peer_setup_s']} s, all searched in "
+                f"{time.perf_counter() - t:.1f} s",
+                file=sys.stderr,
+                flush=True,
+            )
             everything["sets"][name] = results
             print_table(results)
         t = time.perf_counter()

@@ -29,7 +29,8 @@ DIARY = REPO_ROOT / "bench" / "diary-es"
 def dataset_files(data: Path | None) -> dict[str, tuple[Path, Path, Path | None]]:
     """Every set by name; the external ones under `data` (which may be absent)."""
     sets: dict[str, tuple[Path, Path, Path | None]] = {
-        "diary-es": (DIARY / "entries.jsonl", DIARY / "queries.jsonl", DIARY / "entities.json")}
+        "diary-es": (DIARY / "entries.jsonl", DIARY / "queries.jsonl", DIARY / "entities.json")
+    }
     if data is not None:
         sets |= {
             "locomo": (data / "locomo-dev" / "entries.jsonl", data / "locomo-dev" / "queries.jsonl", None),
@@ -40,8 +41,9 @@ def dataset_files(data: Path | None) -> dict[str, tuple[Path, Path, Path | None]
 
 
 EXTERNAL = ("locomo", "xquad-es", "xquad-en")
-TABLE_HEAD = ("| configuration | R@5 | R@10 | R@30 | MRR@10 | nDCG@10 | p50 ms | p95 ms |\n"
-              "|---|---|---|---|---|---|---|---|")
+TABLE_HEAD = (
+    "| configuration | R@5 | R@10 | R@30 | MRR@10 | nDCG@10 | p50 ms | p95 ms |\n|---|---|---|---|---|---|---|---|"
+)
 
 
 def ingest_set(graph: Graph, embedder: CheckedEmbedder, files: tuple[Path, Path, Path | None]) -> list[EvalQuery]:
@@ -54,13 +56,16 @@ def ingest_set(graph: Graph, embedder: CheckedEmbedder, files: tuple[Path, Path,
     return load_queries(queries, prefix)
 
 
-def load_set(graph: Graph, embedder: CheckedEmbedder, name: str,
-             files: tuple[Path, Path, Path | None]) -> list[EvalQuery]:
+def load_set(
+    graph: Graph, embedder: CheckedEmbedder, name: str, files: tuple[Path, Path, Path | None]
+) -> list[EvalQuery]:
     """`ingest_set`, then print the set's table head (`make eval`'s output)."""
     qs = ingest_set(graph, embedder, files)
     print(f"\n### {name} ({len(qs)} queries)\n")
     print(TABLE_HEAD)
     return qs
+
+
 CONFIGS: list[tuple[str, tuple[str, ...], bool]] = [
     ("BM25 only (fulltext)", ("fulltext",), False),
     ("dense only", ("dense",), False),
@@ -71,13 +76,18 @@ CONFIGS: list[tuple[str, tuple[str, ...], bool]] = [
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--data", type=Path, default=os.environ.get("MEMORA_BENCH_DATA") or None,
-                        help="folder with locomo-dev/ and xquad-es-dev/ (default: $MEMORA_BENCH_DATA)")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=os.environ.get("MEMORA_BENCH_DATA") or None,
+        help="folder with locomo-dev/ and xquad-es-dev/ (default: $MEMORA_BENCH_DATA)",
+    )
     parser.add_argument("--only", choices=sorted(("diary-es",) + EXTERNAL))
     parser.add_argument("--json", help="write all results to this file")
     args = parser.parse_args()
-    sets = {name: files for name, files in dataset_files(args.data).items()
-            if files[0].is_file() and files[1].is_file()}
+    sets = {
+        name: files for name, files in dataset_files(args.data).items() if files[0].is_file() and files[1].is_file()
+    }
     missing = [name for name in ("diary-es",) + EXTERNAL if name not in sets]
     where = f"under {args.data}" if args.data else "(no --data DIR or MEMORA_BENCH_DATA given)"
     if missing:
@@ -97,14 +107,18 @@ def main() -> int:
             r = run_eval(graph, embedder, settings, qs, channels, understanding=understanding)
             everything[f"{name}/{label}"] = r
             lat = r.get("latency_ms", {})
-            print(f"| {label} | {r['recall@5']:.3f} | {r['recall@10']:.3f} | {r['recall@30']:.3f} | "
-                  f"{r['mrr@10']:.3f} | {r['ndcg@10']:.3f} | {lat.get('p50', 0):.0f} | {lat.get('p95', 0):.0f} |")
+            print(
+                f"| {label} | {r['recall@5']:.3f} | {r['recall@10']:.3f} | {r['recall@30']:.3f} | "
+                f"{r['mrr@10']:.3f} | {r['ndcg@10']:.3f} | {lat.get('p50', 0):.0f} | {lat.get('p95', 0):.0f} |"
+            )
             sys.stdout.flush()
         for label in ("hybrid, no understanding", "hybrid + understanding"):
             cats = everything[f"{name}/{label}"].get("by_category")
             if cats:
-                print(f"\n{label}, recall@10 by category: " + ", ".join(
-                    f"{c} {v['recall@10']:.3f} (n={v['n_queries']})" for c, v in cats.items()))
+                print(
+                    f"\n{label}, recall@10 by category: "
+                    + ", ".join(f"{c} {v['recall@10']:.3f} (n={v['n_queries']})" for c, v in cats.items())
+                )
     if args.json:
         Path(args.json).write_text(json.dumps(everything, indent=2))
     return 0

@@ -54,12 +54,19 @@ from graph.runtime import Neo4jRuntime, listener_pid  # noqa: E402
 from graph.schema import ensure_vector_index, vector_property  # noqa: E402
 from graph.settings import Settings, get_settings  # noqa: E402
 from inference.embedders import CheckedEmbedder  # noqa: E402
-from ingest.pipeline import Ingestor, parse_line  # noqa: E402
+from ingest.pipeline import Ingestor  # noqa: E402
+from ingest.records import parse_line  # noqa: E402
 from queries.search.retrieval import DENSE_FLOORS  # noqa: E402
 
-SERVER_ENV = {"MEMORA_RATE_SEARCH_PER_SECOND": "0", "MEMORA_RATE_WRITE_PER_SECOND": "0",
-              "MEMORA_RATE_AUTH_FAILURES_PER_MINUTE": "0", "MEMORA_SEARCH_CACHE_SECONDS": "0",
-              "MEMORA_QUERY_EMBED_CACHE_SIZE": "0", "MEMORA_EMBED_WORKER": "false", "MEMORA_SEARCH_LOG_SAMPLE": "0"}
+SERVER_ENV = {
+    "MEMORA_RATE_SEARCH_PER_SECOND": "0",
+    "MEMORA_RATE_WRITE_PER_SECOND": "0",
+    "MEMORA_RATE_AUTH_FAILURES_PER_MINUTE": "0",
+    "MEMORA_SEARCH_CACHE_SECONDS": "0",
+    "MEMORA_QUERY_EMBED_CACHE_SIZE": "0",
+    "MEMORA_EMBED_WORKER": "false",
+    "MEMORA_SEARCH_LOG_SAMPLE": "0",
+}
 DROP_PROJECT = """
 MATCH (n) WHERE n.project_id = $p OR (n:Project AND n.id = $p)
 CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 2000 ROWS
@@ -83,15 +90,21 @@ INDEX_STATE = "SHOW INDEXES YIELD name, state WHERE name = $name RETURN state"
 
 
 @contextmanager
-def scale_server(embedder: str, log: Path, startup: float = 180,
-                 env: dict[str, str] | None = None) -> Iterator[tuple[str, int]]:
+def scale_server(
+    embedder: str, log: Path, startup: float = 180, env: dict[str, str] | None = None
+) -> Iterator[tuple[str, int]]:
     """`bench/scale_server.py` in a subprocess on a free loopback port: (its URL, its pid). `env` is added to the
     service's environment last (bench/serve_ab.py compares settings that way)."""
     port = free_port()
     sink = log.open("w", encoding="utf-8")
-    proc = subprocess.Popen([sys.executable, str(ROOT / "bench" / "scale_server.py"), "--port", str(port),
-                             "--embedder", embedder], cwd=ROOT, env={**os.environ, **SERVER_ENV, **(env or {})},
-                            stdout=sink, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "bench" / "scale_server.py"), "--port", str(port), "--embedder", embedder],
+        cwd=ROOT,
+        env={**os.environ, **SERVER_ENV, **(env or {})},
+        stdout=sink,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         wait_ready(proc, url, log, startup, "the scale server")
@@ -128,9 +141,11 @@ def index_population(graph: Graph, project: str, prop: str, dimensions: int) -> 
     try:
         chunks = int(graph.read(COUNT_LABELLED)[0]["n"])
         t = time.perf_counter()
-        graph.run_auto(f"CREATE VECTOR INDEX {POPULATION_INDEX} FOR (n:{POPULATION_LABEL}) ON (n.{prop}) OPTIONS "
-                       f"{{indexConfig: {{`vector.dimensions`: {int(dimensions)}, "
-                       "`vector.similarity_function`: 'cosine'}}")
+        graph.run_auto(
+            f"CREATE VECTOR INDEX {POPULATION_INDEX} FOR (n:{POPULATION_LABEL}) ON (n.{prop}) OPTIONS "
+            f"{{indexConfig: {{`vector.dimensions`: {int(dimensions)}, "
+            "`vector.similarity_function`: 'cosine'}}"
+        )
         while True:
             rows = graph.read(INDEX_STATE, {"name": POPULATION_INDEX})
             if rows and rows[0]["state"] == "ONLINE":
@@ -145,18 +160,29 @@ def index_population(graph: Graph, project: str, prop: str, dimensions: int) -> 
     return {"seconds": round(seconds, 2), "chunks": chunks}
 
 
-def ingest(graph: Graph, embedder: CheckedEmbedder, rows: list[dict[str, Any]], project: str,
-           embed: bool) -> tuple[float, Any]:
-    records = [(i, parse_line(i, json.dumps({**r, "project_id": project,
-                                             "entry_id": project + r["entry_id"][r["entry_id"].index("/"):]})))
-               for i, r in enumerate(rows, start=1)]
+def ingest(
+    graph: Graph, embedder: CheckedEmbedder, rows: list[dict[str, Any]], project: str, embed: bool
+) -> tuple[float, Any]:
+    records = [
+        (
+            i,
+            parse_line(
+                i,
+                json.dumps(
+                    {**r, "project_id": project, "entry_id": project + r["entry_id"][r["entry_id"].index("/") :]}
+                ),
+            ),
+        )
+        for i, r in enumerate(rows, start=1)
+    ]
     t = time.perf_counter()
     report = Ingestor(graph, embedder, embed=embed).ingest(records)
     return time.perf_counter() - t, report
 
 
-def run_size(graph: Graph, settings: Settings, embedder: CheckedEmbedder, kind: str, size: int,
-             args: argparse.Namespace) -> dict[str, Any]:
+def run_size(
+    graph: Graph, settings: Settings, embedder: CheckedEmbedder, kind: str, size: int, args: argparse.Namespace
+) -> dict[str, Any]:
     prefix = f"{args.prefix}{uuid.uuid4().hex[:6]}-"
     project = f"{prefix}synth{size}"
     synth = generate(size, args.seed, project, user_prefix=prefix)
@@ -188,8 +214,12 @@ def run_size(graph: Graph, settings: Settings, embedder: CheckedEmbedder, kind: 
         out["ingest_seconds"] = round(seconds, 1)
         out["chunks_embedded"], out["chunks_pending"] = report.chunks_embedded, report.chunks_pending
         stage("ingest")
-        print(f"[{size}] ingested: {out['ingest_write_only_entries_per_s']} entries/s write-only, "
-              f"{out['ingest_entries_per_s']} with {kind} embedding", file=sys.stderr, flush=True)
+        print(
+            f"[{size}] ingested: {out['ingest_write_only_entries_per_s']} entries/s write-only, "
+            f"{out['ingest_entries_per_s']} with {kind} embedding",
+            file=sys.stderr,
+            flush=True,
+        )
         prop = vector_property(embedder.slug)
         out["index_population"] = index_population(graph, project, prop, embedder.dimensions)
         out["index_population_s"] = out["index_population"]["seconds"]
@@ -212,28 +242,48 @@ def run_size(graph: Graph, settings: Settings, embedder: CheckedEmbedder, kind: 
             eight = load(url, token, searches, clients=8, seconds=args.seconds, grace=120)
             stage("search_phases")
             answers: list[dict[str, Any]] = []
-            questions = load(url, token, entity, clients=1, seconds=args.seconds, max_calls=len(entity) * 3,
-                             answers=answers)
-            recall, numpy_ms, skipped = dense_recall(url, token, project, by_category["content"][:args.recall_queries],
-                                                     embedder, scan, floor)
+            questions = load(
+                url, token, entity, clients=1, seconds=args.seconds, max_calls=len(entity) * 3, answers=answers
+            )
+            recall, numpy_ms, skipped = dense_recall(
+                url, token, project, by_category["content"][: args.recall_queries], embedder, scan, floor
+            )
             out["service_rss_mb"], out["service_peak_rss_mb"] = rss_mb(pid)
             stage("entity_questions_and_recall")
         out["neo4j_rss_mb"], out["neo4j_peak_rss_mb"] = rss_mb(neo4j_pid(settings))
         s1, s8, eq = one.summary(), eight.summary(), questions.summary()
-        out["search_1"] = {k: s1[k] for k in ("n", "p50_ms", "p95_ms", "p99_ms", "errors", "unfinished",
-                                                 "server_p50_ms", "server_stages_p50_ms")}
-        out["search_8"] = {k: s8[k] for k in ("n", "qps", "p50_ms", "p95_ms", "p99_ms", "errors",
-                                                "unfinished", "server_p50_ms")}
+        out["search_1"] = {
+            k: s1[k]
+            for k in (
+                "n",
+                "p50_ms",
+                "p95_ms",
+                "p99_ms",
+                "errors",
+                "unfinished",
+                "server_p50_ms",
+                "server_stages_p50_ms",
+            )
+        }
+        out["search_8"] = {
+            k: s8[k] for k in ("n", "qps", "p50_ms", "p95_ms", "p99_ms", "errors", "unfinished", "server_p50_ms")
+        }
         out["entity_question"] = {k: eq[k] for k in ("n", "p50_ms", "p95_ms", "errors", "unfinished")}
         out["entity_question"]["answered"] = sum(1 for a in answers if a.get("answer"))
-        out["numpy_exact"] = {"p50_ms": percentile(numpy_ms, 50), "p95_ms": percentile(numpy_ms, 95),
-                              "chunks": scan.chunks}
+        out["numpy_exact"] = {
+            "p50_ms": percentile(numpy_ms, 50),
+            "p95_ms": percentile(numpy_ms, 95),
+            "chunks": scan.chunks,
+        }
         out["dense_recall_vs_exact"] = recall
         out["dense_recall_queries"] = len(numpy_ms)
         out["dense_recall_skipped"] = skipped  # the understanding found a constraint: another scope
         out["dense_floor"] = floor
-        print(f"[{size}] search p50 {s1['p50_ms']} ms, 8 clients {s8['qps']}/s, recall {recall}", file=sys.stderr,
-              flush=True)
+        print(
+            f"[{size}] search p50 {s1['p50_ms']} ms, 8 clients {s8['qps']}/s, recall {recall}",
+            file=sys.stderr,
+            flush=True,
+        )
     finally:
         if not args.keep:
             drop_project(graph, project, users)
@@ -252,10 +302,12 @@ def plot(sizes: list[dict[str, Any]], path: Path) -> None:
     for embedder in sorted({s["embedder"] for s in sizes}):
         rows = sorted((s for s in sizes if s["embedder"] == embedder), key=lambda s: s["entries"])
         x = [s["entries"] for s in rows]
-        for label, get in (("search p50, 1 client", lambda s: s["search_1"]["p50_ms"]),
-                           ("search p95, 1 client", lambda s: s["search_1"]["p95_ms"]),
-                           ("search p95, 8 clients", lambda s: s["search_8"]["p95_ms"]),
-                           ("numpy exact p50", lambda s: s["numpy_exact"]["p50_ms"])):
+        for label, get in (
+            ("search p50, 1 client", lambda s: s["search_1"]["p50_ms"]),
+            ("search p95, 1 client", lambda s: s["search_1"]["p95_ms"]),
+            ("search p95, 8 clients", lambda s: s["search_8"]["p95_ms"]),
+            ("numpy exact p50", lambda s: s["numpy_exact"]["p50_ms"]),
+        ):
             ax.plot(x, [get(s) for s in rows], marker="o", label=f"{label} ({embedder.split(':')[0]})")
     ax.set_xscale("log")
     ax.set_yscale("log")
@@ -296,10 +348,12 @@ def main(argv: list[str] | None = None) -> int:
     embedder = CheckedEmbedder(HashEmbedder()) if args.embedder == "hash" else active_embedder(graph, settings)
     ensure_vector_index(graph, embedder.slug, embedder.dimensions)
     result: dict[str, Any] = {
-        "date": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), "machine": {
-            "cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
+        "date": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
         "settings": {"exact_scan_max_chunks": settings.exact_scan_max_chunks, **SERVER_ENV},
-        "seconds_per_phase": args.seconds, "sizes": []}
+        "seconds_per_phase": args.seconds,
+        "sizes": [],
+    }
     if args.append and args.json and args.json.exists():
         result["sizes"] = json.loads(args.json.read_text(encoding="utf-8"))["sizes"]
     for size in sizes:
@@ -308,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:
             args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     if args.plot:
         plot(result["sizes"], args.plot)
-    print(json.dumps(result["sizes"][-len(sizes):], indent=2))
+    print(json.dumps(result["sizes"][-len(sizes) :], indent=2))
     return 0
 
 

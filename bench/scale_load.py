@@ -45,15 +45,28 @@ class Latencies:
     statuses: dict[str, int] = field(default_factory=dict)
 
     def summary(self) -> dict[str, Any]:
-        return {"n": len(self.ms), "p50_ms": percentile(self.ms, 50), "p95_ms": percentile(self.ms, 95),
-                "p99_ms": percentile(self.ms, 99), "errors": self.errors,
-                "unfinished": self.unfinished, "server_p50_ms": percentile(self.server_ms, 50),
-                "server_stages_p50_ms": {k: percentile(v, 50) for k, v in sorted(self.stages.items())},
-                "qps": round(len(self.ms) / self.seconds, 2) if self.seconds else None}
+        return {
+            "n": len(self.ms),
+            "p50_ms": percentile(self.ms, 50),
+            "p95_ms": percentile(self.ms, 95),
+            "p99_ms": percentile(self.ms, 99),
+            "errors": self.errors,
+            "unfinished": self.unfinished,
+            "server_p50_ms": percentile(self.server_ms, 50),
+            "server_stages_p50_ms": {k: percentile(v, 50) for k, v in sorted(self.stages.items())},
+            "qps": round(len(self.ms) / self.seconds, 2) if self.seconds else None,
+        }
 
 
-async def _client(http: httpx.AsyncClient, bodies: list[dict[str, Any]], start: int, deadline: float,
-                  max_calls: int | None, out: Latencies, answers: list[dict[str, Any]] | None) -> None:
+async def _client(
+    http: httpx.AsyncClient,
+    bodies: list[dict[str, Any]],
+    start: int,
+    deadline: float,
+    max_calls: int | None,
+    out: Latencies,
+    answers: list[dict[str, Any]] | None,
+) -> None:
     i = start
     # every client makes at least one call, however late it starts: a phase always measures something
     while (i == start or time.monotonic() < deadline) and (max_calls is None or i - start < max_calls):
@@ -82,9 +95,16 @@ async def _client(http: httpx.AsyncClient, bodies: list[dict[str, Any]], start: 
             answers.append(answer)
 
 
-def load(url: str, token: str, bodies: list[dict[str, Any]], clients: int, seconds: float,
-         max_calls: int | None = None, answers: list[dict[str, Any]] | None = None,
-         grace: float | None = None) -> Latencies:
+def load(
+    url: str,
+    token: str,
+    bodies: list[dict[str, Any]],
+    clients: int,
+    seconds: float,
+    max_calls: int | None = None,
+    answers: list[dict[str, Any]] | None = None,
+    grace: float | None = None,
+) -> Latencies:
     """`clients` concurrent clients posting `bodies` in turn until `seconds` pass (or each made `max_calls`); calls
     still in flight `grace` seconds after that (default: as long again, at least 10 s) are cancelled and counted as
     unfinished, so a phase is bounded in time even when the service stalls."""
@@ -93,13 +113,16 @@ def load(url: str, token: str, bodies: list[dict[str, Any]], clients: int, secon
     async def run() -> Latencies:
         out = Latencies()
         limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
-        async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {token}"}, limits=limits,
-                                     timeout=httpx.Timeout(60.0)) as http:
+        async with httpx.AsyncClient(
+            base_url=url, headers={"Authorization": f"Bearer {token}"}, limits=limits, timeout=httpx.Timeout(60.0)
+        ) as http:
             t0 = time.monotonic()
             deadline = t0 + seconds
             step = max(1, len(bodies) // clients)
-            tasks = [asyncio.create_task(_client(http, bodies, c * step, deadline, max_calls, out, answers))
-                     for c in range(clients)]
+            tasks = [
+                asyncio.create_task(_client(http, bodies, c * step, deadline, max_calls, out, answers))
+                for c in range(clients)
+            ]
             _, pending = await asyncio.wait(tasks, timeout=seconds + grace)
             for task in pending:
                 task.cancel()
@@ -116,8 +139,9 @@ class ExactScan:
     the Cypher exact scan (score descending, then id)."""
 
     def __init__(self, graph: Graph, project_id: str, viewer: str, prop: str) -> None:
-        rows = graph.read(VISIBLE_VECTORS, {"project_id": project_id, "prop": prop,
-                                            **visibility_params(Viewer(user_id=viewer))})
+        rows = graph.read(
+            VISIBLE_VECTORS, {"project_id": project_id, "prop": prop, **visibility_params(Viewer(user_id=viewer))}
+        )
         ids = [r["id"] for r in rows]
         self.matrix = np.asarray([r["vector"] for r in rows], dtype=np.float32)
         self.entries = sorted(set(ids))
@@ -139,17 +163,30 @@ class ExactScan:
 
 def served_dense_top(answer: dict[str, Any], k: int) -> list[str]:
     """The entries the served dense channel ranked first (by its own score, before fusion and diversification)."""
-    dense = [(r["score_breakdown"]["dense"]["score"], r["entry_id"]) for r in answer["results"]
-             if "dense" in r["score_breakdown"]]
+    dense = [
+        (r["score_breakdown"]["dense"]["score"], r["entry_id"])
+        for r in answer["results"]
+        if "dense" in r["score_breakdown"]
+    ]
     return [entry for _, entry in sorted(dense, key=lambda s: (-round(s[0], 6), s[1]))[:k]]
 
 
-def dense_recall(url: str, token: str, project_id: str, questions: list[str], embedder: CheckedEmbedder,
-                 scan: ExactScan, floor: float, k: int = 10) -> tuple[float | None, list[float], int]:
+def dense_recall(
+    url: str,
+    token: str,
+    project_id: str,
+    questions: list[str],
+    embedder: CheckedEmbedder,
+    scan: ExactScan,
+    floor: float,
+    k: int = 10,
+) -> tuple[float | None, list[float], int]:
     """Mean top-k recall of the served dense channel against the exact scan, over the questions whose
     understanding found no constraint (so both see the same scope); and the numpy scan's times in ms."""
-    bodies = [{"q": q, "project_id": project_id, "k": 100, "channels": ["dense"], "diversify": False,
-               "explain": True} for q in questions]
+    bodies = [
+        {"q": q, "project_id": project_id, "k": 100, "channels": ["dense"], "diversify": False, "explain": True}
+        for q in questions
+    ]
     answers: list[dict[str, Any]] = []
     load(url, token, bodies, clients=1, seconds=600, max_calls=len(bodies), answers=answers)
     recalls, times, skipped = [], [], 0

@@ -47,8 +47,16 @@ def main() -> int:
         stages: dict[str, list[float]] = {}
         for round_ in range(args.rounds):
             for q in (q["question"] for q in questions if q["category"] == category):
-                found = hybrid_search(graph, embedder, settings, viewer, q, Scope(project_id=project),
-                                      SearchOptions(k=10), project_ids=[project])
+                found = hybrid_search(
+                    graph,
+                    embedder,
+                    settings,
+                    viewer,
+                    q,
+                    Scope(project_id=project),
+                    SearchOptions(k=10),
+                    project_ids=[project],
+                )
                 if round_:
                     for stage, ms in found.latency_ms.items():
                         stages.setdefault(stage, []).append(ms)

@@ -42,8 +42,9 @@ def parse_env(text: str) -> dict[str, str]:
     return dict(p.split("=", 1) for p in pairs)
 
 
-def measure(url: str, token: str, searches: list[dict[str, Any]], seconds: float,
-            pids: dict[str, int | None]) -> dict[str, Any]:
+def measure(
+    url: str, token: str, searches: list[dict[str, Any]], seconds: float, pids: dict[str, int | None]
+) -> dict[str, Any]:
     """Both phases; with 8 clients, also the CPU the service and Neo4j spent per answered search (of 2 cores here:
     where the throughput goes)."""
     load(url, token, searches[:4], clients=1, seconds=60, max_calls=4)  # warm-up: connections, kept view
@@ -55,21 +56,28 @@ def measure(url: str, token: str, searches: list[dict[str, Any]], seconds: float
         now, then = cpu_seconds(pid), before[name]
         if now is not None and then is not None:
             cpu[name] = round((now - then) * 1000 / max(eight["n"], 1), 1)
-    return {"search_1": {k: one[k] for k in ("n", "p50_ms", "p95_ms", "errors", "server_stages_p50_ms")},
-            "search_8": {**{k: eight[k] for k in ("n", "qps", "p95_ms", "errors")}, "cpu_ms_per_search": cpu}}
+    return {
+        "search_1": {k: one[k] for k in ("n", "p50_ms", "p95_ms", "errors", "server_stages_p50_ms")},
+        "search_8": {**{k: eight[k] for k in ("n", "qps", "p95_ms", "errors")}, "cpu_ms_per_search": cpu},
+    }
 
 
 def summarise(runs: list[dict[str, Any]]) -> dict[str, Any]:
     def med(phase: str, key: str) -> float:
         return round(statistics.median(r[phase][key] for r in runs), 2)
 
-    cpu = {name: round(statistics.median(r["search_8"]["cpu_ms_per_search"][name] for r in runs), 1)
-           for name in runs[0]["search_8"]["cpu_ms_per_search"]
-           if all(name in r["search_8"]["cpu_ms_per_search"] for r in runs)}
-    return {"rounds": len(runs), "search_1": {"p50_ms": med("search_1", "p50_ms"), "p95_ms": med("search_1", "p95_ms")},
-            "search_8": {"qps": med("search_8", "qps"), "p95_ms": med("search_8", "p95_ms"),
-                         "cpu_ms_per_search": cpu},
-            "errors": sum(r["search_1"]["errors"] + r["search_8"]["errors"] for r in runs), "runs": runs}
+    cpu = {
+        name: round(statistics.median(r["search_8"]["cpu_ms_per_search"][name] for r in runs), 1)
+        for name in runs[0]["search_8"]["cpu_ms_per_search"]
+        if all(name in r["search_8"]["cpu_ms_per_search"] for r in runs)
+    }
+    return {
+        "rounds": len(runs),
+        "search_1": {"p50_ms": med("search_1", "p50_ms"), "p95_ms": med("search_1", "p95_ms")},
+        "search_8": {"qps": med("search_8", "qps"), "p95_ms": med("search_8", "p95_ms"), "cpu_ms_per_search": cpu},
+        "errors": sum(r["search_1"]["errors"] + r["search_8"]["errors"] for r in runs),
+        "runs": runs,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -90,8 +98,12 @@ def main(argv: list[str] | None = None) -> int:
     token = auth.issue(settings, owner)
     neo4j = neo4j_pid(settings)
     questions = generate(60, 1, project).queries
-    searches = [{"q": q["question"], "project_id": project, "k": 10}
-                for category in ("content", "filtered") for q in questions if q["category"] == category]
+    searches = [
+        {"q": q["question"], "project_id": project, "k": 10}
+        for category in ("content", "filtered")
+        for q in questions
+        if q["category"] == category
+    ]
     runs: list[list[dict[str, Any]]] = [[] for _ in variants]
     for round_ in range(args.rounds):
         order = list(range(len(variants)))
@@ -99,10 +111,17 @@ def main(argv: list[str] | None = None) -> int:
             with scale_server("hash", Path(args.server_log), env=variants[v]) as (url, pid):
                 runs[v].append(measure(url, token, searches, args.seconds, {"service": pid, "neo4j": neo4j}))
             r = runs[v][-1]
-            print(f"round {round_ + 1} {args.env[v]!r}: p50 {r['search_1']['p50_ms']} ms, "
-                  f"8 clients {r['search_8']['qps']}/s", file=sys.stderr, flush=True)
-    out = {"project": project, "seconds": args.seconds,
-           "variants": [{"env": args.env[v], **summarise(runs[v])} for v in range(len(variants))]}
+            print(
+                f"round {round_ + 1} {args.env[v]!r}: p50 {r['search_1']['p50_ms']} ms, "
+                f"8 clients {r['search_8']['qps']}/s",
+                file=sys.stderr,
+                flush=True,
+            )
+    out = {
+        "project": project,
+        "seconds": args.seconds,
+        "variants": [{"env": args.env[v], **summarise(runs[v])} for v in range(len(variants))],
+    }
     for v in out["variants"]:
         print(json.dumps({k: v[k] for k in ("env", "search_1", "search_8", "errors")}))
     if args.json:

@@ -84,12 +84,18 @@ def served_by_memora(log: Path, env: dict[str, str] | None = None, startup: floa
 
 
 @contextmanager
-def several_served_by_memora(logs: list[Path], env: dict[str, str] | None = None,
-                             startup: float = 180) -> Iterator[list[tuple[subprocess.Popen[str], str]]]:
+def several_served_by_memora(
+    logs: list[Path], env: dict[str, str] | None = None, startup: float = 180
+) -> Iterator[list[tuple[subprocess.Popen[str], str]]]:
     """One `memora serve` per log, started together (their imports overlap) on their own ports with the same `env`:
     replicas of the service on one graph. Yields each process with its URL."""
-    env = {**os.environ, **(env or {}), "MEMORA_RATE_SEARCH_PER_SECOND": "0", "MEMORA_RATE_WRITE_PER_SECOND": "0",
-           "MEMORA_RATE_AUTH_FAILURES_PER_MINUTE": "0"}
+    env = {
+        **os.environ,
+        **(env or {}),
+        "MEMORA_RATE_SEARCH_PER_SECOND": "0",
+        "MEMORA_RATE_WRITE_PER_SECOND": "0",
+        "MEMORA_RATE_AUTH_FAILURES_PER_MINUTE": "0",
+    }
     served: list[tuple[subprocess.Popen[str], str]] = []
     sinks = []
     try:
@@ -98,7 +104,12 @@ def several_served_by_memora(logs: list[Path], env: dict[str, str] | None = None
             sinks.append(sink := log.open("w", encoding="utf-8"))
             proc = subprocess.Popen(
                 [sys.executable, "-m", "api.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
-                cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT, text=True)
+                cwd=ROOT,
+                env=env,
+                stdout=sink,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
             served.append((proc, f"http://127.0.0.1:{port}"))
         for (proc, url), log in zip(served, logs, strict=True):
             wait_ready(proc, url, log, startup, "memora serve")

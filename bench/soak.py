@@ -48,8 +48,10 @@ from graph.members import set_member  # noqa: E402
 from graph.settings import Settings  # noqa: E402
 from tests.design_rule import member_may_see  # noqa: E402
 
-VOCAB = ("casa perro verano playa abuela cocina lluvia tren carta jardín hospital escuela mercado río montaña fiesta "
-         "música libro coche ventana").split()
+VOCAB = (
+    "casa perro verano playa abuela cocina lluvia tren carta jardín hospital escuela mercado río montaña fiesta "
+    "música libro coche ventana"
+).split()
 LEVELS = ("private", "intimate", "circle", "public")
 KINDS = ("create", "edit", "relevel", "delete", "refused_write", "search")
 # Share of each operation in a client's loop (the rest are searches).
@@ -60,6 +62,7 @@ DELETED = None
 
 
 # --- who --------------------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Cast:
@@ -78,9 +81,16 @@ class Cast:
 def make_cast(prefix: str) -> Cast:
     a, b = f"{prefix}soak-a", f"{prefix}soak-b"
     u = {name: f"{prefix}{name}" for name in ("ana", "berta", "carla", "dani", "eva", "fede", "gil", "outsider")}
-    roles = {(u["ana"], a): "owner", (u["berta"], a): "coauthor", (u["carla"], a): "reader",
-             (u["dani"], a): "coauthor", (u["dani"], b): "reader",
-             (u["eva"], b): "owner", (u["fede"], b): "coauthor", (u["gil"], b): "reader"}
+    roles = {
+        (u["ana"], a): "owner",
+        (u["berta"], a): "coauthor",
+        (u["carla"], a): "reader",
+        (u["dani"], a): "coauthor",
+        (u["dani"], b): "reader",
+        (u["eva"], b): "owner",
+        (u["fede"], b): "coauthor",
+        (u["gil"], b): "reader",
+    }
     writers = ((u["ana"], a), (u["eva"], b), (u["berta"], a), (u["fede"], b), (u["dani"], a))
     readers = ((u["carla"], a), (u["gil"], b), (u["dani"], b))
     return Cast((a, b), roles, tuple(u.values()), writers, readers)
@@ -92,12 +102,14 @@ def seed_cast(graph: Graph, cast: Cast) -> None:
 
 
 def drop_cast(graph: Graph, cast: Cast) -> None:
-    graph.write("MATCH (n) WHERE n.project_id IN $p OR (n:Project AND n.id IN $p) DETACH DELETE n",
-                {"p": list(cast.projects)})
+    graph.write(
+        "MATCH (n) WHERE n.project_id IN $p OR (n:Project AND n.id IN $p) DETACH DELETE n", {"p": list(cast.projects)}
+    )
     graph.write("MATCH (u:User) WHERE u.id IN $u DETACH DELETE u", {"u": list(cast.users)})
 
 
 # --- the ledger ---------------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class State:
@@ -136,8 +148,13 @@ class Ledger:
     @staticmethod
     def end(write: Write, status: int | None) -> None:
         write.received = time.monotonic()
-        write.outcome = ("acked" if status is not None and 200 <= status < 300
-                         else "refused" if status is not None and 400 <= status < 500 else "unknown")
+        write.outcome = (
+            "acked"
+            if status is not None and 200 <= status < 300
+            else "refused"
+            if status is not None and 400 <= status < 500
+            else "unknown"
+        )
 
     def states_during(self, entry_id: str, t0: float, t1: float) -> tuple[Owned | None, list[State | None]]:
         """The states `entry_id` may have had between t0 and t1: the one acknowledged last before t0 (or absence), and
@@ -151,8 +168,11 @@ class Ledger:
             done = w.received
             if done is not None and done < t0 and w.outcome == "acked":
                 before = w.state
-            elif w.sent <= t1 and (w.outcome in ("pending", "unknown") or (done is not None and done >= t0)) \
-                    and w.outcome != "refused":
+            elif (
+                w.sent <= t1
+                and (w.outcome in ("pending", "unknown") or (done is not None and done >= t0))
+                and w.outcome != "refused"
+            ):
                 states.append(w.state)
         return owned, [before, *states]
 
@@ -171,6 +191,7 @@ class Ledger:
 
 
 # --- the clients --------------------------------------------------------------------------------------------------
+
 
 @dataclass
 class Call:
@@ -211,27 +232,41 @@ class SoakReport:
         for kind in KINDS:
             calls = by_kind.get(kind, [])
             times = sorted(c.seconds for c in calls)
-            kinds[kind] = {"requests": len(calls),
-                           "statuses": dict(sorted(Counter(str(c.status) for c in calls).items())),
-                           "p50_ms": _pct(times, 0.50), "p95_ms": _pct(times, 0.95),
-                           "max_ms": round(times[-1] * 1000, 1) if times else None}
-        return {"clients": self.clients, "seconds": round(self.seconds, 1), "requests": len(self.calls),
-                "requests_per_second": round(len(self.calls) / self.seconds, 1) if self.seconds else 0,
-                "server_errors": self.server_errors, "unexpected_statuses": len(self.unexpected),
-                "search_results_checked": self.results_checked, "leaks": len(self.leaks),
-                "lost_or_wrong_writes": len(self.problems), "entries_of_uncertain_outcome": self.uncertain,
-                "per_kind": kinds}
+            kinds[kind] = {
+                "requests": len(calls),
+                "statuses": dict(sorted(Counter(str(c.status) for c in calls).items())),
+                "p50_ms": _pct(times, 0.50),
+                "p95_ms": _pct(times, 0.95),
+                "max_ms": round(times[-1] * 1000, 1) if times else None,
+            }
+        return {
+            "clients": self.clients,
+            "seconds": round(self.seconds, 1),
+            "requests": len(self.calls),
+            "requests_per_second": round(len(self.calls) / self.seconds, 1) if self.seconds else 0,
+            "server_errors": self.server_errors,
+            "unexpected_statuses": len(self.unexpected),
+            "search_results_checked": self.results_checked,
+            "leaks": len(self.leaks),
+            "lost_or_wrong_writes": len(self.problems),
+            "entries_of_uncertain_outcome": self.uncertain,
+            "per_kind": kinds,
+        }
 
     def table(self) -> str:
         f = self.figures()
-        lines = [f"{f['clients']} clients, {f['seconds']} s, {f['requests']} requests "
-                 f"({f['requests_per_second']}/s); 5xx or no answer: {f['server_errors']}; unexpected statuses: "
-                 f"{f['unexpected_statuses']}; search results checked: {f['search_results_checked']}, leaks: "
-                 f"{f['leaks']}; acknowledged writes lost or wrong: {f['lost_or_wrong_writes']}",
-                 f"{'kind':<14}{'requests':>9}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}  statuses"]
+        lines = [
+            f"{f['clients']} clients, {f['seconds']} s, {f['requests']} requests "
+            f"({f['requests_per_second']}/s); 5xx or no answer: {f['server_errors']}; unexpected statuses: "
+            f"{f['unexpected_statuses']}; search results checked: {f['search_results_checked']}, leaks: "
+            f"{f['leaks']}; acknowledged writes lost or wrong: {f['lost_or_wrong_writes']}",
+            f"{'kind':<14}{'requests':>9}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}  statuses",
+        ]
         for kind, k in f["per_kind"].items():
-            lines.append(f"{kind:<14}{k['requests']:>9}{k['p50_ms'] or 0:>9}{k['p95_ms'] or 0:>9}"
-                         f"{k['max_ms'] or 0:>9}  {k['statuses']}")
+            lines.append(
+                f"{kind:<14}{k['requests']:>9}{k['p50_ms'] or 0:>9}{k['p95_ms'] or 0:>9}"
+                f"{k['max_ms'] or 0:>9}  {k['statuses']}"
+            )
         lines += [f"LEAK {x}" for x in self.leaks[:20]] + [f"LOST {x}" for x in self.problems[:20]]
         lines += [f"UNEXPECTED {c.kind} {c.status} {c.error}" for c in self.unexpected[:20]]
         return "\n".join(lines)
@@ -246,8 +281,18 @@ def _pct(times: list[float], q: float) -> float | None:
 class Soak:
     """`clients` threads for `seconds` against `base_url`; `run()` returns the report, `verify(graph)` completes it."""
 
-    def __init__(self, base_url: str, settings: Settings, cast: Cast, clients: int = 8, seconds: float = 120,
-                 seed: int = 1, timeout: float = 60, min_results: int = 0, max_seconds: float | None = None) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        settings: Settings,
+        cast: Cast,
+        clients: int = 8,
+        seconds: float = 120,
+        seed: int = 1,
+        timeout: float = 60,
+        min_results: int = 0,
+        max_seconds: float | None = None,
+    ) -> None:
         self.base_url, self.cast, self.clients, self.seconds, self.seed = base_url, cast, clients, seconds, seed
         self.timeout = timeout
         # A short soak on a loaded machine may judge too few search results to mean anything: it then goes on past
@@ -266,8 +311,9 @@ class Soak:
         started = time.monotonic()
         deadline = started + self.seconds
         self._cap = started + max(self.seconds, self.max_seconds)
-        threads = [threading.Thread(target=self._client, args=(i, deadline), name=f"soak-{i}")
-                   for i in range(self.clients)]
+        threads = [
+            threading.Thread(target=self._client, args=(i, deadline), name=f"soak-{i}") for i in range(self.clients)
+        ]
         for t in threads:
             t.start()
         for t in threads:
@@ -317,8 +363,16 @@ class Soak:
             n = self._serial
         return f"Nota {n}: " + " ".join(rng.choice(VOCAB) for _ in range(rng.randint(6, 24))) + "."
 
-    def _call(self, http: httpx.Client, kind: str, method: str, url: str, user: str, expected: Callable[[int], bool],
-              body: dict[str, Any] | None = None) -> tuple[httpx.Response | None, float, float]:
+    def _call(
+        self,
+        http: httpx.Client,
+        kind: str,
+        method: str,
+        url: str,
+        user: str,
+        expected: Callable[[int], bool],
+        body: dict[str, Any] | None = None,
+    ) -> tuple[httpx.Response | None, float, float]:
         t0 = time.monotonic()
         error = None
         try:
@@ -334,20 +388,43 @@ class Soak:
             self.report.calls.append(Call(kind, status, t1 - t0, ok, error))
         return resp, t0, t1
 
-    def _create(self, http: httpx.Client, rng: random.Random, writer: str, project: str, mine: list[str],
-                levels: dict[str, State]) -> None:
+    def _create(
+        self,
+        http: httpx.Client,
+        rng: random.Random,
+        writer: str,
+        project: str,
+        mine: list[str],
+        levels: dict[str, State],
+    ) -> None:
         entry_id = f"{project}/{uuid.uuid4().hex[:12]}"
         state = State(self._text(rng), rng.choice(LEVELS))
         write = self.ledger.begin(entry_id, writer, project, state)
-        resp, _, _ = self._call(http, "create", "POST", "/v1/entries", writer, lambda s: s == 201, {
-            "project_id": project, "entry_id": entry_id, "text": state.text, "intimacy": state.intimacy})
+        resp, _, _ = self._call(
+            http,
+            "create",
+            "POST",
+            "/v1/entries",
+            writer,
+            lambda s: s == 201,
+            {"project_id": project, "entry_id": entry_id, "text": state.text, "intimacy": state.intimacy},
+        )
         self.ledger.end(write, resp.status_code if resp is not None else None)
         if write.outcome == "acked":
             mine.append(entry_id)
             levels[entry_id] = state
 
-    def _change(self, http: httpx.Client, rng: random.Random, kind: str, writer: str, project: str, entry_id: str,
-                mine: list[str], levels: dict[str, State]) -> None:
+    def _change(
+        self,
+        http: httpx.Client,
+        rng: random.Random,
+        kind: str,
+        writer: str,
+        project: str,
+        entry_id: str,
+        mine: list[str],
+        levels: dict[str, State],
+    ) -> None:
         current = levels[entry_id]
         url = f"/v1/entries/{entry_id}"
         if kind == "delete":
@@ -377,8 +454,15 @@ class Soak:
         entry_id = f"{project}/refused-{uuid.uuid4().hex[:12]}"
         state = State(self._text(rng), "public")
         write = self.ledger.begin(entry_id, reader, project, state)
-        resp, _, _ = self._call(http, "refused_write", "POST", "/v1/entries", reader, lambda s: s == 403, {
-            "project_id": project, "entry_id": entry_id, "text": state.text, "intimacy": "public"})
+        resp, _, _ = self._call(
+            http,
+            "refused_write",
+            "POST",
+            "/v1/entries",
+            reader,
+            lambda s: s == 403,
+            {"project_id": project, "entry_id": entry_id, "text": state.text, "intimacy": "public"},
+        )
         self.ledger.end(write, resp.status_code if resp is not None else None)
 
     def _search(self, http: httpx.Client, rng: random.Random) -> None:
@@ -387,8 +471,9 @@ class Soak:
         member = project is None or self.cast.role(viewer, project) is not None
         q = " ".join(rng.choice(VOCAB) for _ in range(rng.randint(1, 4)))
         body = {"q": q, "project_id": project, "k": 20}
-        resp, t0, t1 = self._call(http, "search", "POST", "/v1/search", viewer,
-                                  lambda s: s == (200 if member else 403), body)
+        resp, t0, t1 = self._call(
+            http, "search", "POST", "/v1/search", viewer, lambda s: s == (200 if member else 403), body
+        )
         if resp is None or resp.status_code != 200:
             return
         for result in resp.json()["results"]:
@@ -403,22 +488,31 @@ class Soak:
             why = "an entry no client wrote"
         else:
             role = self.cast.role(viewer, owned.project)
-            allowed = [s for s in states if s is not None and s.intimacy == result["intimacy_level"]
-                       and member_may_see(role, s.intimacy, viewer == owned.author)]
+            allowed = [
+                s
+                for s in states
+                if s is not None
+                and s.intimacy == result["intimacy_level"]
+                and member_may_see(role, s.intimacy, viewer == owned.author)
+            ]
             if result.get("author_id") != owned.author:
                 why = f"author {result.get('author_id')} instead of {owned.author}"
             elif not allowed:
-                why = (f"reported level {result['intimacy_level']}, role {role}, author {owned.author}, possible "
-                       f"states {[(s.intimacy if s else 'absent') for s in states]}")
+                why = (
+                    f"reported level {result['intimacy_level']}, role {role}, author {owned.author}, possible "
+                    f"states {[(s.intimacy if s else 'absent') for s in states]}"
+                )
         if why is not None:
             with self._lock:
                 self.report.leaks.append(f"{viewer} searching {q!r} got {result['entry_id']}: {why}")
 
     # after the run
     def verify(self, graph: Graph) -> SoakReport:
-        rows = graph.read("MATCH (e:Entry) WHERE e.project_id IN $p "
-                          "RETURN e.id AS id, e.body AS text, e.intimacy AS intimacy, e.author_id AS author",
-                          {"p": list(self.cast.projects)})
+        rows = graph.read(
+            "MATCH (e:Entry) WHERE e.project_id IN $p "
+            "RETURN e.id AS id, e.body AS text, e.intimacy AS intimacy, e.author_id AS author",
+            {"p": list(self.cast.projects)},
+        )
         stored = {r["id"]: r for r in rows}
         for entry_id, owned, final, certain in self.ledger.expected_final():
             row = stored.pop(entry_id, None)
@@ -431,8 +525,10 @@ class Soak:
             elif row is None:
                 self.report.problems.append(f"{entry_id}: acknowledged, missing")
             elif (row["text"], row["intimacy"], row["author"]) != (final.text, final.intimacy, owned.author):
-                self.report.problems.append(f"{entry_id}: stored {(row['intimacy'], row['text'][:40])} instead of "
-                                            f"{(final.intimacy, final.text[:40])}")
+                self.report.problems.append(
+                    f"{entry_id}: stored {(row['intimacy'], row['text'][:40])} instead of "
+                    f"{(final.intimacy, final.text[:40])}"
+                )
         self.report.problems += [f"{entry_id}: stored, never written by a client" for entry_id in stored]
         return self.report
 
@@ -451,8 +547,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=120)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json")
-    parser.add_argument("--server-log", default="soak-server.log",
-                        help="where `memora serve` logs (default: %(default)s)")
+    parser.add_argument(
+        "--server-log", default="soak-server.log", help="where `memora serve` logs (default: %(default)s)"
+    )
     args = parser.parse_args()
     from api.cli import connect
     from graph.settings import get_settings

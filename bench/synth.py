@@ -44,31 +44,122 @@ CAST: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("Irene", (), ()),
     ("Klaus", (), ()),
 )
-PLACES = ("Cádiz", "Barcelona", "Berlín", "Londres", "Bilbao", "Sevilla", "Lisboa", "Madrid", "Zarautz", "Oaxaca",
-          "Boston", "Valencia", "Granada", "Oporto")
+PLACES = (
+    "Cádiz",
+    "Barcelona",
+    "Berlín",
+    "Londres",
+    "Bilbao",
+    "Sevilla",
+    "Lisboa",
+    "Madrid",
+    "Zarautz",
+    "Oaxaca",
+    "Boston",
+    "Valencia",
+    "Granada",
+    "Oporto",
+)
 # chapters: (name, first year, last year, where most of it happens)
-CHAPTERS = (("Infancia en Cádiz", 1975, 1988, "Cádiz"), ("Barcelona", 1989, 1999, "Barcelona"),
-            ("Berlín", 2000, 2006, "Berlín"), ("Londres", 2007, 2013, "Londres"),
-            ("La vuelta", 2014, 2026, "Valencia"))
-THINGS_ES = ("el coche", "la casa del pueblo", "el piso", "la bicicleta", "las cartas", "el piano", "la paella",
-             "el huerto", "las fotos", "la barca", "el perro", "la tortilla", "el tren", "la maleta", "el jardín")
-THINGS_EN = ("the car", "the village house", "the flat", "the bike", "the letters", "the piano", "the paella",
-             "the garden", "the photos", "the boat", "the dog", "the omelette", "the train", "the suitcase",
-             "the orchard")
-DOING_ES = ("comimos en la playa", "discutimos por {thing}", "arreglamos {thing}", "fuimos al mercado",
-            "cantamos hasta tarde", "lloramos al despedirnos", "cocinamos juntos", "paseamos por el puerto",
-            "vendimos {thing}", "encontramos {thing} en el desván", "celebramos el cumpleaños", "fuimos al hospital",
-            "vimos el partido", "nos perdimos en el barrio viejo", "pintamos la cocina")
-DOING_EN = ("had lunch on the beach", "argued about {thing}", "fixed {thing}", "went to the market",
-            "sang until late", "cried when we said goodbye", "cooked together", "walked along the harbour",
-            "sold {thing}", "found {thing} in the attic", "celebrated the birthday", "went to the hospital",
-            "watched the match", "got lost in the old town", "painted the kitchen")
-FEEL_ES = ("Estaba muy cansada.", "Me sentí feliz.", "Hacía un calor insoportable.", "Llovió todo el día.",
-           "Nadie dijo nada durante la cena.", "Me acordé de cuando éramos pequeños.", "Fue un día raro.",
-           "Todavía me duele pensarlo.", "Nos reímos muchísimo.", "Olía a mar y a pan recién hecho.")
-FEEL_EN = ("I was exhausted.", "I felt happy.", "It was unbearably hot.", "It rained all day.",
-           "Nobody said a word over dinner.", "It reminded me of when we were small.", "It was a strange day.",
-           "It still hurts to think about it.", "We laughed a lot.", "It smelled of the sea and fresh bread.")
+CHAPTERS = (
+    ("Infancia en Cádiz", 1975, 1988, "Cádiz"),
+    ("Barcelona", 1989, 1999, "Barcelona"),
+    ("Berlín", 2000, 2006, "Berlín"),
+    ("Londres", 2007, 2013, "Londres"),
+    ("La vuelta", 2014, 2026, "Valencia"),
+)
+THINGS_ES = (
+    "el coche",
+    "la casa del pueblo",
+    "el piso",
+    "la bicicleta",
+    "las cartas",
+    "el piano",
+    "la paella",
+    "el huerto",
+    "las fotos",
+    "la barca",
+    "el perro",
+    "la tortilla",
+    "el tren",
+    "la maleta",
+    "el jardín",
+)
+THINGS_EN = (
+    "the car",
+    "the village house",
+    "the flat",
+    "the bike",
+    "the letters",
+    "the piano",
+    "the paella",
+    "the garden",
+    "the photos",
+    "the boat",
+    "the dog",
+    "the omelette",
+    "the train",
+    "the suitcase",
+    "the orchard",
+)
+DOING_ES = (
+    "comimos en la playa",
+    "discutimos por {thing}",
+    "arreglamos {thing}",
+    "fuimos al mercado",
+    "cantamos hasta tarde",
+    "lloramos al despedirnos",
+    "cocinamos juntos",
+    "paseamos por el puerto",
+    "vendimos {thing}",
+    "encontramos {thing} en el desván",
+    "celebramos el cumpleaños",
+    "fuimos al hospital",
+    "vimos el partido",
+    "nos perdimos en el barrio viejo",
+    "pintamos la cocina",
+)
+DOING_EN = (
+    "had lunch on the beach",
+    "argued about {thing}",
+    "fixed {thing}",
+    "went to the market",
+    "sang until late",
+    "cried when we said goodbye",
+    "cooked together",
+    "walked along the harbour",
+    "sold {thing}",
+    "found {thing} in the attic",
+    "celebrated the birthday",
+    "went to the hospital",
+    "watched the match",
+    "got lost in the old town",
+    "painted the kitchen",
+)
+FEEL_ES = (
+    "Estaba muy cansada.",
+    "Me sentí feliz.",
+    "Hacía un calor insoportable.",
+    "Llovió todo el día.",
+    "Nadie dijo nada durante la cena.",
+    "Me acordé de cuando éramos pequeños.",
+    "Fue un día raro.",
+    "Todavía me duele pensarlo.",
+    "Nos reímos muchísimo.",
+    "Olía a mar y a pan recién hecho.",
+)
+FEEL_EN = (
+    "I was exhausted.",
+    "I felt happy.",
+    "It was unbearably hot.",
+    "It rained all day.",
+    "Nobody said a word over dinner.",
+    "It reminded me of when we were small.",
+    "It was a strange day.",
+    "It still hurts to think about it.",
+    "We laughed a lot.",
+    "It smelled of the sea and fresh bread.",
+)
 SEASONS = (("06-21", "09-22"), ("12-21", "03-20"), ("03-21", "06-20"), ("09-23", "12-20"))
 LEVELS = (("circle", 0.45), ("public", 0.15), ("intimate", 0.22), ("private", 0.18))
 KINDS = (("diary", 0.72), ("chronicle", 0.16), ("session", 0.12))
@@ -120,11 +211,21 @@ def _sentence(rng: random.Random, es: bool, person: tuple[str, tuple[str, ...], 
     who = rng.choice((name, *(aliases_es if es else aliases_en)))
     doing = rng.choice(DOING_ES if es else DOING_EN).format(thing=rng.choice(THINGS_ES if es else THINGS_EN))
     if es:
-        opener = rng.choice(("Con {who} {doing} en {place}.", "En {place}, {who} y yo {doing}.",
-                             "Aquel día {doing} con {who} cerca de {place}."))
+        opener = rng.choice(
+            (
+                "Con {who} {doing} en {place}.",
+                "En {place}, {who} y yo {doing}.",
+                "Aquel día {doing} con {who} cerca de {place}.",
+            )
+        )
     else:
-        opener = rng.choice(("With {who} we {doing} in {place}.", "In {place}, {who} and I {doing}.",
-                             "That day we {doing} with {who} near {place}."))
+        opener = rng.choice(
+            (
+                "With {who} we {doing} in {place}.",
+                "In {place}, {who} and I {doing}.",
+                "That day we {doing} with {who} near {place}.",
+            )
+        )
     return opener.format(who=who, doing=doing, place=place) + " " + rng.choice(FEEL_ES if es else FEEL_EN)
 
 
@@ -138,16 +239,22 @@ def _text(rng: random.Random, es: bool, people: list[Any], place: str, sentences
 def generate(entries: int, seed: int = 1, project_id: str = "synth", user_prefix: str = "") -> SynthProject:
     """`entries` entries of one project, deterministic in every argument."""
     rng = random.Random(seed)
-    users = {role: f"{user_prefix}{name}" for role, name in
-             (("owner", "ana"), ("coauthor1", "pere"), ("coauthor2", "marta"), ("reader", "leo"))}
+    users = {
+        role: f"{user_prefix}{name}"
+        for role, name in (("owner", "ana"), ("coauthor1", "pere"), ("coauthor2", "marta"), ("reader", "leo"))
+    }
     project = SynthProject(project_id)
-    project.members = [{"user_id": users["owner"], "role": "owner"},
-                       {"user_id": users["coauthor1"], "role": "coauthor"},
-                       {"user_id": users["coauthor2"], "role": "coauthor"},
-                       {"user_id": users["reader"], "role": "reader"}]
+    project.members = [
+        {"user_id": users["owner"], "role": "owner"},
+        {"user_id": users["coauthor1"], "role": "coauthor"},
+        {"user_id": users["coauthor2"], "role": "coauthor"},
+        {"user_id": users["reader"], "role": "reader"},
+    ]
     project.entities = [{"kind": "person", "name": name, "aliases": [*es, *en]} for name, es, en in CAST]
-    project.entities += [{"kind": "place", "name": "Berlín", "aliases": ["Berlin"]},
-                         {"kind": "place", "name": "Londres", "aliases": ["London"]}]
+    project.entities += [
+        {"kind": "place", "name": "Berlín", "aliases": ["Berlin"]},
+        {"kind": "place", "name": "Londres", "aliases": ["London"]},
+    ]
     authors = (users["owner"], users["owner"], users["coauthor1"], users["coauthor2"])
     serial = 0
     while len(project.entries) < entries:
@@ -159,8 +266,12 @@ def generate(entries: int, seed: int = 1, project_id: str = "synth", user_prefix
         people = rng.sample(CAST, rng.randint(1, 3))
         intimacy = _weighted(rng, LEVELS)
         author = rng.choice(authors)
-        base: dict[str, Any] = {"project_id": project_id, "author": author, "intimacy": intimacy,
-                                "lang": "es" if es else "en"}
+        base: dict[str, Any] = {
+            "project_id": project_id,
+            "author": author,
+            "intimacy": intimacy,
+            "lang": "es" if es else "en",
+        }
         if rng.random() < 0.85 and occurred is not None:
             base["period"] = chapter[0]
         if kind == "session":
@@ -170,13 +281,29 @@ def generate(entries: int, seed: int = 1, project_id: str = "synth", user_prefix
             for turn in range(turns):
                 serial += 1
                 asker = turn % 2 == 0
-                line = (("Entrevistadora" if es else "Interviewer") + ": " +
-                        rng.choice(("¿Qué recuerdas de aquello?", "¿Y luego qué pasó?", "¿Quién estaba?")
-                                   if es else ("What do you remember of it?", "And then what?", "Who was there?"))
-                        if asker else f"{speaker}: " + _text(rng, es, people, place, rng.randint(1, 3), serial))
-                project.entries.append({**base, "entry_id": f"{project_id}/s{serial:07d}", "kind": "session",
-                                        "text": line, "occurred_at": at, "turn": turn,
-                                        "persons": [speaker], "places": [place]})
+                line = (
+                    ("Entrevistadora" if es else "Interviewer")
+                    + ": "
+                    + rng.choice(
+                        ("¿Qué recuerdas de aquello?", "¿Y luego qué pasó?", "¿Quién estaba?")
+                        if es
+                        else ("What do you remember of it?", "And then what?", "Who was there?")
+                    )
+                    if asker
+                    else f"{speaker}: " + _text(rng, es, people, place, rng.randint(1, 3), serial)
+                )
+                project.entries.append(
+                    {
+                        **base,
+                        "entry_id": f"{project_id}/s{serial:07d}",
+                        "kind": "session",
+                        "text": line,
+                        "occurred_at": at,
+                        "turn": turn,
+                        "persons": [speaker],
+                        "places": [place],
+                    }
+                )
             continue
         serial += 1
         if kind == "chronicle":
@@ -186,8 +313,14 @@ def generate(entries: int, seed: int = 1, project_id: str = "synth", user_prefix
         else:
             text = _text(rng, es, people, place, rng.randint(1, 4), serial)
             title = None
-        entry: dict[str, Any] = {**base, "entry_id": f"{project_id}/e{serial:07d}", "kind": kind, "text": text,
-                                 "persons": [p[0] for p in people], "places": [place]}
+        entry: dict[str, Any] = {
+            **base,
+            "entry_id": f"{project_id}/e{serial:07d}",
+            "kind": kind,
+            "text": text,
+            "persons": [p[0] for p in people],
+            "places": [place],
+        }
         if occurred is not None:
             entry["occurred_on"] = occurred
         if title:
@@ -208,17 +341,27 @@ def _queries(rng: random.Random, project_id: str, n: int = 60) -> list[dict[str,
         place, person = rng.choice(PLACES), rng.choice(CAST)
         category = ("content", "filtered", "entity")[i % 3]
         if category == "content":  # no name, no date: what the dense channel alone answers
-            question = (f"aquella vez que {doing}" if es else f"the time we {doing}")
+            question = f"aquella vez que {doing}" if es else f"the time we {doing}"
         elif category == "filtered":
             alias = rng.choice((person[0], *(person[1] if es else person[2])))
             year = rng.randint(1980, 2025)
-            question = (f"¿cuándo {doing} con {alias} en {place} en {year}?" if es
-                        else f"when we {doing} with {alias} in {place} in {year}")
+            question = (
+                f"¿cuándo {doing} con {alias} en {place} en {year}?"
+                if es
+                else f"when we {doing} with {alias} in {place} in {year}"
+            )
         else:
-            question = rng.choice((f"¿con quién aparece {person[0]}?", f"¿cuándo desapareció {person[0]}?",
-                                   f"who shows up with {person[0]} most?", f"when did {person[0]} first appear?"))
-        out.append({"query_id": f"{project_id}/q{i:03d}", "project_id": project_id, "question": question,
-                    "category": category})
+            question = rng.choice(
+                (
+                    f"¿con quién aparece {person[0]}?",
+                    f"¿cuándo desapareció {person[0]}?",
+                    f"who shows up with {person[0]} most?",
+                    f"when did {person[0]} first appear?",
+                )
+            )
+        out.append(
+            {"query_id": f"{project_id}/q{i:03d}", "project_id": project_id, "question": question, "category": category}
+        )
     return out
 
 
@@ -229,8 +372,7 @@ def write(project: SynthProject, out: Path) -> list[Path]:
     written = []
     for name, rows in files.items():
         path = out / name
-        path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8",
-                        newline="\n")
+        path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8", newline="\n")
         written.append(path)
     for name, data in (("members.json", project.members), ("entities.json", project.entities)):
         path = out / name

@@ -100,8 +100,9 @@ def today(record: dict[str, Any]) -> list[Fused]:
     return rrf(lists, k=60, weights=record.get("rrf_weights") or None)
 
 
-def ranked_ids(r: dict[str, Any], ranker: Ranker | None, vectors: dict[str, np.ndarray] | None = None,
-               lam: float = 1.0) -> list[str]:
+def ranked_ids(
+    r: dict[str, Any], ranker: Ranker | None, vectors: dict[str, np.ndarray] | None = None, lam: float = 1.0
+) -> list[str]:
     base = today(r["record"])
     out = base if ranker is None else order(r["record"], ranker, base, 10)
     if vectors is not None:
@@ -121,8 +122,9 @@ def summarise(rows: list[dict[str, Any]], metrics: list[dict[str, float]]) -> di
 
 def evaluate(rows: list[dict[str, Any]], rankers: list[Ranker | None], **kw: Any) -> dict[str, dict[str, float]]:
     """`rankers[n]` ranks row n (a per-row list so out-of-fold models can be used)."""
-    return summarise(rows, [_metrics(ranked_ids(r, rk, **kw), frozenset(r["relevant"]))
-                            for r, rk in zip(rows, rankers, strict=True)])
+    return summarise(
+        rows, [_metrics(ranked_ids(r, rk, **kw), frozenset(r["relevant"])) for r, rk in zip(rows, rankers, strict=True)]
+    )
 
 
 def make(chans: list[str], w: np.ndarray, protect: bool) -> Ranker:
@@ -131,8 +133,10 @@ def make(chans: list[str], w: np.ndarray, protect: bool) -> Ranker:
 
 def out_of_fold(rows: list[dict[str, Any]], chans: list[str], l2: float, protect: bool) -> list[Ranker | None]:
     folds = folds_of(rows)
-    models = {f: make(chans, fit([r for r, g in zip(rows, folds, strict=True) if g != f], chans, l2), protect)
-              for f in range(FOLDS)}
+    models = {
+        f: make(chans, fit([r for r, g in zip(rows, folds, strict=True) if g != f], chans, l2), protect)
+        for f in range(FOLDS)
+    }
     return [models[f] for f in folds]
 
 
@@ -181,11 +185,18 @@ def main() -> int:
     table("learned, out-of-fold", res_oof, sets)
     table("learned, shipped (in-sample)", res_in, sets)
     base = evaluate(rows, [None] * len(rows))
-    print("\nLoCoMo recall@10 by category (today's RRF -> out-of-fold -> shipped): " + ", ".join(
-        f"{c.split('/')[1]} {base[c]['recall@10']:.3f} -> {res_oof[c]['recall@10']:.3f} -> "
-        f"{res_in[c]['recall@10']:.3f}" for c in cats))
-    print("\nweights: " + ", ".join(f"{n} {v:+.3f}" for n, v in zip(rf.feature_names(chans), w, strict=True)
-                                     if abs(v) > 1e-3))
+    print(
+        "\nLoCoMo recall@10 by category (today's RRF -> out-of-fold -> shipped): "
+        + ", ".join(
+            f"{c.split('/')[1]} {base[c]['recall@10']:.3f} -> {res_oof[c]['recall@10']:.3f} -> "
+            f"{res_in[c]['recall@10']:.3f}"
+            for c in cats
+        )
+    )
+    print(
+        "\nweights: "
+        + ", ".join(f"{n} {v:+.3f}" for n, v in zip(rf.feature_names(chans), w, strict=True) if abs(v) > 1e-3)
+    )
     if args.mmr:
         vectors: dict[str, np.ndarray] = {}
         for path in sorted(args.cache.glob("*.vectors.npz")):
@@ -194,9 +205,14 @@ def main() -> int:
         for lam in (0.9, 0.7, 0.5):
             table(f"learned out-of-fold + MMR lambda={lam}", evaluate(rows, oof, vectors=vectors, lam=lam), sets)
     if args.write:
-        data = {"format": FORMAT, "channels": chans, "protect_top": protect, "l2": l2,
-                "trained_on": {s: sum(1 for r in rows if r["set"] == s) for s in sets},
-                "weights": {n: round(float(v), 6) for n, v in zip(rf.feature_names(chans), w, strict=True)}}
+        data = {
+            "format": FORMAT,
+            "channels": chans,
+            "protect_top": protect,
+            "l2": l2,
+            "trained_on": {s: sum(1 for r in rows if r["set"] == s) for s in sets},
+            "weights": {n: round(float(v), 6) for n, v in zip(rf.feature_names(chans), w, strict=True)},
+        }
         WEIGHTS_FILE.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         print(f"\nwrote {WEIGHTS_FILE}")
     return 0

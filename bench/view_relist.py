@@ -39,7 +39,8 @@ from graph.schema import vector_property  # noqa: E402
 from graph.settings import Settings, get_settings  # noqa: E402
 from graph.visibility import Viewer  # noqa: E402
 from inference.embedders import CheckedEmbedder  # noqa: E402
-from ingest.pipeline import Ingestor, parse_line  # noqa: E402
+from ingest.pipeline import Ingestor  # noqa: E402
+from ingest.records import parse_line  # noqa: E402
 from queries.search import visible_view  # noqa: E402
 from queries.search.channels import ENTRY_SCOPE  # noqa: E402
 from queries.search.door import _base_params, _lexicons, hybrid_search  # noqa: E402
@@ -71,8 +72,10 @@ def main() -> int:
     project, owner = kept_project(graph, args.project)
     viewer = Viewer(user_id=owner)
     embedder = CheckedEmbedder(HashEmbedder())
-    params: dict[str, Any] = {**_base_params(viewer, [project], Filters(), _lexicons(graph, [project], viewer)),
-                              "prop": vector_property(embedder.slug)}
+    params: dict[str, Any] = {
+        **_base_params(viewer, [project], Filters(), _lexicons(graph, [project], viewer)),
+        "prop": vector_property(embedder.slug),
+    }
     key = stores_key(embedder.slug)
 
     def take(settings: Settings) -> tuple[float, visible_view.View | None]:
@@ -110,8 +113,13 @@ def main() -> int:
 
     def write(n: int) -> str:
         entry_id = f"{project}/relist-{uuid.uuid4().hex[:8]}"
-        record = {"entry_id": entry_id, "project_id": project, "author": owner, "intimacy": "circle",
-                  "text": f"Una nota breve número {n} para medir la vista."}
+        record = {
+            "entry_id": entry_id,
+            "project_id": project,
+            "author": owner,
+            "intimacy": "circle",
+            "text": f"Una nota breve número {n} para medir la vista.",
+        }
         report = ingestor.ingest([(1, parse_line(1, json.dumps(record, ensure_ascii=False)))])
         if report.errors:
             raise SystemExit(f"the write failed: {report.errors}")
@@ -120,8 +128,16 @@ def main() -> int:
 
     def search(settings: Settings) -> float:
         t = time.perf_counter()
-        hybrid_search(graph, embedder, settings, viewer, QUESTION, Scope(project_id=project), SearchOptions(k=10),
-                      project_ids=[project])
+        hybrid_search(
+            graph,
+            embedder,
+            settings,
+            viewer,
+            QUESTION,
+            Scope(project_id=project),
+            SearchOptions(k=10),
+            project_ids=[project],
+        )
         return (time.perf_counter() - t) * 1000
 
     try:
@@ -150,15 +166,25 @@ def main() -> int:
     def p50(values: list[float]) -> float | None:
         return round(statistics.median(values), 1) if values else None
 
-    out = {"project": project, "visible_entries": len(view.entry_ids), "cold_listing_ms": round(cold, 1),
-           "kept_lookup_ms": round(kept, 3), "listed_new": listed_new,
-           "relist_in_part_ms": [round(x, 1) for x in in_part], "relist_in_part_p50_ms": p50(in_part),
-           "relist_ms": [round(x, 1) for x in in_full], "relist_p50_ms": p50(in_full),
-           "first_search_after_write_ms": [round(x, 1) for x in first_search],
-           "first_search_after_write_p50_ms": p50(first_search),
-           "behind": {"first_search_ms": [round(x, 1) for x in behind_first],
-                      "first_search_p50_ms": p50(behind_first), "served_again_p50_ms": p50(served_again)},
-           "listing_statement_p50_ms": {k: p50(v) for k, v in statement.items()}}
+    out = {
+        "project": project,
+        "visible_entries": len(view.entry_ids),
+        "cold_listing_ms": round(cold, 1),
+        "kept_lookup_ms": round(kept, 3),
+        "listed_new": listed_new,
+        "relist_in_part_ms": [round(x, 1) for x in in_part],
+        "relist_in_part_p50_ms": p50(in_part),
+        "relist_ms": [round(x, 1) for x in in_full],
+        "relist_p50_ms": p50(in_full),
+        "first_search_after_write_ms": [round(x, 1) for x in first_search],
+        "first_search_after_write_p50_ms": p50(first_search),
+        "behind": {
+            "first_search_ms": [round(x, 1) for x in behind_first],
+            "first_search_p50_ms": p50(behind_first),
+            "served_again_p50_ms": p50(served_again),
+        },
+        "listing_statement_p50_ms": {k: p50(v) for k, v in statement.items()},
+    }
     print(json.dumps(out))
     if args.json:
         args.json.write_text(json.dumps(out, indent=1))

@@ -96,51 +96,105 @@ LIMIT $limit
 """
 
 
-def co_occurrence(graph: Graph, viewer_params: dict[str, Any], project_id: str, entity_id: str,
-                  limit: int = 10, kind: str | None = None, measure: str = "jaccard",
-                  date_from: date | None = None, date_to: date | None = None) -> list[dict[str, Any]]:
+def co_occurrence(
+    graph: Graph,
+    viewer_params: dict[str, Any],
+    project_id: str,
+    entity_id: str,
+    limit: int = 10,
+    kind: str | None = None,
+    measure: str = "jaccard",
+    date_from: date | None = None,
+    date_to: date | None = None,
+) -> list[dict[str, Any]]:
     """Companions of an entity (of one kind, when given), best `measure` first, over visible entries whose date
     overlaps the range (any entry, dated or not, without one). Jaccard by default: raw counts favour whoever is
     everywhere, PMI favours whoever appears once (docs/entities.md, "Entity questions")."""
     if measure not in MEASURES:
         raise ValueError(f"measure must be one of {', '.join(MEASURES)}")
+
     def compute() -> list[dict[str, Any]]:
         total, counts = entity_counts(graph, viewer_params, project_id, date_from, date_to)
         if entity_id not in counts:
             return []  # no visible entry in the range names it: no companion either
-        return [dict(r) for r in graph.read(CO_OCCURRENCE, {
-            "project_id": project_id, "entity_id": entity_id, "limit": limit, "kind": kind, "measure": measure,
-            "date_from": date_from, "date_to": date_to, "total": total, "counts": counts, **viewer_params})]
+        return [
+            dict(r)
+            for r in graph.read(
+                CO_OCCURRENCE,
+                {
+                    "project_id": project_id,
+                    "entity_id": entity_id,
+                    "limit": limit,
+                    "kind": kind,
+                    "measure": measure,
+                    "date_from": date_from,
+                    "date_to": date_to,
+                    "total": total,
+                    "counts": counts,
+                    **viewer_params,
+                },
+            )
+        ]
 
-    return analytics_cache.cached(graph, viewer_params, project_id, "co_occurrence", {
-        "entity": entity_id, "limit": limit, "kind": kind, "measure": measure, "from": date_from, "to": date_to},
-        compute)
+    return analytics_cache.cached(
+        graph,
+        viewer_params,
+        project_id,
+        "co_occurrence",
+        {"entity": entity_id, "limit": limit, "kind": kind, "measure": measure, "from": date_from, "to": date_to},
+        compute,
+    )
 
 
-def entity_counts(graph: Graph, viewer_params: dict[str, Any], project_id: str, date_from: date | None = None,
-                  date_to: date | None = None) -> tuple[int, dict[str, list[Any]]]:
+def entity_counts(
+    graph: Graph,
+    viewer_params: dict[str, Any],
+    project_id: str,
+    date_from: date | None = None,
+    date_to: date | None = None,
+) -> tuple[int, dict[str, list[Any]]]:
     """How many visible entries overlap the range, and per entity they name, `[entries in the range, name]` (the
     name over every visible entry); reused until a write the viewer may see (graph/analytics_cache.py)."""
+
     def compute() -> tuple[int, dict[str, list[Any]]]:
-        rows = graph.read(ENTITY_COUNTS, {"project_id": project_id, "date_from": date_from, "date_to": date_to,
-                                          **viewer_params})
+        rows = graph.read(
+            ENTITY_COUNTS, {"project_id": project_id, "date_from": date_from, "date_to": date_to, **viewer_params}
+        )
         if not rows:
             return 0, {}
         return int(rows[0]["total"]), {i: [n, name] for i, n, name in rows[0]["entities"]}
 
-    return analytics_cache.cached(graph, viewer_params, project_id, "entity_counts",
-                                  {"from": date_from, "to": date_to}, compute)
+    return analytics_cache.cached(
+        graph, viewer_params, project_id, "entity_counts", {"from": date_from, "to": date_to}, compute
+    )
 
 
 def timeline(graph: Graph, viewer_params: dict[str, Any], project_id: str, entity_id: str) -> list[dict[str, Any]]:
     """Entries per year; a year that is missing between two present ones is a gap ("when did Marta disappear?")."""
-    return analytics_cache.cached(graph, viewer_params, project_id, "timeline", {"entity": entity_id}, lambda: [
-        dict(r) for r in graph.read(TIMELINE, {"project_id": project_id, "entity_id": entity_id, **viewer_params})])
+    return analytics_cache.cached(
+        graph,
+        viewer_params,
+        project_id,
+        "timeline",
+        {"entity": entity_id},
+        lambda: [
+            dict(r) for r in graph.read(TIMELINE, {"project_id": project_id, "entity_id": entity_id, **viewer_params})
+        ],
+    )
 
 
-def importance(graph: Graph, viewer_params: dict[str, Any], project_id: str, kind: str | None = None,
-               limit: int = 10) -> list[dict[str, Any]]:
+def importance(
+    graph: Graph, viewer_params: dict[str, Any], project_id: str, kind: str | None = None, limit: int = 10
+) -> list[dict[str, Any]]:
     """Mentions weighted by how many chapters and years they span: a person of every era outranks a burst."""
-    return analytics_cache.cached(graph, viewer_params, project_id, "importance", {"kind": kind, "limit": limit},
-                                  lambda: [dict(r) for r in graph.read(IMPORTANCE, {
-                                      "project_id": project_id, "kind": kind, "limit": limit, **viewer_params})])
+    return analytics_cache.cached(
+        graph,
+        viewer_params,
+        project_id,
+        "importance",
+        {"kind": kind, "limit": limit},
+        lambda: [
+            dict(r)
+            for r in graph.read(IMPORTANCE, {"project_id": project_id, "kind": kind, "limit": limit, **viewer_params})
+        ],
+    )

@@ -32,8 +32,15 @@ T = TypeVar("T")
 _entries = ViewerLRU()
 
 
-def cached(graph: Graph, viewer_params: dict[str, Any], project_id: str, name: str, args: dict[str, Any],
-           compute: Callable[[], T], immutable: bool = False) -> T:
+def cached(
+    graph: Graph,
+    viewer_params: dict[str, Any],
+    project_id: str,
+    name: str,
+    args: dict[str, Any],
+    compute: Callable[[], T],
+    immutable: bool = False,
+) -> T:
     """`compute()` for this viewer, reused while their generations of `project_id` stay the same; an `immutable`
     value (tuples of frozen dataclasses) is handed out as kept, others as copies."""
     settings = get_settings()
@@ -42,8 +49,9 @@ def cached(graph: Graph, viewer_params: dict[str, Any], project_id: str, name: s
         return compute()
     gens = generations.read(graph, [project_id], viewer_id)
     epoch = json.dumps(gens, sort_keys=True, default=str)
-    key = hashlib.sha256(json.dumps([name, args, project_id, viewer_id, epoch], sort_keys=True,
-                                    default=str).encode()).hexdigest()
+    key = hashlib.sha256(
+        json.dumps([name, args, project_id, viewer_id, epoch], sort_keys=True, default=str).encode()
+    ).hexdigest()
     part = (viewer_id, project_id)
     found, value = _entries.get(part, key, settings.analytics_cache_seconds)
     if found:
@@ -58,8 +66,12 @@ def cached(graph: Graph, viewer_params: dict[str, Any], project_id: str, name: s
 def enabled(viewer_params: dict[str, Any]) -> bool:
     """Whether this viewer's aggregates are kept (not for witnesses, nor with the cache turned off)."""
     settings = get_settings()
-    return viewer_params.get("viewer_id") is not None and viewer_params.get("witness_period_id") is None \
-        and settings.analytics_cache_seconds > 0 and settings.analytics_cache_size > 0
+    return (
+        viewer_params.get("viewer_id") is not None
+        and viewer_params.get("witness_period_id") is None
+        and settings.analytics_cache_seconds > 0
+        and settings.analytics_cache_size > 0
+    )
 
 
 def clear() -> None:

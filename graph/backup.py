@@ -40,8 +40,10 @@ def backup(settings: Settings, dest: Path, say: Callable[[str], None] = lambda _
     """A stopped-server copy of this home's Neo4j into `dest` (new or empty); the server is started again when it
     was running, even if the copy fails."""
     if not settings.managed_neo4j:
-        raise RuntimeProblem("NEO4J_URI is set: back that server up with its own tools (neo4j-admin, Aura "
-                             "snapshots); `memora export` copies one project from any server")
+        raise RuntimeProblem(
+            "NEO4J_URI is set: back that server up with its own tools (neo4j-admin, Aura "
+            "snapshots); `memora export` copies one project from any server"
+        )
     if dest.exists() and any(dest.iterdir()):
         raise RuntimeProblem(f"{dest} is not empty; back up into a new directory")
     runtime = Neo4jRuntime(settings)
@@ -70,18 +72,26 @@ def backup(settings: Settings, dest: Path, say: Callable[[str], None] = lambda _
             stopped_for = time.monotonic() - started
     files = _sizes(dest / "data")
     manifest = {
-        "format": FORMAT, "version": VERSION, "method": "stop-copy-start", "neo4j_version": settings.neo4j_version,
-        "created_at": datetime.now(UTC).isoformat(timespec="seconds"), "source_home": str(settings.home),
-        "bolt_port": settings.neo4j_bolt_port, "secrets": [n for n in SECRET_FILES if (dest / n).exists()],
-        "bytes": sum(files.values()), "files": files, "copy_seconds": round(copy_seconds, 2),
+        "format": FORMAT,
+        "version": VERSION,
+        "method": "stop-copy-start",
+        "neo4j_version": settings.neo4j_version,
+        "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "source_home": str(settings.home),
+        "bolt_port": settings.neo4j_bolt_port,
+        "secrets": [n for n in SECRET_FILES if (dest / n).exists()],
+        "bytes": sum(files.values()),
+        "files": files,
+        "copy_seconds": round(copy_seconds, 2),
         "downtime_seconds": round(stopped_for, 2) if was_running else 0.0,
     }
     (dest / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     return manifest
 
 
-def restore(settings: Settings, src: Path, force: bool = False,
-            say: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
+def restore(
+    settings: Settings, src: Path, force: bool = False, say: Callable[[str], None] = lambda _: None
+) -> dict[str, Any]:
     """Write a backup into this (new, stopped) home; refuses a home that holds data unless `force`."""
     if not settings.managed_neo4j:
         raise RuntimeProblem("NEO4J_URI is set: restore into that server with its own tools")
@@ -92,19 +102,26 @@ def restore(settings: Settings, src: Path, force: bool = False,
     if manifest.get("format") != FORMAT or not isinstance(manifest.get("files"), dict):
         raise RuntimeProblem(f"{src}/manifest.json is not a memora backup manifest")
     if manifest.get("neo4j_version") != settings.neo4j_version:
-        raise RuntimeProblem(f"the backup is of Neo4j {manifest.get('neo4j_version')}, this home runs "
-                             f"{settings.neo4j_version}; restore with that version")
+        raise RuntimeProblem(
+            f"the backup is of Neo4j {manifest.get('neo4j_version')}, this home runs "
+            f"{settings.neo4j_version}; restore with that version"
+        )
     if _sizes(src / "data") != manifest["files"]:
         raise RuntimeProblem(f"{src}/data does not match its manifest (files missing or changed); not restoring")
     runtime = Neo4jRuntime(settings)
     if runtime.pid() is not None:
         raise RuntimeProblem(f"this home's Neo4j is running ({runtime.root}); stop it first (`memora db stop`)")
     data = runtime.root / "data"
-    taken = [p for p in (data, *(settings.home / n for n in SECRET_FILES))
-             if p.exists() and (not p.is_dir() or any(p.iterdir()))]
+    taken = [
+        p
+        for p in (data, *(settings.home / n for n in SECRET_FILES))
+        if p.exists() and (not p.is_dir() or any(p.iterdir()))
+    ]
     if taken and not force:
-        raise RuntimeProblem(f"{settings.home} already holds {', '.join(str(p) for p in taken)}; restore into a new "
-                             "MEMORA_HOME, or pass --force to replace them")
+        raise RuntimeProblem(
+            f"{settings.home} already holds {', '.join(str(p) for p in taken)}; restore into a new "
+            "MEMORA_HOME, or pass --force to replace them"
+        )
     if data.exists():
         shutil.rmtree(data)
     runtime.root.mkdir(parents=True, exist_ok=True)
@@ -113,5 +130,10 @@ def restore(settings: Settings, src: Path, force: bool = False,
     for name in manifest.get("secrets", []):
         if name in SECRET_FILES:
             _copy_secret(src / name, settings.home / name)
-    return {"restored": str(settings.home), "from": str(src), "created_at": manifest.get("created_at"),
-            "bytes": manifest.get("bytes"), "neo4j_version": manifest.get("neo4j_version")}
+    return {
+        "restored": str(settings.home),
+        "from": str(src),
+        "created_at": manifest.get("created_at"),
+        "bytes": manifest.get("bytes"),
+        "neo4j_version": manifest.get("neo4j_version"),
+    }

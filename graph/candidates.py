@@ -43,10 +43,13 @@ VISIBLE_CANDIDATES = (_SPOTS + _LIST).replace("__VISIBLE__", CAN_SEE).replace("_
 # Every candidate of the project, for the operator's CLI (trusted with everything), minus every rejection.
 ALL_CANDIDATES = (_SPOTS + _LIST).replace("__VISIBLE__", "true").replace("__DISMISSAL__", "true")
 # The sources of one name the viewer may see: their audience and how the name is written there.
-CANDIDATE_SOURCES = _SPOTS.replace("__VISIBLE__", f"$key IN e.spotted_keys AND {CAN_SEE}") + """
+CANDIDATE_SOURCES = (
+    _SPOTS.replace("__VISIBLE__", f"$key IN e.spotted_keys AND {CAN_SEE}")
+    + """
 WITH e, kind, key, name, n WHERE key = $key
 RETURN kind, name, n, e.intimacy AS intimacy
 """
+)
 DISMISS = """
 MERGE (d:Dismissal {id: $id})
 ON CREATE SET d.project_id = $project_id, d.kind = $kind, d.key = $key, d.name = $name, d.intimacy = $intimacy,
@@ -66,8 +69,9 @@ class Candidate:
         return {"name": self.name, "kind": self.kind, "mentions": self.mentions, "examples": self.examples}
 
 
-def list_candidates(graph: Graph, project_id: str, viewer_params: dict[str, object] | None,
-                    limit: int = 50) -> list[Candidate]:
+def list_candidates(
+    graph: Graph, project_id: str, viewer_params: dict[str, object] | None, limit: int = 50
+) -> list[Candidate]:
     """Candidates as the viewer sees them (`viewer_params` None: the operator, who sees all), most mentioned first.
     A name the viewer already knows as an entity (any kind) is not a candidate for them."""
     params = {"project_id": project_id, "examples": EXAMPLES, **(viewer_params or {})}
@@ -77,8 +81,17 @@ def list_candidates(graph: Graph, project_id: str, viewer_params: dict[str, obje
     else:
         rows = graph.read(VISIBLE_CANDIDATES, params)
         known = _known(list_visible_entities(graph, [project_id], viewer_params))
-    out = [Candidate(r["name"], _kind([(k, int(n)) for k, n in r["kinds"]]), int(r["mentions"]), int(r["entries"]),
-                     list(r["examples"])) for r in rows if r["key"] not in known]
+    out = [
+        Candidate(
+            r["name"],
+            _kind([(k, int(n)) for k, n in r["kinds"]]),
+            int(r["mentions"]),
+            int(r["entries"]),
+            list(r["examples"]),
+        )
+        for r in rows
+        if r["key"] not in known
+    ]
     return out[:limit]
 
 
@@ -103,8 +116,9 @@ class Sources:
     audience: str
 
 
-def candidate_sources(graph: Graph, project_id: str, viewer_params: dict[str, object], name: str,
-                      kind: str | None) -> Sources | None:
+def candidate_sources(
+    graph: Graph, project_id: str, viewer_params: dict[str, object], name: str, kind: str | None
+) -> Sources | None:
     """The candidate `name` in the entries the caller may see, as `kind` (else the kind most of its mentions were
     given); None when they see none (hidden and missing alike)."""
     rows = graph.read(CANDIDATE_SOURCES, {"project_id": project_id, "key": fold(name.strip()), **viewer_params})
@@ -120,14 +134,22 @@ def candidate_sources(graph: Graph, project_id: str, viewer_params: dict[str, ob
 
 def confirm_candidate(graph: Graph, project_id: str, source: Sources, author_id: str) -> Entity:
     """Declare the name as an entity, for the audience it was seen at, authored by the confirmer; re-link after."""
-    return upsert_entity(graph, project_id, source.kind, source.name, [], audience=source.audience,
-                         author_id=author_id)
+    return upsert_entity(graph, project_id, source.kind, source.name, [], audience=source.audience, author_id=author_id)
 
 
 def reject_candidate(graph: Graph, project_id: str, source: Sources, author_id: str) -> None:
     """Record that the name is not an entity (of any kind), for the audience it was seen at: it stops being a
     candidate for whoever may see the rejection, and links nothing."""
     key = fold(source.name)
-    graph.write(DISMISS, {"id": sha256(project_id, key, source.audience, author_id)[:32],
-                          "project_id": project_id, "kind": source.kind, "key": key, "name": source.name,
-                          "intimacy": source.audience, "author_id": author_id})
+    graph.write(
+        DISMISS,
+        {
+            "id": sha256(project_id, key, source.audience, author_id)[:32],
+            "project_id": project_id,
+            "kind": source.kind,
+            "key": key,
+            "name": source.name,
+            "intimacy": source.audience,
+            "author_id": author_id,
+        },
+    )

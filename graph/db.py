@@ -40,7 +40,11 @@ from graph.runtime import Neo4jRuntime
 from graph.settings import Settings, get_settings
 
 UNAVAILABLE: tuple[type[Exception], ...] = (
-    ServiceUnavailable, SessionExpired, ConnectionAcquisitionTimeoutError, TransientError)
+    ServiceUnavailable,
+    SessionExpired,
+    ConnectionAcquisitionTimeoutError,
+    TransientError,
+)
 """What the driver raises when Neo4j cannot answer now (down, restarting, its pool exhausted, or a transient failure
 that outlived the bounded retries): the API answers 503 with Retry-After, the CLI exits with UNAVAILABLE_EXIT."""
 UNAVAILABLE_EXIT = 6
@@ -70,7 +74,9 @@ def get_driver(settings: Settings | None = None) -> Driver:
         drv = _drivers.get(key)
         if drv is None:
             drv = GraphDatabase.driver(
-                settings.bolt_uri, auth=(user, password), max_connection_pool_size=50,
+                settings.bolt_uri,
+                auth=(user, password),
+                max_connection_pool_size=50,
                 notifications_min_severity=NotificationMinimumSeverity.OFF,
                 connection_timeout=settings.neo4j_connect_timeout,
                 connection_acquisition_timeout=settings.neo4j_acquire_timeout,
@@ -152,8 +158,10 @@ class Graph:
                 return session.execute_write(unit_of_work(timeout=timeout)(tracked) if timeout else tracked)
         except UNAVAILABLE as exc:
             if committing and not isinstance(exc, IncompleteCommit):
-                raise IncompleteCommit(f"a commit was sent before the graph database became unavailable; its "
-                                       f"outcome is unknown ({type(exc).__name__}: {exc})") from exc
+                raise IncompleteCommit(
+                    f"a commit was sent before the graph database became unavailable; its "
+                    f"outcome is unknown ({type(exc).__name__}: {exc})"
+                ) from exc
             raise
 
     def run_auto(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:

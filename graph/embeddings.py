@@ -42,8 +42,9 @@ RETURN c.id AS id
 """
 CLAIM_CANDIDATES = _CANDIDATES.format(status="", pending=_PENDING, free=_FREE)
 # The active model's pending chunks are found through the embedding_status index, not by scanning every vector.
-CLAIM_ACTIVE_CANDIDATES = _CANDIDATES.format(status="c.embedding_status IN ['pending', 'failed'] AND ",
-                                             pending=_PENDING, free=_FREE)
+CLAIM_ACTIVE_CANDIDATES = _CANDIDATES.format(
+    status="c.embedding_status IN ['pending', 'failed'] AND ", pending=_PENDING, free=_FREE
+)
 
 CLAIM_TAKE = f"""
 UNWIND $ids AS id
@@ -189,22 +190,48 @@ def forget() -> None:
 
 
 def set_state(graph: Graph, state: EmbeddingState) -> None:
-    graph.write(SET_STATE, {"active": state.active, "active_slug": state.active_slug, "target": state.target,
-                            "target_slug": state.target_slug, "retired": list(state.retired)})
+    graph.write(
+        SET_STATE,
+        {
+            "active": state.active,
+            "active_slug": state.active_slug,
+            "target": state.target,
+            "target_slug": state.target_slug,
+            "retired": list(state.retired),
+        },
+    )
     forget()
 
 
-def claim_batch(graph: Graph, prop: str, key: str, max_attempts: int, after: str, limit: int, *,
-                owner: str, lease_ms: int, project_id: str | None = None,
-                active: bool = False) -> tuple[str | None, list[dict[str, Any]]]:
+def claim_batch(
+    graph: Graph,
+    prop: str,
+    key: str,
+    max_attempts: int,
+    after: str,
+    limit: int,
+    *,
+    owner: str,
+    lease_ms: int,
+    project_id: str | None = None,
+    active: bool = False,
+) -> tuple[str | None, list[dict[str, Any]]]:
     """Lease up to `limit` pending chunks after `after` (by id) to `owner` for `lease_ms`, in one transaction.
 
     Returns the last candidate id looked at (the next cursor; None when nothing is pending past `after`) and the
     chunks this call now holds, which may be fewer than the candidates when another worker claimed some first.
     """
     statement = CLAIM_ACTIVE_CANDIDATES if active else CLAIM_CANDIDATES
-    params: dict[str, Any] = {"prop": prop, "attempts_key": key, "max_attempts": max_attempts, "after": after,
-                              "limit": limit, "project_id": project_id, "owner": owner, "lease_ms": lease_ms}
+    params: dict[str, Any] = {
+        "prop": prop,
+        "attempts_key": key,
+        "max_attempts": max_attempts,
+        "after": after,
+        "limit": limit,
+        "project_id": project_id,
+        "owner": owner,
+        "lease_ms": lease_ms,
+    }
 
     def work(tx: ManagedTransaction) -> tuple[str | None, list[dict[str, Any]]]:
         ids = [r["id"] for r in tx.run(statement, params)]  # locked, not yet checked
@@ -217,6 +244,7 @@ def claim_batch(graph: Graph, prop: str, key: str, max_attempts: int, after: str
 
 def _held(graph: Graph, statement: str, ids: list[str], params: dict[str, Any]) -> list[str]:
     """Run `statement` on the chunks of `ids` still leased to `params['owner']`, their locks taken first."""
+
     def work(tx: ManagedTransaction) -> list[str]:
         tx.run(LOCK_CHUNKS, {"ids": ids, "owner": params["owner"]}).consume()
         return [r["id"] for r in tx.run(statement, params)]
@@ -228,8 +256,12 @@ def store_vectors(graph: Graph, prop: str, slug: str, rows: list[dict[str, Any]]
     """Store the vectors of the chunks `owner` still holds, clearing their lease; returns the ids stored.
 
     A chunk whose lease expired and was taken by another worker (or released) is left to that worker."""
-    stored = _held(graph, STORE_VECTORS_HELD, [r["id"] for r in rows],
-                   {"prop": prop, "rows": rows, "owner": owner, "stores_key": stores_key(slug)})
+    stored = _held(
+        graph,
+        STORE_VECTORS_HELD,
+        [r["id"] for r in rows],
+        {"prop": prop, "rows": rows, "owner": owner, "stores_key": stores_key(slug)},
+    )
     bump_levels(graph, chunk_levels(graph, stored))  # a new vector can change dense results
     return stored
 

@@ -31,13 +31,13 @@ def display_name(var: str) -> str:
             RETURN dn_m.name AS dn_name ORDER BY dn_name LIMIT 1 }}[0])"""
 
 
-
 def declared_name(var: str, mention_name: str) -> str:
     """`display_name` for a statement that already holds `mention_name`, the smallest name among the mentions of
     `var` in the entries the viewer may see (computed in its own pass over them): only the declarations are read."""
     return f"""coalesce(
   COLLECT {{ MATCH (d:Declaration)-[:DECLARES]->({var}) WHERE {CAN_SEE_DECLARATION}
             WITH d ORDER BY d.created_at, d.id RETURN d.name }}[0], {mention_name})"""
+
 
 # Every entity of the project with its declared names: for the operator's CLI, which is trusted with everything.
 LIST_ENTITIES = """
@@ -108,8 +108,16 @@ class Entity:
 
 
 def _entities(rows: list[Any]) -> list[Entity]:
-    return [Entity(r["id"], r["project_id"], r["kind"], r["name"],
-                   tuple(dict.fromkeys(a for a in r["aliases"] if a != r["name"]))) for r in rows]
+    return [
+        Entity(
+            r["id"],
+            r["project_id"],
+            r["kind"],
+            r["name"],
+            tuple(dict.fromkeys(a for a in r["aliases"] if a != r["name"])),
+        )
+        for r in rows
+    ]
 
 
 def list_entities(graph: Graph, project_ids: list[str]) -> list[Entity]:
@@ -120,32 +128,44 @@ def list_visible_entities(graph: Graph, project_ids: list[str], viewer_params: d
     return _entities(graph.read(LIST_VISIBLE_ENTITIES, {"project_ids": project_ids, **viewer_params}))
 
 
-def list_visible_entities_among(graph: Graph, project_ids: list[str], viewer_params: dict[str, object],
-                                entity_ids: list[str]) -> list[Entity]:
-    return _entities(graph.read(LIST_VISIBLE_ENTITIES_AMONG, {"project_ids": project_ids, "entity_ids": entity_ids,
-                                                             **viewer_params}))
+def list_visible_entities_among(
+    graph: Graph, project_ids: list[str], viewer_params: dict[str, object], entity_ids: list[str]
+) -> list[Entity]:
+    return _entities(
+        graph.read(LIST_VISIBLE_ENTITIES_AMONG, {"project_ids": project_ids, "entity_ids": entity_ids, **viewer_params})
+    )
 
 
-def linkable_entities(graph: Graph, project_id: str, author_id: str | None, intimacy: str,
-                      witness: bool = False) -> list[Entity]:
+def linkable_entities(
+    graph: Graph, project_id: str, author_id: str | None, intimacy: str, witness: bool = False
+) -> list[Entity]:
     """Declarations an entry of `author_id` at level `intimacy` may be linked through (a witness's account: only
     public ones, since a witness may not see the others)."""
     openness = INTIMACY_LEVELS.index(intimacy)
     levels = ["public"] if witness else [lvl for lvl in INTIMACY_LEVELS if INTIMACY_LEVELS.index(lvl) >= openness]
-    return _entities(graph.read(LINKABLE_DECLARED, {"project_id": project_id, "levels": levels,
-                                                     "author_id": author_id}))
+    return _entities(
+        graph.read(LINKABLE_DECLARED, {"project_id": project_id, "levels": levels, "author_id": author_id})
+    )
 
 
-def find_visible_entity(graph: Graph, project_id: str, viewer_params: dict[str, object],
-                        name: str) -> Entity | None:
+def find_visible_entity(graph: Graph, project_id: str, viewer_params: dict[str, object], name: str) -> Entity | None:
     """An entity by id, name or alias among those the viewer may know of; None for hidden and missing alike."""
     key = fold(name)
-    return next((e for e in list_visible_entities(graph, [project_id], viewer_params)
-                 if e.id == name or key in e.answers_to()), None)
+    return next(
+        (e for e in list_visible_entities(graph, [project_id], viewer_params) if e.id == name or key in e.answers_to()),
+        None,
+    )
 
 
-def upsert_entity(graph: Graph, project_id: str, kind: str, name: str, aliases: list[str] | None = None,
-                  audience: str = "circle", author_id: str | None = None) -> Entity:
+def upsert_entity(
+    graph: Graph,
+    project_id: str,
+    kind: str,
+    name: str,
+    aliases: list[str] | None = None,
+    audience: str = "circle",
+    author_id: str | None = None,
+) -> Entity:
     """Declare a name with aliases for `audience` (an intimacy level). Returns the declaration as its author sees
     it: what they declared, never what other sources hold about an entity of the same name."""
     if kind not in ENTITY_KINDS:
@@ -159,10 +179,18 @@ def upsert_entity(graph: Graph, project_id: str, kind: str, name: str, aliases: 
         raise ValueError("an entity needs a name")
     clean = list(dict.fromkeys(a.strip() for a in aliases or [] if a.strip() and a.strip() != name))
     eid = entity_id(project_id, kind, name)
-    row = graph.write(DECLARE_ENTITY[kind], {
-        "id": eid, "project_id": project_id, "name": name, "aliases": clean, "intimacy": audience,
-        "author_id": author_id, "declaration_id": sha256(eid, audience, author_id or "")[:32],
-    })[0]
+    row = graph.write(
+        DECLARE_ENTITY[kind],
+        {
+            "id": eid,
+            "project_id": project_id,
+            "name": name,
+            "aliases": clean,
+            "intimacy": audience,
+            "author_id": author_id,
+            "declaration_id": sha256(eid, audience, author_id or "")[:32],
+        },
+    )[0]
     # a name or alias changes how queries are understood, for those who may learn it
     bump_levels(graph, [{"project_id": project_id, "intimacy": audience, "author_id": author_id}])
     return Entity(eid, project_id, kind, row["name"], tuple(row["aliases"]))

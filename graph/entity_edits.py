@@ -77,12 +77,19 @@ class NotDeclared(Exception):
     """Aliases were given for an entity the caller knows only from entries (aliases live in declarations)."""
 
 
-def find_for_edit(graph: Graph, project_id: str, viewer_params: dict[str, object], kind: str,
-                  name: str) -> Entity | None:
+def find_for_edit(
+    graph: Graph, project_id: str, viewer_params: dict[str, object], kind: str, name: str
+) -> Entity | None:
     """The entity of `kind` the caller may see, by id, name or alias; None for hidden and missing alike."""
     key = fold(name)
-    return next((e for e in list_visible_entities(graph, [project_id], viewer_params)
-                 if e.kind == kind and (e.id == name or key in e.answers_to())), None)
+    return next(
+        (
+            e
+            for e in list_visible_entities(graph, [project_id], viewer_params)
+            if e.kind == kind and (e.id == name or key in e.answers_to())
+        ),
+        None,
+    )
 
 
 def _unlisted(names: list[str], keys: set[str], new_name: str | None) -> list[str]:
@@ -95,8 +102,14 @@ def _unlisted(names: list[str], keys: set[str], new_name: str | None) -> list[st
     return out
 
 
-def _edit(graph: Graph, entity: Entity, viewer_params: dict[str, object], new_name: str | None,
-          aliases: list[str] | None, delete: bool) -> int:
+def _edit(
+    graph: Graph,
+    entity: Entity,
+    viewer_params: dict[str, object],
+    new_name: str | None,
+    aliases: list[str] | None,
+    delete: bool,
+) -> int:
     """One transaction: lock the entity, read its sources the caller may see, change them. Returns how many
     declarations the caller could see."""
     kind, params = entity.kind, {"id": entity.id, **viewer_params}
@@ -128,8 +141,13 @@ def _edit(graph: Graph, entity: Entity, viewer_params: dict[str, object], new_na
                 tx.run(SET_NODE_NAME[kind], id=entity.id, name=new_name).consume()
         # Only the audiences of the sources changed: a viewer who sees none of them observes no change (their
         # cached results stay; a bump for everyone would tell them a hidden source was edited).
-        bump_levels_in(tx, [{"project_id": entity.project_id, "intimacy": s["intimacy"], "author_id": s["author_id"]}
-                            for s in declarations + mentions])
+        bump_levels_in(
+            tx,
+            [
+                {"project_id": entity.project_id, "intimacy": s["intimacy"], "author_id": s["author_id"]}
+                for s in declarations + mentions
+            ],
+        )
         return len(declared)
 
     return graph.transact(work)
@@ -141,25 +159,38 @@ def delete_entity(graph: Graph, entity: Entity, viewer_params: dict[str, object]
     _edit(graph, entity, viewer_params, None, None, delete=True)
 
 
-def rename_entity(graph: Graph, project_id: str, entity: Entity, viewer_params: dict[str, object],
-                  new_name: str | None, aliases: list[str] | None) -> Entity:
+def rename_entity(
+    graph: Graph,
+    project_id: str,
+    entity: Entity,
+    viewer_params: dict[str, object],
+    new_name: str | None,
+    aliases: list[str] | None,
+) -> Entity:
     """Rename `entity` (and/or replace its aliases) in the sources the caller may see; a renamed declaration keeps
     its old name as an alias unless `aliases` are given. Returns it as the caller will see it once re-linked: the
     same id when a declaration carries it, else the id entries listing the new name get."""
     name = new_name.strip() if new_name is not None else None
     if name is not None and not name:
         raise ValueError("an entity needs a name")
-    clean = None if aliases is None else list(dict.fromkeys(
-        a.strip() for a in aliases if a.strip() and a.strip() != (name or entity.name)))
+    clean = (
+        None
+        if aliases is None
+        else list(dict.fromkeys(a.strip() for a in aliases if a.strip() and a.strip() != (name or entity.name)))
+    )
     if name is not None and fold(name) != fold(entity.name):
-        others = [e for e in list_visible_entities(graph, [project_id], viewer_params)
-                  if e.kind == entity.kind and e.id != entity.id and fold(name) in e.answers_to()]
+        others = [
+            e
+            for e in list_visible_entities(graph, [project_id], viewer_params)
+            if e.kind == entity.kind and e.id != entity.id and fold(name) in e.answers_to()
+        ]
         if others:
             raise NameTaken(others[0].name)
     declared = _edit(graph, entity, viewer_params, name, clean, delete=False)
     final = name or entity.name
     if not declared:
-        return Entity(entity_id(project_id, entity.kind, final) if name else entity.id, project_id, entity.kind,
-                      final, ())
+        return Entity(
+            entity_id(project_id, entity.kind, final) if name else entity.id, project_id, entity.kind, final, ()
+        )
     kept = clean if clean is not None else [a for a in (*entity.aliases, entity.name) if a != final]
     return Entity(entity.id, project_id, entity.kind, final, tuple(dict.fromkeys(kept)))

@@ -67,7 +67,8 @@ MATCH (d:Declaration {id: row.id})
 SET d.aliases = [a IN d.aliases WHERE NOT a IN row.aliases]
 """
 DELETE_DECLARATIONS = "UNWIND $ids AS did MATCH (d:Declaration {id: did}) DETACH DELETE d"
-REATTACH = {kind: f"""
+REATTACH = {
+    kind: f"""
 MERGE (n:{label} {{id: $from_id}})
 ON CREATE SET n.project_id = $project_id, n.kind = '{kind}', n.name = $from_name, n.aliases = [], n.aliases_text = '',
               n.created_at = datetime()
@@ -76,7 +77,9 @@ UNWIND $ids AS did
 MATCH (d:Declaration {{id: did}})
 MERGE (d)-[:DECLARES]->(n)
 REMOVE d.merged_into
-""" for kind, label in _LABEL.items()}
+"""
+    for kind, label in _LABEL.items()
+}
 DELETE_RECORD = "MATCH (g:EntityMerge {id: $id}) DELETE g"
 
 
@@ -91,20 +94,28 @@ class Merged:
     aliases: list[str]
 
 
-def find_entity(graph: Graph, project_id: str, viewer_params: dict[str, object], name: str,
-                kind: str | None) -> Entity | None:
+def find_entity(
+    graph: Graph, project_id: str, viewer_params: dict[str, object], name: str, kind: str | None
+) -> Entity | None:
     """The entity (of `kind`, if given) the caller may see by id, name or alias; None for hidden and missing."""
     key = fold(name.strip())
-    return next((e for e in list_visible_entities(graph, [project_id], viewer_params)
-                 if (kind is None or e.kind == kind) and (e.id == name or key in e.answers_to())), None)
+    return next(
+        (
+            e
+            for e in list_visible_entities(graph, [project_id], viewer_params)
+            if (kind is None or e.kind == kind) and (e.id == name or key in e.answers_to())
+        ),
+        None,
+    )
 
 
 def _narrower(a: str, b: str) -> str:
     return min(a, b, key=INTIMACY_LEVELS.index)
 
 
-def merge_entities(graph: Graph, project_id: str, into: Entity, merged: Entity, viewer_params: dict[str, object],
-                   author_id: str) -> Merged:
+def merge_entities(
+    graph: Graph, project_id: str, into: Entity, merged: Entity, viewer_params: dict[str, object], author_id: str
+) -> Merged:
     """Merge `merged` into `into` in the sources the caller may see (both found through `find_for_edit`)."""
     if into.kind != merged.kind:
         raise MergeRefused(f"a {merged.kind} cannot be merged into a {into.kind}")
@@ -122,8 +133,9 @@ def merge_entities(graph: Graph, project_id: str, into: Entity, merged: Entity, 
         by_level: dict[str, list[str]] = {}
         for r in sources:
             names = by_level.setdefault(_narrower(r["intimacy"], widest), [])
-            names.extend(n for n in r["names"] if n and n.strip() and fold(n) not in into.answers_to()
-                         and n not in names)
+            names.extend(
+                n for n in r["names"] if n and n.strip() and fold(n) not in into.answers_to() and n not in names
+            )
         detached = sorted({r["declaration_id"] for r in sources if r["declaration_id"]})
         tx.run(DETACH, ids=detached, from_id=merged.id, into_id=into.id).consume()
         created, added = [], {}
@@ -131,41 +143,70 @@ def merge_entities(graph: Graph, project_id: str, into: Entity, merged: Entity, 
             if not names:
                 continue
             # The target under a name a source at least this open gives it: never a more private name of it.
-            shown = next(r["names"][0] for r in sorted(target, key=lambda r: r["declaration_id"] is None)
-                         if INTIMACY_LEVELS.index(r["intimacy"]) >= INTIMACY_LEVELS.index(level))
+            shown = next(
+                r["names"][0]
+                for r in sorted(target, key=lambda r: r["declaration_id"] is None)
+                if INTIMACY_LEVELS.index(r["intimacy"]) >= INTIMACY_LEVELS.index(level)
+            )
             did = sha256(into.id, level, author_id)[:32]
             prior = list(tx.run(DECLARATION, id=did))
             before = set(prior[0]["aliases"]) if prior else set()
-            tx.run(DECLARE_ENTITY[kind], {"id": into.id, "project_id": project_id, "name": shown,
-                                          "aliases": names, "intimacy": level, "author_id": author_id,
-                                          "declaration_id": did}).consume()
+            tx.run(
+                DECLARE_ENTITY[kind],
+                {
+                    "id": into.id,
+                    "project_id": project_id,
+                    "name": shown,
+                    "aliases": names,
+                    "intimacy": level,
+                    "author_id": author_id,
+                    "declaration_id": did,
+                },
+            ).consume()
             if not prior:
                 created.append(did)
             added[did] = [n for n in names if n not in before]
         all_added = list(dict.fromkeys(n for ns in added.values() for n in ns))
         # Only the audiences of the sources touched: whoever sees none of them observes no change, cache included.
-        levels = sorted({(r["intimacy"], r["author_id"]) for r in target + sources}
-                        | {(level, author_id) for level in by_level}, key=lambda x: (x[0] or "", x[1] or ""))
+        levels = sorted(
+            {(r["intimacy"], r["author_id"]) for r in target + sources} | {(level, author_id) for level in by_level},
+            key=lambda x: (x[0] or "", x[1] or ""),
+        )
         touched = [{"project_id": project_id, "intimacy": i, "author_id": a} for i, a in levels]
         generations.bump_levels_in(tx, touched)
-        tx.run(RECORD, {"id": sha256(into.id, merged.id, author_id, json.dumps(detached), json.dumps(added))[:32],
-                        "project_id": project_id, "kind": kind, "from_id": merged.id, "from_name": merged.name,
-                        "from_key": fold(merged.name), "into_id": into.id, "into_name": into.name,
-                        "intimacy": max(by_level, key=INTIMACY_LEVELS.index), "author_id": author_id,
-                        "detached": detached, "created": created, "added": json.dumps(added),
-                        "levels": json.dumps(touched)}).consume()
+        tx.run(
+            RECORD,
+            {
+                "id": sha256(into.id, merged.id, author_id, json.dumps(detached), json.dumps(added))[:32],
+                "project_id": project_id,
+                "kind": kind,
+                "from_id": merged.id,
+                "from_name": merged.name,
+                "from_key": fold(merged.name),
+                "into_id": into.id,
+                "into_name": into.name,
+                "intimacy": max(by_level, key=INTIMACY_LEVELS.index),
+                "author_id": author_id,
+                "detached": detached,
+                "created": created,
+                "added": json.dumps(added),
+                "levels": json.dumps(touched),
+            },
+        ).consume()
         return all_added
 
     aliases = graph.transact(work)
     return Merged(into, merged, aliases)
 
 
-def unmerge(graph: Graph, project_id: str, name: str, kind: str | None,
-            viewer_params: dict[str, object]) -> dict[str, str] | None:
+def unmerge(
+    graph: Graph, project_id: str, name: str, kind: str | None, viewer_params: dict[str, object]
+) -> dict[str, str] | None:
     """Undo the caller's latest merge of `name`; None when there is none (another writer's merge answers like no
     merge at all). Re-link after."""
-    rows = graph.read(VISIBLE_MERGES, {"project_id": project_id, "key": fold(name.strip()), "kind": kind,
-                                       **viewer_params})
+    rows = graph.read(
+        VISIBLE_MERGES, {"project_id": project_id, "key": fold(name.strip()), "kind": kind, **viewer_params}
+    )
     if not rows:
         return None
     g = dict(rows[0]["merge"])
@@ -174,8 +215,15 @@ def unmerge(graph: Graph, project_id: str, name: str, kind: str | None,
     def work(tx: ManagedTransaction) -> None:
         tx.run(REMOVE_ALIASES, rows=[{"id": k, "aliases": v} for k, v in added.items()]).consume()
         tx.run(DELETE_DECLARATIONS, ids=list(g["created"])).consume()
-        tx.run(REATTACH[g["kind"]], {"from_id": g["from_id"], "project_id": project_id, "from_name": g["from_name"],
-                                     "ids": list(g["detached"])}).consume()
+        tx.run(
+            REATTACH[g["kind"]],
+            {
+                "from_id": g["from_id"],
+                "project_id": project_id,
+                "from_name": g["from_name"],
+                "ids": list(g["detached"]),
+            },
+        ).consume()
         tx.run(DELETE_RECORD, id=g["id"]).consume()
         if g.get("levels"):
             generations.bump_levels_in(tx, json.loads(g["levels"]))

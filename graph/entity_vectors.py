@@ -66,9 +66,12 @@ RETURN x.id AS id, '{kind}' AS kind, x.vectors_signature AS stored,
 # The name an entry gives a target: a mention's linked name, a chapter's spelling in the entry (graph/periods.py),
 # so a variant is named only by its own audience's entries.
 NAME_IN_ENTRY = {kind: shown_name("e", "x") if kind == "period" else "m.name" for kind in LABELS}
-SOURCES = {kind: _SOURCES.format(label=label, kind=kind, rel="IN_PERIOD" if kind == "period" else "MENTIONS",
-                                 name=NAME_IN_ENTRY[kind])
-           for kind, label in LABELS.items()}
+SOURCES = {
+    kind: _SOURCES.format(
+        label=label, kind=kind, rel="IN_PERIOD" if kind == "period" else "MENTIONS", name=NAME_IN_ENTRY[kind]
+    )
+    for kind, label in LABELS.items()
+}
 
 _CONTRIBUTIONS = """
 UNWIND $ids AS xid
@@ -76,9 +79,14 @@ MATCH (e:Entry)-[m:{rel}]->(x:{label} {{id: xid}})
 RETURN xid AS id, e.id AS entry_id, e.intimacy AS intimacy, e.author_id AS author_id, {name} AS name
 ORDER BY id, entry_id
 """
-CONTRIBUTIONS = {kind: _CONTRIBUTIONS.format(label=label, rel="IN_PERIOD" if kind == "period" else "MENTIONS",
-                                             name=f"coalesce({NAME_IN_ENTRY[kind]}, x.name)")
-                 for kind, label in LABELS.items()}
+CONTRIBUTIONS = {
+    kind: _CONTRIBUTIONS.format(
+        label=label,
+        rel="IN_PERIOD" if kind == "period" else "MENTIONS",
+        name=f"coalesce({NAME_IN_ENTRY[kind]}, x.name)",
+    )
+    for kind, label in LABELS.items()
+}
 
 ENTRY_VECTORS = """
 UNWIND $ids AS id
@@ -151,7 +159,7 @@ def _entry_vectors(graph: Graph, prop: str, ids: list[str]) -> dict[str, np.ndar
     """Each entry's unit mean chunk vector; entries without any vector yet are left out (they count later)."""
     out: dict[str, np.ndarray] = {}
     for start in range(0, len(ids), 1000):
-        for r in graph.read(ENTRY_VECTORS, {"ids": ids[start:start + 1000], "prop": prop}):
+        for r in graph.read(ENTRY_VECTORS, {"ids": ids[start : start + 1000], "prop": prop}):
             mean = np.asarray(r["vectors"], dtype=np.float64).mean(axis=0)
             norm = float(np.linalg.norm(mean))
             if norm > 0:
@@ -199,9 +207,17 @@ def variants(target_id: str, slug: str, rows: list[Row], vectors: dict[str, np.n
         norm = float(np.linalg.norm(acc))
         names = sorted({r[3] for g in groups for r in g if r[3]})
         if n and norm > 0:
-            out.append({"id": sha256(target_id, slug, audience, user or "")[:40], "audience": audience,
-                        "user_id": user, "entries": n, "vector": [float(x) for x in acc / norm],
-                        "name": names[0] if names else None, "keys": sorted({fold(x) for x in names})})
+            out.append(
+                {
+                    "id": sha256(target_id, slug, audience, user or "")[:40],
+                    "audience": audience,
+                    "user_id": user,
+                    "entries": n,
+                    "vector": [float(x) for x in acc / norm],
+                    "name": names[0] if names else None,
+                    "keys": sorted({fold(x) for x in names}),
+                }
+            )
 
     every_intimate = [g for _, g in sorted(intimate.items())]
     add("shared", None, s_sum, s_n, [shared])
@@ -213,8 +229,13 @@ def variants(target_id: str, slug: str, rows: list[Row], vectors: dict[str, np.n
         own = [intimate.get(user, []), private.get(user, [])]
         add("reader", user, s_sum + own_i + own_p, s_n + own_in + own_pn, [shared, *own])
         if own_pn:
-            add("writer", user, s_sum + i_sum + own_p, s_n + i_n + own_pn,
-                [shared, *every_intimate, private.get(user, [])])
+            add(
+                "writer",
+                user,
+                s_sum + i_sum + own_p,
+                s_n + i_n + own_pn,
+                [shared, *every_intimate, private.get(user, [])],
+            )
     return out
 
 
@@ -234,7 +255,7 @@ def refresh_project(graph: Graph, project_id: str, slug: str, force: bool = Fals
     bumped: dict[str, int] = {}
     for kind, items in changed.items():
         for start in range(0, len(items), BATCH):
-            batch = items[start:start + BATCH]
+            batch = items[start : start + BATCH]
             rows: dict[str, list[Row]] = defaultdict(list)
             for r in graph.read(CONTRIBUTIONS[kind], {"ids": [i for i, _ in batch]}):
                 rows[r["id"]].append((r["entry_id"], r["intimacy"], r["author_id"], r["name"]))
@@ -252,8 +273,7 @@ def refresh_project(graph: Graph, project_id: str, slug: str, force: bool = Fals
     return RefreshStats(project_id, targets, rebuilt, written, bumped)
 
 
-def _replace(tx: ManagedTransaction, kind: str, payload: list[dict[str, Any]], slug: str,
-             project_id: str) -> set[str]:
+def _replace(tx: ManagedTransaction, kind: str, payload: list[dict[str, Any]], slug: str, project_id: str) -> set[str]:
     """New variants, and the bump of the audiences whose variant they change, in one transaction: the variants
     compared are those readers could see until this commit (a write meanwhile may have dropped some)."""
     old = {r["id"]: dict(r) for r in tx.run(OLD_VARIANTS[kind], ids=[t["id"] for t in payload])}
@@ -288,8 +308,9 @@ def _bump_audiences(tx: ManagedTransaction, project_id: str, changed: list[dict[
             keys.add(generations.ALL)
         elif v["audience"] == "inner":
             keys.add(generations.INNER)
-        elif roles.get(v.get("user_id")) is not None and \
-                (roles[v["user_id"]] in ("owner", "coauthor")) == (v["audience"] == "writer"):
+        elif roles.get(v.get("user_id")) is not None and (roles[v["user_id"]] in ("owner", "coauthor")) == (
+            v["audience"] == "writer"
+        ):
             keys.add(generations.own_key(v["user_id"]))
     generations.bump_keys_in(tx, project_id, keys, entry_ids=[], entity_ids=[])  # no entry, mention nor name
     return keys

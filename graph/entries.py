@@ -70,12 +70,14 @@ ON CREATE SET p.name = row.project_id, p.created_at = datetime(), p.hemisphere =
 """
 # Everything after the entry node is bound: its properties, and what a rewrite replaces (links, chunks, author).
 # First the entity vectors built for audiences that could see the entry as it was (graph/entity_vectors.py).
-_ENTRY_BODY = f"""
+_ENTRY_BODY = (
+    f"""
 WITH e, row
 {AFFECTED_VARIANTS}
 DETACH DELETE stale
 WITH DISTINCT e, row
-""" + """
+"""
+    + """
 SET e += row.props, e.updated_at = datetime()
 WITH e, row
 OPTIONAL MATCH (e)-[old:MENTIONS|IN_PERIOD]->()
@@ -95,6 +97,7 @@ FOREACH (_ IN CASE WHEN row.props.author_id IS NULL THEN [] ELSE [1] END |
   ON CREATE SET u.name = row.props.author_id, u.created_at = datetime()
   MERGE (u)-[:WROTE]->(e))
 """
+)
 UPSERT_ENTRIES = _ENTRY_PROJECT + "MERGE (e:Entry {id: row.id})\nON CREATE SET e.created_at = datetime()" + _ENTRY_BODY
 # A create never overwrites: the uniqueness constraint on the id makes the second of two concurrent creates fail.
 CREATE_ENTRIES = _ENTRY_PROJECT + "CREATE (e:Entry {id: row.id, created_at: datetime()})" + _ENTRY_BODY
@@ -119,8 +122,10 @@ MERGE (e)-[m:MENTIONS]->(n)
 SET m.count = row.count, m.name = row.name, m.witness_hidden = CASE WHEN row.witness_hidden THEN true END,
     m.witness_count = row.witness_count
 """
-LINK_MENTIONS = {kind: _LINK_MENTIONS.format(label=label, kind=kind)
-                 for kind, label in (("person", "Person"), ("place", "Place"), ("thing", "Thing"))}
+LINK_MENTIONS = {
+    kind: _LINK_MENTIONS.format(label=label, kind=kind)
+    for kind, label in (("person", "Person"), ("place", "Place"), ("thing", "Thing"))
+}
 
 CREATE_CHUNKS = """
 UNWIND $rows AS row
@@ -135,22 +140,26 @@ WITH c, row WHERE row.vector IS NOT NULL
 CALL db.create.setNodeVectorProperty(c, $prop, row.vector)
 """
 
-DELETE_ENTRY = f"""
+DELETE_ENTRY = (
+    f"""
 MATCH (e:Entry {{id: $id}})
 {AFFECTED_VARIANTS}
 DETACH DELETE stale
 WITH DISTINCT e
-""" + """
+"""
+    + """
 OPTIONAL MATCH (c:Chunk)-[:OF]->(e)
 DETACH DELETE c, e
 RETURN count(DISTINCT e) AS deleted
 """
+)
+
 
 def entry_details(carry: str = "") -> str:
     """What a read of an entry `e` returns (its node, linked names, chapters, pending chunks), keeping the variables
     in `carry` (e.g. ", ord") bound through the aggregations."""
     return f"""
-OPTIONAL MATCH (e)-[xm:MENTIONS]->(x) WHERE {mention_seen('xm')}
+OPTIONAL MATCH (e)-[xm:MENTIONS]->(x) WHERE {mention_seen("xm")}
 WITH e{carry}, collect(DISTINCT {{kind: x.kind, name: xm.name}}) AS xs
 OPTIONAL MATCH (e)-[:IN_PERIOD]->(per:Period)
 WITH e{carry}, xs, collect(DISTINCT per) AS pers
@@ -168,13 +177,20 @@ WHERE {CAN_SEE}
 {entry_details()}
 """
 
+
 class EntryExists(Exception):
     """A create named an id that is already taken (in the caller's own project: ids carry their project)."""
 
 
-def write_batch(graph: Graph, entries: list[dict[str, Any]], periods: list[dict[str, Any]],
-                mentions: dict[str, list[dict[str, Any]]], chunks: list[dict[str, Any]], prop: str,
-                create: bool = False) -> None:
+def write_batch(
+    graph: Graph,
+    entries: list[dict[str, Any]],
+    periods: list[dict[str, Any]],
+    mentions: dict[str, list[dict[str, Any]]],
+    chunks: list[dict[str, Any]],
+    prop: str,
+    create: bool = False,
+) -> None:
     """Everything about a batch of entries in one transaction: all of it lands or none of it does. With `create`,
     an id that exists (or is created concurrently) fails the whole batch with EntryExists."""
 

@@ -115,12 +115,19 @@ def _rows(levels: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
         for k in keys_for(r.get("intimacy"), r.get("author_id")):
             slot = (r["project_id"], k)
             entries, entities = named.get(slot, (set(), set()))
-            named[slot] = (None if entries is None or not r.get("entry_id") else entries | {r["entry_id"]},
-                           None if entities is None or r.get("entity_ids") is None
-                           else entities | set(r["entity_ids"]))
-    return [{"project_id": p, "key": k, "entry_ids": None if entries is None else sorted(entries),
-             "entity_ids": None if entities is None else sorted(entities)}
-            for (p, k), (entries, entities) in sorted(named.items())]
+            named[slot] = (
+                None if entries is None or not r.get("entry_id") else entries | {r["entry_id"]},
+                None if entities is None or r.get("entity_ids") is None else entities | set(r["entity_ids"]),
+            )
+    return [
+        {
+            "project_id": p,
+            "key": k,
+            "entry_ids": None if entries is None else sorted(entries),
+            "entity_ids": None if entities is None else sorted(entities),
+        }
+        for (p, k), (entries, entities) in sorted(named.items())
+    ]
 
 
 def bump(graph: Graph, project_ids: Iterable[str]) -> None:
@@ -145,12 +152,19 @@ def bump_levels_in(tx: ManagedTransaction, levels: Iterable[dict[str, Any]]) -> 
         tx.run(BUMP, rows=rows).consume()
 
 
-def bump_keys_in(tx: ManagedTransaction, project_id: str, keys: Iterable[str], entry_ids: list[str] | None = None,
-                 entity_ids: list[str] | None = None) -> None:
+def bump_keys_in(
+    tx: ManagedTransaction,
+    project_id: str,
+    keys: Iterable[str],
+    entry_ids: list[str] | None = None,
+    entity_ids: list[str] | None = None,
+) -> None:
     """Bump these generations of one project (an entity-vector refresh knows the audiences it changed); `entry_ids`
     and `entity_ids` name what changed (an empty list: nothing), None when unknown."""
-    rows = [{"project_id": project_id, "key": k, "entry_ids": entry_ids, "entity_ids": entity_ids}
-            for k in sorted(set(keys))]
+    rows = [
+        {"project_id": project_id, "key": k, "entry_ids": entry_ids, "entity_ids": entity_ids}
+        for k in sorted(set(keys))
+    ]
     if rows:
         tx.run(BUMP, rows=rows).consume()
 
@@ -186,15 +200,18 @@ R = TypeVar("R")
 
 def reading_once(fn: Callable[P, R]) -> Callable[P, R]:
     """`fn` run inside `read_once`."""
+
     @wraps(fn)
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
         with read_once():
             return fn(*args, **kwargs)
+
     return run
 
 
-def changed_since(graph: Graph, user_id: str, before: dict[str, Any], now: dict[str, Any], field: str,
-                  limit: int) -> set[str] | None:
+def changed_since(
+    graph: Graph, user_id: str, before: dict[str, Any], now: dict[str, Any], field: str, limit: int
+) -> set[str] | None:
     """What the steps between two reads of a viewer's generations of one project (`read` rows) name in `field`
     (`entry_ids` or `entity_ids`), read only for the generations this viewer depends on, so what they name is what
     the viewer may have seen or may see now; None when everything must be listed again: their role changed, a step
@@ -209,8 +226,9 @@ def changed_since(graph: Graph, user_id: str, before: dict[str, Any], now: dict[
         if a is None or b is None or int(b) < int(a):
             return None
         rows = graph.read(STEPS, {"project_id": now["project_id"], "key": key, "after": int(a), "upto": int(b)})
-        if [r["generation"] for r in rows] != list(range(int(a) + 1, int(b) + 1)) or \
-                any(r[field] is None for r in rows):
+        if [r["generation"] for r in rows] != list(range(int(a) + 1, int(b) + 1)) or any(
+            r[field] is None for r in rows
+        ):
             return None
         changed.update(x for r in rows for x in r[field])
         if len(changed) > limit:
@@ -225,8 +243,12 @@ def read(graph: Graph, project_ids: list[str], viewer_id: str | None, fresh: boo
     known = _snapshot.get()
     if known is not None and not fresh and all((p, viewer_id) in known for p in wanted):
         return [dict(known[(p, viewer_id)]) for p in wanted]
-    rows = [dict(r) for r in graph.read(READ, {"project_ids": wanted, "viewer_id": viewer_id,
-                                               "own_key": own_key(viewer_id) if viewer_id else None})]
+    rows = [
+        dict(r)
+        for r in graph.read(
+            READ, {"project_ids": wanted, "viewer_id": viewer_id, "own_key": own_key(viewer_id) if viewer_id else None}
+        )
+    ]
     if known is not None and not fresh:
         known.update({(r["project_id"], viewer_id): dict(r) for r in rows})
     return rows

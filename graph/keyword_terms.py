@@ -15,8 +15,10 @@ from graph.textnorm import term_string, words
 log = logging.getLogger(__name__)
 
 # What the fulltext index holds of an entry `e` (migrations/005_fulltext_context.cypher), as one text.
-INDEXED_TEXT = ("coalesce(e.title, '') + ' ' + coalesce(e.body, '') + ' ' + coalesce(e.names, '') + ' '"
-                " + coalesce(e.context, '')")
+INDEXED_TEXT = (
+    "coalesce(e.title, '') + ' ' + coalesce(e.body, '') + ' ' + coalesce(e.names, '') + ' ' + coalesce(e.context, '')"
+)
+
 
 # The same fields as the statement's viewer may read them: a witness reads `w_names`, `w_ft_terms` and `w_ft_len`
 # where ingest wrote them (a circle entry linked through a name declared for members only: those names are not in
@@ -53,8 +55,9 @@ def fill_terms(graph: Graph, batch: int = 500) -> int:
         payload = []
         for r in rows:
             tokens = words(r["text"])
-            payload.append({"id": r["id"], "hash": r["hash"] or "", "terms": term_string(tokens),
-                            "length": len(tokens)})
+            payload.append(
+                {"id": r["id"], "hash": r["hash"] or "", "terms": term_string(tokens), "length": len(tokens)}
+            )
         done = int(graph.write(FILL, {"rows": payload})[0]["filled"])
         filled += done
         if done == 0:  # every one rewritten meanwhile (they carry their own now) or gone: nothing left to do here

@@ -29,6 +29,7 @@ class NoSuchProject(Exception):
 class LastOwner(Exception):
     """The change would leave the project without an owner."""
 
+
 ENSURE_PROJECT = """
 MERGE (p:Project {id: $project_id})
 ON CREATE SET p.name = coalesce($name, $project_id), p.created_at = datetime(), p.hemisphere = 'north'
@@ -118,21 +119,25 @@ def new_project_id(name: str) -> str:
     return f"{base}-{secrets.token_hex(3)}"
 
 
-def create_project(graph: Graph, project_id: str | None, name: str | None, hemisphere: str,
-                   owner: str) -> dict[str, str]:
+def create_project(
+    graph: Graph, project_id: str | None, name: str | None, hemisphere: str, owner: str
+) -> dict[str, str]:
     """Create a project with `owner` as its owner; raises ProjectExists when the id is taken (the uniqueness
     constraint decides between two concurrent creates)."""
     if hemisphere not in ("north", "south"):
         raise ValueError("hemisphere must be north or south")
     pid = project_id or new_project_id(name or "")
     if not re.fullmatch(PROJECT_ID_PATTERN, pid):
-        raise ValueError("a project id is 1-100 letters, digits, '.', '_', ':' or '-' (no '/'), starting with a "
-                         "letter or digit")
+        raise ValueError(
+            "a project id is 1-100 letters, digits, '.', '_', ':' or '-' (no '/'), starting with a letter or digit"
+        )
     if not owner.strip():
         raise ValueError("a project needs an owner")
     try:
-        rows = graph.write(CREATE_PROJECT, {"project_id": pid, "name": (name or "").strip() or pid,
-                                            "hemisphere": hemisphere, "owner": owner})
+        rows = graph.write(
+            CREATE_PROJECT,
+            {"project_id": pid, "name": (name or "").strip() or pid, "hemisphere": hemisphere, "owner": owner},
+        )
     except ConstraintError as exc:
         raise ProjectExists(pid) from exc
     return dict(rows[0])
@@ -183,8 +188,9 @@ def ensure_owner(graph: Graph, project_id: str, user_id: str) -> None:
         set_member(graph, project_id, user_id, "owner")
 
 
-def update_project(graph: Graph, project_id: str, name: str | None = None,
-                   hemisphere: str | None = None) -> dict[str, str] | None:
+def update_project(
+    graph: Graph, project_id: str, name: str | None = None, hemisphere: str | None = None
+) -> dict[str, str] | None:
     """Rename a project or set its hemisphere (which decides what "summer" means in its queries)."""
     if hemisphere is not None and hemisphere not in ("north", "south"):
         raise ValueError("hemisphere must be north or south")
@@ -195,8 +201,9 @@ def update_project(graph: Graph, project_id: str, name: str | None = None,
 
 def authors_without_membership(graph: Graph, project_ids: list[str]) -> dict[str, list[str]]:
     """Authors who cannot see their own entries yet, because nobody made them members."""
-    return {r["project_id"]: list(r["users"]) for r in graph.read(AUTHORS_WITHOUT_MEMBERSHIP,
-                                                                     {"project_ids": project_ids})}
+    return {
+        r["project_id"]: list(r["users"]) for r in graph.read(AUTHORS_WITHOUT_MEMBERSHIP, {"project_ids": project_ids})
+    }
 
 
 def projects_without_owner(graph: Graph, project_ids: list[str]) -> list[str]:

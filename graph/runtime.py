@@ -82,8 +82,9 @@ class Neo4jRuntime:
             return self.lib_dir
         java_major()
         if not shutil.which("mvn"):
-            raise RuntimeProblem("Maven (`mvn`) is not on PATH; install it (e.g. `apt-get install maven`) "
-                                 "or set NEO4J_URI.")
+            raise RuntimeProblem(
+                "Maven (`mvn`) is not on PATH; install it (e.g. `apt-get install maven`) or set NEO4J_URI."
+            )
         self.lib_dir.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=self.lib_dir.parent) as tmp:
             pom = Path(tmp) / "pom.xml"
@@ -95,8 +96,10 @@ class Neo4jRuntime:
                 text=True,
             )
             if proc.returncode != 0:
-                raise RuntimeProblem(f"mvn could not resolve org.neo4j:neo4j:{self.settings.neo4j_version}:\n"
-                                     f"{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
+                raise RuntimeProblem(
+                    f"mvn could not resolve org.neo4j:neo4j:{self.settings.neo4j_version}:\n"
+                    f"{proc.stdout[-2000:]}{proc.stderr[-2000:]}"
+                )
             try:
                 out.rename(self.lib_dir)
             except OSError:
@@ -161,8 +164,10 @@ class Neo4jRuntime:
             return None
         pid, home = held
         who = f"another checkout's Neo4j (home {home}, pid {pid})" if home else f"another process (pid {pid})"
-        return (f"port {self.settings.neo4j_bolt_port} is held by {who}, not by this home's server ({self.root}); "
-                "set MEMORA_NEO4J_BOLT_PORT to a free port, or MEMORA_HOME to that server's home")
+        return (
+            f"port {self.settings.neo4j_bolt_port} is held by {who}, not by this home's server ({self.root}); "
+            "set MEMORA_NEO4J_BOLT_PORT to a free port, or MEMORA_HOME to that server's home"
+        )
 
     def start(self, timeout: float = 120.0) -> ServerStatus:
         if not self.settings.managed_neo4j:
@@ -171,10 +176,13 @@ class Neo4jRuntime:
             self._wait_bolt(timeout)
             return self.status()
         if _port_open(self.settings.neo4j_bolt_port):
-            raise RuntimeProblem(self._held_by_another() or (
-                f"port {self.settings.neo4j_bolt_port} is already in use by another process; "
-                "set MEMORA_NEO4J_BOLT_PORT to a free port (or NEO4J_URI to use that server)."
-            ))
+            raise RuntimeProblem(
+                self._held_by_another()
+                or (
+                    f"port {self.settings.neo4j_bolt_port} is already in use by another process; "
+                    "set MEMORA_NEO4J_BOLT_PORT to a free port (or NEO4J_URI to use that server)."
+                )
+            )
         lib = self.ensure_jars()
         conf_dir = self.write_config()
         # A new shell with only MEMORA_HOME set finds this server again (graph/settings.py reads the file).
@@ -191,8 +199,9 @@ class Neo4jRuntime:
             f"--home-dir={self.root}",
             f"--config-dir={conf_dir}",
         ]
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True
+        )
         self.pid_file.write_text(str(proc.pid))
         try:
             self._wait_bolt(timeout, proc)
@@ -232,8 +241,10 @@ class Neo4jRuntime:
             if _port_open(self.settings.neo4j_bolt_port):
                 return
             time.sleep(0.5)
-        raise RuntimeProblem(f"Neo4j did not open Bolt port {self.settings.neo4j_bolt_port} within {timeout:.0f}s; "
-                             f"see {self.root / 'logs'}")
+        raise RuntimeProblem(
+            f"Neo4j did not open Bolt port {self.settings.neo4j_bolt_port} within {timeout:.0f}s; "
+            f"see {self.root / 'logs'}"
+        )
 
     def _set_initial_password(self) -> None:
         """Replace Neo4j's default password with the generated one on the first start of a fresh home."""
@@ -253,15 +264,19 @@ class Neo4jRuntime:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.5)
-        with GraphDatabase.driver(self.settings.bolt_uri, auth=("neo4j", _DEFAULT_PASSWORD)) as drv, \
-                drv.session(database="system") as session:
+        with (
+            GraphDatabase.driver(self.settings.bolt_uri, auth=("neo4j", _DEFAULT_PASSWORD)) as drv,
+            drv.session(database="system") as session,
+        ):
             session.run("ALTER CURRENT USER SET PASSWORD FROM $old TO $new", old=_DEFAULT_PASSWORD, new=new).consume()
 
 
 def java_major() -> int:
     if not shutil.which("java"):
-        raise RuntimeProblem("Java is not on PATH; Neo4j 5.26 needs Java 17 or 21 (e.g. `apt-get install "
-                             "openjdk-17-jre-headless`), or set NEO4J_URI to use an existing Neo4j.")
+        raise RuntimeProblem(
+            "Java is not on PATH; Neo4j 5.26 needs Java 17 or 21 (e.g. `apt-get install "
+            "openjdk-17-jre-headless`), or set NEO4J_URI to use an existing Neo4j."
+        )
     out = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr
     match = re.search(r'version "(\d+)', out)
     major = int(match.group(1)) if match else 0
@@ -297,7 +312,7 @@ def home_dir_of(pid: int) -> Path | None:
         return None
     for arg in args:
         if arg.startswith(b"--home-dir="):
-            home = Path(arg[len(b"--home-dir="):].decode(errors="replace"))
+            home = Path(arg[len(b"--home-dir=") :].decode(errors="replace"))
             try:  # a relative home is relative to the server's working directory
                 return (Path(os.readlink(f"/proc/{pid}/cwd")) / home).resolve()
             except OSError:

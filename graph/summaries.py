@@ -190,8 +190,9 @@ def mark_stale(tx: ManagedTransaction, entry_ids: list[str]) -> None:
         tx.run(MARK_STALE, ids=entry_ids).consume()
 
 
-def scope_entries(graph: Graph, project_id: str, period_id: str | None, base: str,
-                  owner: str | None) -> list[dict[str, Any]]:
+def scope_entries(
+    graph: Graph, project_id: str, period_id: str | None, base: str, owner: str | None
+) -> list[dict[str, Any]]:
     params = {"project_id": project_id, "period_id": period_id, "base": base, "owner": owner}
     return [dict(r) for r in graph.read(SCOPE_ENTRIES, params)]
 
@@ -206,11 +207,27 @@ def dirty(graph: Graph, sid: str) -> int:
     return int(graph.read(DIRTY, {"id": sid})[0]["dirty"])
 
 
-def store(graph: Graph, sid: str, project_id: str, period_id: str | None, props: dict[str, Any],
-          entry_ids: list[str], dirty_before: int) -> bool:
+def store(
+    graph: Graph,
+    sid: str,
+    project_id: str,
+    period_id: str | None,
+    props: dict[str, Any],
+    entry_ids: list[str],
+    dirty_before: int,
+) -> bool:
     """Write the variant and its links; True when it is fresh (no write marked it while it was built)."""
-    rows = graph.write(UPSERT, {"id": sid, "project_id": project_id, "period_id": period_id, "props": props,
-                                "entry_ids": entry_ids, "dirty": dirty_before})
+    rows = graph.write(
+        UPSERT,
+        {
+            "id": sid,
+            "project_id": project_id,
+            "period_id": period_id,
+            "props": props,
+            "entry_ids": entry_ids,
+            "dirty": dirty_before,
+        },
+    )
     return not rows[0]["stale"]
 
 
@@ -280,8 +297,7 @@ def audience_for(graph: Graph, viewer: Viewer, project_id: str, period_id: str |
     if viewer.witness_period_id is not None:
         if period_id is None:
             return None
-        rows = graph.read(IN_WITNESS_CHAPTER, {"period_id": period_id,
-                                               "witness_period_id": viewer.witness_period_id})
+        rows = graph.read(IN_WITNESS_CHAPTER, {"period_id": period_id, "witness_period_id": viewer.witness_period_id})
         return Audience("circle") if rows[0]["inside"] else None
     role = role_of(graph, project_id, viewer.user_id or "")
     if role is None:

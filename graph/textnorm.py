@@ -28,8 +28,9 @@ def _runs(code_points: Iterable[int]) -> list[tuple[int, int]]:
 
 # The marks below U+0370 (the accents of Latin text, U+034F excepted), as one regular-expression class: removing them
 # this way is several times faster than the table, and after it a text with nothing from U+0370 up holds no mark.
-_LATIN_MARKS = re.compile("[" + "".join(f"\\u{a:04x}-\\u{b:04x}" for a, b in _runs(cp for cp in _MARKS if cp < 0x370))
-                          + "]+")
+_LATIN_MARKS = re.compile(
+    "[" + "".join(f"\\u{a:04x}-\\u{b:04x}" for a, b in _runs(cp for cp in _MARKS if cp < 0x370)) + "]+"
+)
 _FROM_GREEK = re.compile("[\u0370-\U0010ffff]")
 # ASCII characters that are not word characters, turned into spaces: then `split` finds the words `findall` would.
 _ASCII_GAPS: dict[int, str] = {cp: " " for cp in range(128) if not _WORD.match(chr(cp))}

@@ -59,13 +59,17 @@ MIN_GAP_DAYS = 30
 DEFAULT_FACTOR = 4.0
 
 
-def timeline_months(graph: Graph, viewer_params: dict[str, Any], project_id: str,
-                    entity_id: str) -> tuple[list[dict[str, Any]], int]:
+def timeline_months(
+    graph: Graph, viewer_params: dict[str, Any], project_id: str, entity_id: str
+) -> tuple[list[dict[str, Any]], int]:
     """Visible entries per month (`YYYY-MM`, months without any left out, like years) and how many dated entries
     were too vague to place on a month."""
     rows = graph.read(TIMELINE_MONTHS, {"project_id": project_id, "entity_id": entity_id, **viewer_params})
-    months = [{"month": f"{r['year']:04d}-{r['month']:02d}", "entries": r["entries"], "mentions": r["mentions"]}
-              for r in rows if r["year"] is not None]
+    months = [
+        {"month": f"{r['year']:04d}-{r['month']:02d}", "entries": r["entries"], "mentions": r["mentions"]}
+        for r in rows
+        if r["year"] is not None
+    ]
     return months, sum(r["entries"] for r in rows if r["year"] is None)
 
 
@@ -76,21 +80,43 @@ class Changes:
     disappeared: list[dict[str, Any]]
 
 
-def changes(graph: Graph, viewer_params: dict[str, Any], project_id: str, date_from: date | None = None,
-            date_to: date | None = None, kind: str | None = None, factor: float = DEFAULT_FACTOR,
-            limit: int = 10) -> Changes:
+def changes(
+    graph: Graph,
+    viewer_params: dict[str, Any],
+    project_id: str,
+    date_from: date | None = None,
+    date_to: date | None = None,
+    kind: str | None = None,
+    factor: float = DEFAULT_FACTOR,
+    limit: int = 10,
+) -> Changes:
     """Who came into the story in [from, to] (first visible mention in it) and who left it (last visible mention in
     it, then a silence of at least `factor` times their usual gap until the story's end; docs/entities.md, "Entity
     questions"). Each list: most entries first, at most `limit`."""
-    rows = graph.read(CHANGES, {"project_id": project_id, "date_from": date_from, "date_to": date_to, "kind": kind,
-                                "factor": factor, "min_entries": MIN_ENTRIES, "min_gap_days": MIN_GAP_DAYS,
-                                **viewer_params})
+    rows = graph.read(
+        CHANGES,
+        {
+            "project_id": project_id,
+            "date_from": date_from,
+            "date_to": date_to,
+            "kind": kind,
+            "factor": factor,
+            "min_entries": MIN_ENTRIES,
+            "min_gap_days": MIN_GAP_DAYS,
+            **viewer_params,
+        },
+    )
     story_end = rows[0]["story_end"].to_native() if rows else None
     appeared, gone = [], []
     for r in rows:
         first, last = r["first"].to_native(), r["last"].to_native()
-        ref = {"id": r["id"], "name": r["name"], "kind": r["kind"], "first": first.isoformat(),
-               "last": last.isoformat()}
+        ref = {
+            "id": r["id"],
+            "name": r["name"],
+            "kind": r["kind"],
+            "first": first.isoformat(),
+            "last": last.isoformat(),
+        }
         if r["appeared"]:
             appeared.append({**ref, "entries": r["in_period"]})
         gap = (last - first).days / (r["entries"] - 1) if r["entries"] > 1 else 0.0

@@ -18,6 +18,7 @@ from typing import Any
 INTIMACY_LEVELS = ("private", "intimate", "circle", "public")
 ROLES = ("owner", "coauthor", "reader")
 
+
 def _member_sees(var: str) -> str:
     return f"""($viewer_id IS NOT NULL AND EXISTS {{
      MATCH (:User {{id: $viewer_id}})-[vis_membership:MEMBER_OF]->(:Project {{id: {var}.project_id}})

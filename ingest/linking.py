@@ -73,5 +73,9 @@ class WitnessView:
         """Parts of the entry's content hash: none when nothing differs, so such entries keep their hash."""
         if not self.differs:
             return []
-        return ["witness", *sorted("|".join(h) for h in self.hidden),
-                *(f"{'|'.join(k)}={n}" for k, n in self.counts), self.names]
+        return [
+            "witness",
+            *sorted("|".join(h) for h in self.hidden),
+            *(f"{'|'.join(k)}={n}" for k, n in self.counts),
+            self.names,
+        ]

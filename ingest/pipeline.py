@@ -13,12 +13,9 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Literal
-
-from pydantic import ValidationError
 
 from graph.db import Graph
 from graph.entities import linkable_entities
@@ -33,7 +30,6 @@ from graph.entries import (
     load_records,
     write_batch,
 )
-from graph.export import MARKER as EXPORT_MARKER
 from graph.ids import chunk_id, period_id, sha256
 from graph.lexicon import ProjectLexicon
 from graph.schema import vector_property
@@ -44,7 +40,7 @@ from ingest.chunking import chunk_text
 from ingest.context import chunk_context
 from ingest.linking import Mention, WitnessView, link, linked_names
 from ingest.recognition import Recognition, recognize
-from ingest.records import EntryRecord
+from ingest.records import EntryRecord, LineError
 from ingest.threads import Placement, Threads
 
 log = logging.getLogger(__name__)
@@ -54,15 +50,10 @@ SPARSE_TERMS = 128
 Source = Literal["file", "api", "refresh"]
 """Who writes: a file (conflicts checked, `file_hash` set), the API (`record_hash` only), or a refresh re-deriving
 stored records after a neighbour changed (their record, and so both fingerprints, unchanged)."""
-EDITED_SINCE_FILE = ("changed through the API since a file last wrote it (or created there); "
-                     "not overwritten (use --overwrite to replace it)")
-
-
-@dataclass
-class LineError:
-    line: int
-    entry_id: str | None
-    reason: str
+EDITED_SINCE_FILE = (
+    "changed through the API since a file last wrote it (or created there); "
+    "not overwritten (use --overwrite to replace it)"
+)
 
 
 @dataclass
@@ -82,36 +73,14 @@ class IngestReport:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "written": self.written, "unchanged": self.unchanged, "chunks_embedded": self.chunks_embedded,
-            "chunks_reused": self.chunks_reused, "chunks_pending": self.chunks_pending,
-            "skipped": [e.__dict__ for e in self.skipped], "errors": [e.__dict__ for e in self.errors],
+            "written": self.written,
+            "unchanged": self.unchanged,
+            "chunks_embedded": self.chunks_embedded,
+            "chunks_reused": self.chunks_reused,
+            "chunks_pending": self.chunks_pending,
+            "skipped": [e.__dict__ for e in self.skipped],
+            "errors": [e.__dict__ for e in self.errors],
         }
-
-
-def read_jsonl(path: Path) -> Iterator[tuple[int, EntryRecord | LineError]]:
-    """Each line parsed on its own: a bad line becomes a LineError with its number and reason."""
-    with path.open(encoding="utf-8", errors="replace") as fh:
-        for number, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            yield number, parse_line(number, line)
-
-
-def parse_line(number: int, line: str) -> EntryRecord | LineError:
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError as exc:
-        return LineError(number, None, f"invalid JSON: {exc.msg} at column {exc.colno}")
-    if not isinstance(data, dict):
-        return LineError(number, None, "a line must be a JSON object")
-    if EXPORT_MARKER in data:
-        return LineError(number, None, f"a {data[EXPORT_MARKER]!r} record of a memora export, not an entry: restore "
-                                       "an export with `memora import FILE`")
-    try:
-        return EntryRecord.model_validate(data)
-    except ValidationError as exc:
-        reason = "; ".join(f"{'.'.join(str(p) for p in err['loc']) or 'entry'}: {err['msg']}" for err in exc.errors())
-        return LineError(number, data.get("entry_id") if isinstance(data.get("entry_id"), str) else None, reason)
 
 
 # Written on every entry: its witness view (`_witness_view`) was derived. Entries written before ingest derived it
@@ -120,8 +89,16 @@ WITNESS_VIEW = 1
 
 
 class Ingestor:
-    def __init__(self, graph: Graph, embedder: CheckedEmbedder, embed: bool = True, source: Source = "file",
-                 overwrite: bool = False, *, writer: Viewer | None = None) -> None:
+    def __init__(
+        self,
+        graph: Graph,
+        embedder: CheckedEmbedder,
+        embed: bool = True,
+        source: Source = "file",
+        overwrite: bool = False,
+        *,
+        writer: Viewer | None = None,
+    ) -> None:
         """With `embed=False` a write is acknowledged once committed: chunks without a reusable vector are left
         pending for the embedding worker, so a long entry never holds its writer (or anyone) waiting. `source` says
         who writes (see the module's docstring); with `overwrite`, a file replaces entries edited through the API.
@@ -151,8 +128,13 @@ class Ingestor:
             self._lexicons[key] = lex
         return self._lexicons[key]
 
-    def ingest(self, records: Iterable[tuple[int, EntryRecord | LineError]], report: IngestReport | None = None,
-               progress: Callable[[int], None] | None = None, create_only: bool = False) -> IngestReport:
+    def ingest(
+        self,
+        records: Iterable[tuple[int, EntryRecord | LineError]],
+        report: IngestReport | None = None,
+        progress: Callable[[int], None] | None = None,
+        create_only: bool = False,
+    ) -> IngestReport:
         """Write records in batches of BATCH, each batch in one transaction. `report` (when given) is filled as
         batches commit, so a caller that is interrupted still knows what was written. With `create_only`, an id
         that exists raises EntryExists and nothing of its batch is written."""
@@ -180,11 +162,13 @@ class Ingestor:
         if not stale:
             return report
         positions = dict(stale)
-        records = [(positions[data["entry_id"]], EntryRecord.model_validate(data))
-                   for data in stored_records(self.graph, list(positions))]
+        records = [
+            (positions[data["entry_id"]], EntryRecord.model_validate(data))
+            for data in stored_records(self.graph, list(positions))
+        ]
         batch_report = IngestReport()
         for start in range(0, len(records), BATCH):
-            self._flush(records[start:start + BATCH], batch_report, None, source="refresh")
+            self._flush(records[start : start + BATCH], batch_report, None, source="refresh")
         report.written += batch_report.written
         report.chunks_embedded += batch_report.chunks_embedded
         report.chunks_reused += batch_report.chunks_reused
@@ -200,9 +184,14 @@ class Ingestor:
             self.refresh(self.threads.stale())
         return deleted
 
-    def _flush(self, batch: list[tuple[int, EntryRecord]], report: IngestReport,
-               progress: Callable[[int], None] | None, create_only: bool = False,
-               source: Source | None = None) -> None:
+    def _flush(
+        self,
+        batch: list[tuple[int, EntryRecord]],
+        report: IngestReport,
+        progress: Callable[[int], None] | None,
+        create_only: bool = False,
+        source: Source | None = None,
+    ) -> None:
         source = source or self.source
         seen: dict[str, int] = {}
         unique: list[tuple[int, EntryRecord]] = []
@@ -212,30 +201,43 @@ class Ingestor:
             else:
                 seen[rec.entry_id] = len(unique)
                 unique.append((number, rec))
-        existing = {r["id"]: r for r in self.graph.read(
-            EXISTING, {"ids": [rec.entry_id for _, rec in unique], "model": self.embedder.model_id})}
+        existing = {
+            r["id"]: r
+            for r in self.graph.read(
+                EXISTING, {"ids": [rec.entry_id for _, rec in unique], "model": self.embedder.model_id}
+            )
+        }
         entries: list[dict[str, Any]] = []
         periods: list[dict[str, Any]] = []
         mentions: dict[str, list[dict[str, Any]]] = {"person": [], "place": [], "thing": []}
         chunks: list[dict[str, Any]] = []
         adopted: list[dict[str, str]] = []
-        recognized = dict(zip([rec.entry_id for _, rec in unique], recognize(
-            [(f"{rec.title or ''}\n{rec.text}", self.lexicon(rec), rec.persons + rec.places) for _, rec in unique]),
-            strict=True))
+        recognized = dict(
+            zip(
+                [rec.entry_id for _, rec in unique],
+                recognize(
+                    [
+                        (f"{rec.title or ''}\n{rec.text}", self.lexicon(rec), rec.persons + rec.places)
+                        for _, rec in unique
+                    ]
+                ),
+                strict=True,
+            )
+        )
         for number, rec in unique:
             prior = existing.get(rec.entry_id)
             if create_only and prior is not None:
                 raise EntryExists(rec.entry_id)
             if prior is not None and prior["project_id"] != rec.project_id:
-                report.errors.append(LineError(number, rec.entry_id,
-                                               "entry_id already belongs to another project"))
+                report.errors.append(LineError(number, rec.entry_id, "entry_id already belongs to another project"))
                 continue
             fingerprint = rec.fingerprint()
             if source == "file" and not self.overwrite and edited_since_file(prior, fingerprint):
                 report.skipped.append(LineError(number, rec.entry_id, EDITED_SINCE_FILE))
                 continue
-            placed = self.threads.prepare(rec, rec.turn if rec.turn is not None else number,
-                                          prior["thread_id"] if prior is not None else None)
+            placed = self.threads.prepare(
+                rec, rec.turn if rec.turn is not None else number, prior["thread_id"] if prior is not None else None
+            )
             prepared = self._prepare(rec, placed, recognized[rec.entry_id])
             if source != "refresh":
                 prepared["props"]["record_hash"] = fingerprint
@@ -243,17 +245,27 @@ class Ingestor:
                 prepared["props"]["file_hash"] = fingerprint
             # Unchanged: same content (and record: a listed name's case is not in the content hash), and every chunk
             # embedded (or left to the worker, when this run defers).
-            if prior is not None and prior["content_hash"] == prepared["props"]["content_hash"] \
-                    and prior["record_hash"] in (None, fingerprint) and prior["chunks"] > 0 \
-                    and (prior["chunks"] == prior["embedded"] or not self.embed):
+            if (
+                prior is not None
+                and prior["content_hash"] == prepared["props"]["content_hash"]
+                and prior["record_hash"] in (None, fingerprint)
+                and prior["chunks"] > 0
+                and (prior["chunks"] == prior["embedded"] or not self.embed)
+            ):
                 report.unchanged += 1
                 if source == "file" and (prior["file_hash"], prior["record_hash"]) != (fingerprint, fingerprint):
                     adopted.append({"id": rec.entry_id, "hash": fingerprint})  # the file now agrees with it
                 continue
             entries.append({"id": rec.entry_id, "project_id": rec.project_id, "props": prepared["props"]})
             if rec.period:
-                periods.append({"entry_id": rec.entry_id, "project_id": rec.project_id,
-                                "period_id": period_id(rec.project_id, rec.period), "name": rec.period})
+                periods.append(
+                    {
+                        "entry_id": rec.entry_id,
+                        "project_id": rec.project_id,
+                        "period_id": period_id(rec.project_id, rec.period),
+                        "name": rec.period,
+                    }
+                )
             for m in prepared["mentions"]:
                 mentions[m["kind"]].append(m)
             chunks.extend(prepared["chunks"])
@@ -277,21 +289,45 @@ class Ingestor:
         witness = self._witness_view(rec, found, names, lent_text)
         metadata = json.dumps(rec.metadata(), ensure_ascii=False, sort_keys=True, default=str)
         content_hash = sha256(
-            self.embedder.model_id, rec.text, rec.title or "", rec.author or "", rec.occurred_on or "",
-            rec.occurred_at or "", rec.intimacy, rec.kind, rec.period or "", json.dumps(rec.tags),
-            json.dumps([(m.id, m.count) for m in found]), " ".join(names), metadata,
-            placed.prev_id or "", lent_text or "", json.dumps(recognized.props(), ensure_ascii=False),
+            self.embedder.model_id,
+            rec.text,
+            rec.title or "",
+            rec.author or "",
+            rec.occurred_on or "",
+            rec.occurred_at or "",
+            rec.intimacy,
+            rec.kind,
+            rec.period or "",
+            json.dumps(rec.tags),
+            json.dumps([(m.id, m.count) for m in found]),
+            " ".join(names),
+            metadata,
+            placed.prev_id or "",
+            lent_text or "",
+            json.dumps(recognized.props(), ensure_ascii=False),
             *witness.hash_parts(),
         )
         props: dict[str, Any] = {
-            "project_id": rec.project_id, "author_id": rec.author, "kind": rec.kind, "intimacy": rec.intimacy,
-            "title": rec.title, "body": rec.text, "names": " · ".join(n for n in names if n), "tags": rec.tags,
+            "project_id": rec.project_id,
+            "author_id": rec.author,
+            "kind": rec.kind,
+            "intimacy": rec.intimacy,
+            "title": rec.title,
+            "body": rec.text,
+            "names": " · ".join(n for n in names if n),
+            "tags": rec.tags,
             "occurred_start": occurred.start if occurred else None,
             "occurred_end": occurred.end if occurred else None,
             "occurred_precision": occurred.precision if occurred else None,
-            "occurred_at": rec.occurred_at, "period_name": rec.period, "content_hash": content_hash,
-            "metadata": metadata, "thread_id": thread_id, "thread_pos": placed.pos if thread_id else None,
-            "occurred_on": rec.occurred_on, "listed_persons": rec.persons, "listed_places": rec.places,
+            "occurred_at": rec.occurred_at,
+            "period_name": rec.period,
+            "content_hash": content_hash,
+            "metadata": metadata,
+            "thread_id": thread_id,
+            "thread_pos": placed.pos if thread_id else None,
+            "occurred_on": rec.occurred_on,
+            "listed_persons": rec.persons,
+            "listed_places": rec.places,
             "prev_id": placed.prev_id,
             "context": lent_text,
             "ft_len": len(tokens),
@@ -303,27 +339,53 @@ class Ingestor:
         # The context is embedded with the text and every reader of the entry scores against it: only names all of
         # them may see (a witness of its chapter included).
         shown = [m for m in found if not witness.hides(m)]
-        context = chunk_context(title=rec.title, author=rec.author, occurred=occurred, period=rec.period,
-                                persons=[m.name for m in shown if m.kind == "person"],
-                                places=[m.name for m in shown if m.kind == "place"])
+        context = chunk_context(
+            title=rec.title,
+            author=rec.author,
+            occurred=occurred,
+            period=rec.period,
+            persons=[m.name for m in shown if m.kind == "person"],
+            places=[m.name for m in shown if m.kind == "place"],
+        )
         if thread_id:
             context = "\n".join(p for p in (context, lent_text, f"{rec.author}:" if rec.author else "") if p)
         chunks = []
         for ordinal, text in enumerate(chunk_text(rec.text, rec.kind)):
-            chunks.append({
-                "id": chunk_id(rec.entry_id, ordinal), "entry_id": rec.entry_id, "ord": ordinal, "text": text,
-                "context": context, "model": self.embedder.model_id,
-                "embedding_hash": sha256(self.embedder.model_id, context, text), "vector": None, "error": None,
-                "sparse_tokens": None, "sparse_weights": None,
-            })
-        return {"props": props, "chunks": chunks,
-                "mentions": [{"entry_id": rec.entry_id, "id": m.id, "kind": m.kind, "name": m.name,
-                              "count": m.count, "witness_hidden": witness.hides(m),
-                              "witness_count": witness.count_of(m)}
-                             for m in found]}
+            chunks.append(
+                {
+                    "id": chunk_id(rec.entry_id, ordinal),
+                    "entry_id": rec.entry_id,
+                    "ord": ordinal,
+                    "text": text,
+                    "context": context,
+                    "model": self.embedder.model_id,
+                    "embedding_hash": sha256(self.embedder.model_id, context, text),
+                    "vector": None,
+                    "error": None,
+                    "sparse_tokens": None,
+                    "sparse_weights": None,
+                }
+            )
+        return {
+            "props": props,
+            "chunks": chunks,
+            "mentions": [
+                {
+                    "entry_id": rec.entry_id,
+                    "id": m.id,
+                    "kind": m.kind,
+                    "name": m.name,
+                    "count": m.count,
+                    "witness_hidden": witness.hides(m),
+                    "witness_count": witness.count_of(m),
+                }
+                for m in found
+            ],
+        }
 
-    def _witness_view(self, rec: EntryRecord, found: list[Mention], names: list[str],
-                      lent_text: str | None) -> WitnessView:
+    def _witness_view(
+        self, rec: EntryRecord, found: list[Mention], names: list[str], lent_text: str | None
+    ) -> WitnessView:
         """How a witness of the entry's chapter may see its links and keyword text. A witness sees circle entries
         but only `public` declarations, so a circle entry linked through a name or alias declared for members keeps,
         for them, only the links, counts and names that public declarations alone would give (ingest/linking.py)."""
@@ -340,21 +402,22 @@ class Ingestor:
         if not hidden and not counts and w_names == names:
             return WitnessView()
         w_tokens = words(" ".join((rec.title or "", rec.text, " · ".join(n for n in w_names if n), lent_text or "")))
-        return WitnessView(True, hidden, counts, " · ".join(n for n in w_names if n), term_string(w_tokens),
-                           len(w_tokens))
+        return WitnessView(
+            True, hidden, counts, " · ".join(n for n in w_names if n), term_string(w_tokens), len(w_tokens)
+        )
 
     def _embed(self, chunks: list[dict[str, Any]], report: IngestReport) -> None:
         """Reuse stored vectors for identical content of the same project (and, for a writer, of entries they may
         see: a reuse is observable); embed the rest; on failure leave them pending."""
         if not chunks:
             return
+
         # An entry id starts with "<project_id>/" (ingest.records), and a chunk is written into its entry's project.
         def key(c: dict[str, Any]) -> tuple[str, str]:
             return c["entry_id"].partition("/")[0], c["embedding_hash"]
 
         wanted = {key(c) for c in chunks}
-        params: dict[str, Any] = {"rows": [{"project_id": p, "hash": h} for p, h in sorted(wanted)],
-                                  "prop": self.prop}
+        params: dict[str, Any] = {"rows": [{"project_id": p, "hash": h} for p, h in sorted(wanted)], "prop": self.prop}
         if self.writer is None:
             rows = self.graph.read(REUSABLE_VECTORS, params)
         else:

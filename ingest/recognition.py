@@ -26,25 +26,45 @@ from ingest.spacy_pipelines import KINSHIP, PLACE_OF, PLACE_PREPOSITIONS, STREET
 
 log = logging.getLogger(__name__)
 
-KIND_OF_LABEL = {"PER": "person", "PERSON": "person", "LOC": "place", "GPE": "place", "FAC": "place",
-                 "ORG": "thing", "PRODUCT": "thing", "WORK_OF_ART": "thing"}
+KIND_OF_LABEL = {
+    "PER": "person",
+    "PERSON": "person",
+    "LOC": "place",
+    "GPE": "place",
+    "FAC": "place",
+    "ORG": "thing",
+    "PRODUCT": "thing",
+    "WORK_OF_ART": "thing",
+}
 _LOCKS: dict[str, threading.Lock] = {}
 MAX_PER_ENTRY = 50
 MAX_NAME = 80
 # Capitalised words that are not names of persons, places or things (weekdays, months, feasts), folded.
-NOT_NAMES = frozenset(fold(w) for w in """
+NOT_NAMES = frozenset(
+    fold(w)
+    for w in """
     lunes martes miércoles jueves viernes sábado domingo enero febrero marzo abril mayo junio julio agosto septiembre
     octubre noviembre diciembre navidad nochebuena nochevieja pascua semana santa dios año nuevo reyes hoy ayer
     monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
     september october november december christmas easter god today yesterday i
     lundi mardi mercredi jeudi vendredi samedi dimanche janvier février mars avril juin juillet août septembre
     octobre novembre décembre noël pâques dieu aujourd'hui hier
-""".split())
-_LEADING = {lang: frozenset(fold(w) for w in (KINSHIP[lang] + " " + PLACE_PREPOSITIONS[lang] + " mi my ma mon la "
-                                                "el le the")
-                            .split()) for lang in KINSHIP}
-_KIN = frozenset(fold(w) for lang in KINSHIP for w in KINSHIP[lang].split()) | {"madre", "padre", "mother", "father",
-                                                                            "mere", "pere"}
+""".split()
+)
+_LEADING = {
+    lang: frozenset(
+        fold(w) for w in (KINSHIP[lang] + " " + PLACE_PREPOSITIONS[lang] + " mi my ma mon la el le the").split()
+    )
+    for lang in KINSHIP
+}
+_KIN = frozenset(fold(w) for lang in KINSHIP for w in KINSHIP[lang].split()) | {
+    "madre",
+    "padre",
+    "mother",
+    "father",
+    "mere",
+    "pere",
+}
 _PLACE_NOUNS = frozenset(fold(w) for lang in PLACE_OF for w in (PLACE_OF[lang][0] + " " + STREET[lang]).split())
 
 
@@ -62,9 +82,13 @@ class Recognition:
 
     def props(self) -> dict[str, Any]:
         """The entry properties that carry it."""
-        return {"language": self.language, "spotted_kinds": [s.kind for s in self.spotted],
-                "spotted_keys": [fold(s.name) for s in self.spotted],
-                "spotted_names": [s.name for s in self.spotted], "spotted_counts": [s.count for s in self.spotted]}
+        return {
+            "language": self.language,
+            "spotted_kinds": [s.kind for s in self.spotted],
+            "spotted_keys": [fold(s.name) for s in self.spotted],
+            "spotted_names": [s.name for s in self.spotted],
+            "spotted_counts": [s.count for s in self.spotted],
+        }
 
 
 def recognize(items: list[tuple[str, ProjectLexicon, list[str]]]) -> list[Recognition]:
@@ -110,7 +134,7 @@ def _names(doc: Any, lang: str, lexicon: ProjectLexicon, known: set[str], listed
                 tokens = tokens[1:]
         if not tokens:
             continue
-        name = doc[tokens[0].i:tokens[-1].i + 1].text.strip(" \t\n.,;:!?¡¿\"'«»()")
+        name = doc[tokens[0].i : tokens[-1].i + 1].text.strip(" \t\n.,;:!?¡¿\"'«»()")
         key = fold(name)
         if len(name) < 2 or len(name) > MAX_NAME or not name[:1].isalpha() or key in NOT_NAMES:
             continue

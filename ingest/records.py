@@ -4,10 +4,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from graph.export import MARKER as EXPORT_MARKER
 from graph.ids import sha256
 from ingest.dates import DateRange, parse_occurred, parse_point
 
@@ -18,8 +22,10 @@ Kind = Literal["diary", "chronicle", "session", "witness"]
 PROJECT_ID_PATTERN = r"^[^\s/][^\x00-\x1f/]{0,199}$"
 ENTRY_ID_PATTERN = r"^[^\s/][^\x00-\x1f/]*/[^\x00-\x1f]+$"
 ENTRY_ID_MAX = 200
-ENTRY_ID_RULE = ("`<project_id>/<anything>`: the project's id, a slash, then at least one character; at most 200 "
-                 "characters, no control characters")
+ENTRY_ID_RULE = (
+    "`<project_id>/<anything>`: the project's id, a slash, then at least one character; at most 200 "
+    "characters, no control characters"
+)
 MAX_TEXT = 200_000
 MAX_METADATA_FIELDS = 50
 READ_ONLY_KEY = "read_only"
@@ -113,3 +119,38 @@ class EntryRecord(BaseModel):
         return sha256(json.dumps(self.model_dump(mode="json"), ensure_ascii=False, sort_keys=True, default=str))
 
 
+@dataclass
+class LineError:
+    line: int
+    entry_id: str | None
+    reason: str
+
+
+def read_jsonl(path: Path) -> Iterator[tuple[int, EntryRecord | LineError]]:
+    """Each line parsed on its own: a bad line becomes a LineError with its number and reason."""
+    with path.open(encoding="utf-8", errors="replace") as fh:
+        for number, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            yield number, parse_line(number, line)
+
+
+def parse_line(number: int, line: str) -> EntryRecord | LineError:
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return LineError(number, None, f"invalid JSON: {exc.msg} at column {exc.colno}")
+    if not isinstance(data, dict):
+        return LineError(number, None, "a line must be a JSON object")
+    if EXPORT_MARKER in data:
+        return LineError(
+            number,
+            None,
+            f"a {data[EXPORT_MARKER]!r} record of a memora export, not an entry: restore "
+            "an export with `memora import FILE`",
+        )
+    try:
+        return EntryRecord.model_validate(data)
+    except ValidationError as exc:
+        reason = "; ".join(f"{'.'.join(str(p) for p in err['loc']) or 'entry'}: {err['msg']}" for err in exc.errors())
+        return LineError(number, data.get("entry_id") if isinstance(data.get("entry_id"), str) else None, reason)

@@ -53,8 +53,14 @@ Progress = Callable[[int, int, int], None]
 """Called with (entries examined, entries in the project, entries rewritten) after each batch."""
 
 
-def relink_project(graph: Graph, embedder: CheckedEmbedder, project_id: str, embed: bool = False,
-                   progress: Progress | None = None, viewer: Viewer | None = None) -> tuple[int, int]:
+def relink_project(
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    project_id: str,
+    embed: bool = False,
+    progress: Progress | None = None,
+    viewer: Viewer | None = None,
+) -> tuple[int, int]:
     """Re-link every entry of the project; returns (entries examined, entries rewritten). With `viewer`, every
     number reported (to `progress` and returned) counts only the entries that viewer may see: how many entries a
     project holds, or which of them a name matched, must not tell a writer about entries hidden from them."""
@@ -71,7 +77,7 @@ def relink_project(graph: Graph, embedder: CheckedEmbedder, project_id: str, emb
     if progress:
         progress(0, total, 0)
     for start in range(0, len(rows), BATCH):
-        batch = [(str(r["id"]), int(r["pos"])) for r in rows[start:start + BATCH]]
+        batch = [(str(r["id"]), int(r["pos"])) for r in rows[start : start + BATCH]]
         batch_ids = [b[0] for b in batch]
         before = {r["id"]: r["hash"] for r in graph.read(HASHES, {"ids": batch_ids})}
         ingestor.refresh(batch)
@@ -90,8 +96,9 @@ def witness_views_missing(graph: Graph) -> list[tuple[str, int]]:
     return [(str(r["id"]), int(r["pos"])) for r in graph.read(WITNESS_VIEW_MISSING)]
 
 
-def refresh_witness_views(graph: Graph, embedder: CheckedEmbedder, missing: list[tuple[str, int]],
-                          progress: Progress | None = None) -> tuple[int, int]:
+def refresh_witness_views(
+    graph: Graph, embedder: CheckedEmbedder, missing: list[tuple[str, int]], progress: Progress | None = None
+) -> tuple[int, int]:
     """Re-derive the entries `witness_views_missing` found, so a witness of their chapter no longer sees a name
     declared for members only; returns (entries examined, entries rewritten). Those whose links a witness sees
     alike keep their hash and are only marked; the others are rewritten and their chunks embedded again (by the
@@ -99,7 +106,7 @@ def refresh_witness_views(graph: Graph, embedder: CheckedEmbedder, missing: list
     ingestor = Ingestor(graph, embedder, embed=False)
     done = rewritten = 0
     for start in range(0, len(missing), BATCH):
-        batch = missing[start:start + BATCH]
+        batch = missing[start : start + BATCH]
         rewritten += ingestor.refresh(batch).written
         graph.write(MARK_WITNESS_VIEW, {"ids": [i for i, _ in batch], "version": WITNESS_VIEW})
         done += len(batch)
@@ -136,14 +143,20 @@ class RelinkJobs:
     def submit(self, project_id: str, viewer_id: str) -> RelinkJob:
         """A job for `viewer_id`'s change; its numbers count what that viewer may see, and only they may read it."""
         with self._lock:
-            waiting = next((j for j in self._jobs.values() if j.project_id == project_id
-                            and j.viewer_id == viewer_id and j.status == "queued"), None)
+            waiting = next(
+                (
+                    j
+                    for j in self._jobs.values()
+                    if j.project_id == project_id and j.viewer_id == viewer_id and j.status == "queued"
+                ),
+                None,
+            )
             if waiting is not None:
                 return waiting
             job = RelinkJob(uuid.uuid4().hex, project_id, viewer_id)
             self._jobs[job.job_id] = job
             finished = [k for k, j in self._jobs.items() if j.status in ("done", "failed")]
-            for old in finished[:max(0, len(self._jobs) - MAX_JOBS_KEPT)]:
+            for old in finished[: max(0, len(self._jobs) - MAX_JOBS_KEPT)]:
                 del self._jobs[old]
             self._queue.put(job.job_id)
             if self._thread is None:
@@ -177,8 +190,14 @@ class RelinkJobs:
                 continue
             self._update(job_id, status="running")
             try:
-                relink_project(self.graph, self.embedder(), job.project_id, embed=False,
-                               progress=self._progress(job_id), viewer=Viewer(user_id=job.viewer_id))
+                relink_project(
+                    self.graph,
+                    self.embedder(),
+                    job.project_id,
+                    embed=False,
+                    progress=self._progress(job_id),
+                    viewer=Viewer(user_id=job.viewer_id),
+                )
             except Exception as exc:  # noqa: BLE001 - a failed job is reported through its status, never lost
                 log.exception("re-linking project %s failed", job.project_id)
                 self._update(job_id, status="failed", error=str(exc)[:300])

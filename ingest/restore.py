@@ -24,24 +24,31 @@ from graph.ids import entity_id, period_id, sha256
 from graph.members import ENSURE_PROJECT, set_member, update_project
 from graph.textnorm import fold
 from inference.embedders import CheckedEmbedder
-from ingest.pipeline import Ingestor, IngestReport, LineError
-from ingest.records import PROJECT_ID_PATTERN, EntryRecord
+from ingest.pipeline import Ingestor, IngestReport
+from ingest.records import PROJECT_ID_PATTERN, EntryRecord, LineError
 
 _LABEL = {"person": "Person", "place": "Place", "thing": "Thing"}
 Level = Literal["private", "intimate", "circle", "public"]
 EntityKind = Literal["person", "place", "thing"]
 
-IMPORT_ENTITY = {kind: f"""
+IMPORT_ENTITY = {
+    kind: f"""
 MERGE (n:{label} {{id: $id}})
 ON CREATE SET n.project_id = $project_id, n.kind = '{kind}', n.name = $name, n.aliases = [], n.aliases_text = '',
               n.created_at = datetime()
-""" for kind, label in _LABEL.items()}
-IMPORT_DECLARATION = {kind: IMPORT_ENTITY[kind] + f"""
+"""
+    for kind, label in _LABEL.items()
+}
+IMPORT_DECLARATION = {
+    kind: IMPORT_ENTITY[kind]
+    + f"""
 MERGE (d:Declaration {{id: $declaration_id}})
 SET d.project_id = $project_id, d.entity_id = $id, d.kind = '{kind}', d.name = $name, d.aliases = $aliases,
     d.intimacy = $audience, d.author_id = $author, d.created_at = datetime($created_at), d.updated_at = datetime()
 MERGE (d)-[:DECLARES]->(n)
-""" for kind in _LABEL}
+"""
+    for kind in _LABEL
+}
 IMPORT_DISMISSAL = """
 MERGE (d:Dismissal {id: $id})
 SET d.project_id = $project_id, d.kind = $kind, d.key = $key, d.name = $name, d.intimacy = $audience,
@@ -118,9 +125,13 @@ class GrantRecord(_Record):
     revoked: bool = False
 
 
-_MODELS: dict[str, type[_Record]] = {"member": MemberRecord, "entity": EntityRecord,
-                                     "declaration": DeclarationRecord, "dismissal": DismissalRecord,
-                                     "witness_grant": GrantRecord}
+_MODELS: dict[str, type[_Record]] = {
+    "member": MemberRecord,
+    "entity": EntityRecord,
+    "declaration": DeclarationRecord,
+    "dismissal": DismissalRecord,
+    "witness_grant": GrantRecord,
+}
 
 
 @dataclass
@@ -134,9 +145,15 @@ class ImportReport:
     entries: IngestReport = field(default_factory=IngestReport)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"project_id": self.project_id, "members": self.members, "entities": self.entities,
-                "declarations": self.declarations, "dismissals": self.dismissals,
-                "witness_grants": self.witness_grants, **self.entries.as_dict()}
+        return {
+            "project_id": self.project_id,
+            "members": self.members,
+            "entities": self.entities,
+            "declarations": self.declarations,
+            "dismissals": self.dismissals,
+            "witness_grants": self.witness_grants,
+            **self.entries.as_dict(),
+        }
 
 
 @dataclass
@@ -177,16 +194,19 @@ def read_export(path: Path) -> ExportFile:
         kind = data.get(MARKER)
         if header is None:
             if kind != "project":
-                raise ExportFileError(f"line {number}: not a memora export (its first line must be the "
-                                      f'{{"{MARKER}": "project", "format": "{FORMAT}", …}} header); to load entries '
-                                      "use `memora ingest`")
+                raise ExportFileError(
+                    f"line {number}: not a memora export (its first line must be the "
+                    f'{{"{MARKER}": "project", "format": "{FORMAT}", …}} header); to load entries '
+                    "use `memora ingest`"
+                )
             try:
                 header = ProjectRecord.model_validate(data)
             except ValidationError as exc:
                 raise ExportFileError(f"line {number}: bad header: {_reason(exc)}") from exc
             if header.version > VERSION:
-                raise ExportFileError(f"line {number}: export format version {header.version} is newer than this "
-                                      f"memora reads ({VERSION})")
+                raise ExportFileError(
+                    f"line {number}: export format version {header.version} is newer than this memora reads ({VERSION})"
+                )
         elif end is not None:
             raise ExportFileError(f"line {number}: a line after the export's end record")
         elif kind == "end":
@@ -202,8 +222,9 @@ def read_export(path: Path) -> ExportFile:
             except ValidationError as exc:
                 raise ExportFileError(f"line {number}: bad {kind} record: {_reason(exc)}") from exc
         else:
-            raise ExportFileError(f"line {number}: unknown record type {kind!r} (known: project, "
-                                  f"{', '.join(_MODELS)}, end)")
+            raise ExportFileError(
+                f"line {number}: unknown record type {kind!r} (known: project, {', '.join(_MODELS)}, end)"
+            )
     if header is None:
         raise ExportFileError("the file is empty")
     for r in records:  # an id names a node of this project only (never another project's)
@@ -212,8 +233,9 @@ def read_export(path: Path) -> ExportFile:
             if carried is not None and not carried.startswith(f"{header.project_id}/{r.kind}/"):
                 raise ExportFileError(f"entity id {carried!r} is not a {r.kind} of project {header.project_id}")
     if end is None:
-        raise ExportFileError("no end record: the export was cut short (an interrupted download or copy); "
-                              "export it again")
+        raise ExportFileError(
+            "no end record: the export was cut short (an interrupted download or copy); export it again"
+        )
     if end != entries:
         raise ExportFileError(f"the end record counts {end} entries but the file holds {entries}")
     return ExportFile(path, header, records, entries)
@@ -222,16 +244,20 @@ def read_export(path: Path) -> ExportFile:
 class Restorer:
     """Writes an ExportFile into the graph as project `target` (the header's id unless renamed)."""
 
-    def __init__(self, graph: Graph, embedder: CheckedEmbedder, export: ExportFile, target: str | None = None,
-                 embed: bool = True) -> None:
+    def __init__(
+        self, graph: Graph, embedder: CheckedEmbedder, export: ExportFile, target: str | None = None, embed: bool = True
+    ) -> None:
         self.graph, self.embedder, self.export, self.embed = graph, embedder, export, embed
         self.source = export.header.project_id
         self.target = target or self.source
         # A copy under another id in the same graph cannot share grant ids (they are unique): it gets fresh ones
         # (old links do not open the copy). A witness's account keeps its author (`witness:<original grant>`): it
         # says who wrote it, grants nothing, and its vectors stay the same.
-        self.grant_ids = {r.id: (r.id if self.target == self.source else sha256(self.target, r.id)[:16])
-                          for r in export.records if isinstance(r, GrantRecord)}
+        self.grant_ids = {
+            r.id: (r.id if self.target == self.source else sha256(self.target, r.id)[:16])
+            for r in export.records
+            if isinstance(r, GrantRecord)
+        }
 
     def rehome(self, data: dict[str, Any]) -> dict[str, Any]:
         """An entry of the source project as an entry of the target one."""
@@ -239,7 +265,7 @@ class Restorer:
             data["project_id"] = self.target
             entry = data.get("entry_id")
             if isinstance(entry, str) and entry.startswith(f"{self.source}/"):
-                data["entry_id"] = f"{self.target}/{entry[len(self.source) + 1:]}"
+                data["entry_id"] = f"{self.target}/{entry[len(self.source) + 1 :]}"
         return data
 
     def entity_id(self, kind: str, name: str, carried: str | None) -> str:
@@ -247,7 +273,7 @@ class Restorer:
         name gives."""
         if carried is None:
             return entity_id(self.target, kind, name)
-        return f"{self.target}/{carried[len(self.source) + 1:]}"
+        return f"{self.target}/{carried[len(self.source) + 1 :]}"
 
     def _entries(self) -> Iterator[tuple[int, EntryRecord | LineError]]:
         for number, text in _lines(self.export.path):
@@ -255,8 +281,10 @@ class Restorer:
             if MARKER in data:
                 continue
             if data.get("project_id") != self.source:
-                yield number, LineError(number, data.get("entry_id"),
-                                        f"project_id is not the export's project ({self.source})")
+                yield (
+                    number,
+                    LineError(number, data.get("entry_id"), f"project_id is not the export's project ({self.source})"),
+                )
                 continue
             try:
                 yield number, EntryRecord.model_validate(self.rehome(data))
@@ -273,31 +301,62 @@ class Restorer:
                 set_member(self.graph, p, r.user_id, r.role)
                 report.members += 1
             elif isinstance(r, EntityRecord):
-                self.graph.write(IMPORT_ENTITY[r.kind], {"id": self.entity_id(r.kind, r.name, r.id),
-                                                         "project_id": p, "name": r.name})
+                self.graph.write(
+                    IMPORT_ENTITY[r.kind], {"id": self.entity_id(r.kind, r.name, r.id), "project_id": p, "name": r.name}
+                )
                 report.entities += 1
         for r in self.export.records:
             if isinstance(r, DeclarationRecord):
                 eid = self.entity_id(r.kind, r.name, r.entity_id)
-                self.graph.write(IMPORT_DECLARATION[r.kind], {
-                    "id": eid, "project_id": p, "name": r.name, "aliases": r.aliases, "audience": r.audience,
-                    "author": r.author, "created_at": r.created_at,
-                    "declaration_id": sha256(eid, r.audience, r.author or "")[:32]})
+                self.graph.write(
+                    IMPORT_DECLARATION[r.kind],
+                    {
+                        "id": eid,
+                        "project_id": p,
+                        "name": r.name,
+                        "aliases": r.aliases,
+                        "audience": r.audience,
+                        "author": r.author,
+                        "created_at": r.created_at,
+                        "declaration_id": sha256(eid, r.audience, r.author or "")[:32],
+                    },
+                )
                 report.declarations += 1
             elif isinstance(r, DismissalRecord):
                 key = fold(r.name)
-                self.graph.write(IMPORT_DISMISSAL, {
-                    "id": sha256(p, key, r.audience, r.author)[:32], "project_id": p, "kind": r.kind, "key": key,
-                    "name": r.name, "audience": r.audience, "author": r.author, "created_at": r.created_at})
+                self.graph.write(
+                    IMPORT_DISMISSAL,
+                    {
+                        "id": sha256(p, key, r.audience, r.author)[:32],
+                        "project_id": p,
+                        "kind": r.kind,
+                        "key": key,
+                        "name": r.name,
+                        "audience": r.audience,
+                        "author": r.author,
+                        "created_at": r.created_at,
+                    },
+                )
                 report.dismissals += 1
-        Ingestor(self.graph, self.embedder, embed=self.embed).ingest(self._entries(), report=report.entries,
-                                                                     progress=progress)
+        Ingestor(self.graph, self.embedder, embed=self.embed).ingest(
+            self._entries(), report=report.entries, progress=progress
+        )
         for r in self.export.records:
             if isinstance(r, GrantRecord):
-                self.graph.write(IMPORT_GRANT, {
-                    "id": self.grant_ids[r.id], "project_id": p, "period_id": period_id(p, r.period),
-                    "period": r.period, "label": r.label, "created_by": r.created_by, "created_at": r.created_at,
-                    "expires_at": r.expires_at, "revoked": r.revoked})
+                self.graph.write(
+                    IMPORT_GRANT,
+                    {
+                        "id": self.grant_ids[r.id],
+                        "project_id": p,
+                        "period_id": period_id(p, r.period),
+                        "period": r.period,
+                        "label": r.label,
+                        "created_by": r.created_by,
+                        "created_at": r.created_at,
+                        "expires_at": r.expires_at,
+                        "revoked": r.revoked,
+                    },
+                )
                 report.witness_grants += 1
         bump(self.graph, [p])  # entities, declarations and grants written above (entries bump as they land)
         return report

@@ -25,18 +25,24 @@ _NOT_NEEDED = ["parser", "lemmatizer", "trainable_lemmatizer", "morphologizer", 
 
 KINSHIP = {
     "es": "tía tia tío tio abuela abuelo prima primo hermana hermano madrina padrino cuñada cuñado suegra suegro "
-          "sobrina sobrino nieta nieto mamá papá amiga amigo vecina vecino doña don señora señor",
+    "sobrina sobrino nieta nieto mamá papá amiga amigo vecina vecino doña don señora señor",
     "en": "aunt uncle grandma grandpa grandmother grandfather cousin sister brother niece nephew mom dad "
-          "mum friend neighbour neighbor mrs mr ms",
+    "mum friend neighbour neighbor mrs mr ms",
     "fr": "tante oncle mamie papi grand-mère grand-père cousine cousin sœur soeur frère niece nièce neveu "
-          "copine copain amie ami voisine voisin madame monsieur",
+    "copine copain amie ami voisine voisin madame monsieur",
 }
 PLACE_OF = {  # "<noun> de X": a place named after someone or something
-    "es": ("casa piso finca pueblo barrio bar restaurante colegio escuela hospital iglesia parque playa tienda "
-           "calle plaza avenida paseo", "de del"),
+    "es": (
+        "casa piso finca pueblo barrio bar restaurante colegio escuela hospital iglesia parque playa tienda "
+        "calle plaza avenida paseo",
+        "de del",
+    ),
     "en": ("", ""),
-    "fr": ("maison appartement village quartier café restaurant école hôpital église parc plage rue place avenue "
-           "boulevard", "de du des"),
+    "fr": (
+        "maison appartement village quartier café restaurant école hôpital église parc plage rue place avenue "
+        "boulevard",
+        "de du des",
+    ),
 }
 STREET = {"es": "calle plaza avenida paseo", "en": "", "fr": "rue place avenue boulevard"}
 PLACE_PREPOSITIONS = {"es": "en desde hacia", "en": "in", "fr": "à a en"}
@@ -78,8 +84,13 @@ def _load(lang: str) -> tuple[Any, str]:
         try:
             return spacy.load(package, exclude=_NOT_NEEDED), package
         except (OSError, ImportError, ValueError) as exc:
-            _report_once(f"missing:{lang}:{package}", "spaCy pipeline %s for %r is not available (%s); using the "
-                         "rule pipeline instead", package, lang, str(exc)[:200])
+            _report_once(
+                f"missing:{lang}:{package}",
+                "spaCy pipeline %s for %r is not available (%s); using the rule pipeline instead",
+                package,
+                lang,
+                str(exc)[:200],
+            )
     return rule_pipeline(lang), f"rules:{lang}"
 
 
@@ -108,13 +119,21 @@ def patterns(lang: str) -> list[dict[str, Any]]:
     ]
     nouns, of = PLACE_OF.get(lang, ("", ""))
     if nouns:
-        out.append({"label": "LOC", "pattern": [{"LOWER": {"IN": nouns.split()}}, {"LOWER": {"IN": of.split()}},
-                                                 name, {**name, "OP": "*"}]})
+        out.append(
+            {
+                "label": "LOC",
+                "pattern": [{"LOWER": {"IN": nouns.split()}}, {"LOWER": {"IN": of.split()}}, name, {**name, "OP": "*"}],
+            }
+        )
     if STREET.get(lang):
         out.append({"label": "LOC", "pattern": [{"LOWER": {"IN": STREET[lang].split()}}, name, {**name, "OP": "*"}]})
     if lang == "en":
-        out.append({"label": "LOC", "pattern": [name, {"ORTH": {"IN": ["'s", "’s"]}},
-                                                 {"LOWER": {"IN": POSSESSIVE_PLACE_EN.split()}}]})
+        out.append(
+            {
+                "label": "LOC",
+                "pattern": [name, {"ORTH": {"IN": ["'s", "’s"]}}, {"LOWER": {"IN": POSSESSIVE_PLACE_EN.split()}}],
+            }
+        )
     prepositions = PLACE_PREPOSITIONS.get(lang, "").split()
     if prepositions:
         out.append({"label": "LOC", "pattern": [{"LOWER": {"IN": prepositions}}, inner, {**name, "OP": "*"}]})

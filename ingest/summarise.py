@@ -26,20 +26,65 @@ NEAR_DUPLICATE = 0.6
 _SENTENCE = re.compile(r"(?<=[.!?…])\s+|\n+")
 _DATE_WORDS = re.compile(r"\b(1[89]\d\d|20\d\d)\b|\b\d{1,2}[/-]\d{1,2}\b")
 _MONTHS = {
-    "enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre",
-    "diciembre", "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-    "november", "december", "janvier", "fevrier", "mars", "avril", "mai", "juin", "juillet", "aout", "septembre",
-    "octobre", "novembre", "decembre", "verano", "invierno", "primavera", "otono", "summer", "winter", "spring",
-    "autumn", "ete", "hiver", "navidad", "christmas",
+    "enero",
+    "febrero",
+    "marzo",
+    "abril",
+    "mayo",
+    "junio",
+    "julio",
+    "agosto",
+    "septiembre",
+    "octubre",
+    "noviembre",
+    "diciembre",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "janvier",
+    "fevrier",
+    "mars",
+    "avril",
+    "mai",
+    "juin",
+    "juillet",
+    "aout",
+    "septembre",
+    "octobre",
+    "novembre",
+    "decembre",
+    "verano",
+    "invierno",
+    "primavera",
+    "otono",
+    "summer",
+    "winter",
+    "spring",
+    "autumn",
+    "ete",
+    "hiver",
+    "navidad",
+    "christmas",
 }
-_STOP = set("""
+_STOP = set(
+    """
 a al algo ante como con contra cual cuando de del desde donde dos el ella ellas ello ellos en entre era eran es esa
 ese eso esta estaba este esto fue fueron ha habia han hasta la las le les lo los mas me mi mis muy nada ni no nos
 nosotros o os otra otro para pero poco por porque que quien se ser si sin sobre su sus tambien te tenia todo todos
 tu un una uno unos y ya yo the and of to in on at for with was were is are be been it its this that these those we
 our you your he she they them his her i my me not no but or as by from had have has a an le la les un une des et de
 du en est il elle ils nous vous je pas que qui dans pour sur avec au aux ce cette son sa ses mais ou
-""".split())
+""".split()
+)
 
 
 @dataclass(frozen=True)
@@ -80,8 +125,17 @@ def _sentences(entries: list[dict[str, Any]], themes: set[str]) -> list[_Sentenc
             feats |= {f"theme:{w}" for w in ws if w in themes}
             if pos == 0 and e.get("occurred_on"):
                 feats.add(f"day:{e['occurred_on']}")  # the first sentence of an entry stands for its day
-            out.append(_Sentence(i, pos, " ".join(raw.split()), e.get("occurred_on"), frozenset(feats),
-                                 frozenset(ws), len(raw.split())))
+            out.append(
+                _Sentence(
+                    i,
+                    pos,
+                    " ".join(raw.split()),
+                    e.get("occurred_on"),
+                    frozenset(feats),
+                    frozenset(ws),
+                    len(raw.split()),
+                )
+            )
     return out
 
 
@@ -89,8 +143,13 @@ def _themes(entries: list[dict[str, Any]], n: int = 24) -> set[str]:
     """Content words that recur across entries (document frequency >= 2, or the top ones of a single entry)."""
     df: Counter[str] = Counter()
     for e in entries:
-        df.update({w for w in words(f"{e.get('title') or ''} {e.get('text') or ''}")
-                   if len(w) > 3 and w not in _STOP and not w.isdigit()})
+        df.update(
+            {
+                w
+                for w in words(f"{e.get('title') or ''} {e.get('text') or ''}")
+                if len(w) > 3 and w not in _STOP and not w.isdigit()
+            }
+        )
         df.update(fold(t) for t in e.get("tags") or [])
     common = [w for w, c in df.most_common(n * 2) if c >= 2 or len(entries) == 1]
     return set(common[:n])
@@ -149,14 +208,17 @@ def _prompt(entries: list[dict[str, Any]], max_words: int, scope_name: str) -> l
         who = f" ({e['author_id']})" if e.get("author_id") else ""
         title = f" {e['title']}." if e.get("title") else ""
         lines.append(f"[{e.get('occurred_on') or 'sin fecha'}]{who}{title} {e.get('text') or ''}")
-    system = (f"Destila estos recuerdos en {max_words} palabras como máximo, conservando los nombres propios y las "
-              "fechas exactamente como aparecen, en orden cronológico. No inventes nada que no esté en el texto. "
-              "Responde en el idioma de los recuerdos, sin preámbulo.")
+    system = (
+        f"Destila estos recuerdos en {max_words} palabras como máximo, conservando los nombres propios y las "
+        "fechas exactamente como aparecen, en orden cronológico. No inventes nada que no esté en el texto. "
+        "Responde en el idioma de los recuerdos, sin preámbulo."
+    )
     return [ChatMessage("system", system), ChatMessage("user", f"{scope_name}\n\n" + "\n".join(lines))]
 
 
-def summarise(entries: list[dict[str, Any]], max_words: int, llm: ChatClient | None = None,
-              scope_name: str = "") -> Summary:
+def summarise(
+    entries: list[dict[str, Any]], max_words: int, llm: ChatClient | None = None, scope_name: str = ""
+) -> Summary:
     """The abstractive summary when a model is configured and answers; otherwise (or on failure) the extractive."""
     if llm is None or not entries:
         return Summary(extractive(entries, max_words), EXTRACTIVE)

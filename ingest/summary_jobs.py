@@ -48,14 +48,18 @@ class RefreshReport:
 class Summaries:
     """Builds variants (with the model when `llm` is given) and serves them to viewers."""
 
-    def __init__(self, graph: Graph, embedder: CheckedEmbedder | None, llm: ChatClient | None = None,
-                 llm_configured: bool = False) -> None:
+    def __init__(
+        self,
+        graph: Graph,
+        embedder: CheckedEmbedder | None,
+        llm: ChatClient | None = None,
+        llm_configured: bool = False,
+    ) -> None:
         """`llm_configured` without `llm`: serve-path builds stay extractive but are left for the refresh."""
         self.graph, self.embedder, self.llm = graph, embedder, llm
         self.llm_configured = llm_configured or llm is not None
 
-    def build(self, project_id: str, period_id: str | None, audience: Audience, use_llm: bool = True
-              ) -> dict[str, Any]:
+    def build(self, project_id: str, period_id: str | None, audience: Audience, use_llm: bool = True) -> dict[str, Any]:
         """Summarise the entries the audience admits, store the variant (linked, embedded) and return its props."""
         sid = gs.summary_id(project_id, period_id, audience.base, audience.owner)
         dirty_before = gs.dirty(self.graph, sid)
@@ -69,10 +73,18 @@ class Summaries:
         if result.producer == EXTRACTIVE and feed is not entries:
             result = type(result)(extractive(entries, max_words), EXTRACTIVE, result.fallback_reason)
         props = {
-            "project_id": project_id, "scope": "project" if period_id is None else "period",
-            "level": 2 if period_id is None else 1, "period_id": period_id, "base": audience.base,
-            "owner": audience.owner, "audience": audience.key, "text": result.text, "producer": result.producer,
-            "fallback_reason": result.fallback_reason, "entry_count": len(entries), "words": word_count(result.text),
+            "project_id": project_id,
+            "scope": "project" if period_id is None else "period",
+            "level": 2 if period_id is None else 1,
+            "period_id": period_id,
+            "base": audience.base,
+            "owner": audience.owner,
+            "audience": audience.key,
+            "text": result.text,
+            "producer": result.producer,
+            "fallback_reason": result.fallback_reason,
+            "entry_count": len(entries),
+            "words": word_count(result.text),
             "pending_llm": self.llm_configured and llm is None,
         }
         gs.store(self.graph, sid, project_id, period_id, props, [e["id"] for e in entries], dirty_before)
@@ -119,8 +131,9 @@ class Summaries:
                     wanted.append(Audience("circle", author))
             for audience in wanted:
                 sid = gs.summary_id(project_id, period_id, audience.base, audience.owner)
-                current = self.graph.read("MATCH (s:Summary {id: $id}) RETURN s.stale AS stale, "
-                                          "s.pending_llm AS pending", {"id": sid})
+                current = self.graph.read(
+                    "MATCH (s:Summary {id: $id}) RETURN s.stale AS stale, s.pending_llm AS pending", {"id": sid}
+                )
                 if current and not current[0]["stale"] and not current[0]["pending"]:
                     continue
                 self._count(self.build(project_id, period_id, audience), report)
@@ -130,8 +143,7 @@ class Summaries:
         """Rebuild the variants marked stale (or waiting for the model), at most `limit` of them."""
         report = RefreshReport()
         for row in gs.stale_summaries(self.graph, project_id, limit):
-            self._count(self.build(row["project_id"], row["period_id"], Audience(row["base"], row["owner"])),
-                        report)
+            self._count(self.build(row["project_id"], row["period_id"], Audience(row["base"], row["owner"])), report)
         return report
 
     def refresh(self, project_id: str | None = None) -> RefreshReport:
@@ -163,8 +175,9 @@ def serving_summaries(graph: Graph, settings: Settings, embedder: CheckedEmbedde
 class SummaryWorker:
     """The background refresh inside `memora serve`: rebuilds stale variants every `interval` seconds."""
 
-    def __init__(self, graph: Graph, settings: Settings, embedder: CheckedEmbedder | None,
-                 interval: float | None = None) -> None:
+    def __init__(
+        self, graph: Graph, settings: Settings, embedder: CheckedEmbedder | None, interval: float | None = None
+    ) -> None:
         self.summaries = summaries_for(graph, settings, embedder)
         self.interval = interval if interval is not None else settings.summary_refresh_seconds
         self._stop = threading.Event()

@@ -61,10 +61,17 @@ def thread_id(project_id: str, occurred_at: str | None) -> str | None:
 def place(turns: list[Turn], me: Turn) -> Placement:
     """The closest earlier turn that may lend to `me`, among `turns` (any order)."""
     earlier = sorted((t for t in turns if t.key < me.key and t.entry_id != me.entry_id), key=lambda t: t.key)
-    lender = next((t for t in reversed(earlier)
-                   if may_lend_context(t.intimacy, t.author, me.intimacy, me.author, t.period, me.period)), None)
-    return Placement(None, me.pos, lender.entry_id if lender else None,
-                     previous_turn(lender.author, lender.text) if lender else None)
+    lender = next(
+        (
+            t
+            for t in reversed(earlier)
+            if may_lend_context(t.intimacy, t.author, me.intimacy, me.author, t.period, me.period)
+        ),
+        None,
+    )
+    return Placement(
+        None, me.pos, lender.entry_id if lender else None, previous_turn(lender.author, lender.text) if lender else None
+    )
 
 
 class Threads:
@@ -82,8 +89,16 @@ class Threads:
         for tid in missing:
             self._turns[tid] = {}
         for r in self.graph.read(THREAD_TURNS, {"tids": missing}):
-            self._turns[r["tid"]][r["id"]] = Turn(int(r["pos"] or 0), r["id"], r["author"], r["text"] or "",
-                                                  r["intimacy"], r["period"], r["context"], r["prev_id"])
+            self._turns[r["tid"]][r["id"]] = Turn(
+                int(r["pos"] or 0),
+                r["id"],
+                r["author"],
+                r["text"] or "",
+                r["intimacy"],
+                r["period"],
+                r["context"],
+                r["prev_id"],
+            )
 
     def reload(self, tid: str) -> None:
         """Read a thread again from the graph (after a delete the graph is the truth) and mark it touched."""

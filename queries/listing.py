@@ -73,10 +73,24 @@ class EntryFilters:
 
     def key(self, project_id: str, sort: str) -> str:
         """What a cursor is bound to: the same project, order and filters."""
-        return sha256(project_id, sort, json.dumps(
-            [sorted(v) if isinstance(v, list) else (v.isoformat() if isinstance(v, date) else v)
-             for v in (self.periods, self.date_from, self.date_to, self.authors, self.persons, self.places,
-                       self.kinds)]))[:16]
+        return sha256(
+            project_id,
+            sort,
+            json.dumps(
+                [
+                    sorted(v) if isinstance(v, list) else (v.isoformat() if isinstance(v, date) else v)
+                    for v in (
+                        self.periods,
+                        self.date_from,
+                        self.date_to,
+                        self.authors,
+                        self.persons,
+                        self.places,
+                        self.kinds,
+                    )
+                ]
+            ),
+        )[:16]
 
 
 @dataclass
@@ -118,8 +132,15 @@ def _entity_ids(known: list[Entity], kind: str, names: list[str] | None, warning
     return ids
 
 
-def list_entries(graph: Graph, viewer: Viewer, project_id: str, filters: EntryFilters, sort: str = "desc",
-                 limit: int = 20, cursor: str | None = None) -> EntryPage:
+def list_entries(
+    graph: Graph,
+    viewer: Viewer,
+    project_id: str,
+    filters: EntryFilters,
+    sort: str = "desc",
+    limit: int = 20,
+    cursor: str | None = None,
+) -> EntryPage:
     """One page of the visible entries of a project (the caller checks membership first)."""
     if sort not in LIST_ENTRIES:
         raise ValueError("sort is asc or desc")
@@ -127,12 +148,20 @@ def list_entries(graph: Graph, viewer: Viewer, project_id: str, filters: EntryFi
     bound = filters.key(project_id, sort)
     after_start, after_id = decode_cursor(cursor, bound) if cursor else (None, None)
     warnings: list[str] = []
-    known = (list_visible_entities(graph, [project_id], visibility_params(viewer))
-             if filters.persons or filters.places else [])
+    known = (
+        list_visible_entities(graph, [project_id], visibility_params(viewer))
+        if filters.persons or filters.places
+        else []
+    )
     params = {
-        "project_id": project_id, "limit": limit + 1, "after_start": after_start, "after_id": after_id,
-        "kinds": filters.kinds or None, "author_ids": filters.authors or None,
-        "date_from": filters.date_from, "date_to": filters.date_to,
+        "project_id": project_id,
+        "limit": limit + 1,
+        "after_start": after_start,
+        "after_id": after_id,
+        "kinds": filters.kinds or None,
+        "author_ids": filters.authors or None,
+        "date_from": filters.date_from,
+        "date_to": filters.date_to,
         "period_ids": [period_id(project_id, p) for p in filters.periods] if filters.periods else None,
         "person_ids": _entity_ids(known, "person", filters.persons, warnings),
         "place_ids": _entity_ids(known, "place", filters.places, warnings),

@@ -16,8 +16,9 @@ PROFILE = os.environ.get("MEMORA_TEST_PROFILE", "full")
 if PROFILE not in PROFILES:
     raise ValueError(f"MEMORA_TEST_PROFILE={PROFILE!r}: choose one of {sorted(PROFILES)}")
 for _name, _share in PROFILES.items():
-    settings.register_profile(_name, deadline=None, database=None, print_blob=True,
-                              max_examples=max(2, round(100 * _share)))
+    settings.register_profile(
+        _name, deadline=None, database=None, print_blob=True, max_examples=max(2, round(100 * _share))
+    )
 settings.load_profile(PROFILE)
 
 

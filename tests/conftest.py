@@ -16,7 +16,8 @@ from graph.runtime import Neo4jRuntime
 from graph.schema import migrate
 from graph.settings import Settings, get_settings
 from inference.embedders import CheckedEmbedder, get_embedder
-from ingest.pipeline import Ingestor, IngestReport, parse_line
+from ingest.pipeline import Ingestor, IngestReport
+from ingest.records import parse_line
 from tests import budget  # noqa: F401  (loads the Hypothesis profile MEMORA_TEST_PROFILE names)
 
 CLEANUP = """
@@ -103,12 +104,18 @@ def family(graph: Graph, prefix: str, ingest: Callable[..., IngestReport]) -> di
     rows = []
     for author_key in ("owner", "other"):
         for level in ("private", "intimate", "circle", "public"):
-            rows.append({
-                "entry_id": f"{project}/{author_key}-{level}", "project_id": project, "author": users[author_key],
-                "intimacy": level, "occurred_on": "2008-07-12",
-                "text": f"Zanahoria secreta {level} escrita por {author_key}: fuimos a Cádiz con papá.",
-                "persons": ["Josep"], "places": ["Cádiz"],
-            })
+            rows.append(
+                {
+                    "entry_id": f"{project}/{author_key}-{level}",
+                    "project_id": project,
+                    "author": users[author_key],
+                    "intimacy": level,
+                    "occurred_on": "2008-07-12",
+                    "text": f"Zanahoria secreta {level} escrita por {author_key}: fuimos a Cádiz con papá.",
+                    "persons": ["Josep"],
+                    "places": ["Cádiz"],
+                }
+            )
     report = ingest(rows)
     assert not report.errors
     return {"project": project, **users, "outsider": f"{prefix}outsider"}

@@ -47,9 +47,14 @@ def fake_llm(reply: Reply | None = None) -> Iterator[FakeLLM]:
         if fake.status != 200:
             return JSONResponse({"error": {"message": "refused"}}, status_code=fake.status)
         text = fake.reply(body["messages"])
-        return JSONResponse({"id": "fake", "object": "chat.completion", "model": body.get("model"),
-                             "choices": [{"index": 0, "finish_reason": "stop",
-                                          "message": {"role": "assistant", "content": text}}]})
+        return JSONResponse(
+            {
+                "id": "fake",
+                "object": "chat.completion",
+                "model": body.get("model"),
+                "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
+            }
+        )
 
     with served_in_thread(app) as base:
         fake = FakeLLM(url=f"{base}/v1")

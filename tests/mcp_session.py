@@ -39,8 +39,9 @@ def build_world(graph: Graph, prefix: str, ingest: Any) -> dict[str, Any]:
     users = {key: f"{prefix}{key}" for key in ROLES}
     for key, role in ROLES.items():
         set_member(graph, project, users[key], role)
-    report = ingest([record(project, users, row, persons=names(row[5], PERSONS), places=names(row[5], PLACES))
-                     for row in ENTRIES])
+    report = ingest(
+        [record(project, users, row, persons=names(row[5], PERSONS), places=names(row[5], PLACES)) for row in ENTRIES]
+    )
     assert not report.errors
     return {"project": project, "users": users, "outsider": f"{prefix}outsider"}
 
@@ -49,8 +50,9 @@ def build_world(graph: Graph, prefix: str, ingest: Any) -> dict[str, Any]:
 async def stdio_session(user: str, extra_env: dict[str, str] | None = None) -> AsyncIterator[ClientSession]:
     """`python -m api.cli mcp --as USER` from this checkout, on the test's MEMORA_HOME and Neo4j, no worker."""
     env = {**os.environ, "MEMORA_EMBED_WORKER": "false", **(extra_env or {})}
-    params = StdioServerParameters(command=sys.executable, args=["-m", "api.cli", "mcp", "--as", user], env=env,
-                                   cwd=str(ROOT))
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "api.cli", "mcp", "--as", user], env=env, cwd=str(ROOT)
+    )
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         yield session
@@ -66,8 +68,11 @@ def http_server(settings: Settings, graph: Graph, embedder: CheckedEmbedder, lim
 
 @asynccontextmanager
 async def http_session(url: str, token: str) -> AsyncIterator[ClientSession]:
-    async with create_mcp_http_client(headers={"Authorization": f"Bearer {token}"}) as http, \
-            streamable_http_client(url, http_client=http) as (read, write, _), ClientSession(read, write) as session:
+    async with (
+        create_mcp_http_client(headers={"Authorization": f"Bearer {token}"}) as http,
+        streamable_http_client(url, http_client=http) as (read, write, _),
+        ClientSession(read, write) as session,
+    ):
         await session.initialize()
         yield session
 
@@ -106,22 +111,29 @@ def stable(data: Any) -> Any:
 async def everything(session: Any, project: str, entry_ids: list[str]) -> dict[str, Any]:
     """Each tool (every entity question), every resource and the prompt, as the session's caller sees them."""
     seen: dict[str, Any] = {}
-    seen["search"] = await session.call_tool("search", {"q": "Marta Cádiz Berlín Pep papá", "project_id": project,
-                                                        "k": 50})
+    seen["search"] = await session.call_tool(
+        "search", {"q": "Marta Cádiz Berlín Pep papá", "project_id": project, "k": 50}
+    )
     seen["search_all"] = await session.call_tool("search", {"q": "mandarino tamborín pelícano"})
     for entry_id in entry_ids:
         seen[f"get {entry_id}"] = await session.call_tool("get_entry", {"entry_id": entry_id})
-    for question, entity in (("cooccurrence", "Marta"), ("timeline", "Pep"), ("importance", None),
-                             ("similar", "Marta")):
+    for question, entity in (
+        ("cooccurrence", "Marta"),
+        ("timeline", "Pep"),
+        ("importance", None),
+        ("similar", "Marta"),
+    ):
         args = {"question": question, "project_id": project, **({"entity": entity} if entity else {})}
         seen[f"entity {question}"] = await session.call_tool("entity_question", args)
     seen["summary"] = await session.call_tool("summary", {"project_id": project})
     for period in (CADIZ, BERLIN):
         seen[f"summary {period}"] = await session.call_tool("summary", {"project_id": project, "period": period})
-    seen["chapter"] = await session.call_tool("chapter_context", {"project_id": project, "theme": "Cádiz y Berlín",
-                                                                  "budget_tokens": 3000})
-    seen["live"] = await session.call_tool("live_context", {"project_id": project, "transcript":
-                                                            "Háblame de Pep en Berlín y de Marta en Cádiz."})
+    seen["chapter"] = await session.call_tool(
+        "chapter_context", {"project_id": project, "theme": "Cádiz y Berlín", "budget_tokens": 3000}
+    )
+    seen["live"] = await session.call_tool(
+        "live_context", {"project_id": project, "transcript": "Háblame de Pep en Berlín y de Marta en Cádiz."}
+    )
     listed = await session.list_resources()
     seen["resources"] = sorted(str(r.uri) for r in listed.resources)
     for r in listed.resources:

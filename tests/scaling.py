@@ -24,9 +24,15 @@ def external_env(settings: Settings, uri: str) -> dict[str, str]:
     """`memora serve` against `uri` with this graph's credentials; its own workers off except the embedding one, and
     no sampled search log (each process stays light on a 2-core machine)."""
     user, password = credentials(settings)
-    return {"NEO4J_URI": uri, "NEO4J_USER": user, "NEO4J_PASSWORD": password,
-            "MEMORA_NEO4J_DATABASE": settings.neo4j_database, "MEMORA_ENTITY_VECTORS_SECONDS": "0",
-            "MEMORA_SUMMARY_WORKER": "false", "MEMORA_SEARCH_LOG_SAMPLE": "0"}
+    return {
+        "NEO4J_URI": uri,
+        "NEO4J_USER": user,
+        "NEO4J_PASSWORD": password,
+        "MEMORA_NEO4J_DATABASE": settings.neo4j_database,
+        "MEMORA_ENTITY_VECTORS_SECONDS": "0",
+        "MEMORA_SUMMARY_WORKER": "false",
+        "MEMORA_SEARCH_LOG_SAMPLE": "0",
+    }
 
 
 # Bolt messages as a driver writes them (PackStream): HELLO's routing context, which only a routing driver sends; the

@@ -12,27 +12,76 @@ from graph.members import set_member
 CADIZ, BERLIN = "Verano en Cádiz", "Berlín 2009"
 # (key, author role, intimacy, period, date, text)
 ENTRIES = [
-    ("c1", "owner", "circle", CADIZ, "2008-07-02", "Llegamos a Cádiz con Marta; la playa de la Caleta olía a sal "
-                                                   "y alcachofa."),
-    ("c2", "reader", "public", CADIZ, "2008-07-15", "Marta aprendió a nadar en la Caleta, flotaba como un "
-                                                    "girasol."),
-    ("c3", "owner", "intimate", CADIZ, "2008-07-20", "Papá lloró en el puerto de Cádiz, nadie lo vio salvo "
-                                                     "nosotros, y habló del acordeón."),
-    ("c4", "owner", "private", CADIZ, "2008-08-01", "Escribo a solas: temo que el dinero no llegue, pienso en el "
-                                                    "mandarino."),
-    ("c5", "reader", "intimate", CADIZ, "2008-08-09", "Lola confiesa que echaba de menos Berlín, cosa de "
-                                                      "pelícano."),
-    ("b1", "coauthor", "circle", BERLIN, "2009-01-10", "Nevaba en Berlín cuando Pep encontró el piso de "
-                                                       "Kreuzberg, con estufa de hierro."),
-    ("b2", "coauthor", "private", BERLIN, "2009-02-14", "Pep escribe solo: quiere volver a Barcelona, por el "
-                                                        "tamborín."),
-    ("b3", "owner", "public", BERLIN, "2009-03-03", "En la estación de Berlín comimos salchichas con "
-                                                    "Marta, riendo del violonchelo."),
-    ("n1", "coauthor", "intimate", None, "2010-05-05", "Sin capítulo: Pep y Ana discutieron del futuro y de la "
-                                                       "zanfona."),
+    (
+        "c1",
+        "owner",
+        "circle",
+        CADIZ,
+        "2008-07-02",
+        "Llegamos a Cádiz con Marta; la playa de la Caleta olía a sal y alcachofa.",
+    ),
+    ("c2", "reader", "public", CADIZ, "2008-07-15", "Marta aprendió a nadar en la Caleta, flotaba como un girasol."),
+    (
+        "c3",
+        "owner",
+        "intimate",
+        CADIZ,
+        "2008-07-20",
+        "Papá lloró en el puerto de Cádiz, nadie lo vio salvo nosotros, y habló del acordeón.",
+    ),
+    (
+        "c4",
+        "owner",
+        "private",
+        CADIZ,
+        "2008-08-01",
+        "Escribo a solas: temo que el dinero no llegue, pienso en el mandarino.",
+    ),
+    ("c5", "reader", "intimate", CADIZ, "2008-08-09", "Lola confiesa que echaba de menos Berlín, cosa de pelícano."),
+    (
+        "b1",
+        "coauthor",
+        "circle",
+        BERLIN,
+        "2009-01-10",
+        "Nevaba en Berlín cuando Pep encontró el piso de Kreuzberg, con estufa de hierro.",
+    ),
+    (
+        "b2",
+        "coauthor",
+        "private",
+        BERLIN,
+        "2009-02-14",
+        "Pep escribe solo: quiere volver a Barcelona, por el tamborín.",
+    ),
+    (
+        "b3",
+        "owner",
+        "public",
+        BERLIN,
+        "2009-03-03",
+        "En la estación de Berlín comimos salchichas con Marta, riendo del violonchelo.",
+    ),
+    (
+        "n1",
+        "coauthor",
+        "intimate",
+        None,
+        "2010-05-05",
+        "Sin capítulo: Pep y Ana discutieron del futuro y de la zanfona.",
+    ),
 ]
-MARKERS = {"c1": "alcachofa", "c2": "girasol", "c3": "acordeón", "c4": "mandarino", "c5": "pelícano",
-           "b1": "estufa", "b2": "tamborín", "b3": "violonchelo", "n1": "zanfona"}
+MARKERS = {
+    "c1": "alcachofa",
+    "c2": "girasol",
+    "c3": "acordeón",
+    "c4": "mandarino",
+    "c5": "pelícano",
+    "b1": "estufa",
+    "b2": "tamborín",
+    "b3": "violonchelo",
+    "n1": "zanfona",
+}
 ROLES = {"owner": "owner", "coauthor": "coauthor", "reader": "reader"}
 
 
@@ -58,8 +107,14 @@ def build(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> dict[str, An
 
 def record(project: str, users: dict[str, str], row: tuple[Any, ...], **changes: Any) -> dict[str, Any]:
     key, author, intimacy, period, day, text = row
-    rec = {"entry_id": f"{project}/{key}", "project_id": project, "author": users[author], "intimacy": intimacy,
-           "occurred_on": day, "text": text}
+    rec = {
+        "entry_id": f"{project}/{key}",
+        "project_id": project,
+        "author": users[author],
+        "intimacy": intimacy,
+        "occurred_on": day,
+        "text": text,
+    }
     if period:
         rec["period"] = period
     rec.update(changes)
@@ -73,5 +128,8 @@ def hidden_markers(viewer_key: str) -> list[str]:
 
 def visible_keys(viewer_key: str, period: str | None = None) -> set[str]:
     role = ROLES.get(viewer_key)
-    return {k for k, author, level, per, *_ in ENTRIES
-            if may_see(role, viewer_key, author, level) and (period is None or per == period)}
+    return {
+        k
+        for k, author, level, per, *_ in ENTRIES
+        if may_see(role, viewer_key, author, level) and (period is None or per == period)
+    }

@@ -16,9 +16,9 @@ from graph.settings import Settings
 from inference.embedders import CheckedEmbedder
 
 
-def test_cooccurrence_timeline_and_importance_respect_visibility(graph: Graph, embedder: CheckedEmbedder,
-                                                                 settings: Settings, prefix: str,
-                                                                 ingest: Callable[..., Any]) -> None:
+def test_cooccurrence_timeline_and_importance_respect_visibility(
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, prefix: str, ingest: Callable[..., Any]
+) -> None:
     project, ana, lola = f"{prefix}fam", f"{prefix}ana", f"{prefix}lola"
     set_member(graph, project, ana, "owner")
     set_member(graph, project, lola, "reader")
@@ -29,14 +29,28 @@ def test_cooccurrence_timeline_and_importance_respect_visibility(graph: Graph, e
         ("e3", "2010-05", "circle", ["Pep", "Marta"], "Cena con mi hermano y Marta."),
         ("e4", "2015-03", "private", ["Pep", "Secretina"], "Lo que Pep y Secretina no saben."),
     ]
-    assert not ingest([{"entry_id": f"{project}/{k}", "project_id": project, "author": ana, "occurred_on": when,
-                        "intimacy": lvl, "persons": persons, "text": text}
-                       for k, when, lvl, persons, text in rows]).errors
+    assert not ingest(
+        [
+            {
+                "entry_id": f"{project}/{k}",
+                "project_id": project,
+                "author": ana,
+                "occurred_on": when,
+                "intimacy": lvl,
+                "persons": persons,
+                "text": text,
+            }
+            for k, when, lvl, persons, text in rows
+        ]
+    ).errors
     client = TestClient(create_app(Services(settings, graph=graph, embedder=embedder)))
 
     def get(user: str, path: str, **params: Any) -> Any:
-        return client.get(f"/v1/projects/{project}/analytics/{path}", params=params,
-                          headers={"Authorization": f"Bearer {auth.issue(settings, user)}"})
+        return client.get(
+            f"/v1/projects/{project}/analytics/{path}",
+            params=params,
+            headers={"Authorization": f"Bearer {auth.issue(settings, user)}"},
+        )
 
     owner_with = {r["name"]: r["together"] for r in get(ana, "cooccurrence", entity="mi hermano").json()["with"]}
     assert owner_with == {"Marta": 2, "Secretina": 1}

@@ -31,8 +31,9 @@ def _weights(rows: list[dict[str, Any]]) -> dict[str, int]:
     return {r["name"]: r["entries"] for r in rows}
 
 
-def _cache_on(settings: Settings, monkeypatch: pytest.MonkeyPatch, graph: Graph, prefix: str,
-              per_viewer: int) -> tuple[str, str, str]:
+def _cache_on(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch, graph: Graph, prefix: str, per_viewer: int
+) -> tuple[str, str, str]:
     """The cache on with `per_viewer` slots, emptied; a project with Ana as owner and Lola as reader."""
     on = settings.model_copy(update={"analytics_cache_seconds": 600.0, "analytics_cache_size": per_viewer})
     monkeypatch.setattr(analytics_cache, "get_settings", lambda: on)
@@ -44,14 +45,24 @@ def _cache_on(settings: Settings, monkeypatch: pytest.MonkeyPatch, graph: Graph,
 
 
 def test_entity_aggregates_are_kept_per_viewer_until_a_write_they_may_see(
-        graph: Graph, settings: Settings, prefix: str, ingest: Callable[..., Any],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    graph: Graph, settings: Settings, prefix: str, ingest: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     project, ana, lola = _cache_on(settings, monkeypatch, graph, prefix, 64)
 
     def write(key: str, intimacy: str, persons: list[str]) -> None:
-        assert not ingest([{"entry_id": f"{project}/{key}", "project_id": project, "author": ana,
-                            "occurred_on": "2010-05", "intimacy": intimacy, "persons": persons,
-                            "text": " y ".join(persons) + "."}]).errors
+        assert not ingest(
+            [
+                {
+                    "entry_id": f"{project}/{key}",
+                    "project_id": project,
+                    "author": ana,
+                    "occurred_on": "2010-05",
+                    "intimacy": intimacy,
+                    "persons": persons,
+                    "text": " y ".join(persons) + ".",
+                }
+            ]
+        ).errors
 
     write("e1", "circle", ["Pep", "Marta"])
     write("e2", "circle", ["Pep"])
@@ -86,14 +97,25 @@ def test_entity_aggregates_are_kept_per_viewer_until_a_write_they_may_see(
     assert "Secretina" not in _weights(analytics.importance(graph, reader, project))
 
 
-def test_another_viewers_misses_never_evict_mine(graph: Graph, settings: Settings, prefix: str,
-                                                 ingest: Callable[..., Any], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_another_viewers_misses_never_evict_mine(
+    graph: Graph, settings: Settings, prefix: str, ingest: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A reader who fills the cache with their own aggregates must not learn, by one of them being recomputed, that
     the owner missed (after a private write hidden from the reader): each viewer's entries are evicted only by their
     own inserts."""
     project, ana, lola = _cache_on(settings, monkeypatch, graph, prefix, 2)
-    assert not ingest([{"entry_id": f"{project}/e1", "project_id": project, "author": ana, "intimacy": "circle",
-                        "persons": ["Pep", "Marta"], "text": "Pep y Marta."}]).errors
+    assert not ingest(
+        [
+            {
+                "entry_id": f"{project}/e1",
+                "project_id": project,
+                "author": ana,
+                "intimacy": "circle",
+                "persons": ["Pep", "Marta"],
+                "text": "Pep y Marta.",
+            }
+        ]
+    ).errors
     reader, owner = {"viewer_id": lola, "witness_period_id": None}, {"viewer_id": ana, "witness_period_id": None}
     computed: list[str] = []
 
@@ -103,8 +125,18 @@ def test_another_viewers_misses_never_evict_mine(graph: Graph, settings: Setting
     ask(reader, "a")
     ask(reader, "b")  # the reader's two slots are full
     ask(owner, "x")
-    assert not ingest([{"entry_id": f"{project}/p1", "project_id": project, "author": ana, "intimacy": "private",
-                        "persons": ["Secretina"], "text": "Secretina."}]).errors
+    assert not ingest(
+        [
+            {
+                "entry_id": f"{project}/p1",
+                "project_id": project,
+                "author": ana,
+                "intimacy": "private",
+                "persons": ["Secretina"],
+                "text": "Secretina.",
+            }
+        ]
+    ).errors
     ask(owner, "x")  # the owner's private write: their key moved, this is a miss and an insert
     ask(owner, "y")
     computed.clear()
@@ -117,8 +149,13 @@ def test_another_viewers_misses_never_evict_mine(graph: Graph, settings: Setting
 
 
 def test_a_refresh_moves_only_the_audiences_whose_vectors_it_changed(
-        graph: Graph, settings: Settings, prefix: str, ingest: Callable[..., Any], embedder: CheckedEmbedder,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    graph: Graph,
+    settings: Settings,
+    prefix: str,
+    ingest: Callable[..., Any],
+    embedder: CheckedEmbedder,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """`similar` and the name lookup are kept per viewer like the aggregates; entity vectors change only when the
     refresh rebuilds them, so the refresh bumps the generations of the audiences whose variant it changed: a reader's
     kept answers follow a rebuild of what they may see, and the reader's key does not move for the owner's private
@@ -137,8 +174,14 @@ def test_a_refresh_moves_only_the_audiences_whose_vectors_it_changed(
 
     # A circle entry names a new person: the write moves the reader's key, but vectors are built later, so the
     # reader's next answers are computed (and kept) without Nico ...
-    assert not ingest(_records(project, ana, [("m4", "2010-01", ["Pep", "Nico"], ["Berlín"],
-                                               "Pep y Nico grabaron el disco de rock en Berlín.")], "circle")).errors
+    assert not ingest(
+        _records(
+            project,
+            ana,
+            [("m4", "2010-01", ["Pep", "Nico"], ["Berlín"], "Pep y Nico grabaron el disco de rock en Berlín.")],
+            "circle",
+        )
+    ).errors
     assert "Nico" not in companions() and not knows("Nico")
     # ... and the rebuild that adds him to the reader's variants moves the reader's key: no stale answer is served.
     refresh_project(graph, project, embedder.slug)
@@ -168,8 +211,8 @@ def test_one_request_reads_generations_once(graph: Graph, prefix: str) -> None:
 
 
 def test_a_viewers_stale_aggregates_are_dropped_when_their_generations_move(
-        graph: Graph, settings: Settings, prefix: str, ingest: Callable[..., Any],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    graph: Graph, settings: Settings, prefix: str, ingest: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Keys made under old generations can never be asked for again: the first store under new ones empties the
     viewer's partition, so live answers are not crowded out by dead ones; another viewer's partition is untouched."""
     project, ana, lola = _cache_on(settings, monkeypatch, graph, prefix, 8)
@@ -178,8 +221,18 @@ def test_a_viewers_stale_aggregates_are_dropped_when_their_generations_move(
         analytics_cache.cached(graph, reader, project, name, {}, lambda n=name: n)
     analytics_cache.cached(graph, owner, project, "x", {}, lambda: "x")
     assert analytics_cache.size() == 4
-    assert not ingest([{"entry_id": f"{project}/p1", "project_id": project, "author": ana, "intimacy": "private",
-                        "persons": ["Secretina"], "text": "Secretina."}]).errors  # moves the owner's key only
+    assert not ingest(
+        [
+            {
+                "entry_id": f"{project}/p1",
+                "project_id": project,
+                "author": ana,
+                "intimacy": "private",
+                "persons": ["Secretina"],
+                "text": "Secretina.",
+            }
+        ]
+    ).errors  # moves the owner's key only
     analytics_cache.cached(graph, owner, project, "y", {}, lambda: "y")
     assert analytics_cache.size() == 4  # the owner's dead "x" went, the reader's three stay
     computed: list[str] = []
@@ -189,15 +242,16 @@ def test_a_viewers_stale_aggregates_are_dropped_when_their_generations_move(
 
 
 def test_keyword_ranking_keeps_its_visible_count_until_a_write_the_viewer_may_see(
-        graph: Graph, settings: Settings, prefix: str, ingest: Callable[..., Any],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    graph: Graph, settings: Settings, prefix: str, ingest: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """BM25's N (the viewer's visible entries in scope) is kept per viewer: a write they may see recounts it (the
     scores move at once), a hidden one leaves it, and what it counts is what the viewer may see."""
     project, ana, lola = _cache_on(settings, monkeypatch, graph, prefix, 64)
 
     def write(key: str, intimacy: str, text: str) -> None:
-        assert not ingest([{"entry_id": f"{project}/{key}", "project_id": project, "author": ana,
-                            "intimacy": intimacy, "text": text}]).errors
+        assert not ingest(
+            [{"entry_id": f"{project}/{key}", "project_id": project, "author": ana, "intimacy": intimacy, "text": text}]
+        ).errors
 
     write("e1", "circle", "La barca azul en el puerto.")
     write("e2", "circle", "Comimos arroz en casa.")
@@ -216,8 +270,13 @@ def test_keyword_ranking_keeps_its_visible_count_until_a_write_the_viewer_may_se
 
 
 def test_a_demoted_readers_key_does_not_move_with_hidden_intimate_entries(
-        graph: Graph, settings: Settings, prefix: str, ingest: Callable[..., Any], embedder: CheckedEmbedder,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    graph: Graph,
+    settings: Settings,
+    prefix: str,
+    ingest: Callable[..., Any],
+    embedder: CheckedEmbedder,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A coauthor who wrote privately about Pep keeps a `writer` variant (their private entries + every intimate
     one) after being made a reader, but reads their `reader` variant: an intimate entry about Pep, hidden from them
     now, rebuilds that writer variant, and the refresh must not bump their key for it (a miss would tell them)."""
@@ -228,8 +287,9 @@ def test_a_demoted_readers_key_does_not_move_with_hidden_intimate_entries(
     set_member(graph, project, lola, "reader")
     refresh_project(graph, project, embedder.slug)
     before = generations.read(graph, [project], lola)
-    assert not ingest(_records(project, ana, [("i1", "2016-01", ["Pep"], ["Viena"], "Pep lloró en Viena.")],
-                               "intimate")).errors
+    assert not ingest(
+        _records(project, ana, [("i1", "2016-01", ["Pep"], ["Viena"], "Pep lloró en Viena.")], "intimate")
+    ).errors
     stats = refresh_project(graph, project, embedder.slug)
     assert stats.rebuilt > 0 and generations.INNER in stats.bumped
     assert generations.own_key(lola) not in stats.bumped
@@ -237,16 +297,26 @@ def test_a_demoted_readers_key_does_not_move_with_hidden_intimate_entries(
 
 
 def test_a_members_lexicon_is_kept_until_a_declaration_they_may_learn(
-        graph: Graph, settings: Settings, prefix: str, ingest: Callable[..., Any],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    graph: Graph, settings: Settings, prefix: str, ingest: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The names the search understands are listed once per viewer: a private alias another member declares leaves
     the reader's kept lexicon as it was (the very same object), one they may learn is understood at once."""
     from graph.entities import upsert_entity
     from queries.search.door import _lexicons
 
     project, ana, lola = _cache_on(settings, monkeypatch, graph, prefix, 64)
-    assert not ingest([{"entry_id": f"{project}/e1", "project_id": project, "author": ana, "intimacy": "circle",
-                        "persons": ["Pep"], "text": "Pep vino a comer."}]).errors
+    assert not ingest(
+        [
+            {
+                "entry_id": f"{project}/e1",
+                "project_id": project,
+                "author": ana,
+                "intimacy": "circle",
+                "persons": ["Pep"],
+                "text": "Pep vino a comer.",
+            }
+        ]
+    ).errors
 
     def keys(user: str) -> set[str]:
         return {k for (_, k) in _lexicons(graph, [project], Viewer(user_id=user))[project].by_key}

@@ -33,16 +33,31 @@ def _story(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> tuple[str, 
     rows = [(f"2008-0{m}", ["Pep", "Mamá"]) for m in range(1, 7)]
     rows += [("2009-03-10", ["Pep", "Lucía"]), ("2009-03-20", ["Pep", "Lucía"]), ("2010", ["Pep", "Toni"])]
     rows += [(f"{2011 + i // 12}-{i % 12 + 1:02d}", ["Mamá"]) for i in range(20)]
-    assert not ingest([{"entry_id": f"{project}/e{i}", "project_id": project, "author": ana, "occurred_on": when,
-                        "intimacy": "circle", "persons": persons, "text": f"Día {i} con {' y '.join(persons)}."}
-                       for i, (when, persons) in enumerate(rows)]).errors
+    assert not ingest(
+        [
+            {
+                "entry_id": f"{project}/e{i}",
+                "project_id": project,
+                "author": ana,
+                "occurred_on": when,
+                "intimacy": "circle",
+                "persons": persons,
+                "text": f"Día {i} con {' y '.join(persons)}.",
+            }
+            for i, (when, persons) in enumerate(rows)
+        ]
+    ).errors
     return project, ana, lola
 
 
 def _getter(client: TestClient, settings: Settings, project: str) -> Callable[..., Any]:
     def get(user: str, path: str, **params: Any) -> Any:
-        return client.get(f"/v1/projects/{project}/analytics/{path}", params=params,
-                          headers={"Authorization": f"Bearer {auth.issue(settings, user)}"})
+        return client.get(
+            f"/v1/projects/{project}/analytics/{path}",
+            params=params,
+            headers={"Authorization": f"Bearer {auth.issue(settings, user)}"},
+        )
+
     return get
 
 
@@ -52,7 +67,8 @@ def api(graph: Graph, embedder: CheckedEmbedder, settings: Settings) -> TestClie
 
 
 def test_measures_rank_companions_differently_and_the_range_narrows_them(
-        graph: Graph, api: TestClient, settings: Settings, prefix: str, ingest: Callable[..., Any]) -> None:
+    graph: Graph, api: TestClient, settings: Settings, prefix: str, ingest: Callable[..., Any]
+) -> None:
     project, _, lola = _story(graph, prefix, ingest)
     get = _getter(api, settings, project)
 
@@ -65,9 +81,15 @@ def test_measures_rank_companions_differently_and_the_range_narrows_them(
     default = get(lola, "cooccurrence", entity="Pep").json()
     assert default["measure"] == "jaccard" and [r["entries"] for r in default["with"]] == [2, 26, 1]
     assert [(n, t, pytest.approx(s, abs=1e-6)) for n, t, s in ranked()] == [
-        ("Lucía", 2, 2 / 9), ("Mamá", 6, 6 / 29), ("Toni", 1, 1 / 9)], "Jaccard: the everywhere-mother drops"
+        ("Lucía", 2, 2 / 9),
+        ("Mamá", 6, 6 / 29),
+        ("Toni", 1, 1 / 9),
+    ], "Jaccard: the everywhere-mother drops"
     assert [(n, pytest.approx(s, abs=1e-6)) for n, _, s in ranked(measure="pmi")] == [
-        ("Lucía", math.log2(29 * 2 / (9 * 2))), ("Toni", math.log2(29 / 9)), ("Mamá", math.log2(29 * 6 / (9 * 26)))]
+        ("Lucía", math.log2(29 * 2 / (9 * 2))),
+        ("Toni", math.log2(29 / 9)),
+        ("Mamá", math.log2(29 * 6 / (9 * 26))),
+    ]
 
     # vague bounds: from=2009 is 2009-01-01, to=2009-03 is 2009-03-31; the "2010" entry overlaps from=2009
     assert [(n, t) for n, t, _ in ranked(**{"from": "2009", "to": "2009-03"})] == [("Lucía", 2)]
@@ -84,14 +106,17 @@ def test_measures_rank_companions_differently_and_the_range_narrows_them(
     assert get(f"{prefix}outsider", "cooccurrence", entity="Pep", **{"from": "nope"}).status_code == 403
 
 
-def test_month_timeline_and_who_appeared_or_disappeared(graph: Graph, api: TestClient, settings: Settings,
-                                                        prefix: str, ingest: Callable[..., Any]) -> None:
+def test_month_timeline_and_who_appeared_or_disappeared(
+    graph: Graph, api: TestClient, settings: Settings, prefix: str, ingest: Callable[..., Any]
+) -> None:
     project, _, lola = _story(graph, prefix, ingest)
     get = _getter(api, settings, project)
 
     months = get(lola, "timeline", entity="Pep", resolution="month").json()
     assert [(m["month"], m["entries"]) for m in months["months"]] == [
-        *((f"2008-0{m}", 1) for m in range(1, 7)), ("2009-03", 2)]
+        *((f"2008-0{m}", 1) for m in range(1, 7)),
+        ("2009-03", 2),
+    ]
     assert months["vaguer"] == 1, "the entry dated only '2010' is on no month"
     assert [(y["year"], y["entries"]) for y in months["years"]] == [(2008, 6), (2009, 2), (2010, 1)]
     assert get(lola, "timeline", entity="Pep").json()["months"] is None
@@ -100,9 +125,18 @@ def test_month_timeline_and_who_appeared_or_disappeared(graph: Graph, api: TestC
     assert everything["story_end"] == "2012-08-01" and everything["from"] is None
     assert [a["name"] for a in everything["appeared"]] == ["Mamá", "Pep", "Lucía", "Toni"]
     # Pep: 9 entries 2008-01-01..2010-01-01, mean gap 731/8 = 91.4 days, silent 943 days >= 4 x 91.4
-    assert everything["disappeared"] == [{
-        "id": everything["disappeared"][0]["id"], "name": "Pep", "kind": "person", "first": "2008-01-01",
-        "last": "2010-01-01", "entries": 9, "mean_gap_days": 91.4, "silent_days": 943}]
+    assert everything["disappeared"] == [
+        {
+            "id": everything["disappeared"][0]["id"],
+            "name": "Pep",
+            "kind": "person",
+            "first": "2008-01-01",
+            "last": "2010-01-01",
+            "entries": 9,
+            "mean_gap_days": 91.4,
+            "silent_days": 943,
+        }
+    ]
     assert get(lola, "changes", factor=11).json()["disappeared"] == [], "943 < 11 x 91.4"
 
     y2009 = get(lola, "changes", **{"from": "2009", "to": "2009"}).json()
@@ -122,8 +156,9 @@ def _reader_view(get: Get, user: str) -> dict[str, Any]:
     for entity in ("Pep", "Mamá", "Toni"):
         for measure in ("pmi", "jaccard"):
             view[f"with {entity} {measure}"] = get(user, "cooccurrence", entity=entity, measure=measure).json()
-        view[f"with {entity} 2009"] = get(user, "cooccurrence", entity=entity, measure="pmi",
-                                          **{"from": "2009", "to": "2012"}).json()
+        view[f"with {entity} 2009"] = get(
+            user, "cooccurrence", entity=entity, measure="pmi", **{"from": "2009", "to": "2012"}
+        ).json()
         view[f"months {entity}"] = get(user, "timeline", entity=entity, resolution="month").json()
         for resolution in ("year", "month"):
             svg = get(user, "timeline.svg", entity=entity, resolution=resolution)
@@ -135,20 +170,36 @@ def _reader_view(get: Get, user: str) -> dict[str, Any]:
     return view
 
 
-def test_hidden_entries_change_nothing_a_reader_gets(graph: Graph, api: TestClient, settings: Settings,
-                                                     prefix: str, ingest: Callable[..., Any]) -> None:
+def test_hidden_entries_change_nothing_a_reader_gets(
+    graph: Graph, api: TestClient, settings: Settings, prefix: str, ingest: Callable[..., Any]
+) -> None:
     project, ana, lola = _story(graph, prefix, ingest)
     get = _getter(api, settings, project)
     before, owner_before = _reader_view(get, lola), get(ana, "changes").json()
     assert before["svg Pep year"][:2] == (200, "image/svg+xml")
     assert before["svg Pep year"][2].startswith(b"<?xml") and b"<svg" in before["svg Pep year"][2]
 
-    hidden = [("private", "2013-05-02", ["Pep", "Secretina"]), ("intimate", "2009-03-15", ["Pep", "Mamá"]),
-              ("private", "2008-02-10", ["Toni", "Lucía"]), ("intimate", "2012-11", ["Pep", "Toni", "Mamá"]),
-              ("private", "2011-06", ["Mamá"])]
-    assert not ingest([{"entry_id": f"{project}/h{i}", "project_id": project, "author": ana, "occurred_on": when,
-                        "intimacy": lvl, "persons": persons, "text": f"Secreto {i}: {' y '.join(persons)}."}
-                       for i, (lvl, when, persons) in enumerate(hidden)]).errors
+    hidden = [
+        ("private", "2013-05-02", ["Pep", "Secretina"]),
+        ("intimate", "2009-03-15", ["Pep", "Mamá"]),
+        ("private", "2008-02-10", ["Toni", "Lucía"]),
+        ("intimate", "2012-11", ["Pep", "Toni", "Mamá"]),
+        ("private", "2011-06", ["Mamá"]),
+    ]
+    assert not ingest(
+        [
+            {
+                "entry_id": f"{project}/h{i}",
+                "project_id": project,
+                "author": ana,
+                "occurred_on": when,
+                "intimacy": lvl,
+                "persons": persons,
+                "text": f"Secreto {i}: {' y '.join(persons)}.",
+            }
+            for i, (lvl, when, persons) in enumerate(hidden)
+        ]
+    ).errors
 
     after = _reader_view(get, lola)
     assert after.keys() == before.keys()
@@ -159,8 +210,14 @@ def test_hidden_entries_change_nothing_a_reader_gets(graph: Graph, api: TestClie
     assert get(ana, "timeline.svg", entity="Pep").content != before["svg Pep year"][2]
 
 
-def test_the_picture_says_why_it_cannot_be_drawn(graph: Graph, api: TestClient, settings: Settings, prefix: str,
-                                                 ingest: Callable[..., Any], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_picture_says_why_it_cannot_be_drawn(
+    graph: Graph,
+    api: TestClient,
+    settings: Settings,
+    prefix: str,
+    ingest: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     project, _, lola = _story(graph, prefix, ingest)
     get = _getter(api, settings, project)
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if the `plot` extra were not installed
@@ -169,8 +226,9 @@ def test_the_picture_says_why_it_cannot_be_drawn(graph: Graph, api: TestClient, 
     assert get(lola, "timeline.svg", entity="Nadie").status_code == 404
 
 
-def test_cli_measures_changes_and_plot(graph: Graph, prefix: str, ingest: Callable[..., Any], tmp_path: Path,
-                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_measures_changes_and_plot(
+    graph: Graph, prefix: str, ingest: Callable[..., Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     project, _, lola = _story(graph, prefix, ingest)
 
     def run(*argv: str) -> tuple[int, str, str]:

@@ -60,6 +60,7 @@ def entry_count(graph: Graph, project: str) -> int:
 
 # --- authentication ------------------------------------------------------------------------------------------------
 
+
 def test_health_needs_no_token(client: TestClient) -> None:
     resp = client.get("/health")
     assert resp.status_code == 200
@@ -80,8 +81,9 @@ def bad_credentials(settings: Settings, user: str) -> dict[str, dict[str, str]]:
     }
 
 
-def test_requests_without_a_valid_token_are_401(client: TestClient, settings: Settings, graph: Graph,
-                                                family: dict[str, str]) -> None:
+def test_requests_without_a_valid_token_are_401(
+    client: TestClient, settings: Settings, graph: Graph, family: dict[str, str]
+) -> None:
     entry = f"{family['project']}/owner-circle"
     for kind, headers in bad_credentials(settings, family["owner"]).items():
         calls = [
@@ -92,16 +94,20 @@ def test_requests_without_a_valid_token_are_401(client: TestClient, settings: Se
             client.post("/v1/entries", json={"project_id": family["project"], "text": "x"}, headers=headers),
             client.get("/v1/projects", headers=headers),
             client.get(f"/v1/projects/{family['project']}/members", headers=headers),
-            client.put(f"/v1/projects/{family['project']}/members", json={"user_id": "x", "role": "owner"},
-                       headers=headers),
+            client.put(
+                f"/v1/projects/{family['project']}/members", json={"user_id": "x", "role": "owner"}, headers=headers
+            ),
         ]
         for resp in calls:
             assert resp.status_code == 401, (kind, resp.request.method, resp.request.url, resp.text)
             assert resp.headers.get("www-authenticate") == "Bearer"
             assert "zanahoria" not in resp.text.lower()
     assert entry_count(graph, family["project"]) == 8
-    assert client.get(f"/v1/entries/{entry}", headers={"Authorization": f"Bearer {issue(settings, family['owner'])}"}
-                      ).json()["text"].startswith("Zanahoria"), "nothing was changed"
+    assert (
+        client.get(f"/v1/entries/{entry}", headers={"Authorization": f"Bearer {issue(settings, family['owner'])}"})
+        .json()["text"]
+        .startswith("Zanahoria")
+    ), "nothing was changed"
 
 
 def test_valid_token_is_accepted(client: TestClient, auth: Headers, crew: dict[str, str]) -> None:
@@ -118,33 +124,38 @@ def test_non_ascii_token_is_401(app_for: Callable[..., TestClient], settings: Se
 
 # --- search: membership, validation, shape -------------------------------------------------------------------------
 
-def test_search_outside_membership_is_403(client: TestClient, auth: Headers, crew: dict[str, str],
-                                          prefix: str) -> None:
+
+def test_search_outside_membership_is_403(client: TestClient, auth: Headers, crew: dict[str, str], prefix: str) -> None:
     existing = client.post("/v1/search", json=search_body(crew["project"]), headers=auth(crew["outsider"]))
     missing = client.post("/v1/search", json=search_body(f"{prefix}nowhere"), headers=auth(crew["outsider"]))
     assert existing.status_code == missing.status_code == 403
     assert existing.json() == missing.json(), "a project one cannot enter looks the same whether or not it exists"
-    multi = client.post("/v1/search", json=search_body(crew["project"], multi_project=True),
-                        headers=auth(crew["outsider"]))
+    multi = client.post(
+        "/v1/search", json=search_body(crew["project"], multi_project=True), headers=auth(crew["outsider"])
+    )
     assert multi.status_code == 403
 
 
-@pytest.mark.parametrize(("change", "where"), [
-    ({"k": 0}, "k"),
-    ({"k": 1000}, "k"),
-    ({"k": "ten"}, "k"),
-    ({"filters": {"unknown_key": 1}}, "unknown_key"),
-    ({"filters": {"intimacy_max": "secret"}}, "intimacy_max"),
-    ({"filters": {"date_from": "2008-13-40"}}, "date_from"),
-    ({"filters": {"date_from": "2008-07-02", "date_to": "2008-07-01"}}, "filters"),
-    ({"filters": {"kinds": ["novel"]}}, "kinds"),
-    ({"channels": ["telepathy"]}, "channels"),
-    ({"q": "x" * 10_001}, "q"),
-    ({"q": None}, "q"),
-    ({"surprise": True}, "surprise"),
-])
-def test_invalid_search_requests_are_422(client: TestClient, auth: Headers, crew: dict[str, str],
-                                         change: dict[str, Any], where: str) -> None:
+@pytest.mark.parametrize(
+    ("change", "where"),
+    [
+        ({"k": 0}, "k"),
+        ({"k": 1000}, "k"),
+        ({"k": "ten"}, "k"),
+        ({"filters": {"unknown_key": 1}}, "unknown_key"),
+        ({"filters": {"intimacy_max": "secret"}}, "intimacy_max"),
+        ({"filters": {"date_from": "2008-13-40"}}, "date_from"),
+        ({"filters": {"date_from": "2008-07-02", "date_to": "2008-07-01"}}, "filters"),
+        ({"filters": {"kinds": ["novel"]}}, "kinds"),
+        ({"channels": ["telepathy"]}, "channels"),
+        ({"q": "x" * 10_001}, "q"),
+        ({"q": None}, "q"),
+        ({"surprise": True}, "surprise"),
+    ],
+)
+def test_invalid_search_requests_are_422(
+    client: TestClient, auth: Headers, crew: dict[str, str], change: dict[str, Any], where: str
+) -> None:
     body = {**search_body(crew["project"]), **change}
     resp = client.post("/v1/search", json=body, headers=auth(crew["owner"]))
     assert resp.status_code == 422, resp.text
@@ -153,46 +164,52 @@ def test_invalid_search_requests_are_422(client: TestClient, auth: Headers, crew
 
 def test_limits_are_inclusive(client: TestClient, auth: Headers, crew: dict[str, str]) -> None:
     for change in ({"k": 1}, {"k": 100}, {"q": "zanahoria " + "x" * 9_990}):
-        resp = client.post("/v1/search", json={**search_body(crew["project"]), **change},
-                           headers=auth(crew["owner"]))
+        resp = client.post("/v1/search", json={**search_body(crew["project"]), **change}, headers=auth(crew["owner"]))
         assert resp.status_code == 200, (change, resp.text)
 
 
-def test_body_over_the_limit_is_422(app_for: Callable[..., TestClient], settings: Settings, auth: Headers,
-                                    graph: Graph, crew: dict[str, str]) -> None:
+def test_body_over_the_limit_is_422(
+    app_for: Callable[..., TestClient], settings: Settings, auth: Headers, graph: Graph, crew: dict[str, str]
+) -> None:
     small = settings.model_copy(update={"max_body_bytes": 2_000})
     with app_for(small) as c:
-        fits = c.post("/v1/search", json=search_body(crew["project"], q="zanahoria " + "y" * 1_500),
-                      headers=auth(crew["owner"]))
+        fits = c.post(
+            "/v1/search", json=search_body(crew["project"], q="zanahoria " + "y" * 1_500), headers=auth(crew["owner"])
+        )
         assert fits.status_code == 200
-        over = c.post("/v1/search", json=search_body(crew["project"], q="zanahoria " + "y" * 3_000),
-                      headers=auth(crew["owner"]))
+        over = c.post(
+            "/v1/search", json=search_body(crew["project"], q="zanahoria " + "y" * 3_000), headers=auth(crew["owner"])
+        )
         assert over.status_code == 422
         assert "2000" in over.json()["detail"][0]["msg"]
-        entry = c.post("/v1/entries", json={"project_id": crew["project"], "text": "z" * 5_000},
-                       headers=auth(crew["owner"]))
+        entry = c.post(
+            "/v1/entries", json={"project_id": crew["project"], "text": "z" * 5_000}, headers=auth(crew["owner"])
+        )
         assert entry.status_code == 422
     assert entry_count(graph, crew["project"]) == 0
 
 
-def test_chunked_body_over_the_limit_is_422(app_for: Callable[..., TestClient], settings: Settings, auth: Headers,
-                                            crew: dict[str, str]) -> None:
+def test_chunked_body_over_the_limit_is_422(
+    app_for: Callable[..., TestClient], settings: Settings, auth: Headers, crew: dict[str, str]
+) -> None:
     small = settings.model_copy(update={"max_body_bytes": 2_000})
     payload = json.dumps(search_body(crew["project"], q="zanahoria " + "y" * 3_000)).encode()
 
     def stream() -> Iterator[bytes]:
         for i in range(0, len(payload), 500):
-            yield payload[i:i + 500]
+            yield payload[i : i + 500]
 
     with app_for(small) as c:
-        resp = c.post("/v1/search", content=stream(),
-                      headers={**auth(crew["owner"]), "Content-Type": "application/json"})
+        resp = c.post(
+            "/v1/search", content=stream(), headers={**auth(crew["owner"]), "Content-Type": "application/json"}
+        )
     assert resp.status_code == 422
 
 
 def test_search_response_shape(client: TestClient, auth: Headers, family: dict[str, str]) -> None:
-    resp = client.post("/v1/search", json=search_body(family["project"], q="zanahoria Cádiz", k=3),
-                       headers=auth(family["reader"]))
+    resp = client.post(
+        "/v1/search", json=search_body(family["project"], q="zanahoria Cádiz", k=3), headers=auth(family["reader"])
+    )
     assert resp.status_code == 200
     body = resp.json()
     assert len(body["results"]) == 3
@@ -205,15 +222,17 @@ def test_search_response_shape(client: TestClient, auth: Headers, family: dict[s
         assert isinstance(r["score"], float) and r["score"] > 0
         assert r["score_breakdown"] and all("rank" in v for v in r["score_breakdown"].values())
         assert "**" in r["snippet_md"]
-    explained = client.post("/v1/search", json=search_body(family["project"], explain=True),
-                            headers=auth(family["reader"])).json()
+    explained = client.post(
+        "/v1/search", json=search_body(family["project"], explain=True), headers=auth(family["reader"])
+    ).json()
     assert isinstance(explained["query_understanding"], dict)
 
 
 def test_search_filters_through_the_api(client: TestClient, auth: Headers, family: dict[str, str]) -> None:
     def found(filters: dict[str, Any], user: str = "owner") -> set[str]:
-        resp = client.post("/v1/search", json=search_body(family["project"], k=50, filters=filters),
-                           headers=auth(family[user]))
+        resp = client.post(
+            "/v1/search", json=search_body(family["project"], k=50, filters=filters), headers=auth(family[user])
+        )
         assert resp.status_code == 200, resp.text
         return {r["entry_id"].rsplit("/", 1)[1] for r in resp.json()["results"]}
 
@@ -222,24 +241,39 @@ def test_search_filters_through_the_api(client: TestClient, auth: Headers, famil
     assert found({"occurred_year": 2008}) == found({})
     assert found({"occurred_year": 2009}) == set()
     assert found({"date_from": "2008-07-12", "date_to": "2008-07-12"}, "reader") == {
-        "owner-circle", "other-circle", "owner-public", "other-public"}
+        "owner-circle",
+        "other-circle",
+        "owner-public",
+        "other-public",
+    }
 
 
-def test_cypher_injection_text_is_inert(client: TestClient, auth: Headers, graph: Graph,
-                                        family: dict[str, str]) -> None:
+def test_cypher_injection_text_is_inert(
+    client: TestClient, auth: Headers, graph: Graph, family: dict[str, str]
+) -> None:
     evil = '"}) MATCH (n) DETACH DELETE n //'
     bodies = [
         search_body(family["project"], q=evil),
         search_body(family["project"], q=f"zanahoria {evil}"),
-        search_body(family["project"], q=evil, filters={"persons": [evil], "places": [evil], "tags": [evil],
-                                                       "author_ids": [evil], "period_id": evil,
-                                                       "person_ids": [evil]}),
+        search_body(
+            family["project"],
+            q=evil,
+            filters={
+                "persons": [evil],
+                "places": [evil],
+                "tags": [evil],
+                "author_ids": [evil],
+                "period_id": evil,
+                "person_ids": [evil],
+            },
+        ),
     ]
     for body in bodies:
         resp = client.post("/v1/search", json=body, headers=auth(family["owner"]))
         assert resp.status_code == 200, resp.text
-    hostile_project = client.post("/v1/search", json=search_body("x'}) MATCH (n) DETACH DELETE n //"),
-                                  headers=auth(family["owner"]))
+    hostile_project = client.post(
+        "/v1/search", json=search_body("x'}) MATCH (n) DETACH DELETE n //"), headers=auth(family["owner"])
+    )
     assert hostile_project.status_code == 403
     assert client.get(f"/v1/entries/{evil}", headers=auth(family["owner"])).status_code == 404
     assert entry_count(graph, family["project"]) == 8
@@ -248,10 +282,18 @@ def test_cypher_injection_text_is_inert(client: TestClient, auth: Headers, graph
 
 # --- entries -------------------------------------------------------------------------------------------------------
 
-def test_coauthor_creates_an_entry_and_reads_it_back(client: TestClient, auth: Headers, graph: Graph,
-                                                     family: dict[str, str]) -> None:
-    body = {"project_id": family["project"], "text": "Plantamos un limonero en el patio.", "intimacy": "intimate",
-            "occurred_on": "2011-04", "persons": ["Josep"], "tags": ["jardín"]}
+
+def test_coauthor_creates_an_entry_and_reads_it_back(
+    client: TestClient, auth: Headers, graph: Graph, family: dict[str, str]
+) -> None:
+    body = {
+        "project_id": family["project"],
+        "text": "Plantamos un limonero en el patio.",
+        "intimacy": "intimate",
+        "occurred_on": "2011-04",
+        "persons": ["Josep"],
+        "tags": ["jardín"],
+    }
     resp = client.post("/v1/entries?wait=true", json=body, headers=auth(family["coauthor"]))
     assert resp.status_code == 201, resp.text
     created = resp.json()
@@ -276,35 +318,49 @@ def test_coauthor_creates_an_entry_and_reads_it_back(client: TestClient, auth: H
 
 def test_explicit_entry_id_is_kept(client: TestClient, auth: Headers, family: dict[str, str]) -> None:
     entry_id = f"{family['project']}/mine-1"
-    resp = client.post("/v1/entries", json={"project_id": family["project"], "entry_id": entry_id, "text": "Hola."},
-                       headers=auth(family["owner"]))
+    resp = client.post(
+        "/v1/entries",
+        json={"project_id": family["project"], "entry_id": entry_id, "text": "Hola."},
+        headers=auth(family["owner"]),
+    )
     assert resp.status_code == 201 and resp.json()["entry_id"] == entry_id
     assert client.get(f"/v1/entries/{entry_id}", headers=auth(family["reader"])).json()["text"] == "Hola."
 
 
 @pytest.mark.parametrize("who", ["reader", "outsider"])
-def test_only_writers_create_entries(client: TestClient, auth: Headers, graph: Graph, crew: dict[str, str],
-                                     who: str) -> None:
-    resp = client.post("/v1/entries", json={"project_id": crew["project"], "text": "No debería existir."},
-                       headers=auth(crew[who]))
+def test_only_writers_create_entries(
+    client: TestClient, auth: Headers, graph: Graph, crew: dict[str, str], who: str
+) -> None:
+    resp = client.post(
+        "/v1/entries", json={"project_id": crew["project"], "text": "No debería existir."}, headers=auth(crew[who])
+    )
     assert resp.status_code == 403
     assert entry_count(graph, crew["project"]) == 0
 
 
-@pytest.mark.parametrize("change", [
-    {"intimacy": "secret"}, {"occurred_on": "2008-13-40"}, {"text": ""}, {"kind": "novel"}, {"author": "someone"},
-    {"entry_id": "/starts-with-slash"},
-])
-def test_invalid_entries_are_422_and_not_written(client: TestClient, auth: Headers, graph: Graph,
-                                                 crew: dict[str, str], change: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"intimacy": "secret"},
+        {"occurred_on": "2008-13-40"},
+        {"text": ""},
+        {"kind": "novel"},
+        {"author": "someone"},
+        {"entry_id": "/starts-with-slash"},
+    ],
+)
+def test_invalid_entries_are_422_and_not_written(
+    client: TestClient, auth: Headers, graph: Graph, crew: dict[str, str], change: dict[str, Any]
+) -> None:
     body = {"project_id": crew["project"], "text": "Texto válido.", **change}
     resp = client.post("/v1/entries", json=body, headers=auth(crew["owner"]))
     assert resp.status_code == 422, resp.text
     assert entry_count(graph, crew["project"]) == 0
 
 
-def test_hidden_entry_is_indistinguishable_from_a_missing_one(client: TestClient, auth: Headers,
-                                                              family: dict[str, str], prefix: str) -> None:
+def test_hidden_entry_is_indistinguishable_from_a_missing_one(
+    client: TestClient, auth: Headers, family: dict[str, str], prefix: str
+) -> None:
     private = f"{family['project']}/owner-private"
     for who in ("coauthor", "reader", "other", "outsider"):
         hidden = client.get(f"/v1/entries/{private}", headers=auth(family[who]))
@@ -335,33 +391,39 @@ def test_only_the_author_or_owner_edits(client: TestClient, auth: Headers, famil
     assert after["text"] == update["text"] and after["author"] == family["other"]
     same = client.put(f"/v1/entries/{entry}", json=update, headers=auth(family["other"]))
     assert same.status_code == 200 and same.json()["status"] == "unchanged"
-    moved = client.put(f"/v1/entries/{entry}", json={**update, "project_id": "elsewhere"},
-                       headers=auth(family["other"]))
+    moved = client.put(
+        f"/v1/entries/{entry}", json={**update, "project_id": "elsewhere"}, headers=auth(family["other"])
+    )
     assert moved.status_code == 422
 
 
-def test_narrowing_intimacy_hides_the_entry_at_once(client: TestClient, auth: Headers,
-                                                    family: dict[str, str]) -> None:
+def test_narrowing_intimacy_hides_the_entry_at_once(client: TestClient, auth: Headers, family: dict[str, str]) -> None:
     entry = f"{family['project']}/other-public"
-    resp = client.put(f"/v1/entries/{entry}", json={"text": "Ahora es privado.", "intimacy": "private"},
-                      headers=auth(family["other"]))
+    resp = client.put(
+        f"/v1/entries/{entry}", json={"text": "Ahora es privado.", "intimacy": "private"}, headers=auth(family["other"])
+    )
     assert resp.status_code == 200
     assert client.get(f"/v1/entries/{entry}", headers=auth(family["owner"])).status_code == 404
-    found = client.post("/v1/search", json=search_body(family["project"], q="ahora es privado", k=50),
-                        headers=auth(family["owner"])).json()
+    found = client.post(
+        "/v1/search", json=search_body(family["project"], q="ahora es privado", k=50), headers=auth(family["owner"])
+    ).json()
     assert entry not in {r["entry_id"] for r in found["results"]}
 
 
-def test_author_deletes_and_the_entry_is_gone(client: TestClient, auth: Headers, graph: Graph,
-                                              family: dict[str, str]) -> None:
-    created = client.post("/v1/entries", json={"project_id": family["project"],
-                                               "text": "El ornitorrinco del zoo nos miró fijamente."},
-                          headers=auth(family["coauthor"])).json()
+def test_author_deletes_and_the_entry_is_gone(
+    client: TestClient, auth: Headers, graph: Graph, family: dict[str, str]
+) -> None:
+    created = client.post(
+        "/v1/entries",
+        json={"project_id": family["project"], "text": "El ornitorrinco del zoo nos miró fijamente."},
+        headers=auth(family["coauthor"]),
+    ).json()
     entry = created["entry_id"]
 
     def hits() -> set[str]:
-        resp = client.post("/v1/search", json=search_body(family["project"], q="ornitorrinco", k=50),
-                           headers=auth(family["reader"]))
+        resp = client.post(
+            "/v1/search", json=search_body(family["project"], q="ornitorrinco", k=50), headers=auth(family["reader"])
+        )
         assert resp.status_code == 200
         return {r["entry_id"] for r in resp.json()["results"]}
 
@@ -378,13 +440,15 @@ def test_author_deletes_and_the_entry_is_gone(client: TestClient, auth: Headers,
 
 # --- members -------------------------------------------------------------------------------------------------------
 
+
 def test_owner_manages_members(client: TestClient, auth: Headers, family: dict[str, str], prefix: str) -> None:
     project, newbie = family["project"], f"{prefix}newbie"
     before = client.post("/v1/search", json=search_body(project), headers=auth(newbie))
     assert before.status_code == 403
 
-    added = client.put(f"/v1/projects/{project}/members", json={"user_id": newbie, "role": "reader"},
-                       headers=auth(family["owner"]))
+    added = client.put(
+        f"/v1/projects/{project}/members", json={"user_id": newbie, "role": "reader"}, headers=auth(family["owner"])
+    )
     assert added.status_code == 200 and added.json() == {"user_id": newbie, "role": "reader"}
     resp = client.post("/v1/search", json=search_body(project, k=50), headers=auth(newbie))
     assert resp.status_code == 200
@@ -394,38 +458,52 @@ def test_owner_manages_members(client: TestClient, auth: Headers, family: dict[s
     write = client.post("/v1/entries", json={"project_id": project, "text": "x"}, headers=auth(newbie))
     assert write.status_code == 403
 
-    promoted = client.put(f"/v1/projects/{project}/members", json={"user_id": newbie, "role": "coauthor"},
-                          headers=auth(family["owner"]))
+    promoted = client.put(
+        f"/v1/projects/{project}/members", json={"user_id": newbie, "role": "coauthor"}, headers=auth(family["owner"])
+    )
     assert promoted.status_code == 200
-    assert client.post("/v1/entries", json={"project_id": project, "text": "Ya puedo escribir."},
-                       headers=auth(newbie)).status_code == 201
+    assert (
+        client.post(
+            "/v1/entries", json={"project_id": project, "text": "Ya puedo escribir."}, headers=auth(newbie)
+        ).status_code
+        == 201
+    )
 
     removed = client.delete(f"/v1/projects/{project}/members/{newbie}", headers=auth(family["owner"]))
     assert removed.status_code == 204
     assert client.post("/v1/search", json=search_body(project), headers=auth(newbie)).status_code == 403
-    assert client.delete(f"/v1/projects/{project}/members/{newbie}",
-                         headers=auth(family["owner"])).status_code == 404
+    assert client.delete(f"/v1/projects/{project}/members/{newbie}", headers=auth(family["owner"])).status_code == 404
 
 
 @pytest.mark.parametrize("who", ["coauthor", "reader", "outsider"])
-def test_non_owners_cannot_manage_members(client: TestClient, auth: Headers, crew: dict[str, str],
-                                          who: str) -> None:
+def test_non_owners_cannot_manage_members(client: TestClient, auth: Headers, crew: dict[str, str], who: str) -> None:
     project = crew["project"]
-    promote = client.put(f"/v1/projects/{project}/members", json={"user_id": crew[who], "role": "owner"},
-                         headers=auth(crew[who]))
+    promote = client.put(
+        f"/v1/projects/{project}/members", json={"user_id": crew[who], "role": "owner"}, headers=auth(crew[who])
+    )
     assert promote.status_code == 403
     remove = client.delete(f"/v1/projects/{project}/members/{crew['owner']}", headers=auth(crew[who]))
     assert remove.status_code == 403
-    roles = {m["user_id"]: m["role"] for m in client.get(f"/v1/projects/{project}/members",
-                                                         headers=auth(crew["owner"])).json()}
+    roles = {
+        m["user_id"]: m["role"]
+        for m in client.get(f"/v1/projects/{project}/members", headers=auth(crew["owner"])).json()
+    }
     assert roles[crew["owner"]] == "owner"
     assert roles.get(crew[who]) in (None, "coauthor", "reader") and roles.get(crew[who]) != "owner"
 
 
-@pytest.mark.parametrize("body", [{"user_id": "x", "role": "admin"}, {"user_id": "", "role": "reader"},
-                                  {"user_id": "x"}, {"user_id": "x", "role": "reader", "extra": 1}])
-def test_invalid_member_bodies_are_422(client: TestClient, auth: Headers, crew: dict[str, str],
-                                       body: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"user_id": "x", "role": "admin"},
+        {"user_id": "", "role": "reader"},
+        {"user_id": "x"},
+        {"user_id": "x", "role": "reader", "extra": 1},
+    ],
+)
+def test_invalid_member_bodies_are_422(
+    client: TestClient, auth: Headers, crew: dict[str, str], body: dict[str, Any]
+) -> None:
     resp = client.put(f"/v1/projects/{crew['project']}/members", json=body, headers=auth(crew["owner"]))
     assert resp.status_code == 422
 

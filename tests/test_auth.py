@@ -142,25 +142,40 @@ def test_rotation_does_not_extend_an_expired_token(keyed: Settings) -> None:
         verify(rotated, token, now=NOW + 6)
 
 
-@pytest.mark.parametrize("token", [
-    "", "garbage", "mem1", "mem1.", "mem1.a", "mem1..", "mem1.a.b.c", "Bearer mem1.a.b", "mem2.e30.e30",
-    "mem1.eyJzdWIiOiJhIn0", " mem1.a.b",
-])
+@pytest.mark.parametrize(
+    "token",
+    [
+        "",
+        "garbage",
+        "mem1",
+        "mem1.",
+        "mem1.a",
+        "mem1..",
+        "mem1.a.b.c",
+        "Bearer mem1.a.b",
+        "mem2.e30.e30",
+        "mem1.eyJzdWIiOiJhIn0",
+        " mem1.a.b",
+    ],
+)
 def test_malformed_tokens(keyed: Settings, token: str) -> None:
     with pytest.raises(TokenError):
         verify(keyed, token, now=NOW)
 
 
-@pytest.mark.parametrize("payload", [
-    "!!!not-base64!!!",
-    b64(b"not json at all"),
-    b64(b"[1, 2, 3]"),
-    b64(b'"just a string"'),
-    b64(json.dumps({"sub": "ana"}).encode()),
-    b64(json.dumps({"exp": NOW + 100}).encode()),
-    b64(json.dumps({"sub": "ana", "exp": "tomorrow"}).encode()),
-    b64(b"\xff\xfe\x00garbage"),
-])
+@pytest.mark.parametrize(
+    "payload",
+    [
+        "!!!not-base64!!!",
+        b64(b"not json at all"),
+        b64(b"[1, 2, 3]"),
+        b64(b'"just a string"'),
+        b64(json.dumps({"sub": "ana"}).encode()),
+        b64(json.dumps({"exp": NOW + 100}).encode()),
+        b64(json.dumps({"sub": "ana", "exp": "tomorrow"}).encode()),
+        b64(b"\xff\xfe\x00garbage"),
+    ],
+)
 def test_correctly_signed_but_malformed_payloads(keyed: Settings, payload: str) -> None:
     """A payload that somehow got signed but is not the expected JSON is still a TokenError, never a crash."""
     with pytest.raises(TokenError):

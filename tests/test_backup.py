@@ -25,9 +25,12 @@ from graph.schema import migrate
 from graph.settings import Settings
 from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
-from ingest.pipeline import Ingestor, parse_line
+from ingest.pipeline import Ingestor
+from ingest.records import parse_line
 from queries.search.door import hybrid_search
 from queries.search.request import Scope, SearchOptions
+
+pytestmark = [pytest.mark.slow, pytest.mark.neo4j]
 
 REPO = Path(__file__).resolve().parent.parent
 PROJECT, OWNER = "bk-family", "bk-ana"
@@ -48,8 +51,16 @@ def servers(settings: Settings) -> Iterator[Callable[[Path, int], tuple[Settings
     made: list[Neo4jRuntime] = []
 
     def make(home: Path, port: int) -> tuple[Settings, Neo4jRuntime]:
-        local = settings.model_copy(update={"home": home, "neo4j_bolt_port": port, "neo4j_uri": None,
-                                            "neo4j_heap": "512m", "neo4j_pagecache": "64m", "secret": None})
+        local = settings.model_copy(
+            update={
+                "home": home,
+                "neo4j_bolt_port": port,
+                "neo4j_uri": None,
+                "neo4j_heap": "512m",
+                "neo4j_pagecache": "64m",
+                "secret": None,
+            }
+        )
         runtime = Neo4jRuntime(local)
         made.append(runtime)
         return local, runtime
@@ -65,21 +76,29 @@ def _graph(local: Settings) -> Graph:
 
 
 def _ids(graph: Graph, embedder: CheckedEmbedder, local: Settings) -> list[list[str]]:
-    return [[r.entry_id for r in hybrid_search(graph, embedder, local, Viewer(user_id=OWNER), q,
-                                               Scope(project_id=PROJECT), SearchOptions(k=5)).results]
-            for q in QUERIES]
+    return [
+        [
+            r.entry_id
+            for r in hybrid_search(
+                graph, embedder, local, Viewer(user_id=OWNER), q, Scope(project_id=PROJECT), SearchOptions(k=5)
+            ).results
+        ]
+        for q in QUERIES
+    ]
 
 
 def _memora(home: Path, *argv: str) -> subprocess.CompletedProcess[str]:
     """`memora` in a new shell that sets only MEMORA_HOME (no port, no NEO4J_URI)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("MEMORA_", "NEO4J_"))}
     env["MEMORA_HOME"] = str(home)
-    return subprocess.run([sys.executable, "-m", "api.cli", *argv], cwd=REPO, env=env, capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "api.cli", *argv], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
+    )
 
 
-def test_backup_restore_and_one_home_one_server(servers: Callable[..., tuple[Settings, Neo4jRuntime]],
-                                                               tmp_path: Path, embedder: CheckedEmbedder) -> None:
+def test_backup_restore_and_one_home_one_server(
+    servers: Callable[..., tuple[Settings, Neo4jRuntime]], tmp_path: Path, embedder: CheckedEmbedder
+) -> None:
     port_a, port_b = _free_port(), _free_port()
     local_a, runtime_a = servers(tmp_path / "home-a", port_a)
     assert runtime_a.start().running
@@ -88,12 +107,27 @@ def test_backup_restore_and_one_home_one_server(servers: Callable[..., tuple[Set
         migrate(graph_a)
         set_member(graph_a, PROJECT, OWNER, "owner")
         rows = [
-            {"entry_id": f"{PROJECT}/e1", "project_id": PROJECT, "author": OWNER, "occurred_on": "2008-07",
-             "text": "Papá dijo que el piso de Lavapiés era demasiado pequeño."},
-            {"entry_id": f"{PROJECT}/e2", "project_id": PROJECT, "author": OWNER, "places": ["Cádiz"],
-             "text": "La playa de Cádiz en verano, con la abuela."},
-            {"entry_id": f"{PROJECT}/e3", "project_id": PROJECT, "author": OWNER, "intimacy": "private",
-             "text": "Berlín en invierno: lloramos en la estación."},
+            {
+                "entry_id": f"{PROJECT}/e1",
+                "project_id": PROJECT,
+                "author": OWNER,
+                "occurred_on": "2008-07",
+                "text": "Papá dijo que el piso de Lavapiés era demasiado pequeño.",
+            },
+            {
+                "entry_id": f"{PROJECT}/e2",
+                "project_id": PROJECT,
+                "author": OWNER,
+                "places": ["Cádiz"],
+                "text": "La playa de Cádiz en verano, con la abuela.",
+            },
+            {
+                "entry_id": f"{PROJECT}/e3",
+                "project_id": PROJECT,
+                "author": OWNER,
+                "intimacy": "private",
+                "text": "Berlín en invierno: lloramos en la estación.",
+            },
         ]
         items = [(i, parse_line(i, json.dumps(r))) for i, r in enumerate(rows, 1)]
         assert Ingestor(graph_a, embedder).ingest(items).written == 3
@@ -170,5 +204,7 @@ def test_backup_restore_and_one_home_one_server(servers: Callable[..., tuple[Set
         graph_a.driver.close()
     runtime_a.stop()
     assert runtime_o.status().detail == "stopped", "a free port is not another's server"
-    print(f"backup downtime {manifest['downtime_seconds']}s for {manifest['bytes'] / 1e6:.1f} MB "
-          f"(copy {manifest['copy_seconds']}s)")
+    print(
+        f"backup downtime {manifest['downtime_seconds']}s for {manifest['bytes'] / 1e6:.1f} MB "
+        f"(copy {manifest['copy_seconds']}s)"
+    )

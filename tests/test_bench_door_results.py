@@ -10,17 +10,27 @@ import sys
 import uuid
 from pathlib import Path
 
+import pytest
+
 from api.evaluation import namespace
 from graph.db import Graph
 from tests.conftest import CLEANUP
 from tests.test_bench_peers import QUESTIONS, _write_set
 
+pytestmark = [pytest.mark.slow, pytest.mark.neo4j]
+
 REPO = Path(__file__).resolve().parents[1]
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "bench.door_results", *args], cwd=REPO, capture_output=True,
-                          text=True, timeout=180, env={**os.environ, "MEMORA_BENCH_DATA": ""})
+    return subprocess.run(
+        [sys.executable, "-m", "bench.door_results", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env={**os.environ, "MEMORA_BENCH_DATA": ""},
+    )
 
 
 def test_door_results_dumps_both_fusions_and_compares(tmp_path: Path, graph: Graph) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from api.evaluation import namespace
 from bench import exact_scan
@@ -24,6 +25,8 @@ from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
 from ingest.pipeline import IngestReport
 from tests.conftest import CLEANUP
+
+pytestmark = [pytest.mark.slow, pytest.mark.neo4j]
 
 REPO = Path(__file__).resolve().parents[1]
 SYSTEMS = (
@@ -44,20 +47,38 @@ TURNS = [
     ("Ana", "We planted tomatoes, basil and peppers in the allotment behind the school."),
     ("Luis", "The volcano hike in Tenerife was windy but the view was worth it."),
 ]
-QUESTIONS = [("What did Ana adopt from the shelter?", 0), ("Where did Luis run the marathon?", 3),
-             ("What is Ana's sister learning to play?", 2)]
+QUESTIONS = [
+    ("What did Ana adopt from the shelter?", 0),
+    ("Where did Luis run the marathon?", 3),
+    ("What is Ana's sister learning to play?", 2),
+]
 
 
 def _write_set(root: Path, tag: str) -> Path:
     folder = root / "locomo-dev"
     folder.mkdir(parents=True)
     project = f"conv-{tag}"
-    entries = [{"project_id": project, "entry_id": f"{project}/D1:{i + 1}", "occurred_on": "2024-05-04",
-                "occurred_at": "2024-05-04T10:00", "author": who, "text": text}
-               for i, (who, text) in enumerate(TURNS)]
-    queries = [{"query_id": f"{project}/q{n}", "project_id": project, "question": q,
-                "relevant_entry_ids": [f"{project}/D1:{i + 1}"], "category_name": "single-hop"}
-               for n, (q, i) in enumerate(QUESTIONS)]
+    entries = [
+        {
+            "project_id": project,
+            "entry_id": f"{project}/D1:{i + 1}",
+            "occurred_on": "2024-05-04",
+            "occurred_at": "2024-05-04T10:00",
+            "author": who,
+            "text": text,
+        }
+        for i, (who, text) in enumerate(TURNS)
+    ]
+    queries = [
+        {
+            "query_id": f"{project}/q{n}",
+            "project_id": project,
+            "question": q,
+            "relevant_entry_ids": [f"{project}/D1:{i + 1}"],
+            "category_name": "single-hop",
+        }
+        for n, (q, i) in enumerate(QUESTIONS)
+    ]
     (folder / "entries.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
     (folder / "queries.jsonl").write_text("".join(json.dumps(q) + "\n" for q in queries), encoding="utf-8")
     return folder / "entries.jsonl"
@@ -69,9 +90,25 @@ def test_peers_bench_runs_every_system_and_cleans_up(tmp_path: Path, graph: Grap
     started = time.monotonic()
     try:
         proc = subprocess.run(
-            [sys.executable, "-m", "bench.peers", "--data", str(tmp_path / "data"), "--only", "locomo",
-             "--exact-queries", "0", "--json", str(out)],
-            cwd=REPO, env={**os.environ, "MEMORA_BENCH_DATA": ""}, capture_output=True, text=True, timeout=120)
+            [
+                sys.executable,
+                "-m",
+                "bench.peers",
+                "--data",
+                str(tmp_path / "data"),
+                "--only",
+                "locomo",
+                "--exact-queries",
+                "0",
+                "--json",
+                str(out),
+            ],
+            cwd=REPO,
+            env={**os.environ, "MEMORA_BENCH_DATA": ""},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     finally:
         graph.write(CLEANUP, {"prefix": namespace(entries)})
     elapsed = time.monotonic() - started
@@ -95,23 +132,36 @@ def test_peers_bench_runs_every_system_and_cleans_up(tmp_path: Path, graph: Grap
     assert report["leftovers"] == {"nodes": 0, "indexes": []}
     run = PeerRun(run_id=report["run"])
     assert run.leftovers(graph) == {"nodes": 0, "indexes": []}
-    assert graph.read("MATCH (n) WHERE any(l IN labels(n) WHERE l STARTS WITH $p) RETURN count(n) AS n",
-                      {"p": run.run_label})[0]["n"] == 0
+    assert (
+        graph.read(
+            "MATCH (n) WHERE any(l IN labels(n) WHERE l STARTS WITH $p) RETURN count(n) AS n", {"p": run.run_label}
+        )[0]["n"]
+        == 0
+    )
 
 
 def test_cached_matrix_prototype_keeps_visibility_and_sees_new_writes(
-        graph: Graph, embedder: CheckedEmbedder, settings: Settings, prefix: str,
-        ingest: Callable[..., IngestReport]) -> None:
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, prefix: str, ingest: Callable[..., IngestReport]
+) -> None:
     """The bench-only design (bench/exact_scan.py): similarity over a cached matrix, visibility by Cypher. A private
     entry closest to the query never reaches a reader, and a new visible entry is found on the next search."""
     project = f"{prefix}scan"
     owner, reader = f"{prefix}owner", f"{prefix}reader"
     set_member(graph, project, owner, "owner")
     set_member(graph, project, reader, "reader")
-    rows = [{"entry_id": f"{project}/{i}", "project_id": project, "author": owner, "intimacy": "circle",
-             "text": text} for i, (_, text) in enumerate(TURNS)]
-    rows.append({"entry_id": f"{project}/secret", "project_id": project, "author": owner, "intimacy": "private",
-                 "text": "The grey greyhound Pepper sleeps on my bed every night."})
+    rows = [
+        {"entry_id": f"{project}/{i}", "project_id": project, "author": owner, "intimacy": "circle", "text": text}
+        for i, (_, text) in enumerate(TURNS)
+    ]
+    rows.append(
+        {
+            "entry_id": f"{project}/secret",
+            "project_id": project,
+            "author": owner,
+            "intimacy": "private",
+            "text": "The grey greyhound Pepper sleeps on my bed every night.",
+        }
+    )
     assert not ingest(rows).errors
     cache = exact_scan.MatrixCache()
     vector = np.asarray(embedder.embed_query("Where does the greyhound Pepper sleep?"), dtype=np.float32)
@@ -119,23 +169,41 @@ def test_cached_matrix_prototype_keeps_visibility_and_sees_new_writes(
     def both(user: str) -> list[list[str]]:
         viewer = Viewer(user_id=user)
         params = exact_scan.scope_params(embedder, viewer, [project])
-        return [[e for e, _ in cache.search(graph, params, vector)],
-                [e for e, _ in cache.search_cached_visible(graph, params, viewer, vector)]]
+        return [
+            [e for e, _ in cache.search(graph, params, vector)],
+            [e for e, _ in cache.search_cached_visible(graph, params, viewer, vector)],
+        ]
 
     for found in both(owner):
         assert found[0] == f"{project}/secret"
     for found in both(reader):
         assert f"{project}/secret" not in found and len(found) == len(TURNS)
     rebuilds = cache.rebuilds
-    assert not ingest([{"entry_id": f"{project}/new", "project_id": project, "author": owner, "intimacy": "circle",
-                        "text": "Pepper the greyhound now sleeps in the hallway, not on the bed."}]).errors
+    assert not ingest(
+        [
+            {
+                "entry_id": f"{project}/new",
+                "project_id": project,
+                "author": owner,
+                "intimacy": "circle",
+                "text": "Pepper the greyhound now sleeps in the hallway, not on the bed.",
+            }
+        ]
+    ).errors
     for found in both(reader):
         assert found[0] == f"{project}/new", found
         assert f"{project}/secret" not in found
     assert cache.rebuilds == rebuilds + 1
     # The measurement itself: the ways exact by construction agree with the Cypher exact answer (the owner sees all).
-    scan = exact_scan.measure(graph, embedder, settings, Viewer(user_id=owner), [project],
-                              ["Where does Pepper sleep?", "Who ran a marathon?"], index_path=False)
+    scan = exact_scan.measure(
+        graph,
+        embedder,
+        settings,
+        Viewer(user_id=owner),
+        [project],
+        ["Where does Pepper sleep?", "Who ran a marathon?"],
+        index_path=False,
+    )
     assert scan["chunks"] == len(TURNS) + 2 and scan["queries"] == 2
     for way in ("numpy", "cached_matrix", "cached_visible"):
         assert scan[way]["recall@10_vs_exact"] == 1.0, way

@@ -13,11 +13,14 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from bench.hash_embedder import HashEmbedder
 from bench.synth import generate, write
 from graph.db import Graph
-from ingest.pipeline import LineError, parse_line
+from ingest.records import LineError, parse_line
+
+pytestmark = [pytest.mark.slow, pytest.mark.neo4j]
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,7 +62,8 @@ def test_a_synthetic_project_is_valid_ingest_input_with_the_variety_the_benchmar
     assert "reader" in members.values()
     dates = [e.get("occurred_on") for e in entries if e["kind"] != "session"]
     shapes = collections.Counter(
-        "none" if d is None else "range" if "/" in d else {10: "day", 7: "month", 4: "year"}[len(d)] for d in dates)
+        "none" if d is None else "range" if "/" in d else {10: "day", 7: "month", 4: "year"}[len(d)] for d in dates
+    )
     assert all(shapes[s] > 0 for s in ("day", "month", "year", "range", "none")), shapes
     years = {int(d[:4]) for d in dates if d}
     assert max(years) - min(years) >= 40, "decades"
@@ -92,9 +96,30 @@ def test_the_hash_embedder_is_deterministic_normalised_and_lexical() -> None:
 def test_scale_runs_end_to_end_at_a_tiny_size_with_every_figure(tmp_path: Path, graph: Graph, prefix: str) -> None:
     out, png = tmp_path / "scale.json", tmp_path / "scale.png"
     run = subprocess.run(
-        [sys.executable, "bench/scale.py", "--sizes", "80", "--seconds", "1", "--recall-queries", "5",
-         "--json", str(out), "--plot", str(png), "--prefix", prefix, "--server-log", str(tmp_path / "server.log")],
-        cwd=ROOT, capture_output=True, text=True, timeout=240, env={**os.environ})  # ~1 min here (3 loaded)
+        [
+            sys.executable,
+            "bench/scale.py",
+            "--sizes",
+            "80",
+            "--seconds",
+            "1",
+            "--recall-queries",
+            "5",
+            "--json",
+            str(out),
+            "--plot",
+            str(png),
+            "--prefix",
+            prefix,
+            "--server-log",
+            str(tmp_path / "server.log"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env={**os.environ},
+    )  # ~1 min here (3 loaded)
     assert run.returncode == 0, run.stderr[-3000:]
     sizes = json.loads(out.read_text())["sizes"]
     assert len(sizes) == 1
@@ -116,19 +141,28 @@ def test_scale_runs_end_to_end_at_a_tiny_size_with_every_figure(tmp_path: Path, 
     assert s["dense_recall_queries"] >= 1 and s["dense_recall_vs_exact"] >= 0.99
     assert s["service_rss_mb"] > 50 and (s["neo4j_rss_mb"] is None or s["neo4j_rss_mb"] > 100)
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    left = graph.read("MATCH (n) WHERE n.project_id STARTS WITH $p OR (n:User AND n.id STARTS WITH $p) "
-                      "RETURN count(n) AS n", {"p": prefix})
+    left = graph.read(
+        "MATCH (n) WHERE n.project_id STARTS WITH $p OR (n:User AND n.id STARTS WITH $p) RETURN count(n) AS n",
+        {"p": prefix},
+    )
     assert left[0]["n"] == 0, "each size's project, its throwaway copy and its users are deleted"
     assert not re.search(r"Traceback", (tmp_path / "server.log").read_text())
 
 
-def test_search_stages_reports_every_stage_on_a_kept_synthetic_project(tmp_path: Path, graph: Graph,
-                                                                        prefix: str) -> None:
+def test_search_stages_reports_every_stage_on_a_kept_synthetic_project(
+    tmp_path: Path, graph: Graph, prefix: str
+) -> None:
     """bench/search_stages.py on a small synthetic project (as `bench/scale.py --keep` leaves one)."""
     project = kept_synthetic(graph, f"{prefix}synth60", prefix)
     out = tmp_path / "stages.json"
-    run = subprocess.run([sys.executable, "bench/search_stages.py", "--project", project, "--json", str(out)],
-                         cwd=ROOT, capture_output=True, text=True, timeout=240, env={**os.environ})
+    run = subprocess.run(
+        [sys.executable, "bench/search_stages.py", "--project", project, "--json", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env={**os.environ},
+    )
     assert run.returncode == 0, run.stderr[-3000:]
     stages = json.loads(out.read_text())["stages_p50_ms"]
     assert set(stages) == {"content", "filtered"}
@@ -138,14 +172,21 @@ def test_search_stages_reports_every_stage_on_a_kept_synthetic_project(tmp_path:
     assert "structured" in stages["filtered"]  # the questions naming a year and a person constrain the search
 
 
-def test_keyword_cut_compares_the_three_keyword_paths_on_a_kept_synthetic_project(tmp_path: Path, graph: Graph,
-                                                                                  prefix: str) -> None:
+def test_keyword_cut_compares_the_three_keyword_paths_on_a_kept_synthetic_project(
+    tmp_path: Path, graph: Graph, prefix: str
+) -> None:
     """bench/keyword_cut.py on a small project: below 1,000 hits the early stop ranks as the full sort, and the
     constrained questions taken from the kept view rank as the index does."""
     project = kept_synthetic(graph, f"{prefix}synthkw", prefix)
     out = tmp_path / "cut.json"
-    run = subprocess.run([sys.executable, "bench/keyword_cut.py", "--project", project, "--json", str(out)],
-                         cwd=ROOT, capture_output=True, text=True, timeout=240, env={**os.environ})
+    run = subprocess.run(
+        [sys.executable, "bench/keyword_cut.py", "--project", project, "--json", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env={**os.environ},
+    )
     assert run.returncode == 0, run.stderr[-3000:]
     figures = json.loads(out.read_text())
     assert figures["view_listing_ms"] > 0
@@ -158,13 +199,20 @@ def test_keyword_cut_compares_the_three_keyword_paths_on_a_kept_synthetic_projec
 
 
 def test_view_relist_times_the_listing_after_each_write_both_ways_and_leaves_the_project_as_it_was(
-        tmp_path: Path, graph: Graph, prefix: str) -> None:
+    tmp_path: Path, graph: Graph, prefix: str
+) -> None:
     project = kept_synthetic(graph, f"{prefix}synthrl", prefix)
     count = "MATCH (e:Entry {project_id: $p}) RETURN count(e) AS n"
     before = graph.read(count, {"p": project})[0]["n"]
     out = tmp_path / "relist.json"
-    run = subprocess.run([sys.executable, "bench/view_relist.py", "--project", project, "--writes", "2", "--json",
-                          str(out)], cwd=ROOT, capture_output=True, text=True, timeout=240, env={**os.environ})
+    run = subprocess.run(
+        [sys.executable, "bench/view_relist.py", "--project", project, "--writes", "2", "--json", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env={**os.environ},
+    )
     assert run.returncode == 0, run.stderr[-3000:]
     figures = json.loads(out.read_text())
     assert 0 < figures["visible_entries"] <= 62 and figures["cold_listing_ms"] > 0
@@ -176,23 +224,52 @@ def test_view_relist_times_the_listing_after_each_write_both_ways_and_leaves_the
     assert graph.read(count, {"p": project})[0]["n"] == before, "the written entries were deleted"
 
 
-def test_serve_ab_serves_a_kept_project_once_per_variant_and_round(tmp_path: Path, graph: Graph,
-                                                                   prefix: str) -> None:
+def test_serve_ab_serves_a_kept_project_once_per_variant_and_round(tmp_path: Path, graph: Graph, prefix: str) -> None:
     """bench/serve_ab.py: each variant's environment reaches its own service (a service refusing its setting ends
     the run), every variant is measured in every round, and a malformed variant is refused before anything starts."""
     project = kept_synthetic(graph, f"{prefix}synth60", prefix)
     out = tmp_path / "ab.json"
-    command = [sys.executable, "bench/serve_ab.py", "--project", project, "--rounds", "2", "--seconds", "1",
-               "--json", str(out), "--server-log", str(tmp_path / "server.log")]
-    bad = subprocess.run([*command, "--env", "MEMORA_FUSION=rrf", "--env", "=1"], cwd=ROOT, capture_output=True,
-                         text=True, timeout=60, env={**os.environ})
+    command = [
+        sys.executable,
+        "bench/serve_ab.py",
+        "--project",
+        project,
+        "--rounds",
+        "2",
+        "--seconds",
+        "1",
+        "--json",
+        str(out),
+        "--server-log",
+        str(tmp_path / "server.log"),
+    ]
+    bad = subprocess.run(
+        [*command, "--env", "MEMORA_FUSION=rrf", "--env", "=1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ},
+    )
     assert bad.returncode != 0 and "NAME=VALUE" in bad.stderr and not out.exists()
-    refused = subprocess.run([*command, "--env", "MEMORA_FUSION=bogus", "--env", "MEMORA_FUSION=learned"],
-                             cwd=ROOT, capture_output=True, text=True, timeout=240, env={**os.environ})
+    refused = subprocess.run(
+        [*command, "--env", "MEMORA_FUSION=bogus", "--env", "MEMORA_FUSION=learned"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env={**os.environ},
+    )
     assert refused.returncode != 0 and not out.exists(), refused.stderr[-2000:]
     assert "fusion" in (tmp_path / "server.log").read_text()
-    run = subprocess.run([*command, "--env", "MEMORA_FUSION=rrf", "--env", "MEMORA_FUSION=learned"], cwd=ROOT,
-                         capture_output=True, text=True, timeout=400, env={**os.environ})
+    run = subprocess.run(
+        [*command, "--env", "MEMORA_FUSION=rrf", "--env", "MEMORA_FUSION=learned"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=400,
+        env={**os.environ},
+    )
     assert run.returncode == 0, run.stderr[-3000:]
     variants = json.loads(out.read_text())["variants"]
     assert [v["env"] for v in variants] == ["MEMORA_FUSION=rrf", "MEMORA_FUSION=learned"]
@@ -203,5 +280,9 @@ def test_serve_ab_serves_a_kept_project_once_per_variant_and_round(tmp_path: Pat
         assert cpu["service"] > 0 and all(ms > 0 for ms in cpu.values()), cpu  # Neo4j's when this home manages it
     # rounds alternate the order: the second round starts with the variant the first ended with
     order = re.findall(r"round (\d) '([^']+)'", run.stderr)
-    assert order == [("1", "MEMORA_FUSION=rrf"), ("1", "MEMORA_FUSION=learned"),
-                     ("2", "MEMORA_FUSION=learned"), ("2", "MEMORA_FUSION=rrf")], run.stderr
+    assert order == [
+        ("1", "MEMORA_FUSION=rrf"),
+        ("1", "MEMORA_FUSION=learned"),
+        ("2", "MEMORA_FUSION=learned"),
+        ("2", "MEMORA_FUSION=rrf"),
+    ], run.stderr

@@ -20,16 +20,32 @@ SET e.spotted_kinds = ['person'], e.spotted_names = [$name], e.spotted_keys = [$
 """
 
 
-def test_a_confirmed_candidate_is_spelled_as_its_audience_spells_it(graph: Graph, prefix: str,
-                                                                    ingest: Callable[..., Any]) -> None:
+def test_a_confirmed_candidate_is_spelled_as_its_audience_spells_it(
+    graph: Graph, prefix: str, ingest: Callable[..., Any]
+) -> None:
     project, ana, carl = f"{prefix}fam", f"{prefix}ana", f"{prefix}carl"
     set_member(graph, project, ana, "owner")
     set_member(graph, project, carl, "reader")
-    rows = [("c1", "circle", "Remedios", 1), ("c2", "circle", "Remedios", 1),
-            ("p1", "private", "REMEDIOS", 4), ("p2", "private", "REMEDIOS", 4), ("i1", "intimate", "Remédios", 3)]
-    assert not ingest([{"entry_id": f"{project}/{k}", "project_id": project, "author": ana, "intimacy": level,
-                        "occurred_on": "2012-05-01", "text": f"Una tarde con {name}."}
-                       for k, level, name, _ in rows]).errors
+    rows = [
+        ("c1", "circle", "Remedios", 1),
+        ("c2", "circle", "Remedios", 1),
+        ("p1", "private", "REMEDIOS", 4),
+        ("p2", "private", "REMEDIOS", 4),
+        ("i1", "intimate", "Remédios", 3),
+    ]
+    assert not ingest(
+        [
+            {
+                "entry_id": f"{project}/{k}",
+                "project_id": project,
+                "author": ana,
+                "intimacy": level,
+                "occurred_on": "2012-05-01",
+                "text": f"Una tarde con {name}.",
+            }
+            for k, level, name, _ in rows
+        ]
+    ).errors
     for k, _, name, count in rows:
         graph.write(SPOT, {"id": f"{project}/{k}", "name": name, "key": fold(name), "count": count})
     owner, reader = visibility_params(Viewer(user_id=ana)), visibility_params(Viewer(user_id=carl))

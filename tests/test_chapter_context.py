@@ -40,17 +40,22 @@ def _text(body: dict[str, Any]) -> str:
 
 
 def test_the_bundle_never_exceeds_its_budget_and_cites_only_visible_entries(
-        graph: Graph, embedder: CheckedEmbedder, settings: Settings, world: dict[str, Any]) -> None:
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, world: dict[str, Any]
+) -> None:
     count, tokenizer = counter_for(embedder)
     assert tokenizer.startswith("tokenizer:")  # the embedder's own tokenizer, not the approximation
     summaries = Summaries(graph, embedder)
     for key in ("reader", "coauthor"):
         viewer = _as(world, key)
         for budget in (1, 7, 30, 90, 250, 4000):
-            ctx = chapter_context(graph, embedder, settings, summaries, viewer, world["project"],
-                                  "los veranos en Cádiz", budget)
-            recount = count(ctx.project["summary"]) + sum(count(p["summary"]) for p in ctx.periods) \
+            ctx = chapter_context(
+                graph, embedder, settings, summaries, viewer, world["project"], "los veranos en Cádiz", budget
+            )
+            recount = (
+                count(ctx.project["summary"])
+                + sum(count(p["summary"]) for p in ctx.periods)
                 + sum(count(e["text"]) for e in ctx.entries)
+            )
             assert ctx.used_tokens == recount <= budget, (key, budget, ctx.used_tokens)
             leaked = [m for m in hidden_markers(key) if m in _text(ctx.as_dict())]
             assert not leaked, (key, budget, leaked)
@@ -63,7 +68,8 @@ def test_the_bundle_never_exceeds_its_budget_and_cites_only_visible_entries(
 
 
 def test_periods_are_matched_by_id_by_name_and_by_summary(
-        graph: Graph, embedder: CheckedEmbedder, settings: Settings, world: dict[str, Any]) -> None:
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, world: dict[str, Any]
+) -> None:
     summaries = Summaries(graph, embedder)
     reader = _as(world, "reader")
     berlin = period_id(world["project"], BERLIN)
@@ -71,18 +77,27 @@ def test_periods_are_matched_by_id_by_name_and_by_summary(
     assert [p["id"] for p in by_id.periods] == [berlin]
     assert {e["entry_id"].rsplit("/", 1)[-1] for e in by_id.entries} == {"b1", "b3"}
     assert by_id.periods[0]["start"] == "2009-01-10" and by_id.periods[0]["end"] == "2009-03-03"
-    by_name = chapter_context(graph, embedder, settings, summaries, reader, world["project"],
-                              "toda la era Cádiz", 2000)
+    by_name = chapter_context(graph, embedder, settings, summaries, reader, world["project"], "toda la era Cádiz", 2000)
     assert [p["name"] for p in by_name.periods] == [CADIZ]
-    by_meaning = chapter_context(graph, embedder, settings, summaries, reader, world["project"],
-                                 "nieve, un piso con estufa de hierro y salchichas en la estación", 2000)
+    by_meaning = chapter_context(
+        graph,
+        embedder,
+        settings,
+        summaries,
+        reader,
+        world["project"],
+        "nieve, un piso con estufa de hierro y salchichas en la estación",
+        2000,
+    )
     assert by_meaning.periods and by_meaning.periods[0]["name"] == BERLIN
 
 
 def test_the_outline_draft_cites_only_the_bundle(
-        graph: Graph, embedder: CheckedEmbedder, settings: Settings, world: dict[str, Any]) -> None:
-    ctx = chapter_context(graph, embedder, settings, Summaries(graph, embedder), _as(world, "reader"),
-                          world["project"], "Cádiz", 2000)
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, world: dict[str, Any]
+) -> None:
+    ctx = chapter_context(
+        graph, embedder, settings, Summaries(graph, embedder), _as(world, "reader"), world["project"], "Cádiz", 2000
+    )
     result = draft(ctx, "Cádiz", None)
     assert result.producer == "outline"
     assert set(result.citations.values()) == {e["entry_id"] for e in ctx.entries}
@@ -91,9 +106,11 @@ def test_the_outline_draft_cites_only_the_bundle(
 
 
 def test_an_llm_draft_loses_every_citation_outside_the_bundle(
-        graph: Graph, embedder: CheckedEmbedder, settings: Settings, world: dict[str, Any]) -> None:
-    ctx = chapter_context(graph, embedder, settings, Summaries(graph, embedder), _as(world, "reader"),
-                          world["project"], "Cádiz", 2000)
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, world: dict[str, Any]
+) -> None:
+    ctx = chapter_context(
+        graph, embedder, settings, Summaries(graph, embedder), _as(world, "reader"), world["project"], "Cádiz", 2000
+    )
     with fake_llm(lambda messages: "Llegamos a Cádiz [E1] y Marta nadó [E2]; papá lloró [E9] [E99].") as fake:
         result = draft(ctx, "Cádiz", ChatClient(fake.url, "fake-model"))
         prompt = fake.last_prompt()
@@ -108,7 +125,8 @@ def test_an_llm_draft_loses_every_citation_outside_the_bundle(
 
 
 def test_abstractive_summaries_record_their_producer_and_fall_back_to_extractive(
-        graph: Graph, embedder: CheckedEmbedder, world: dict[str, Any]) -> None:
+    graph: Graph, embedder: CheckedEmbedder, world: dict[str, Any]
+) -> None:
     cadiz = period_id(world["project"], CADIZ)
     with fake_llm(lambda messages: "En julio de 2008 Marta aprendió a nadar en la Caleta, en Cádiz.") as fake:
         summaries = Summaries(graph, embedder, ChatClient(fake.url, "fake-model"))
@@ -133,7 +151,8 @@ def test_abstractive_summaries_record_their_producer_and_fall_back_to_extractive
 
 
 def test_the_http_routes_answer_with_the_callers_variant(
-        client: TestClient, auth: Callable[[str], dict[str, str]], world: dict[str, Any]) -> None:
+    client: TestClient, auth: Callable[[str], dict[str, str]], world: dict[str, Any]
+) -> None:
     p, u = world["project"], world["users"]
     summary = client.get(f"/v1/projects/{p}/summary", headers=auth(u["reader"]))
     assert summary.status_code == 200, summary.text
@@ -148,8 +167,12 @@ def test_the_http_routes_answer_with_the_callers_variant(
     assert ctx.status_code == 200, ctx.text
     assert ctx.json()["used_tokens"] <= 120 and not [m for m in hidden_markers("reader") if m in ctx.text]
     assert client.post("/v1/context/chapter", json=body, headers=auth(world["outsider"])).status_code == 403
-    assert client.post("/v1/context/chapter", json={**body, "budget_tokens": 0},
-                       headers=auth(world["outsider"])).status_code == 422  # the body is checked first
+    assert (
+        client.post(
+            "/v1/context/chapter", json={**body, "budget_tokens": 0}, headers=auth(world["outsider"])
+        ).status_code
+        == 422
+    )  # the body is checked first
     drafted = client.post("/v1/chapters/draft", json={**body, "budget_tokens": 2000}, headers=auth(u["reader"]))
     assert drafted.status_code == 200, drafted.text
     assert drafted.json()["producer"] == "outline"
@@ -164,8 +187,7 @@ def test_the_commands_print_the_same_bodies(world: dict[str, Any], capsys: pytes
     assert main(["summary", "--project", p, "--period", BERLIN, "--as", u["reader"], "--json"]) == 0
     body = json.loads(capsys.readouterr().out)
     assert body["audience"] == "circle" and MARKERS["b1"] in body["text"] and MARKERS["b2"] not in body["text"]
-    assert main(["chapter", "--project", p, "--theme", "Berlín", "--budget", "300", "--as", u["reader"],
-                 "--json"]) == 0
+    assert main(["chapter", "--project", p, "--theme", "Berlín", "--budget", "300", "--as", u["reader"], "--json"]) == 0
     body = json.loads(capsys.readouterr().out)
     assert body["used_tokens"] <= 300 and body["periods"][0]["name"] == BERLIN
     assert main(["chapter", "--project", p, "--theme", "Berlín", "--as", world["outsider"], "--json"]) == 4

@@ -20,20 +20,43 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
     return code, out.out, out.err
 
 
-def test_ingest_search_and_manage_from_the_command_line(tmp_path: Path, prefix: str, settings: Settings,
-                                                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_ingest_search_and_manage_from_the_command_line(
+    tmp_path: Path, prefix: str, settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
     project, ana, lola = f"{prefix}cli", f"{prefix}ana", f"{prefix}lola"
     lines = [
-        {"entry_id": f"{project}/e1", "project_id": project, "author": ana, "intimacy": "circle",
-         "text": "Papá arregló la persiana del piso de Lavapiés."},
-        {"entry_id": f"{project}/e2", "project_id": project, "author": ana, "intimacy": "private",
-         "text": "Secreto: la persiana la rompí yo."},
+        {
+            "entry_id": f"{project}/e1",
+            "project_id": project,
+            "author": ana,
+            "intimacy": "circle",
+            "text": "Papá arregló la persiana del piso de Lavapiés.",
+        },
+        {
+            "entry_id": f"{project}/e2",
+            "project_id": project,
+            "author": ana,
+            "intimacy": "private",
+            "text": "Secreto: la persiana la rompí yo.",
+        },
     ]
     path = tmp_path / "entries.jsonl"
     path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in lines) + "\n{not json\n", encoding="utf-8")
 
-    code, out, err = _run(capsys, "entity", "add", "--project", project, "--kind", "person", "--name", "Josep",
-                          "--alias", "papá", "--json")
+    code, out, err = _run(
+        capsys,
+        "entity",
+        "add",
+        "--project",
+        project,
+        "--kind",
+        "person",
+        "--name",
+        "Josep",
+        "--alias",
+        "papá",
+        "--json",
+    )
     assert code == 0 and json.loads(out)["aliases"] == ["papá"]
     code, out, err = _run(capsys, "ingest", str(path), "--owner", ana)
     assert code == 3, "a bad line makes the exit code non-zero"
@@ -53,8 +76,9 @@ def test_ingest_search_and_manage_from_the_command_line(tmp_path: Path, prefix: 
 
     code, out, _ = _run(capsys, "token", lola)
     assert code == 0 and auth.verify(settings, out.strip()) == lola
-    code, out, _ = _run(capsys, "understand", "qué dijo papá el verano pasado", "--project", project,
-                        "--now", "2026-11-30", "--json")
+    code, out, _ = _run(
+        capsys, "understand", "qué dijo papá el verano pasado", "--project", project, "--now", "2026-11-30", "--json"
+    )
     parsed = json.loads(out)
     assert parsed["persons"] == [{"id": f"{project}/person/josep", "name": "Josep"}]
     assert parsed["temporal"]["start"] == "2026-06-21"
@@ -112,18 +136,30 @@ def test_cli_channel_choices_are_the_search_channels() -> None:
     assert CHANNEL_CHOICES == CHANNELS
 
 
-def test_understand_reads_well_and_honours_the_projects_hemisphere(capsys: pytest.CaptureFixture[str],
-                                                                   prefix: str, graph: Any) -> None:
+def test_understand_reads_well_and_honours_the_projects_hemisphere(
+    capsys: pytest.CaptureFixture[str], prefix: str, graph: Any
+) -> None:
     from graph.members import set_member, update_project
 
     project = f"{prefix}south"
     set_member(graph, project, f"{prefix}ana", "owner")
     update_project(graph, project, hemisphere="south")
-    code, out, _ = _run(capsys, "understand", "la playa el verano pasado", "--project", project, "--now",
-                        "2026-11-30", "--json")
+    code, out, _ = _run(
+        capsys, "understand", "la playa el verano pasado", "--project", project, "--now", "2026-11-30", "--json"
+    )
     assert code == 0 and json.loads(out)["temporal"]["start"] == "2025-12-21", "summer in the south"
-    code, out, _ = _run(capsys, "understand", "la playa el verano pasado", "--project", project, "--now",
-                        "2026-11-30", "--hemisphere", "north", "--json")
+    code, out, _ = _run(
+        capsys,
+        "understand",
+        "la playa el verano pasado",
+        "--project",
+        project,
+        "--now",
+        "2026-11-30",
+        "--hemisphere",
+        "north",
+        "--json",
+    )
     assert json.loads(out)["temporal"]["start"] == "2026-06-21", "an explicit --hemisphere wins"
     code, out, _ = _run(capsys, "understand", "la playa en verano", "--project", project, "--now", "2026-11-30")
     assert code == 0 and "{" not in out and "'id'" not in out
@@ -131,16 +167,27 @@ def test_understand_reads_well_and_honours_the_projects_hemisphere(capsys: pytes
     assert "to embed: 'la playa'" in out and "layer: structured" in out
 
 
-def test_search_header_and_warnings_in_human_output(capsys: pytest.CaptureFixture[str], prefix: str, graph: Any,
-                                                    monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_search_header_and_warnings_in_human_output(
+    capsys: pytest.CaptureFixture[str], prefix: str, graph: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     import queries.search.door as qs
     from graph.members import set_member
 
     project, ana = f"{prefix}h", f"{prefix}ana"
     set_member(graph, project, ana, "owner")
     path = tmp_path / "e.jsonl"
-    path.write_text(json.dumps({"entry_id": f"{project}/e1", "project_id": project, "author": ana,
-                                "text": "La persiana del salón, otra vez rota."}) + "\n", encoding="utf-8")
+    path.write_text(
+        json.dumps(
+            {
+                "entry_id": f"{project}/e1",
+                "project_id": project,
+                "author": ana,
+                "text": "La persiana del salón, otra vez rota.",
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     assert _run(capsys, "ingest", str(path), "--owner", ana)[0] == 0
     seen: list[Any] = []
     real = qs.hybrid_search
@@ -150,8 +197,9 @@ def test_search_header_and_warnings_in_human_output(capsys: pytest.CaptureFixtur
         return seen[-1]
 
     monkeypatch.setattr(qs, "hybrid_search", spy)
-    code, out, _ = _run(capsys, "search", "persiana", "--project", project, "--as", ana, "--person", "Zorro",
-                        "--explain")
+    code, out, _ = _run(
+        capsys, "search", "persiana", "--project", project, "--as", ana, "--person", "Zorro", "--explain"
+    )
     assert code == 0
     header = out.splitlines()[0]
     assert header.endswith(f"{seen[0].latency_ms['total']} ms)"), "the body's measured total, as written there"

@@ -15,13 +15,26 @@ from api.commands.common import LineProgress
 
 
 def test_ingest_reports_progress_lines_when_stderr_is_not_a_terminal(
-        tmp_path: Path, prefix: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, prefix: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(common, "LineProgress", lambda total, label, every=5.0: LineProgress(total, label, every=0.0))
     project = f"{prefix}prog"
     path = tmp_path / "e.jsonl"
-    path.write_text("\n".join(json.dumps({"entry_id": f"{project}/e{i}", "project_id": project, "author": f"{prefix}a",
-                                          "text": f"Entrada número {i} del diario."}) for i in range(5)) + "\n",
-                    encoding="utf-8")
+    path.write_text(
+        "\n".join(
+            json.dumps(
+                {
+                    "entry_id": f"{project}/e{i}",
+                    "project_id": project,
+                    "author": f"{prefix}a",
+                    "text": f"Entrada número {i} del diario.",
+                }
+            )
+            for i in range(5)
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     code = main(["ingest", str(path), "--owner", f"{prefix}a", "--json"])
     captured = capsys.readouterr()
     assert code == 0

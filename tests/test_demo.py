@@ -17,21 +17,30 @@ from graph.members import set_member
 from graph.settings import Settings
 from graph.visibility import Viewer, visibility_params
 
+pytestmark = [pytest.mark.slow, pytest.mark.neo4j]
+
 
 def test_the_demo_answers_the_same_whatever_else_the_database_holds(
-        graph: Graph, settings: Settings, prefix: str, ingest: Callable[..., Any],
-        capsys: pytest.CaptureFixture[str]) -> None:
+    graph: Graph, settings: Settings, prefix: str, ingest: Callable[..., Any], capsys: pytest.CaptureFixture[str]
+) -> None:
     assert run_demo(graph, settings) == 0
     first = capsys.readouterr().out
     other = f"{prefix}family"
     for user in MEMBERS:
         set_member(graph, other, user, "owner")
-    ingest([{"entry_id": f"{other}/e{i}", "project_id": other, "author": "ana", "intimacy": "circle",
-             "text": text} for i, text in enumerate([
-                 "Paracetamol para el dolor de cabeza, medicina de la farmacia.",
-                 "Lloramos en Berlín, en la estación, el invierno de 2009.",
-                 "Papá dijo que el piso era demasiado caro.",
-                 "Playa y viento con Marta en el verano de 2008."])])
+    ingest(
+        [
+            {"entry_id": f"{other}/e{i}", "project_id": other, "author": "ana", "intimacy": "circle", "text": text}
+            for i, text in enumerate(
+                [
+                    "Paracetamol para el dolor de cabeza, medicina de la farmacia.",
+                    "Lloramos en Berlín, en la estación, el invierno de 2009.",
+                    "Papá dijo que el piso era demasiado caro.",
+                    "Playa y viento con Marta en el verano de 2008.",
+                ]
+            )
+        ]
+    )
     assert run_demo(graph, settings) == 0
     second = capsys.readouterr().out
     body = [line for line in first.splitlines() if not line.startswith("demo diary:")]
@@ -41,7 +50,8 @@ def test_the_demo_answers_the_same_whatever_else_the_database_holds(
 
 
 def test_the_demo_ends_with_a_chapter_context_as_two_viewers_each_of_what_they_may_see(
-        graph: Graph, settings: Settings, capsys: pytest.CaptureFixture[str]) -> None:
+    graph: Graph, settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert run_demo(graph, settings) == 0
     tail = capsys.readouterr().out.split("» chapter context for ")
     assert len(tail) == 3, "two chapter contexts, last"

@@ -69,37 +69,70 @@ def world(graph: Graph, prefix: str) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     # visible to owner and reader: similarities 0.500, 0.5001, ... (finer than the index's int8 quantisation)
     for i in range(VISIBLE):
-        rows.append({"id": f"{project}/v{i:03d}", "project": project, "intimacy": "circle",
-                     "author": users["owner"], "vector": _around(query, 0.5 + 1e-4 * i, rng)})
+        rows.append(
+            {
+                "id": f"{project}/v{i:03d}",
+                "project": project,
+                "intimacy": "circle",
+                "author": users["owner"],
+                "vector": _around(query, 0.5 + 1e-4 * i, rng),
+            }
+        )
     # hidden from both: far closer to the query than any visible chunk
     for i in range(DECOYS):
         mine = i % 3 == 0  # a coauthor's private entries inside the project, the rest another project's
-        rows.append({"id": f"{project if mine else other}/h{i:04d}", "project": project if mine else other,
-                     "intimacy": "private" if mine else "circle",
-                     "author": users["coauthor"] if mine else users["stranger"],
-                     "vector": _around(query, 0.9 - 1e-5 * i, rng)})
+        rows.append(
+            {
+                "id": f"{project if mine else other}/h{i:04d}",
+                "project": project if mine else other,
+                "intimacy": "private" if mine else "circle",
+                "author": users["coauthor"] if mine else users["stranger"],
+                "vector": _around(query, 0.9 - 1e-5 * i, rng),
+            }
+        )
     prop = vector_property(embedder.slug)
     for start in range(0, len(rows), 500):
-        graph.write(WRITE, {"rows": rows[start:start + 500], "prop": prop, "model": embedder.model_id})
+        graph.write(WRITE, {"rows": rows[start : start + 500], "prop": prop, "model": embedder.model_id})
     graph.run_auto("CALL db.awaitIndexes(300)")
     hidden = {r["id"] for r in rows if "/h" in r["id"]}
-    return {"embedder": embedder, "query": [float(x) for x in query], "project": project, "users": users,
-            "hidden": hidden, "prop": prop}
+    return {
+        "embedder": embedder,
+        "query": [float(x) for x in query],
+        "project": project,
+        "users": users,
+        "hidden": hidden,
+        "prop": prop,
+    }
 
 
 def _params(world: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
-    return {"project_ids": [world["project"]], "date_from": None, "date_to": None, "intimacy_levels": None,
-            "author_ids": None, "kinds": None, "tags": None, "period_id": None, "person_ids": None,
-            "place_ids": None, **visibility_params(viewer), **SoftConstraints().params()}
+    return {
+        "project_ids": [world["project"]],
+        "date_from": None,
+        "date_to": None,
+        "intimacy_levels": None,
+        "author_ids": None,
+        "kinds": None,
+        "tags": None,
+        "period_id": None,
+        "person_ids": None,
+        "place_ids": None,
+        **visibility_params(viewer),
+        **SoftConstraints().params(),
+    }
 
 
 @pytest.mark.parametrize("role", ["owner", "reader"])
-def test_index_path_matches_exact_for_a_small_part_of_the_index(graph: Graph, settings: Settings,
-                                                                 world: dict[str, Any], role: str) -> None:
+def test_index_path_matches_exact_for_a_small_part_of_the_index(
+    graph: Graph, settings: Settings, world: dict[str, Any], role: str
+) -> None:
     viewer = Viewer(user_id=world["users"][role])
     base = _params(world, viewer)
-    exact, _ = ch.run_channel(graph, ch.DENSE_EXACT, {**base, "vector": world["query"], "prop": world["prop"],
-                                                      "model": world["embedder"].model_id, "limit": LIMIT})
+    exact, _ = ch.run_channel(
+        graph,
+        ch.DENSE_EXACT,
+        {**base, "vector": world["query"], "prop": world["prop"], "model": world["embedder"].model_id, "limit": LIMIT},
+    )
     assert len(exact) == LIMIT
     assert not {h.id for h in exact} & world["hidden"]
     forced = settings.model_copy(update={"exact_scan_max_chunks": 0, "dense_matrix_viewers": 0})
@@ -122,13 +155,31 @@ def test_crossover_bench_smoke(graph: Graph, prefix: str, tmp_path: Path, capsys
     from bench import crossover
 
     out = tmp_path / "crossover.json"
-    assert crossover.main(["--sizes", "40,80", "--others", "150", "--queries", "3", "--margins", "2",
-                           "--prefix", prefix, "--json", str(out)]) == 0
+    assert (
+        crossover.main(
+            [
+                "--sizes",
+                "40,80",
+                "--others",
+                "150",
+                "--queries",
+                "3",
+                "--margins",
+                "2",
+                "--prefix",
+                prefix,
+                "--json",
+                str(out),
+            ]
+        )
+        == 0
+    )
     printed = capsys.readouterr().out
     result = json.loads(out.read_text(encoding="utf-8"))
     rows = result["rows"]
-    assert {(r["layout"], r["way"]) for r in rows} == {(lay, w) for lay in ("alone", "shared")
-                                                       for w in ("exact", "index_old", "numpy", "index m=2")}
+    assert {(r["layout"], r["way"]) for r in rows} == {
+        (lay, w) for lay in ("alone", "shared") for w in ("exact", "index_old", "numpy", "index m=2")
+    }
     assert all(0.0 <= r["recall_at_10"] <= 1.0 and r["p50_ms"] > 0 for r in rows)
     assert all(r["recall_at_10"] == 1.0 for r in rows if r["way"] in ("exact", "numpy"))
     shared = [r for r in rows if r["layout"] == "shared"]

@@ -68,8 +68,9 @@ def _unit(rng: np.random.Generator) -> list[float]:
 
 def _write(graph: Graph, world: dict[str, Any], rows: list[dict[str, Any]]) -> None:
     graph.write(WRITE, {"rows": rows, "prop": world["prop"], "model": world["embedder"].model_id})
-    generations.bump_levels(graph, [{"project_id": r["project"], "intimacy": r["intimacy"], "author_id": r["author"]}
-                                    for r in rows])
+    generations.bump_levels(
+        graph, [{"project_id": r["project"], "intimacy": r["intimacy"], "author_id": r["author"]} for r in rows]
+    )
 
 
 @pytest.fixture()
@@ -81,46 +82,85 @@ def world(graph: Graph, prefix: str) -> dict[str, Any]:
     users = {r: f"{prefix}{r}" for r in ROLES}
     for role in ROLES:
         set_member(graph, project, users[role], "reader" if role == "writer" else role)
-    world = {"embedder": embedder, "prop": vector_property(embedder.slug), "project": project, "users": users,
-             "query": _unit(rng), "rng": rng}
+    world = {
+        "embedder": embedder,
+        "prop": vector_property(embedder.slug),
+        "project": project,
+        "users": users,
+        "query": _unit(rng),
+        "rng": rng,
+    }
     rows = []
     for n in range(40):
         author = users[("owner", "coauthor", "writer")[n % 3]]
         level = ("private", "intimate", "circle", "public")[n % 4]
         year = 2000 + n % 7
         dated = {"start": date(year, 1 + n % 12, 1), "end": date(year, 1 + n % 12, 28)} if n % 5 else {}
-        rows.append({"id": f"{project}/e{n:02d}", "project": project, "intimacy": level, "author": author,
-                     "vectors": [_unit(rng) for _ in range(1 + n % 3)], **dated,
-                     "mentions": [name for k, name in enumerate(("Pep", "Marta", "Lola")) if n % (k + 2) == 0],
-                     "count": 1 + n % 4})
+        rows.append(
+            {
+                "id": f"{project}/e{n:02d}",
+                "project": project,
+                "intimacy": level,
+                "author": author,
+                "vectors": [_unit(rng) for _ in range(1 + n % 3)],
+                **dated,
+                "mentions": [name for k, name in enumerate(("Pep", "Marta", "Lola")) if n % (k + 2) == 0],
+                "count": 1 + n % 4,
+            }
+        )
     for n in range(4):  # entries whose chunks are not embedded yet: no dense hit, but the structured channel's
-        rows.append({"id": f"{project}/pending{n}", "project": project, "intimacy": ("circle", "private")[n % 2],
-                     "author": users["owner"], "vectors": [], "mentions": ["Pep", "Lola"][: n % 3],
-                     **({"start": date(2003, 5, 1), "end": date(2003, 5, 2)} if n else {})})
+        rows.append(
+            {
+                "id": f"{project}/pending{n}",
+                "project": project,
+                "intimacy": ("circle", "private")[n % 2],
+                "author": users["owner"],
+                "vectors": [],
+                "mentions": ["Pep", "Lola"][: n % 3],
+                **({"start": date(2003, 5, 1), "end": date(2003, 5, 2)} if n else {}),
+            }
+        )
     _write(graph, world, rows)
     visible_view.clear()
     return world
 
 
 def _params(world: dict[str, Any], viewer: Viewer, **extra: Any) -> dict[str, Any]:
-    return {"project_ids": [world["project"]], "date_from": None, "date_to": None, "intimacy_levels": None,
-            "author_ids": None, "kinds": None, "tags": None, "period_id": None, "person_ids": None,
-            "place_ids": None, **visibility_params(viewer), **SoftConstraints().params(), **extra}
+    return {
+        "project_ids": [world["project"]],
+        "date_from": None,
+        "date_to": None,
+        "intimacy_levels": None,
+        "author_ids": None,
+        "kinds": None,
+        "tags": None,
+        "period_id": None,
+        "person_ids": None,
+        "place_ids": None,
+        **visibility_params(viewer),
+        **SoftConstraints().params(),
+        **extra,
+    }
 
 
-def _both(graph: Graph, settings: Settings, world: dict[str, Any], role: str, limit: int = 50,
-          **extra: Any) -> tuple[Any, Any]:
+def _both(
+    graph: Graph, settings: Settings, world: dict[str, Any], role: str, limit: int = 50, **extra: Any
+) -> tuple[Any, Any]:
     viewer = Viewer(user_id=world["users"][role])
     base = _params(world, viewer, **extra)
-    exact = ch.run_channel(graph, ch.DENSE_EXACT, {**base, "vector": world["query"], "prop": world["prop"],
-                                                   "model": world["embedder"].model_id, "limit": limit})
+    exact = ch.run_channel(
+        graph,
+        ch.DENSE_EXACT,
+        {**base, "vector": world["query"], "prop": world["prop"], "model": world["embedder"].model_id, "limit": limit},
+    )
     fast = dense(graph, world["embedder"], settings, viewer, base, world["query"], limit)
     return exact, fast
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_numpy_ranks_every_roles_entries_as_cypher_does(graph: Graph, settings: Settings, world: dict[str, Any],
-                                                        role: str) -> None:
+def test_numpy_ranks_every_roles_entries_as_cypher_does(
+    graph: Graph, settings: Settings, world: dict[str, Any], role: str
+) -> None:
     before = dict(visible_view.counters)
     (exact, exact_chunks), (hits, chunks) = _both(graph, settings, world, role)
     assert visible_view.counters["listings"] == before["listings"] + 1  # the numpy path answered
@@ -141,8 +181,9 @@ def test_a_filtered_scope_is_its_own_view(graph: Graph, settings: Settings, worl
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_the_querys_own_constraints_select_as_cypher_does(graph: Graph, settings: Settings, world: dict[str, Any],
-                                                          role: str) -> None:
+def test_the_querys_own_constraints_select_as_cypher_does(
+    graph: Graph, settings: Settings, world: dict[str, Any], role: str
+) -> None:
     """Dates (an undated entry meets no bound), named people (any of them), an author phrase, and all at once."""
     project, users = world["project"], world["users"]
     pep, marta = f"{project}/person/Pep", f"{project}/person/Marta"
@@ -168,8 +209,9 @@ def test_the_querys_own_constraints_select_as_cypher_does(graph: Graph, settings
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_the_structured_channel_ranks_the_view_as_cypher_does(graph: Graph, settings: Settings,
-                                                              world: dict[str, Any], role: str) -> None:
+def test_the_structured_channel_ranks_the_view_as_cypher_does(
+    graph: Graph, settings: Settings, world: dict[str, Any], role: str
+) -> None:
     """Entries meeting the constraints (pending ones too), by entities named, then date (undated first), then id."""
     project, users = world["project"], world["users"]
     pep, marta, lola = (f"{project}/person/{n}" for n in ("Pep", "Marta", "Lola"))
@@ -192,14 +234,24 @@ def test_the_structured_channel_ranks_the_view_as_cypher_does(graph: Graph, sett
         sizes.append(len(expected))
     assert visible_view.counters["listings"] == listings + 1  # every case ranked the one kept view
     assert max(sizes) >= 5 and sizes[-1] == 0
-    pending = {h.id for h in structured(graph, settings, viewer, {**_params(world, viewer, q_entity_ids=[pep]),
-                                                                    "limit": 50, "prop": world["prop"],
-                                                                    "rank_entity_ids": []},
-                                        stores_key(world["embedder"].slug))[0]}
+    pending = {
+        h.id
+        for h in structured(
+            graph,
+            settings,
+            viewer,
+            {**_params(world, viewer, q_entity_ids=[pep]), "limit": 50, "prop": world["prop"], "rank_entity_ids": []},
+            stores_key(world["embedder"].slug),
+        )[0]
+    }
     assert f"{project}/pending2" in pending  # a circle entry not embedded yet: it meets the constraint
     # A broad constraint: more entries than the limit, which both report as `limit + 1` (the result is not used).
-    broad = {**_params(world, viewer, q_from=date(1990, 1, 1)), "limit": 3, "prop": world["prop"],
-             "rank_entity_ids": []}
+    broad = {
+        **_params(world, viewer, q_from=date(1990, 1, 1)),
+        "limit": 3,
+        "prop": world["prop"],
+        "rank_entity_ids": [],
+    }
     assert ch.run_structured(graph, broad)[1] == 4
     assert structured(graph, settings, viewer, broad, stores_key(world["embedder"].slug))[1] == 4
 
@@ -208,28 +260,53 @@ def test_recurring_dates_and_witnesses_go_to_cypher(settings: Settings, world: d
     viewer = Viewer(user_id=world["users"]["owner"])
     assert visible_view.usable(settings, viewer, _params(world, viewer))
     assert visible_view.usable(settings, viewer, _params(world, viewer, q_author_keys=["x"]))
-    assert not visible_view.usable(settings, viewer, _params(world, viewer, q_occ=[[date(2001, 8, 1),
-                                                                                      date(2001, 8, 31)]]))
+    assert not visible_view.usable(
+        settings, viewer, _params(world, viewer, q_occ=[[date(2001, 8, 1), date(2001, 8, 31)]])
+    )
     assert not visible_view.usable(settings, Viewer(witness_period_id="p"), _params(world, viewer))
-    assert not visible_view.usable(settings.model_copy(update={"dense_matrix_viewers": 0}), viewer,
-                                   _params(world, viewer))
+    assert not visible_view.usable(
+        settings.model_copy(update={"dense_matrix_viewers": 0}), viewer, _params(world, viewer)
+    )
 
 
 def test_a_visible_write_shows_at_once_and_a_hidden_one_costs_the_viewer_nothing(
-        graph: Graph, settings: Settings, world: dict[str, Any]) -> None:
+    graph: Graph, settings: Settings, world: dict[str, Any]
+) -> None:
     q = np.asarray(world["query"])
     _both(graph, settings, world, "reader")
     start = dict(visible_view.counters)
     # another author's private entry, closer to the query than anything: the reader's view is not even re-listed
-    _write(graph, world, [{"id": f"{world['project']}/secret", "project": world["project"], "intimacy": "private",
-                           "author": world["users"]["owner"], "vectors": [[float(x) for x in q]]}])
+    _write(
+        graph,
+        world,
+        [
+            {
+                "id": f"{world['project']}/secret",
+                "project": world["project"],
+                "intimacy": "private",
+                "author": world["users"]["owner"],
+                "vectors": [[float(x) for x in q]],
+            }
+        ],
+    )
     (exact, _), (hits, _) = _both(graph, settings, world, "reader")
     assert visible_view.counters == start
     assert f"{world['project']}/secret" not in {h.id for h in hits}
     assert [h.id for h in hits] == [h.id for h in exact]
     # a circle entry: listed again, and only its one new vector fetched
-    _write(graph, world, [{"id": f"{world['project']}/news", "project": world["project"], "intimacy": "circle",
-                           "author": world["users"]["owner"], "vectors": [[float(x) for x in q]]}])
+    _write(
+        graph,
+        world,
+        [
+            {
+                "id": f"{world['project']}/news",
+                "project": world["project"],
+                "intimacy": "circle",
+                "author": world["users"]["owner"],
+                "vectors": [[float(x) for x in q]],
+            }
+        ],
+    )
     (exact, _), (hits, _) = _both(graph, settings, world, "reader")
     assert visible_view.counters["listings"] == start["listings"] + 1
     assert visible_view.counters["vectors_fetched"] == start["vectors_fetched"] + 1
@@ -237,15 +314,16 @@ def test_a_visible_write_shows_at_once_and_a_hidden_one_costs_the_viewer_nothing
     assert [h.id for h in hits] == [h.id for h in exact]
 
 
-def test_a_role_change_takes_effect_on_the_next_search(graph: Graph, settings: Settings,
-                                                        world: dict[str, Any]) -> None:
+def test_a_role_change_takes_effect_on_the_next_search(graph: Graph, settings: Settings, world: dict[str, Any]) -> None:
     (_, _), (as_coauthor, _) = _both(graph, settings, world, "coauthor")
     set_member(graph, world["project"], world["users"]["coauthor"], "reader")
     (exact, _), (as_reader, _) = _both(graph, settings, world, "coauthor")
     assert [h.id for h in as_reader] == [h.id for h in exact]
     assert len(as_reader) < len(as_coauthor)  # the other authors' intimate entries are gone
-    graph.write("MATCH (:User {id: $u})-[m:MEMBER_OF]->(:Project {id: $p}) DELETE m",
-                {"u": world["users"]["coauthor"], "p": world["project"]})
+    graph.write(
+        "MATCH (:User {id: $u})-[m:MEMBER_OF]->(:Project {id: $p}) DELETE m",
+        {"u": world["users"]["coauthor"], "p": world["project"]},
+    )
     generations.bump(graph, [world["project"]])
     (exact, _), (gone, _) = _both(graph, settings, world, "coauthor")
     assert gone == [] and exact == []
@@ -278,7 +356,8 @@ def _view_when_ready(graph: Graph, settings: Settings, world: dict[str, Any], vi
 
 
 def test_a_large_views_relisting_runs_behind_while_cypher_answers_the_same(
-        graph: Graph, settings: Settings, world: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    graph: Graph, settings: Settings, world: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Past `dense_matrix_background_entries` the first search after a visible write does not wait for the listing:
     Cypher answers it, with the write in, one listing runs behind however many searches ask, then the view serves."""
     behind = settings.model_copy(update={"dense_matrix_background_entries": 0})
@@ -287,8 +366,19 @@ def test_a_large_views_relisting_runs_behind_while_cypher_answers_the_same(
     gate, reached = _relisting_held(monkeypatch)
     start = dict(visible_view.counters)
     q = [float(x) for x in world["query"]]
-    _write(graph, world, [{"id": f"{world['project']}/news", "project": world["project"], "intimacy": "circle",
-                           "author": world["users"]["owner"], "vectors": [q]}])
+    _write(
+        graph,
+        world,
+        [
+            {
+                "id": f"{world['project']}/news",
+                "project": world["project"],
+                "intimacy": "circle",
+                "author": world["users"]["owner"],
+                "vectors": [q],
+            }
+        ],
+    )
     for _ in range(3):
         (exact, exact_chunks), (hits, chunks) = _both(graph, behind, world, "reader")
         assert hits[0].id == f"{world['project']}/news"
@@ -305,7 +395,8 @@ def test_a_large_views_relisting_runs_behind_while_cypher_answers_the_same(
 
 
 def test_an_entry_hidden_while_the_view_relists_behind_is_never_served_from_it(
-        graph: Graph, settings: Settings, world: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    graph: Graph, settings: Settings, world: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Re-levelled from circle to private by its author: the reader's stale view still holds it, and no search
     reads that view while the new listing is held; afterwards the new view lacks it."""
     behind = settings.model_copy(update={"dense_matrix_background_entries": 0})
@@ -316,14 +407,24 @@ def test_an_entry_hidden_while_the_view_relists_behind_is_never_served_from_it(
     rows = graph.read("MATCH (e:Entry {id: $id}) RETURN e.intimacy AS level, e.author_id AS author", {"id": top})
     assert rows[0]["level"] in ("circle", "public")
     graph.write("MATCH (e:Entry {id: $id}) SET e.intimacy = 'private'", {"id": top})
-    generations.bump_levels(graph, [{"project_id": world["project"], "intimacy": level, "author_id": rows[0]["author"]}
-                                    for level in (rows[0]["level"], "private")])
+    generations.bump_levels(
+        graph,
+        [
+            {"project_id": world["project"], "intimacy": level, "author_id": rows[0]["author"]}
+            for level in (rows[0]["level"], "private")
+        ],
+    )
     (exact, _), (hits, _) = _both(graph, behind, world, "reader", limit=5)
     assert top not in {h.id for h in hits} and [h.id for h in hits] == [h.id for h in exact]
-    params = {**_params(world, viewer, q_entity_ids=[f"{world['project']}/person/Pep"]), "limit": 50,
-              "prop": world["prop"], "rank_entity_ids": []}
-    assert structured(graph, behind, viewer, params, stores_key(world["embedder"].slug)) == \
-        ch.run_structured(graph, params)
+    params = {
+        **_params(world, viewer, q_entity_ids=[f"{world['project']}/person/Pep"]),
+        "limit": 50,
+        "prop": world["prop"],
+        "rank_entity_ids": [],
+    }
+    assert structured(graph, behind, viewer, params, stores_key(world["embedder"].slug)) == ch.run_structured(
+        graph, params
+    )
     assert reached.wait(10)
     gate.set()
     assert top not in _view_when_ready(graph, behind, world, viewer).entry_ids
@@ -332,21 +433,24 @@ def test_an_entry_hidden_while_the_view_relists_behind_is_never_served_from_it(
 def _same(a: visible_view.View, b: visible_view.View) -> None:
     assert a.entry_ids == b.entry_ids and a.author_keys == b.author_keys
     assert np.array_equal(a.start, b.start, equal_nan=True) and np.array_equal(a.end, b.end, equal_nan=True)
-    assert {x: (m.tolist(), c.tolist()) for x, (m, c) in a.mentioned_by.items()} == \
-        {x: (m.tolist(), c.tolist()) for x, (m, c) in b.mentioned_by.items()}
+    assert {x: (m.tolist(), c.tolist()) for x, (m, c) in a.mentioned_by.items()} == {
+        x: (m.tolist(), c.tolist()) for x, (m, c) in b.mentioned_by.items()
+    }
     assert a.embedded_ids == b.embedded_ids and a.chunk_ids == b.chunk_ids and a.starts.tolist() == b.starts.tolist()
     assert np.allclose(a.matrix[a.rows], b.matrix[b.rows])
 
 
 @pytest.mark.parametrize("role", ROLES)
 def test_after_pipeline_writes_a_view_lists_only_the_changed_entries_and_equals_a_full_listing(
-        graph: Graph, settings: Settings, world: dict[str, Any], role: str) -> None:
+    graph: Graph, settings: Settings, world: dict[str, Any], role: str
+) -> None:
     """Writes through the ingest pipeline name their entries in the generation steps: a new circle entry naming
     people, one whose vector the worker adds later, another author's private entry, the viewer's own private one, a
     circle entry re-levelled to private, one deleted. The view is listed again in part only, and is what a full
     listing gives, for every role; hidden entries never enter it and re-levelled ones leave it."""
     from ingest.embedding_jobs import backfill
-    from ingest.pipeline import Ingestor, parse_line
+    from ingest.pipeline import Ingestor
+    from ingest.records import parse_line
 
     project, users = world["project"], world["users"]
     viewer = Viewer(user_id=users[role])
@@ -358,8 +462,14 @@ def test_after_pipeline_writes_a_view_lists_only_the_changed_entries_and_equals_
     later = Ingestor(graph, world["embedder"], embed=False)
 
     def ingest(ingestor: Ingestor, entry_id: str, author: str, level: str, text: str) -> None:
-        record = {"entry_id": f"{project}/{entry_id}", "project_id": project, "author": author, "intimacy": level,
-                  "text": text, "date": "2004-06-01"}
+        record = {
+            "entry_id": f"{project}/{entry_id}",
+            "project_id": project,
+            "author": author,
+            "intimacy": level,
+            "text": text,
+            "date": "2004-06-01",
+        }
         report = ingestor.ingest([(1, parse_line(1, json.dumps(record)))])
         assert not report.errors, report.errors
 
@@ -371,8 +481,13 @@ def test_after_pipeline_writes_a_view_lists_only_the_changed_entries_and_equals_
     ingest(now, "w-gone", users["owner"], "circle", "Esta se borra.")
     part = visible_view.view_for(graph, settings, viewer, params, key, DIM)
     assert part is not None and f"{project}/w-gone" in part.entry_ids
-    ingest(Ingestor(graph, world["embedder"], embed=True, overwrite=True), "w-relevel", users["owner"], "private",
-           "Ahora solo para mí.")
+    ingest(
+        Ingestor(graph, world["embedder"], embed=True, overwrite=True),
+        "w-relevel",
+        users["owner"],
+        "private",
+        "Ahora solo para mí.",
+    )
     assert now.delete(f"{project}/w-gone")
     backfill(graph, world["embedder"], active=False, project_id=project)
     part = visible_view.view_for(graph, settings, viewer, params, key, DIM)
@@ -393,7 +508,8 @@ def test_after_pipeline_writes_a_view_lists_only_the_changed_entries_and_equals_
 
 
 def test_a_step_that_does_not_say_what_it_changed_or_is_no_longer_kept_lists_in_full(
-        graph: Graph, settings: Settings, world: dict[str, Any]) -> None:
+    graph: Graph, settings: Settings, world: dict[str, Any]
+) -> None:
     viewer = Viewer(user_id=world["users"]["reader"])
     params = {**_params(world, viewer), "prop": world["prop"]}
     key = stores_key(world["embedder"].slug)
@@ -419,32 +535,37 @@ def test_a_step_that_does_not_say_what_it_changed_or_is_no_longer_kept_lists_in_
 
 
 def test_a_batchs_steps_name_each_entry_only_under_the_generations_of_its_own_levels(
-        graph: Graph, world: dict[str, Any]) -> None:
+    graph: Graph, world: dict[str, Any]
+) -> None:
     """A member's generation step must never name another author's private entry: which entries a step names decides
     what that member's view lists again."""
     project, users = world["project"], world["users"]
-    levels = [{"project_id": project, "intimacy": "private", "author_id": users["writer"], "entry_id": "a"},
-              {"project_id": project, "intimacy": "circle", "author_id": users["owner"], "entry_id": "b"},
-              {"project_id": project, "intimacy": "intimate", "author_id": users["coauthor"], "entry_id": "c"},
-              {"project_id": project, "intimacy": "public", "author_id": users["owner"], "entry_id": "c"}]
+    levels = [
+        {"project_id": project, "intimacy": "private", "author_id": users["writer"], "entry_id": "a"},
+        {"project_id": project, "intimacy": "circle", "author_id": users["owner"], "entry_id": "b"},
+        {"project_id": project, "intimacy": "intimate", "author_id": users["coauthor"], "entry_id": "c"},
+        {"project_id": project, "intimacy": "public", "author_id": users["owner"], "entry_id": "c"},
+    ]
     now = {r["project_id"]: r for r in generations.read(graph, [project], users["owner"])}[project]
     generations.bump_levels(graph, levels)
 
     def named(key: str, after: int) -> list[str] | None:
-        found = graph.read(generations.STEPS, {"project_id": project, "key": key, "after": after,
-                                               "upto": after + 1})
+        found = graph.read(generations.STEPS, {"project_id": project, "key": key, "after": after, "upto": after + 1})
         assert len(found) == 1
         return found[0]["entry_ids"]
 
     assert named(generations.ALL, now["generation"]) == ["b", "c"]
     assert named(generations.INNER, now["inner"]) == ["c"]
     writer_key = generations.own_key(users["writer"])
-    assert named(writer_key, graph.read("MATCH (p:Project {id: $p}) RETURN p[$k] AS g",
-                                        {"p": project, "k": writer_key})[0]["g"] - 1) == ["a"]
+    assert named(
+        writer_key,
+        graph.read("MATCH (p:Project {id: $p}) RETURN p[$k] AS g", {"p": project, "k": writer_key})[0]["g"] - 1,
+    ) == ["a"]
 
 
 def test_an_expired_view_is_listed_in_full_at_once_when_small_and_behind_when_large(
-        graph: Graph, settings: Settings, world: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    graph: Graph, settings: Settings, world: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The backstop (`MEMORA_DENSE_MATRIX_SECONDS`) lists a view in full even when no step moved; a large one
     then as after an unknown write: behind the searches, never serving the expired copy meanwhile."""
     viewer = Viewer(user_id=world["users"]["reader"])

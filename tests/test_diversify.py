@@ -18,10 +18,12 @@ from queries.search.request import Scope, SearchOptions
 
 
 def test_near_duplicates_are_deferred_and_everything_else_keeps_its_order() -> None:
-    texts = {"a": word_set("Hoy en la playa de Tarifa con viento de levante y cometas."),
-             "dup": word_set("Hoy en la playa de Tarifa, con viento de levante y las cometas."),
-             "close": word_set("En la playa de Tarifa no había viento y las cometas se quedaron en casa."),
-             "other": word_set("Cena con papá en Cádiz.")}
+    texts = {
+        "a": word_set("Hoy en la playa de Tarifa con viento de levante y cometas."),
+        "dup": word_set("Hoy en la playa de Tarifa, con viento de levante y las cometas."),
+        "close": word_set("En la playa de Tarifa no había viento y las cometas se quedaron en casa."),
+        "other": word_set("Cena con papá en Cádiz."),
+    }
     cands = [Fused("a", 1.0), Fused("dup", 0.98), Fused("close", 0.95), Fused("other", 0.9), Fused("pending", 0.5)]
     assert [f.id for f in diversify(cands, texts, k=5)] == ["a", "close", "other", "pending", "dup"]
     assert [f.id for f in diversify(cands, texts, k=2)] == ["a", "close"]
@@ -47,20 +49,36 @@ def test_the_size_bound_never_changes_a_verdict() -> None:
     assert _alike(*four_of_five, 0.8) and not _alike(*four_of_five, 0.8 + 1e-9)
 
 
-def test_search_diversifies_near_identical_entries(graph: Graph, embedder: CheckedEmbedder, settings: Settings,
-                                                   prefix: str, ingest: Callable[..., Any]) -> None:
+def test_search_diversifies_near_identical_entries(
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, prefix: str, ingest: Callable[..., Any]
+) -> None:
     project, owner = f"{prefix}p", f"{prefix}owner"
     set_member(graph, project, owner, "owner")
     same = "Hoy en la playa de Tarifa con mucho viento de levante y las cometas de kitesurf."
-    rows = [{"entry_id": f"{project}/dup{i}", "project_id": project, "author": owner, "text": same + " " * i}
-            for i in range(5)]
-    rows.append({"entry_id": f"{project}/other", "project_id": project, "author": owner,
-                 "text": "Surf en Bolonia al atardecer, con viento suave y muchas olas."})
+    rows = [
+        {"entry_id": f"{project}/dup{i}", "project_id": project, "author": owner, "text": same + " " * i}
+        for i in range(5)
+    ]
+    rows.append(
+        {
+            "entry_id": f"{project}/other",
+            "project_id": project,
+            "author": owner,
+            "text": "Surf en Bolonia al atardecer, con viento suave y muchas olas.",
+        }
+    )
     assert not ingest(rows).errors
 
     def top3(diversify: bool) -> list[str]:
-        resp = hybrid_search(graph, embedder, settings, Viewer(user_id=owner), "playa con viento y cometas",
-                             Scope(project_id=project), SearchOptions(k=3, diversify=diversify))
+        resp = hybrid_search(
+            graph,
+            embedder,
+            settings,
+            Viewer(user_id=owner),
+            "playa con viento y cometas",
+            Scope(project_id=project),
+            SearchOptions(k=3, diversify=diversify),
+        )
         return [r.entry_id.rsplit("/", 1)[1] for r in resp.results]
 
     plain, diverse = top3(False), top3(True)

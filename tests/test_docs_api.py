@@ -14,7 +14,8 @@ PAGE = Path(__file__).resolve().parent.parent / "docs" / "api.md"
 
 def test_the_api_page_is_what_the_app_renders() -> None:
     assert PAGE.read_text(encoding="utf-8") == api_doc.render(), (
-        f"docs/api.md is out of date: regenerate it with `{api_doc.COMMAND}` (or `make docs`)")
+        f"docs/api.md is out of date: regenerate it with `{api_doc.COMMAND}` (or `make docs`)"
+    )
 
 
 def test_every_route_is_on_the_page_under_an_introduced_tag(settings: Settings) -> None:

@@ -13,7 +13,8 @@ PAGE = Path(__file__).resolve().parent.parent / "docs" / "cli.md"
 
 def test_the_cli_page_is_what_the_parser_renders() -> None:
     assert PAGE.read_text(encoding="utf-8") == cli_doc.render(), (
-        f"docs/cli.md is out of date: regenerate it with `{cli_doc.COMMAND}` (or `make docs`)")
+        f"docs/cli.md is out of date: regenerate it with `{cli_doc.COMMAND}` (or `make docs`)"
+    )
 
 
 def test_every_subcommand_has_a_section_and_a_page() -> None:

@@ -16,8 +16,14 @@ VARIABLE = re.compile(r"\bMEMORA_[A-Z0-9_]*[A-Z0-9_]")
 CODE = ("graph", "inference", "ingest", "queries", "api")
 # Variables that are not settings of the service: read by the benchmark scripts and the Makefile, by the client
 # examples of tests/client_use, or by the test suite (its Hypothesis profile).
-NOT_SETTINGS = {"MEMORA_BENCH_DATA", "MEMORA_BASE_URL", "MEMORA_OWNER_TOKEN", "MEMORA_READER_TOKEN", "MEMORA_PROJECT",
-                "MEMORA_TEST_PROFILE"}
+NOT_SETTINGS = {
+    "MEMORA_BENCH_DATA",
+    "MEMORA_BASE_URL",
+    "MEMORA_OWNER_TOKEN",
+    "MEMORA_READER_TOKEN",
+    "MEMORA_PROJECT",
+    "MEMORA_TEST_PROFILE",
+}
 # Pages other engineers keep by hand with figures of their own runs; their names are checked by their authors.
 UNCHECKED_PAGES = {"BENCHMARKS.md"}
 
@@ -31,7 +37,8 @@ def _known(name: str, variables: set[str]) -> bool:
 
 def test_the_configuration_page_is_what_the_settings_render() -> None:
     assert PAGE.read_text(encoding="utf-8") == settings_doc.render(), (
-        f"docs/configuration.md is out of date: regenerate it with `{settings_doc.COMMAND}` (or `make docs`)")
+        f"docs/configuration.md is out of date: regenerate it with `{settings_doc.COMMAND}` (or `make docs`)"
+    )
 
 
 def test_every_setting_has_a_group_and_a_meaning() -> None:
@@ -53,14 +60,19 @@ def test_every_variable_the_code_names_is_a_setting() -> None:
             for name in set(VARIABLE.findall(path.read_text(encoding="utf-8"))):
                 if not _known(name, variables):
                     unknown.setdefault(name, []).append(path.relative_to(REPO).as_posix())
-    assert not unknown, f"variables named in the code that no settings object reads (add them to the settings): " \
-                        f"{unknown}"
+    assert not unknown, (
+        f"variables named in the code that no settings object reads (add them to the settings): {unknown}"
+    )
 
 
 def test_every_setting_is_read_by_the_code() -> None:
     """A setting nothing reads is a promise the service does not keep: delete it, or use it."""
-    sources = {path: path.read_text(encoding="utf-8") for package in CODE for path in (REPO / package).rglob("*.py")
-               if path.name != "settings_doc.py"}
+    sources = {
+        path: path.read_text(encoding="utf-8")
+        for package in CODE
+        for path in (REPO / package).rglob("*.py")
+        if path.name != "settings_doc.py"
+    }
     unread = []
     for key, (_, name, _) in settings_doc.fields().items():
         reads = re.compile(rf"\.{name}\b")

@@ -53,28 +53,42 @@ def kept_lexicons(monkeypatch: pytest.MonkeyPatch, settings: Settings) -> None:
 def flat(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> dict[str, str]:
     project, owner = f"{prefix}flat", f"{prefix}jon"
     set_member(graph, project, owner, "owner")
-    assert not ingest([{"entry_id": f"{project}/{i}", "project_id": project, "author": owner, "text": text}
-                       for i, text in enumerate([
-                           "Itziar dice que el piso de Bilbao tiene humedades y que el casero no contesta.",
-                           "Fuimos al mercado de la Ribera a comprar bacalao para la cena de Nochebuena.",
-                           "El piso de Deusto era más caro pero tenía terraza y mucha luz.",
-                           "Mi hermano arregló la bici vieja y ahora va al trabajo pedaleando."])]).errors
+    assert not ingest(
+        [
+            {"entry_id": f"{project}/{i}", "project_id": project, "author": owner, "text": text}
+            for i, text in enumerate(
+                [
+                    "Itziar dice que el piso de Bilbao tiene humedades y que el casero no contesta.",
+                    "Fuimos al mercado de la Ribera a comprar bacalao para la cena de Nochebuena.",
+                    "El piso de Deusto era más caro pero tenía terraza y mucha luz.",
+                    "Mi hermano arregló la bici vieja y ahora va al trabajo pedaleando.",
+                ]
+            )
+        ]
+    ).errors
     return {"project": project, "owner": owner}
 
 
 def _search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, flat: dict[str, str]) -> SearchResponse:
     result_cache.clear()
-    return hybrid_search(graph, embedder, settings, Viewer(user_id=flat["owner"]), QUESTION,
-                         Scope(project_id=flat["project"]), SearchOptions(k=4, now=NOW, explain=True))
+    return hybrid_search(
+        graph,
+        embedder,
+        settings,
+        Viewer(user_id=flat["owner"]),
+        QUESTION,
+        Scope(project_id=flat["project"]),
+        SearchOptions(k=4, now=NOW, explain=True),
+    )
 
 
 def _answers(r: SearchResponse) -> list[tuple[str, float]]:
     return [(x.entry_id, x.score) for x in r.results]
 
 
-def test_a_right_guess_embeds_once_and_a_stale_one_again(graph: Graph, embedder: CheckedEmbedder,
-                                                        settings: Settings, flat: dict[str, str],
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_right_guess_embeds_once_and_a_stale_one_again(
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, flat: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     cold = settings.model_copy(update={"query_embed_cache_size": 0})
     counting = Counting(embedder.inner)
     checked = CheckedEmbedder(counting)
@@ -107,19 +121,27 @@ def test_a_right_guess_embeds_once_and_a_stale_one_again(graph: Graph, embedder:
     assert _answers(stale) == _answers(unguessed), "a stale guess changed the results"
 
 
-def test_no_guess_without_a_dense_channel_or_for_a_keyword_query(graph: Graph, embedder: CheckedEmbedder,
-                                                                 flat: dict[str, str]) -> None:
+def test_no_guess_without_a_dense_channel_or_for_a_keyword_query(
+    graph: Graph, embedder: CheckedEmbedder, flat: dict[str, str]
+) -> None:
     viewer = Viewer(user_id=flat["owner"])
     lexicons.lexicon(graph, flat["project"], viewer)  # kept
     start = early_vector.start
-    assert start(graph, embedder, viewer, [flat["project"]], QUESTION,
-                 SearchOptions(channels=("fulltext",), now=NOW), 0) is None
-    assert start(graph, embedder, viewer, [flat["project"]], "Bilbao",
-                 SearchOptions(now=NOW), 0) is None  # one word: the keyword layer, the dense channel is skipped
-    assert start(graph, embedder, viewer, [flat["project"]], "¿con quién aparece Itziar?",
-                 SearchOptions(now=NOW), 0) is None  # an entity question's shape: answered without a vector
+    assert (
+        start(graph, embedder, viewer, [flat["project"]], QUESTION, SearchOptions(channels=("fulltext",), now=NOW), 0)
+        is None
+    )
+    assert (
+        start(graph, embedder, viewer, [flat["project"]], "Bilbao", SearchOptions(now=NOW), 0) is None
+    )  # one word: the keyword layer, the dense channel is skipped
+    assert (
+        start(graph, embedder, viewer, [flat["project"]], "¿con quién aparece Itziar?", SearchOptions(now=NOW), 0)
+        is None
+    )  # an entity question's shape: answered without a vector
     guess = start(graph, embedder, viewer, [flat["project"]], QUESTION, SearchOptions(now=NOW), 0)
     assert guess is not None and guess.text == QUESTION
     assert np.allclose(guess.vector.result(), embedder.embed_query(QUESTION))
-    assert start(graph, embedder, Viewer(user_id="someone-else"), [flat["project"]], QUESTION,
-                 SearchOptions(now=NOW), 0) is None  # another viewer's lexicon is never theirs to guess with
+    assert (
+        start(graph, embedder, Viewer(user_id="someone-else"), [flat["project"]], QUESTION, SearchOptions(now=NOW), 0)
+        is None
+    )  # another viewer's lexicon is never theirs to guess with

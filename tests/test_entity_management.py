@@ -36,9 +36,20 @@ def house(graph: Graph, prefix: str, ingest: Callable[..., IngestReport]) -> dic
         ("e4", "ana", "circle", "Lola vino a cenar con Marta.", ["Marta"]),
         ("e5", "ana", "private", "Nadie sabe de Secreto.", ["Secreto"]),
     ]
-    report = ingest([{"entry_id": f"{p}/{eid}", "project_id": p, "author": users[who], "intimacy": level,
-                      "text": text, "persons": persons, "occurred_on": "2010-07-01"}
-                     for eid, who, level, text, persons in rows])
+    report = ingest(
+        [
+            {
+                "entry_id": f"{p}/{eid}",
+                "project_id": p,
+                "author": users[who],
+                "intimacy": level,
+                "text": text,
+                "persons": persons,
+                "occurred_on": "2010-07-01",
+            }
+            for eid, who, level, text, persons in rows
+        ]
+    )
     assert not report.errors
     return {"project": p, **users}
 
@@ -67,8 +78,9 @@ def entity_names(client: TestClient, headers: dict[str, str], project: str) -> s
     return {e["name"] for e in client.get(f"/v1/projects/{project}/entities", headers=headers).json()}
 
 
-def test_an_entity_declared_after_ingest_links_existing_entries(client: TestClient, auth: Headers,
-                                                                house: dict[str, str]) -> None:
+def test_an_entity_declared_after_ingest_links_existing_entries(
+    client: TestClient, auth: Headers, house: dict[str, str]
+) -> None:
     p, ana, carl = house["project"], auth(house["ana"]), auth(house["carl"])
     assert "Pep" not in companions(client, carl, p, "Marta")
     resp = client.post(f"/v1/projects/{p}/entities", json={"kind": "person", "name": "Pep"}, headers=ana)
@@ -87,19 +99,26 @@ def test_an_entity_declared_after_ingest_links_existing_entries(client: TestClie
     assert "Pep" in persons_of(client, carl, f"{p}/e2"), "an alias added later links the texts that use it"
 
 
-def test_deleting_an_entity_unlinks_it_everywhere_its_writer_sees(client: TestClient, auth: Headers,
-                                                                  house: dict[str, str], graph: Graph) -> None:
+def test_deleting_an_entity_unlinks_it_everywhere_its_writer_sees(
+    client: TestClient, auth: Headers, house: dict[str, str], graph: Graph
+) -> None:
     p, ana, carl = house["project"], auth(house["ana"]), auth(house["carl"])
-    wait(client, ana, p, client.post(f"/v1/projects/{p}/entities", json={"kind": "place", "name": "Pep"},
-                                     headers=ana).json()["relink"])
+    wait(
+        client,
+        ana,
+        p,
+        client.post(f"/v1/projects/{p}/entities", json={"kind": "place", "name": "Pep"}, headers=ana).json()["relink"],
+    )
     assert "Pep" in companions(client, carl, p, "Marta"), "the mistaken place is Marta's companion"
     resp = client.delete(f"/v1/projects/{p}/entities/place/Pep", headers=ana)
     assert resp.status_code == 202, resp.text
     wait(client, ana, p, resp.json())
     assert "Pep" not in companions(client, carl, p, "Marta")
     assert "Pep" not in entity_names(client, carl, p)
-    assert client.get(f"/v1/projects/{p}/analytics/cooccurrence", params={"entity": "Pep"},
-                      headers=carl).status_code == 404
+    assert (
+        client.get(f"/v1/projects/{p}/analytics/cooccurrence", params={"entity": "Pep"}, headers=carl).status_code
+        == 404
+    )
     top = client.get(f"/v1/projects/{p}/analytics/importance", headers=carl).json()
     assert "Pep" not in [t["name"] for t in top]
     found = client.post("/v1/search", json={"q": "playa", "project_id": p}, headers=carl).json()["results"]
@@ -114,11 +133,13 @@ def test_deleting_an_entity_unlinks_it_everywhere_its_writer_sees(client: TestCl
     assert "Marta" in entity_names(client, auth(house["bea"]), p)
 
 
-def test_a_private_declaration_never_links_another_authors_entries(client: TestClient, auth: Headers,
-                                                                   house: dict[str, str], graph: Graph) -> None:
+def test_a_private_declaration_never_links_another_authors_entries(
+    client: TestClient, auth: Headers, house: dict[str, str], graph: Graph
+) -> None:
     p, bea = house["project"], auth(house["bea"])
-    resp = client.post(f"/v1/projects/{p}/entities", json={"kind": "person", "name": "Lola", "audience": "private"},
-                       headers=bea)
+    resp = client.post(
+        f"/v1/projects/{p}/entities", json={"kind": "person", "name": "Lola", "audience": "private"}, headers=bea
+    )
     wait(client, bea, p, resp.json()["relink"])
     lola = resp.json()["id"]
     assert lola in [r["id"] for r in graph.read(MENTIONED, {"entry": f"{p}/e3"})], "Bea's own private entry"
@@ -126,8 +147,9 @@ def test_a_private_declaration_never_links_another_authors_entries(client: TestC
     assert "Lola" not in entity_names(client, auth(house["ana"]), p)
 
 
-def test_renaming_keeps_declared_ids_and_rewrites_listed_names(client: TestClient, auth: Headers,
-                                                               house: dict[str, str]) -> None:
+def test_renaming_keeps_declared_ids_and_rewrites_listed_names(
+    client: TestClient, auth: Headers, house: dict[str, str]
+) -> None:
     p, ana, carl, bea = house["project"], auth(house["ana"]), auth(house["carl"]), auth(house["bea"])
     pep = client.post(f"/v1/projects/{p}/entities", json={"kind": "person", "name": "Pep"}, headers=ana).json()
     renamed = client.patch(f"/v1/projects/{p}/entities/person/Pep", json={"name": "Josep"}, headers=ana)
@@ -150,8 +172,9 @@ def test_renaming_keeps_declared_ids_and_rewrites_listed_names(client: TestClien
     assert client.patch(f"/v1/projects/{p}/entities/person/Marta", json={"name": "X"}, headers=ana).status_code == 404
 
 
-def test_entity_edits_reveal_nothing_hidden(client: TestClient, auth: Headers, house: dict[str, str],
-                                            graph: Graph, prefix: str) -> None:
+def test_entity_edits_reveal_nothing_hidden(
+    client: TestClient, auth: Headers, house: dict[str, str], graph: Graph, prefix: str
+) -> None:
     """Only writers may edit, and a writer's edit finds only entities they may see: "Secreto", named by Ana's
     private entry alone, answers Bea exactly as a name nobody used, and stays linked."""
     p, bea, carl = house["project"], auth(house["bea"]), auth(house["carl"])
@@ -166,23 +189,28 @@ def test_entity_edits_reveal_nothing_hidden(client: TestClient, auth: Headers, h
     for who in (carl, auth(f"{prefix}outsider")):
         for name in ("Marta", "Secreto", "Nadie"):
             assert client.delete(f"/v1/projects/{p}/entities/person/{name}", headers=who).status_code == 403
-            assert client.patch(f"/v1/projects/{p}/entities/person/{name}", json={"name": "X"},
-                                headers=who).status_code == 403
+            assert (
+                client.patch(f"/v1/projects/{p}/entities/person/{name}", json={"name": "X"}, headers=who).status_code
+                == 403
+            )
     assert client.patch(f"/v1/projects/{p}/entities/animal/Rex", json={"name": "X"}, headers=carl).status_code == 422
     assert client.patch(f"/v1/projects/{p}/entities/person/Marta", json={}, headers=carl).status_code == 422
 
-    job = client.post(f"/v1/projects/{p}/entities", json={"kind": "thing", "name": "Barca"},
-                      headers=auth(house["ana"])).json()["relink"]
+    job = client.post(
+        f"/v1/projects/{p}/entities", json={"kind": "thing", "name": "Barca"}, headers=auth(house["ana"])
+    ).json()["relink"]
     assert client.get(f"/v1/projects/{p}/relink/{job['job_id']}", headers=carl).status_code == 403
-    assert client.get(f"/v1/projects/{p}/relink/{job['job_id']}", headers=bea).status_code == 404, \
+    assert client.get(f"/v1/projects/{p}/relink/{job['job_id']}", headers=bea).status_code == 404, (
         "a job is read by the writer who started it (its counts are over what they may see)"
+    )
     assert client.get(f"/v1/projects/{p}/relink/nope", headers=bea).status_code == 404
     set_member(graph, f"{prefix}otro", house["bea"], "owner")
     assert client.get(f"/v1/projects/{prefix}otro/relink/{job['job_id']}", headers=bea).status_code == 404
 
 
-def test_a_relink_job_counts_only_what_its_writer_may_see(client: TestClient, auth: Headers,
-                                                          house: dict[str, str], graph: Graph) -> None:
+def test_a_relink_job_counts_only_what_its_writer_may_see(
+    client: TestClient, auth: Headers, house: dict[str, str], graph: Graph
+) -> None:
     """Bea declares "Nadie", a word only Ana's private entry uses: that entry is linked, but Bea's job counts the
     four entries she may see and reports none changed, as in a project without Ana's private entry."""
     p, bea = house["project"], auth(house["bea"])
@@ -198,40 +226,73 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
     return code, out.out, out.err
 
 
-def test_entities_from_the_command_line(capsys: pytest.CaptureFixture[str], house: dict[str, str],
-                                        graph: Graph) -> None:
+def test_entities_from_the_command_line(
+    capsys: pytest.CaptureFixture[str], house: dict[str, str], graph: Graph
+) -> None:
     p = house["project"]
     code, _, err = _run(capsys, "entity", "add", "--project", p, "--name", "Pep")
     assert code == 2 and "--kind" in err
     assert graph.read("MATCH (n:Person {id: $id}) RETURN count(n) AS n", {"id": f"{p}/person/pep"})[0]["n"] == 0
 
-    code, out, _ = _run(capsys, "entity", "add", "--project", p, "--kind", "person", "--name", "Pep",
-                        "--as", house["ana"], "--json")
+    code, out, _ = _run(
+        capsys, "entity", "add", "--project", p, "--kind", "person", "--name", "Pep", "--as", house["ana"], "--json"
+    )
     assert code == 0 and '"relinked": 1' in out and '"entries": 5' in out
     assert f"{p}/person/pep" in [r["id"] for r in graph.read(MENTIONED, {"entry": f"{p}/e1"})]
 
-    code, out, _ = _run(capsys, "entity", "rename", "--project", p, "--kind", "person", "--name", "Pep",
-                        "--to", "Josep", "--alias", "el abuelo", "--as", house["bea"], "--json")
+    code, out, _ = _run(
+        capsys,
+        "entity",
+        "rename",
+        "--project",
+        p,
+        "--kind",
+        "person",
+        "--name",
+        "Pep",
+        "--to",
+        "Josep",
+        "--alias",
+        "el abuelo",
+        "--as",
+        house["bea"],
+        "--json",
+    )
     assert code == 0 and '"name": "Josep"' in out
     assert {r["name"] for r in graph.read(MENTIONED, {"entry": f"{p}/e2"})} == {"Josep", "Marta"}
 
     code, _, err = _run(capsys, "entity", "remove", "--project", p, "--kind", "person", "--name", "Josep")
     assert code == 2 and "--as" in err
-    code, _, err = _run(capsys, "entity", "remove", "--project", p, "--kind", "person", "--name", "Josep",
-                        "--as", house["carl"])
+    code, _, err = _run(
+        capsys, "entity", "remove", "--project", p, "--kind", "person", "--name", "Josep", "--as", house["carl"]
+    )
     assert code == 4 and "owner and coauthors" in err
-    code, _, err = _run(capsys, "entity", "remove", "--project", p, "--kind", "person", "--name", "Secreto",
-                        "--as", house["bea"])
+    code, _, err = _run(
+        capsys, "entity", "remove", "--project", p, "--kind", "person", "--name", "Secreto", "--as", house["bea"]
+    )
     assert code == 2 and "no such person" in err
-    code, out, _ = _run(capsys, "entity", "remove", "--project", p, "--kind", "person", "--name", "el abuelo",
-                        "--as", house["ana"], "--json")
+    code, out, _ = _run(
+        capsys,
+        "entity",
+        "remove",
+        "--project",
+        p,
+        "--kind",
+        "person",
+        "--name",
+        "el abuelo",
+        "--as",
+        house["ana"],
+        "--json",
+    )
     assert code == 0 and '"removed": true' in out
     assert "Josep" not in {r["name"] for r in graph.read(MENTIONED, {"entry": f"{p}/e2"})}
     assert "Josep" not in {r["name"] for r in graph.read(MENTIONED, {"entry": f"{p}/e1"})}
 
 
-def test_an_edit_of_hidden_sources_moves_no_other_viewers_generation(client: TestClient, auth: Headers,
-                                                                      house: dict[str, str], graph: Graph) -> None:
+def test_an_edit_of_hidden_sources_moves_no_other_viewers_generation(
+    client: TestClient, auth: Headers, house: dict[str, str], graph: Graph
+) -> None:
     """Cached results are keyed by search generations: an edit whose sources only its writer may see (Ana's private
     Secreto) must leave everyone else's generations alone, or a cache miss would tell them it happened; an edit of
     circle sources moves everyone's."""
@@ -243,8 +304,14 @@ def test_an_edit_of_hidden_sources_moves_no_other_viewers_generation(client: Tes
         return generations.read(graph, [p], house[user])
 
     before = {u: gens(u) for u in ("ana", "bea", "carl")}
-    wait(client, ana, p, client.patch(f"/v1/projects/{p}/entities/person/Secreto", json={"name": "Sigilo"},
-                                      headers=ana).json()["relink"])
+    wait(
+        client,
+        ana,
+        p,
+        client.patch(f"/v1/projects/{p}/entities/person/Secreto", json={"name": "Sigilo"}, headers=ana).json()[
+            "relink"
+        ],
+    )
     wait(client, ana, p, client.delete(f"/v1/projects/{p}/entities/person/Sigilo", headers=ana).json())
     after = {u: gens(u) for u in ("ana", "bea", "carl")}
     assert after["bea"] == before["bea"] and after["carl"] == before["carl"]

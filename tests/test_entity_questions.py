@@ -26,12 +26,20 @@ ROWS = [  # key, when, chapter, intimacy, persons, places, text
 
 # question, expected answer kind, entity name (None: no entity), check on the reader's item names (in order)
 TABLE: list[tuple[str, str, str | None, Callable[[list[str]], bool]]] = [
-    ("¿con quién aparece Pep?", "cooccurrence", "Pep", lambda n: n[0] == "Juan" and set(n) == {"Juan", "Marta",
-                                                                                              "Andrés"}),
+    (
+        "¿con quién aparece Pep?",
+        "cooccurrence",
+        "Pep",
+        lambda n: n[0] == "Juan" and set(n) == {"Juan", "Marta", "Andrés"},
+    ),
     ("¿quiénes aparecen junto a Marta?", "cooccurrence", "Marta", lambda n: n[0] == "Lola"),
     ("¿cuándo desapareció Marta?", "timeline", "Marta", lambda n: n == ["2011", "2010", "2009"]),
-    ("¿quién es lo más importante en mi vida?", "importance", None, lambda n: n[0] in ("Marta", "Pep", "Lola")
-                                                                            and "Secretina" not in n),
+    (
+        "¿quién es lo más importante en mi vida?",
+        "importance",
+        None,
+        lambda n: n[0] in ("Marta", "Pep", "Lola") and "Secretina" not in n,
+    ),
     ("¿qué lugares se parecen a Berlín?", "similar", "Berlín", lambda n: "Berlín" not in n and len(n) >= 3),
     ("otra época como la de Berlín", "similar", "Berlín", lambda n: set(n) == {"Andalucía", "Madrid"}),
     ("who shows up with Marta most?", "cooccurrence", "Marta", lambda n: n[0] == "Lola"),
@@ -43,19 +51,43 @@ TABLE: list[tuple[str, str, str | None, Callable[[list[str]], bool]]] = [
     ("quand Marta a-t-elle disparu ?", "timeline", "Marta", lambda n: n[0] == "2011"),
     ("qui compte le plus dans ma vie ?", "importance", None, lambda n: "Secretina" not in n),
 ]
-OTHER = ["concierto de rock en Berlín", "what did Pep play at the concert?", "la playa con Marta en verano",
-         "qu'est-ce que Lola a fait à Tarifa ?", "¿con quién aparece Secretina?", "¿con quién aparece Nadie?"]
+OTHER = [
+    "concierto de rock en Berlín",
+    "what did Pep play at the concert?",
+    "la playa con Marta en verano",
+    "qu'est-ce que Lola a fait à Tarifa ?",
+    "¿con quién aparece Secretina?",
+    "¿con quién aparece Nadie?",
+]
 
 
-def test_entity_questions_in_three_languages(graph: Graph, prefix: str, ingest: Callable[..., Any], client: Any,
-                                             embedder: CheckedEmbedder,
-                                             auth: Callable[[str], dict[str, str]]) -> None:
+def test_entity_questions_in_three_languages(
+    graph: Graph,
+    prefix: str,
+    ingest: Callable[..., Any],
+    client: Any,
+    embedder: CheckedEmbedder,
+    auth: Callable[[str], dict[str, str]],
+) -> None:
     project, ana, lola = f"{prefix}life", f"{prefix}ana", f"{prefix}lola"
     set_member(graph, project, ana, "owner")
     set_member(graph, project, lola, "reader")
-    assert not ingest([{"entry_id": f"{project}/{k}", "project_id": project, "author": ana, "occurred_on": when,
-                        "period": chapter, "intimacy": lvl, "persons": persons, "places": places, "text": text}
-                       for k, when, chapter, lvl, persons, places, text in ROWS]).errors
+    assert not ingest(
+        [
+            {
+                "entry_id": f"{project}/{k}",
+                "project_id": project,
+                "author": ana,
+                "occurred_on": when,
+                "period": chapter,
+                "intimacy": lvl,
+                "persons": persons,
+                "places": places,
+                "text": text,
+            }
+            for k, when, chapter, lvl, persons, places, text in ROWS
+        ]
+    ).errors
     refresh_project(graph, project, embedder.slug)
     private = {f"{project}/{k}" for k, *_, lvl, _p, _l, _t in ROWS if lvl == "private"}
 

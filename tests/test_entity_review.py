@@ -37,9 +37,20 @@ def book(graph: Graph, prefix: str, ingest: Callable[..., IngestReport]) -> dict
         ("e2", "circle", "Fuimos a la playa con Remedios y comimos con Carmen en el puerto.", []),
         ("e3", "circle", "Otra tarde en el huerto con Remedios, regando los tomates.", ["Carmencita"]),
     ]
-    report = ingest([{"entry_id": f"{p}/{eid}", "project_id": p, "author": users["ana"], "intimacy": level,
-                      "occurred_on": "2012-05-01", "text": text, "persons": persons}
-                     for eid, level, text, persons in rows])
+    report = ingest(
+        [
+            {
+                "entry_id": f"{p}/{eid}",
+                "project_id": p,
+                "author": users["ana"],
+                "intimacy": level,
+                "occurred_on": "2012-05-01",
+                "text": text,
+                "persons": persons,
+            }
+            for eid, level, text, persons in rows
+        ]
+    )
     assert not report.errors
     return {"project": p, **users}
 
@@ -50,18 +61,17 @@ def names(client: TestClient, headers: dict[str, str], project: str) -> dict[str
     return {c["name"]: c for c in resp.json()}
 
 
-def test_confirm_and_reject_through_the_api(client: TestClient, auth: Headers, book: dict[str, str],
-                                            graph: Graph) -> None:
+def test_confirm_and_reject_through_the_api(
+    client: TestClient, auth: Headers, book: dict[str, str], graph: Graph
+) -> None:
     p, ana, bea, carl = book["project"], auth(book["ana"]), auth(book["bea"]), auth(book["carl"])
     assert names(client, bea, p)["Remedios"]["mentions"] == 2
     assert "Eulalia" not in names(client, bea, p) and "Eulalia" in names(client, ana, p)
     assert client.get(f"/v1/projects/{p}/entities/candidates", headers=carl).status_code == 403
-    assert client.post(f"/v1/projects/{p}/entities/candidates/person/Remedios/confirm",
-                       headers=carl).status_code == 403
+    assert client.post(f"/v1/projects/{p}/entities/candidates/person/Remedios/confirm", headers=carl).status_code == 403
     hidden = client.post(f"/v1/projects/{p}/entities/candidates/person/Eulalia/confirm", headers=bea)
     assert hidden.status_code == 404, "a name only in an entry hidden from Bea does not exist for her"
-    assert client.post(f"/v1/projects/{p}/entities/candidates/animal/Remedios/confirm",
-                       headers=bea).status_code == 422
+    assert client.post(f"/v1/projects/{p}/entities/candidates/animal/Remedios/confirm", headers=bea).status_code == 422
 
     resp = client.post(f"/v1/projects/{p}/entities/candidates/person/remedios/confirm", headers=bea)
     assert resp.status_code == 200, resp.text
@@ -79,17 +89,26 @@ def test_confirm_and_reject_through_the_api(client: TestClient, auth: Headers, b
     assert "Eulalia" not in {e["name"] for e in client.get(f"/v1/projects/{p}/entities", headers=ana).json()}
 
 
-def test_merge_and_unmerge_through_the_api(client: TestClient, auth: Headers, book: dict[str, str],
-                                           graph: Graph) -> None:
+def test_merge_and_unmerge_through_the_api(
+    client: TestClient, auth: Headers, book: dict[str, str], graph: Graph
+) -> None:
     p, ana, carl = book["project"], auth(book["ana"]), auth(book["carl"])
     carmen, carmencita = f"{p}/person/carmen", f"{p}/person/carmencita"
     assert [r["id"] for r in graph.read(MENTIONED, {"entry": f"{p}/e3"})] == [carmencita]
     body = {"into": "Carmen", "from": "Carmencita"}
     assert client.post(f"/v1/projects/{p}/entities/merge", json=body, headers=carl).status_code == 403
-    assert client.post(f"/v1/projects/{p}/entities/merge", json={"into": "Carmen", "from": "Nadie"},
-                       headers=ana).status_code == 404
-    assert client.post(f"/v1/projects/{p}/entities/merge", json={"into": "Carmen", "from": "carmen"},
-                       headers=ana).status_code == 409
+    assert (
+        client.post(
+            f"/v1/projects/{p}/entities/merge", json={"into": "Carmen", "from": "Nadie"}, headers=ana
+        ).status_code
+        == 404
+    )
+    assert (
+        client.post(
+            f"/v1/projects/{p}/entities/merge", json={"into": "Carmen", "from": "carmen"}, headers=ana
+        ).status_code
+        == 409
+    )
     resp = client.post(f"/v1/projects/{p}/entities/merge", json=body, headers=ana)
     assert resp.status_code == 200, resp.text
     assert resp.json()["aliases_added"] == ["Carmencita"]
@@ -99,13 +118,15 @@ def test_merge_and_unmerge_through_the_api(client: TestClient, auth: Headers, bo
     people = {e["name"]: e for e in client.get(f"/v1/projects/{p}/entities", headers=carl).json()}
     assert "Carmencita" not in people and "Carmencita" in people["Carmen"]["aliases"]
 
-    assert client.post(f"/v1/projects/{p}/entities/unmerge", json={"name": "Carmencita"},
-                       headers=carl).status_code == 403
+    assert (
+        client.post(f"/v1/projects/{p}/entities/unmerge", json={"name": "Carmencita"}, headers=carl).status_code == 403
+    )
     # Only the merge's author may read or undo it (it records names as they saw them, private ones included): the
     # coauthor's unmerge answers like a name never merged, and changes nothing.
     bea = auth(book["bea"])
-    assert client.post(f"/v1/projects/{p}/entities/unmerge", json={"name": "Carmencita"},
-                       headers=bea).status_code == 404
+    assert (
+        client.post(f"/v1/projects/{p}/entities/unmerge", json={"name": "Carmencita"}, headers=bea).status_code == 404
+    )
     assert [r["id"] for r in graph.read(MENTIONED, {"entry": f"{p}/e3"})] == [carmen]
     resp = client.post(f"/v1/projects/{p}/entities/unmerge", json={"name": "Carmencita"}, headers=ana)
     assert resp.status_code == 200, resp.text
@@ -113,13 +134,16 @@ def test_merge_and_unmerge_through_the_api(client: TestClient, auth: Headers, bo
     assert [r["id"] for r in graph.read(MENTIONED, {"entry": f"{p}/e3"})] == [carmencita]
     people = {e["name"]: e for e in client.get(f"/v1/projects/{p}/entities", headers=carl).json()}
     assert "Carmencita" in people and people["Carmen"]["aliases"] == []
-    assert client.post(f"/v1/projects/{p}/entities/unmerge", json={"name": "Carmencita"},
-                       headers=ana).status_code == 404
+    assert (
+        client.post(f"/v1/projects/{p}/entities/unmerge", json={"name": "Carmencita"}, headers=ana).status_code == 404
+    )
 
 
 def visible(graph: Graph, project: str, user: str) -> dict[str, list[str]]:
-    return {e.name: list(e.aliases)
-            for e in list_visible_entities(graph, [project], visibility_params(Viewer(user_id=user)))}
+    return {
+        e.name: list(e.aliases)
+        for e in list_visible_entities(graph, [project], visibility_params(Viewer(user_id=user)))
+    }
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -128,13 +152,16 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
     return code, out.out, out.err
 
 
-def test_review_from_the_command_line(capsys: pytest.CaptureFixture[str], book: dict[str, str],
-                                      graph: Graph) -> None:
+def test_review_from_the_command_line(capsys: pytest.CaptureFixture[str], book: dict[str, str], graph: Graph) -> None:
     p = book["project"]
     code, out, _ = _run(capsys, "entity", "candidates", "--project", p, "--json")
     listed = {c["name"]: c for c in json.loads(out)}
-    assert code == 0 and listed["Eulalia"] == {"name": "Eulalia", "kind": "person", "mentions": 1,
-                                               "examples": [f"{p}/e1"]}
+    assert code == 0 and listed["Eulalia"] == {
+        "name": "Eulalia",
+        "kind": "person",
+        "mentions": 1,
+        "examples": [f"{p}/e1"],
+    }
     code, out, _ = _run(capsys, "entity", "candidates", "--project", p, "--as", book["carl"], "--json")
     assert code == 0 and "Eulalia" not in {c["name"] for c in json.loads(out)}, "a reader never sees it"
     code, _, err = _run(capsys, "entity", "confirm", "--project", p, "--name", "Remedios", "--as", book["carl"])
@@ -144,11 +171,9 @@ def test_review_from_the_command_line(capsys: pytest.CaptureFixture[str], book: 
     code, _, err = _run(capsys, "entity", "reject", "--project", p, "--name", "Eulalia", "--as", book["bea"])
     assert code == 2 and "no candidate" in err
 
-    code, out, _ = _run(capsys, "entity", "reject", "--project", p, "--name", "Remedios", "--as", book["bea"],
-                        "--json")
+    code, out, _ = _run(capsys, "entity", "reject", "--project", p, "--name", "Remedios", "--as", book["bea"], "--json")
     assert code == 0 and json.loads(out)["status"] == "rejected"
-    code, out, _ = _run(capsys, "entity", "confirm", "--project", p, "--name", "eulalia", "--as", book["ana"],
-                        "--json")
+    code, out, _ = _run(capsys, "entity", "confirm", "--project", p, "--name", "eulalia", "--as", book["ana"], "--json")
     assert code == 0 and json.loads(out)["relink"]["relinked"] == 1
     code, out, _ = _run(capsys, "entity", "candidates", "--project", p, "--json")
     assert not {"Remedios", "Eulalia"} & {c["name"] for c in json.loads(out)}
@@ -156,8 +181,20 @@ def test_review_from_the_command_line(capsys: pytest.CaptureFixture[str], book: 
     assert "Eulalia" in {e["name"] for e in json.loads(out)}
     assert "Eulalia" not in visible(graph, p, book["bea"]), "seen only in a private entry: declared privately"
 
-    code, out, _ = _run(capsys, "entity", "merge", "--project", p, "--into", "Carmen", "--from", "Eulalia",
-                        "--as", book["ana"], "--json")
+    code, out, _ = _run(
+        capsys,
+        "entity",
+        "merge",
+        "--project",
+        p,
+        "--into",
+        "Carmen",
+        "--from",
+        "Eulalia",
+        "--as",
+        book["ana"],
+        "--json",
+    )
     assert code == 0 and json.loads(out)["aliases_added"] == ["Eulalia"]
     assert "Eulalia" in visible(graph, p, book["ana"])["Carmen"]
     assert "Eulalia" not in visible(graph, p, book["bea"])["Carmen"], "a private name stays private after a merge"
@@ -165,11 +202,24 @@ def test_review_from_the_command_line(capsys: pytest.CaptureFixture[str], book: 
     code, _, _ = _run(capsys, "entity", "unmerge", "--project", p, "--name", "Eulalia", "--as", book["ana"])
     assert code == 0 and "Eulalia" in visible(graph, p, book["ana"])
 
-    code, out, _ = _run(capsys, "entity", "merge", "--project", p, "--into", "Carmen", "--from", "Carmencita",
-                        "--as", book["bea"], "--json")
+    code, out, _ = _run(
+        capsys,
+        "entity",
+        "merge",
+        "--project",
+        p,
+        "--into",
+        "Carmen",
+        "--from",
+        "Carmencita",
+        "--as",
+        book["bea"],
+        "--json",
+    )
     assert code == 0 and json.loads(out)["aliases_added"] == ["Carmencita"]
     assert [r["id"] for r in graph.read(MENTIONED, {"entry": f"{p}/e3"})] == [f"{p}/person/carmen"]
-    code, out, _ = _run(capsys, "entity", "unmerge", "--project", p, "--name", "Carmencita", "--as", book["bea"],
-                        "--json")
+    code, out, _ = _run(
+        capsys, "entity", "unmerge", "--project", p, "--name", "Carmencita", "--as", book["bea"], "--json"
+    )
     assert code == 0 and json.loads(out)["name"] == "Carmencita"
     assert [r["id"] for r in graph.read(MENTIONED, {"entry": f"{p}/e3"})] == [f"{p}/person/carmencita"]

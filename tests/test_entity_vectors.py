@@ -34,9 +34,19 @@ PRIVATE = [
 
 
 def _records(project: str, author: str, rows: list[Any], intimacy: str) -> list[dict[str, Any]]:
-    return [{"entry_id": f"{project}/{k}", "project_id": project, "author": author, "occurred_on": when,
-             "intimacy": intimacy, "persons": persons, "places": places, "text": text}
-            for k, when, persons, places, text in rows]
+    return [
+        {
+            "entry_id": f"{project}/{k}",
+            "project_id": project,
+            "author": author,
+            "occurred_on": when,
+            "intimacy": intimacy,
+            "persons": persons,
+            "places": places,
+            "text": text,
+        }
+        for k, when, persons, places, text in rows
+    ]
 
 
 @pytest.fixture()
@@ -50,15 +60,19 @@ def band(graph: Graph, prefix: str, ingest: Callable[..., Any], embedder: Checke
     return {"project": project, **users}
 
 
-def _similar(graph: Graph, band: dict[str, str], user: str, slug: str, name: str = "Pep",
-             kind: str | None = "person") -> list[tuple[str, float, int]]:
+def _similar(
+    graph: Graph, band: dict[str, str], user: str, slug: str, name: str = "Pep", kind: str | None = "person"
+) -> list[tuple[str, float, int]]:
     params = visibility_params(Viewer(user_id=band[user]))
-    return [(s.name, s.score, s.entries)
-            for s in similar(graph, params, band["project"], f"{band['project']}/person/{name.lower()}", slug, kind)]
+    return [
+        (s.name, s.score, s.entries)
+        for s in similar(graph, params, band["project"], f"{band['project']}/person/{name.lower()}", slug, kind)
+    ]
 
 
-def test_reader_view_never_moves_with_hidden_entries(graph: Graph, band: dict[str, str], embedder: CheckedEmbedder,
-                                                      ingest: Callable[..., Any]) -> None:
+def test_reader_view_never_moves_with_hidden_entries(
+    graph: Graph, band: dict[str, str], embedder: CheckedEmbedder, ingest: Callable[..., Any]
+) -> None:
     slug = embedder.slug
     before = {u: _similar(graph, band, u, slug) for u in ("owner", "coauthor", "reader")}
     assert before["reader"][0][0] == "Juan"  # Pep's band mate is the closest person
@@ -76,8 +90,14 @@ def test_reader_view_never_moves_with_hidden_entries(graph: Graph, band: dict[st
     assert owner_marta > dict((n, s) for n, s, _ in before["owner"])["Marta"]  # Pep moved towards the beach
 
     # Intimate entries shape the owner's and coauthors' view, never a reader's.
-    ingest(_records(band["project"], band["owner"], [("i1", "2016-08", ["Pep"], ["Tarifa"],
-                                                       "Pep en la playa de Tarifa, surf y sol.")], "intimate"))
+    ingest(
+        _records(
+            band["project"],
+            band["owner"],
+            [("i1", "2016-08", ["Pep"], ["Tarifa"], "Pep en la playa de Tarifa, surf y sol.")],
+            "intimate",
+        )
+    )
     refresh_project(graph, band["project"], slug)
     assert _similar(graph, band, "reader", slug) == before["reader"]
     assert _similar(graph, band, "coauthor", slug) != before["coauthor"]
@@ -98,9 +118,15 @@ def test_outsiders_and_unknown_names(graph: Graph, band: dict[str, str], embedde
     assert places[0][0] in ("Tarifa", "Cádiz")
 
 
-def test_api_and_cli(graph: Graph, band: dict[str, str], client: Any, auth: Callable[[str], dict[str, str]],
-                     ingest: Callable[..., Any], embedder: CheckedEmbedder,
-                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_api_and_cli(
+    graph: Graph,
+    band: dict[str, str],
+    client: Any,
+    auth: Callable[[str], dict[str, str]],
+    ingest: Callable[..., Any],
+    embedder: CheckedEmbedder,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     project = band["project"]
     url = f"/v1/projects/{project}/analytics/similar"
     r = client.get(url, params={"entity": "Pep"}, headers=auth(band["reader"]))

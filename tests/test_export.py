@@ -27,7 +27,7 @@ from graph.settings import Settings
 from graph.visibility import Viewer, visibility_params
 from graph.witnesses import create_grant
 from inference.embedders import CheckedEmbedder
-from ingest.pipeline import LineError, parse_line
+from ingest.records import LineError, parse_line
 from ingest.relink import relink_project
 
 CHAPTER = "Verano en Cádiz"
@@ -50,18 +50,63 @@ def world(graph: Graph, embedder: CheckedEmbedder, prefix: str, ingest: Callable
     upsert_entity(graph, p, "thing", "la persiana", [], "circle", users["coauthor"])
     o, c = users["owner"], users["coauthor"]
     rows: list[dict[str, Any]] = [
-        {"entry_id": f"{p}/e1", "project_id": p, "author": o, "occurred_on": "2008-07", "period": CHAPTER,
-         "text": "Papá dijo que el piso de Lavapiés era demasiado pequeño.", "tags": ["piso"], "mood": "gris"},
-        {"entry_id": f"{p}/e2", "project_id": p, "author": o, "occurred_on": "2008", "intimacy": "intimate",
-         "text": "La playa de Cádiz en verano, con papá.", "places": ["Cádiz"], "persons": ["Abuela Rosa"]},
-        {"entry_id": f"{p}/e3", "project_id": p, "author": c, "occurred_on": "2008-06-21/2008-09-22",
-         "intimacy": "private", "text": "La jefa no sabe que rompí la persiana de Ramiro Soto.", "weather": None},
-        {"entry_id": f"{p}/e4", "project_id": p, "author": o, "intimacy": "private", "kind": "chronicle",
-         "title": "Secreto", "text": "Nadie sabe lo de la persiana rota.", "occurred_on": "2009-01-05"},
-        {"entry_id": f"{p}/s1", "project_id": p, "author": o, "kind": "session", "occurred_at": "2024-05-01T10:00:00",
-         "turn": 1, "text": "¿Te acuerdas del verano en Cádiz?"},
-        {"entry_id": f"{p}/s2", "project_id": p, "author": c, "kind": "session", "occurred_at": "2024-05-01T10:00:00",
-         "turn": 2, "text": "¡Sí, fue precioso!"},
+        {
+            "entry_id": f"{p}/e1",
+            "project_id": p,
+            "author": o,
+            "occurred_on": "2008-07",
+            "period": CHAPTER,
+            "text": "Papá dijo que el piso de Lavapiés era demasiado pequeño.",
+            "tags": ["piso"],
+            "mood": "gris",
+        },
+        {
+            "entry_id": f"{p}/e2",
+            "project_id": p,
+            "author": o,
+            "occurred_on": "2008",
+            "intimacy": "intimate",
+            "text": "La playa de Cádiz en verano, con papá.",
+            "places": ["Cádiz"],
+            "persons": ["Abuela Rosa"],
+        },
+        {
+            "entry_id": f"{p}/e3",
+            "project_id": p,
+            "author": c,
+            "occurred_on": "2008-06-21/2008-09-22",
+            "intimacy": "private",
+            "text": "La jefa no sabe que rompí la persiana de Ramiro Soto.",
+            "weather": None,
+        },
+        {
+            "entry_id": f"{p}/e4",
+            "project_id": p,
+            "author": o,
+            "intimacy": "private",
+            "kind": "chronicle",
+            "title": "Secreto",
+            "text": "Nadie sabe lo de la persiana rota.",
+            "occurred_on": "2009-01-05",
+        },
+        {
+            "entry_id": f"{p}/s1",
+            "project_id": p,
+            "author": o,
+            "kind": "session",
+            "occurred_at": "2024-05-01T10:00:00",
+            "turn": 1,
+            "text": "¿Te acuerdas del verano en Cádiz?",
+        },
+        {
+            "entry_id": f"{p}/s2",
+            "project_id": p,
+            "author": c,
+            "kind": "session",
+            "occurred_at": "2024-05-01T10:00:00",
+            "turn": 2,
+            "text": "¡Sí, fue precioso!",
+        },
     ]
     report = ingest(rows)
     assert not report.errors and report.written == len(rows)
@@ -73,9 +118,19 @@ def world(graph: Graph, embedder: CheckedEmbedder, prefix: str, ingest: Callable
     relink_project(graph, embedder, p, embed=True)
     grant = create_grant(graph, p, period_id(p, CHAPTER), users["owner"], timedelta(days=30), "la abuela")
     assert grant is not None
-    report = ingest([{"entry_id": f"{p}/w1", "project_id": p, "author": f"witness:{grant}", "kind": "witness",
-                      "period": CHAPTER, "text": "Yo estuve allí: papá cocinaba cada noche.",
-                      "occurred_on": "2008-08"}])
+    report = ingest(
+        [
+            {
+                "entry_id": f"{p}/w1",
+                "project_id": p,
+                "author": f"witness:{grant}",
+                "kind": "witness",
+                "period": CHAPTER,
+                "text": "Yo estuve allí: papá cocinaba cada noche.",
+                "occurred_on": "2008-08",
+            }
+        ]
+    )
     assert not report.errors and report.written == 1
     # Rejected candidates are a writer's decision too: the owner's (circle) and the coauthor's (private, a name only
     # the coauthor's private entry holds).
@@ -99,8 +154,11 @@ def _records(text: str) -> list[dict[str, Any]]:
 def _as(text: str, source: str, target: str, grant: str) -> str:
     """An export of `source` as the same export of `target` would read (ids carry their project; a copy's grants
     get fresh ids, while a witness's account keeps naming the grant it was written through)."""
-    return (text.replace(f'"{source}"', f'"{target}"').replace(f'"{source}/', f'"{target}/')
-            .replace(f'"id":"{grant}"', f'"id":"{sha256(target, grant)[:16]}"'))
+    return (
+        text.replace(f'"{source}"', f'"{target}"')
+        .replace(f'"{source}/', f'"{target}/')
+        .replace(f'"id":"{grant}"', f'"id":"{sha256(target, grant)[:16]}"')
+    )
 
 
 def _candidates(graph: Graph, project: str, user: str | None) -> list[tuple[str, str, int]]:
@@ -119,10 +177,15 @@ def _search_ids(client: TestClient, user: str, settings: Settings, project: str)
     return out
 
 
-def test_export_import_export_is_identical_and_searches_agree(world: dict[str, str], prefix: str, tmp_path: Path,
-                                                              settings: Settings, graph: Graph,
-                                                              embedder: CheckedEmbedder,
-                                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_export_import_export_is_identical_and_searches_agree(
+    world: dict[str, str],
+    prefix: str,
+    tmp_path: Path,
+    settings: Settings,
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     p, copy = world["project"], f"{prefix}copy"
     first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
     code, _, err = _run(capsys, "export", "--project", p, "--out", str(first))
@@ -132,20 +195,29 @@ def test_export_import_export_is_identical_and_searches_agree(world: dict[str, s
     text = first.read_text(encoding="utf-8")
     records = _records(text)
     head, *_, end = records
-    assert head == {"memora_record": "project", "format": "memora-export", "version": VERSION, "project_id": p,
-                    "name": "Familia Export", "hemisphere": "south"}
+    assert head == {
+        "memora_record": "project",
+        "format": "memora-export",
+        "version": VERSION,
+        "project_id": p,
+        "name": "Familia Export",
+        "hemisphere": "south",
+    }
     assert end == {"memora_record": "end", "entries": 7}
     by_type: dict[str, list[dict[str, Any]]] = {}
     for r in records:
         by_type.setdefault(r.get("memora_record", "entry"), []).append(r)
     assert {(m["user_id"], m["role"]) for m in by_type["member"]} == {
-        (world[r], r) for r in ("owner", "coauthor", "reader")}
+        (world[r], r) for r in ("owner", "coauthor", "reader")
+    }
     decl = {d["name"]: d for d in by_type["declaration"]}
     assert decl["Marta"]["audience"] == "private" and decl["Marta"]["author"] == world["coauthor"]
     assert decl["Josep"]["aliases"] == ["papá", "dad"] and decl["Cádiz"]["audience"] == "public"
     assert {"Abuela Rosa", "Josep", "Cádiz", "Marta"} <= {e["name"] for e in by_type["entity"]}
     assert {(d["name"], d["audience"], d["author"]) for d in by_type["dismissal"]} == {
-        ("Te", "circle", world["owner"]), ("Ramiro Soto", "private", world["coauthor"])}
+        ("Te", "circle", world["owner"]),
+        ("Ramiro Soto", "private", world["coauthor"]),
+    }
     [grant] = by_type["witness_grant"]
     assert grant["id"] == world["grant"] and grant["period"] == CHAPTER and grant["label"] == "la abuela"
     entries = {e["entry_id"].split("/", 1)[1]: e for e in by_type["entry"]}
@@ -165,7 +237,8 @@ def test_export_import_export_is_identical_and_searches_agree(world: dict[str, s
     ids = {(e.kind, e.name): e.id for e in list_entities(graph, [p])}
     assert ids[("thing", "la persiana del salón")] == f"{p}/thing/la-persiana", "renamed, the id stays"
     assert {k: v.replace(p, copy, 1) for k, v in ids.items()} == {
-        (e.kind, e.name): e.id for e in list_entities(graph, [copy])}, "the copy's entities have the same ids"
+        (e.kind, e.name): e.id for e in list_entities(graph, [copy])
+    }, "the copy's entities have the same ids"
     # A rejected name stays rejected in the copy, for whoever may see the rejection (nobody is offered it again).
     for user in (None, world["owner"], world["coauthor"], world["reader"]):
         offered = _candidates(graph, copy, user)
@@ -176,13 +249,15 @@ def test_export_import_export_is_identical_and_searches_agree(world: dict[str, s
     with TestClient(create_app(Services(settings, graph=graph, embedder=embedder))) as client:
         for role in ("owner", "coauthor", "reader"):
             assert _search_ids(client, world[role], settings, p) == _search_ids(client, world[role], settings, copy)
-        hidden = client.get(f"/v1/entries/{copy}/e3",
-                            headers={"Authorization": f"Bearer {issue(settings, world['owner'])}"})
+        hidden = client.get(
+            f"/v1/entries/{copy}/e3", headers={"Authorization": f"Bearer {issue(settings, world['owner'])}"}
+        )
         assert hidden.status_code == 404, "a coauthor's private entry stays private in the copy"
 
 
-def test_import_refuses_an_existing_project_and_merges_on_request(world: dict[str, str], tmp_path: Path,
-                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_import_refuses_an_existing_project_and_merges_on_request(
+    world: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "p.jsonl"
     assert _run(capsys, "export", "--project", world["project"], "--out", str(path))[0] == 0
     code, _, err = _run(capsys, "import", str(path))
@@ -193,9 +268,9 @@ def test_import_refuses_an_existing_project_and_merges_on_request(world: dict[st
     assert _run(capsys, "export", "--project", world["project"], "--out", str(path))[0] == 2, "no silent overwrite"
 
 
-def test_an_export_is_not_entries_and_a_cut_export_is_refused(world: dict[str, str], tmp_path: Path,
-                                                              prefix: str, graph: Graph,
-                                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_export_is_not_entries_and_a_cut_export_is_refused(
+    world: dict[str, str], tmp_path: Path, prefix: str, graph: Graph, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "p.jsonl"
     assert _run(capsys, "export", "--project", world["project"], "--out", str(path))[0] == 0
     code, _, err = _run(capsys, "ingest", str(path))
@@ -222,9 +297,15 @@ def test_an_export_is_not_entries_and_a_cut_export_is_refused(world: dict[str, s
     assert not graph.read("MATCH (p:Project) WHERE p.id STARTS WITH $p RETURN p", {"p": f"{prefix}cut"})
 
 
-def test_the_http_export_is_the_owners_view_streamed(world: dict[str, str], prefix: str, tmp_path: Path,
-                                                     settings: Settings, graph: Graph, embedder: CheckedEmbedder,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_http_export_is_the_owners_view_streamed(
+    world: dict[str, str],
+    prefix: str,
+    tmp_path: Path,
+    settings: Settings,
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     p = world["project"]
 
     def h(user: str) -> dict[str, str]:
@@ -249,7 +330,8 @@ def test_the_http_export_is_the_owners_view_streamed(world: dict[str, str], pref
     assert "la jefa" not in body.lower() and "Marta" not in body, "a coauthor's private alias never leaves"
     assert "rompí la persiana" not in body
     assert [(r["name"], r["audience"]) for r in records if r.get("memora_record") == "dismissal"] == [
-        ("Te", "circle")], "the owner's rejection, not the coauthor's private one"
+        ("Te", "circle")
+    ], "the owner's rejection, not the coauthor's private one"
     assert "Ramiro" not in body
 
     # What the owner took away restores: the owner's searches in the copy give the same entries.

@@ -36,8 +36,12 @@ TEXTS = {
 
 
 def weights_file(tmp_path: Path, name: str, weights: dict[str, float], protect: bool = False) -> str:
-    data = {"format": FORMAT, "channels": CHANNELS, "protect_top": protect,
-            "weights": {n: float(weights.get(n, 0.0)) for n in rf.feature_names(CHANNELS)}}
+    data = {
+        "format": FORMAT,
+        "channels": CHANNELS,
+        "protect_top": protect,
+        "weights": {n: float(weights.get(n, 0.0)) for n in rf.feature_names(CHANNELS)},
+    }
     path = tmp_path / f"{name}.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     return str(path)
@@ -47,25 +51,40 @@ def weights_file(tmp_path: Path, name: str, weights: dict[str, float], protect: 
 def garden(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> tuple[str, str]:
     project, owner = f"{prefix}p", f"{prefix}owner"
     set_member(graph, project, owner, "owner")
-    rows = [{"entry_id": f"{project}/{k}", "project_id": project, "author": owner, "text": t}
-            for k, t in TEXTS.items()]
+    rows = [{"entry_id": f"{project}/{k}", "project_id": project, "author": owner, "text": t} for k, t in TEXTS.items()]
     assert not ingest(rows).errors
     return project, owner
 
 
-def search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, project: str, owner: str, k: int = 5,
-           fusion: str | None = None, capture: list[dict[str, Any]] | None = None, **env: Any) -> SearchResponse:
-    return hybrid_search(graph, embedder, settings.model_copy(update=env), Viewer(user_id=owner), QUERY,
-                         Scope(project_id=project),
-                         SearchOptions(k=k, diversify=False, fusion=fusion, capture=capture))
+def search(
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    settings: Settings,
+    project: str,
+    owner: str,
+    k: int = 5,
+    fusion: str | None = None,
+    capture: list[dict[str, Any]] | None = None,
+    **env: Any,
+) -> SearchResponse:
+    return hybrid_search(
+        graph,
+        embedder,
+        settings.model_copy(update=env),
+        Viewer(user_id=owner),
+        QUERY,
+        Scope(project_id=project),
+        SearchOptions(k=k, diversify=False, fusion=fusion, capture=capture),
+    )
 
 
 def top_of(resp: SearchResponse, channel: str) -> str:
     return next(r.entry_id for r in resp.results if r.score_breakdown.get(channel, {}).get("rank") == 1)
 
 
-def test_fused_order_follows_the_weights(graph: Graph, embedder: CheckedEmbedder, settings: Settings,
-                                         garden: tuple[str, str], tmp_path: Path) -> None:
+def test_fused_order_follows_the_weights(
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, garden: tuple[str, str], tmp_path: Path
+) -> None:
     project, owner = garden
     sink: list[dict[str, Any]] = []
     base = search(graph, embedder, settings, project, owner, k=10, fusion="rrf", capture=sink)
@@ -75,8 +94,9 @@ def test_fused_order_follows_the_weights(graph: Graph, embedder: CheckedEmbedder
     trust_dense = weights_file(tmp_path, "dense", {"dense:rr": 1.0, "fulltext:rr": 0.1})
     trust_keywords = weights_file(tmp_path, "kw", {"dense:rr": 0.1, "fulltext:rr": 1.0})
     by_dense = search(graph, embedder, settings, project, owner, k=10, fusion="learned", ranker_weights=trust_dense)
-    by_keywords = search(graph, embedder, settings, project, owner, k=10, fusion="learned",
-                         ranker_weights=trust_keywords)
+    by_keywords = search(
+        graph, embedder, settings, project, owner, k=10, fusion="learned", ranker_weights=trust_keywords
+    )
     assert by_dense.results[0].entry_id == dense_top
     assert by_keywords.results[0].entry_id == keyword_top
 
@@ -88,17 +108,33 @@ def test_fused_order_follows_the_weights(graph: Graph, embedder: CheckedEmbedder
     assert [r.score for r in by_keywords.results] == sorted((r.score for r in by_keywords.results), reverse=True)
 
 
-def test_a_channels_best_hit_stays_on_the_page_when_protected(graph: Graph, embedder: CheckedEmbedder,
-                                                              settings: Settings, garden: tuple[str, str],
-                                                              tmp_path: Path) -> None:
+def test_a_channels_best_hit_stays_on_the_page_when_protected(
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, garden: tuple[str, str], tmp_path: Path
+) -> None:
     project, owner = garden
     base = search(graph, embedder, settings, project, owner, k=10, fusion="rrf")
     keyword_top = top_of(base, "fulltext")
     hostile = {"dense:rr": 1.0, "dense:lr": 1.0, "fulltext:top": -100.0}
-    unprotected = search(graph, embedder, settings, project, owner, k=2, fusion="learned",
-                         ranker_weights=weights_file(tmp_path, "off", hostile, protect=False))
-    protected = search(graph, embedder, settings, project, owner, k=2, fusion="learned",
-                       ranker_weights=weights_file(tmp_path, "on", hostile, protect=True))
+    unprotected = search(
+        graph,
+        embedder,
+        settings,
+        project,
+        owner,
+        k=2,
+        fusion="learned",
+        ranker_weights=weights_file(tmp_path, "off", hostile, protect=False),
+    )
+    protected = search(
+        graph,
+        embedder,
+        settings,
+        project,
+        owner,
+        k=2,
+        fusion="learned",
+        ranker_weights=weights_file(tmp_path, "on", hostile, protect=True),
+    )
     assert keyword_top not in [r.entry_id for r in unprotected.results]  # the weights alone would push it off
     assert keyword_top in [r.entry_id for r in protected.results]
     assert top_of(base, "dense") in [r.entry_id for r in protected.results]
@@ -109,8 +145,10 @@ def test_weights_files_that_do_not_fit_are_refused(tmp_path: Path) -> None:
     good = {"format": FORMAT, "channels": CHANNELS, "weights": {n: 0.5 for n in rf.feature_names(CHANNELS)}}
     assert parse_weights(good, "x").channels == tuple(CHANNELS)
     broken: list[tuple[Any, str]] = [
-        ([], "not a"), ({**good, "format": "other/1"}, "not a"),
-        ({**good, "channels": []}, "distinct channel names"), ({**good, "channels": ["dense", "dense"]}, "distinct"),
+        ([], "not a"),
+        ({**good, "format": "other/1"}, "not a"),
+        ({**good, "channels": []}, "distinct channel names"),
+        ({**good, "channels": ["dense", "dense"]}, "distinct"),
         ({**good, "weights": {**good["weights"], "mystery": 1.0}}, "unknown ['mystery']"),
         ({**good, "weights": {k: v for k, v in good["weights"].items() if k != "cov"}}, "missing ['cov']"),
         ({**good, "weights": {**good["weights"], "cov": float("nan")}}, "finite"),
@@ -131,8 +169,9 @@ def test_weights_files_that_do_not_fit_are_refused(tmp_path: Path) -> None:
     assert np.isfinite(shipped.weights).all() and np.abs(shipped.weights).sum() > 0
 
 
-def test_unusable_weights_fall_back_to_rrf_and_say_so(graph: Graph, embedder: CheckedEmbedder, settings: Settings,
-                                                      garden: tuple[str, str], tmp_path: Path) -> None:
+def test_unusable_weights_fall_back_to_rrf_and_say_so(
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, garden: tuple[str, str], tmp_path: Path
+) -> None:
     project, owner = garden
     bad = tmp_path / "stale.json"
     bad.write_text(json.dumps({"format": FORMAT, "channels": ["dense"], "weights": {"rrf_all": 1.0}}))
@@ -145,9 +184,11 @@ def test_unusable_weights_fall_back_to_rrf_and_say_so(graph: Graph, embedder: Ch
 
 
 def test_unknown_and_missing_channels_are_neutral() -> None:
-    record = {"query": {"n_words": 5, "named": 0, "author": False, "dated": False},
-              "channels": {"dense": [["a", 0.9], ["b", 0.8]], "graph": [["c", 3.0], ["a", 1.0]]},
-              "facts": {}}
+    record = {
+        "query": {"n_words": 5, "named": 0, "author": False, "dated": False},
+        "channels": {"dense": [["a", 0.9], ["b", 0.8]], "graph": [["c", 3.0], ["a", 1.0]]},
+        "facts": {},
+    }
     ids, x = rf.build(record, CHANNELS)
     names = rf.feature_names(CHANNELS)
     assert ids == ["a", "b", "c"]
@@ -168,15 +209,24 @@ def test_mmr_separates_near_duplicates() -> None:
         mmr(cands, vectors, 1.5)
 
 
-def test_search_with_mmr_diversifies_by_stored_vectors(graph: Graph, embedder: CheckedEmbedder, settings: Settings,
-                                                       prefix: str, ingest: Callable[..., Any]) -> None:
+def test_search_with_mmr_diversifies_by_stored_vectors(
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, prefix: str, ingest: Callable[..., Any]
+) -> None:
     project, owner = f"{prefix}p", f"{prefix}owner"
     set_member(graph, project, owner, "owner")
     same = "Hoy en la playa de Tarifa con mucho viento de levante y las cometas de kitesurf."
-    rows = [{"entry_id": f"{project}/dup{i}", "project_id": project, "author": owner, "text": same + " " * i}
-            for i in range(5)]
-    rows.append({"entry_id": f"{project}/other", "project_id": project, "author": owner,
-                 "text": "Surf en Bolonia al atardecer, con viento suave y muchas olas."})
+    rows = [
+        {"entry_id": f"{project}/dup{i}", "project_id": project, "author": owner, "text": same + " " * i}
+        for i in range(5)
+    ]
+    rows.append(
+        {
+            "entry_id": f"{project}/other",
+            "project_id": project,
+            "author": owner,
+            "text": "Surf en Bolonia al atardecer, con viento suave y muchas olas.",
+        }
+    )
     assert not ingest(rows).errors
     vectors = entry_vectors(graph, [r["entry_id"] for r in rows], vector_property(embedder.slug))
     assert set(vectors) == {r["entry_id"] for r in rows}
@@ -184,8 +234,15 @@ def test_search_with_mmr_diversifies_by_stored_vectors(graph: Graph, embedder: C
 
     def top3(method: str, lam: float) -> list[str]:
         s = settings.model_copy(update={"diversify": method, "mmr_lambda": lam})
-        resp = hybrid_search(graph, embedder, s, Viewer(user_id=owner), "playa con viento y cometas",
-                             Scope(project_id=project), SearchOptions(k=3, diversify=True))
+        resp = hybrid_search(
+            graph,
+            embedder,
+            s,
+            Viewer(user_id=owner),
+            "playa con viento y cometas",
+            Scope(project_id=project),
+            SearchOptions(k=3, diversify=True),
+        )
         return [r.entry_id.rsplit("/", 1)[1] for r in resp.results]
 
     assert "other" not in top3("mmr", 1.0)  # relevance alone: the duplicates fill the page
@@ -193,8 +250,9 @@ def test_search_with_mmr_diversifies_by_stored_vectors(graph: Graph, embedder: C
     assert "other" in diverse and diverse[0] == top3("mmr", 1.0)[0]
 
 
-def test_eval_passes_rerank_and_fusion_through(graph: Graph, tmp_path: Path, prefix: str,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_eval_passes_rerank_and_fusion_through(
+    graph: Graph, tmp_path: Path, prefix: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     from api.cli import main
     from api.evaluation import namespace
     from tests.conftest import CLEANUP
@@ -202,14 +260,30 @@ def test_eval_passes_rerank_and_fusion_through(graph: Graph, tmp_path: Path, pre
     folder = tmp_path / f"{prefix}set"
     folder.mkdir()
     entries, queries = folder / "entries.jsonl", folder / "queries.jsonl"
-    entries.write_text("".join(json.dumps({"entry_id": f"p/{k}", "project_id": "p", "text": t}) + "\n"
-                               for k, t in TEXTS.items()), encoding="utf-8")
-    queries.write_text(json.dumps({"query_id": "q1", "project_id": "p", "question": QUERY,
-                                   "relevant_entry_ids": ["p/pet"]}) + "\n", encoding="utf-8")
+    entries.write_text(
+        "".join(json.dumps({"entry_id": f"p/{k}", "project_id": "p", "text": t}) + "\n" for k, t in TEXTS.items()),
+        encoding="utf-8",
+    )
+    queries.write_text(
+        json.dumps({"query_id": "q1", "project_id": "p", "question": QUERY, "relevant_entry_ids": ["p/pet"]}) + "\n",
+        encoding="utf-8",
+    )
     try:
         for fusion, rerank in (("rrf", "fast"), ("learned", "none")):
-            code = main(["eval", "--entries", str(entries), "--queries", str(queries), "--json",
-                         "--rerank", rerank, "--fusion", fusion])
+            code = main(
+                [
+                    "eval",
+                    "--entries",
+                    str(entries),
+                    "--queries",
+                    str(queries),
+                    "--json",
+                    "--rerank",
+                    rerank,
+                    "--fusion",
+                    fusion,
+                ]
+            )
             out = json.loads(capsys.readouterr().out)
             assert code == 0 and out["n_queries"] == 1
             assert (out["rerank"], out["fusion"]) == (rerank, fusion)

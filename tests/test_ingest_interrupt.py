@@ -18,6 +18,8 @@ import pytest
 from api.commands.ingest import RESUME
 from graph.db import Graph
 
+pytestmark = [pytest.mark.slow, pytest.mark.neo4j]
+
 REPO = Path(__file__).resolve().parent.parent
 ENTRIES = 640  # ten batches of 64
 STARTUP_TIMEOUT = 180  # importing the stack without bytecode caches takes several seconds on a busy machine
@@ -39,18 +41,34 @@ def big_file(tmp_path: Path, prefix: str) -> tuple[Path, str]:
     path = tmp_path / "entries.jsonl"
     with path.open("w", encoding="utf-8") as fh:
         for i in range(ENTRIES):
-            fh.write(json.dumps({"entry_id": f"{project}/e{i:04d}", "project_id": project, "intimacy": "circle",
-                                 "occurred_on": f"{1990 + i % 30}-0{1 + i % 9}-1{i % 10}",
-                                 "text": f"Nota {i}: hoy regamos el huerto número {i} con la abuela."}) + "\n")
+            fh.write(
+                json.dumps(
+                    {
+                        "entry_id": f"{project}/e{i:04d}",
+                        "project_id": project,
+                        "intimacy": "circle",
+                        "occurred_on": f"{1990 + i % 30}-0{1 + i % 9}-1{i % 10}",
+                        "text": f"Nota {i}: hoy regamos el huerto número {i} con la abuela.",
+                    }
+                )
+                + "\n"
+            )
     return path, project
 
 
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["SIGINT", "SIGTERM"])
-def test_an_interrupted_ingest_reports_what_it_committed_and_resumes(graph: Graph, big_file: tuple[Path, str],
-                                                                     sig: signal.Signals, code: int) -> None:
+def test_an_interrupted_ingest_reports_what_it_committed_and_resumes(
+    graph: Graph, big_file: tuple[Path, str], sig: signal.Signals, code: int
+) -> None:
     path, project = big_file
-    proc = subprocess.Popen(memora("ingest", str(path), "--json"), cwd=REPO, env=dict(os.environ),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        memora("ingest", str(path), "--json"),
+        cwd=REPO,
+        env=dict(os.environ),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + STARTUP_TIMEOUT
         while entries_in(graph, project) == 0:  # the first batch has committed
@@ -77,8 +95,14 @@ def test_an_interrupted_ingest_reports_what_it_committed_and_resumes(graph: Grap
     assert f"every line through line {in_graph} processed" in stderr
     assert RESUME in stderr
 
-    again = subprocess.run(memora("ingest", str(path), "--json"), cwd=REPO, env=dict(os.environ),
-                           capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    again = subprocess.run(
+        memora("ingest", str(path), "--json"),
+        cwd=REPO,
+        env=dict(os.environ),
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT,
+    )
     assert again.returncode == 0, again.stderr[-2000:]
     rest: dict[str, Any] = json.loads(again.stdout)
     assert rest["unchanged"] == in_graph, "what the first run wrote is skipped by its content hash"

@@ -121,9 +121,16 @@ def jwks(keys: dict[str, Key]) -> Iterator[Jwks]:
 
 @pytest.fixture()
 def jwt_settings(settings: Settings, jwks: Jwks) -> Settings:
-    return settings.model_copy(update={
-        "auth_issuer": ISSUER, "auth_audience": AUDIENCE, "auth_jwks_url": jwks.url, "auth_hs256_secret": HS_SECRET,
-        "auth_jwks_timeout_seconds": 1.0, "auth_leeway_seconds": 0})
+    return settings.model_copy(
+        update={
+            "auth_issuer": ISSUER,
+            "auth_audience": AUDIENCE,
+            "auth_jwks_url": jwks.url,
+            "auth_hs256_secret": HS_SECRET,
+            "auth_jwks_timeout_seconds": 1.0,
+            "auth_leeway_seconds": 0,
+        }
+    )
 
 
 @pytest.fixture()
@@ -164,10 +171,17 @@ def refused(resp: Any, reason: str) -> None:
 
 # --- accepted ------------------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(("key", "kid", "alg"), [("rsa", "rsa-1", "RS256"), ("ec", "ec-1", "ES256")])
-def test_asymmetric_jwts_reach_the_members_entries(app_for: Callable[[Settings], TestClient], jwt_settings: Settings,
-                                                   family: dict[str, str], keys: dict[str, Key], key: str, kid: str,
-                                                   alg: str) -> None:
+def test_asymmetric_jwts_reach_the_members_entries(
+    app_for: Callable[[Settings], TestClient],
+    jwt_settings: Settings,
+    family: dict[str, str],
+    keys: dict[str, Key],
+    key: str,
+    kid: str,
+    alg: str,
+) -> None:
     client = app_for(jwt_settings)
     owner = signed(keys[key], kid, alg, family["owner"])
     resp = client.get(f"/v1/entries/{family['project']}/owner-private", headers=bearer(owner))
@@ -182,10 +196,10 @@ def test_asymmetric_jwts_reach_the_members_entries(app_for: Callable[[Settings],
     assert levels and levels <= {"circle", "public"}
 
 
-def test_hs256_with_the_shared_secret(app_for: Callable[[Settings], TestClient], settings: Settings,
-                                      member: dict[str, str]) -> None:
-    cfg = settings.model_copy(update={"auth_issuer": ISSUER, "auth_audience": AUDIENCE,
-                                      "auth_hs256_secret": HS_SECRET})
+def test_hs256_with_the_shared_secret(
+    app_for: Callable[[Settings], TestClient], settings: Settings, member: dict[str, str]
+) -> None:
+    cfg = settings.model_copy(update={"auth_issuer": ISSUER, "auth_audience": AUDIENCE, "auth_hs256_secret": HS_SECRET})
     client = app_for(cfg)
     good = jwt.encode(claims(member["user"]), HS_SECRET, algorithm="HS256")
     resp = projects_of(client, good)
@@ -194,20 +208,24 @@ def test_hs256_with_the_shared_secret(app_for: Callable[[Settings], TestClient],
     forged = jwt.encode(claims(member["user"]), "another-secret-that-is-also-32-bytes-long", algorithm="HS256")
     refused(projects_of(client, forged), "bad signature")
     # no JWKS configured: an RS256 token has nothing to be checked against
-    refused(projects_of(client, jwt.encode(claims(member["user"]), rsa_key(), algorithm="RS256",
-                                           headers={"kid": "rsa-1"})), "algorithm not accepted")
+    refused(
+        projects_of(client, jwt.encode(claims(member["user"]), rsa_key(), algorithm="RS256", headers={"kid": "rsa-1"})),
+        "algorithm not accepted",
+    )
 
 
-def test_user_id_comes_from_the_configured_claim(app_for: Callable[[Settings], TestClient], jwt_settings: Settings,
-                                                 member: dict[str, str], keys: dict[str, Key]) -> None:
+def test_user_id_comes_from_the_configured_claim(
+    app_for: Callable[[Settings], TestClient], jwt_settings: Settings, member: dict[str, str], keys: dict[str, Key]
+) -> None:
     client = app_for(jwt_settings.model_copy(update={"auth_user_claim": "memora_user"}))
     token = signed(keys["rsa"], "rsa-1", "RS256", "someone-else", memora_user=member["user"])
     assert [p["project_id"] for p in projects_of(client, token).json()] == [member["project"]]
     refused(projects_of(client, signed(keys["rsa"], "rsa-1", "RS256", member["user"])), "'memora_user' claim")
 
 
-def test_development_tokens_keep_working_beside_jwts(app_for: Callable[[Settings], TestClient],
-                                                     jwt_settings: Settings, member: dict[str, str]) -> None:
+def test_development_tokens_keep_working_beside_jwts(
+    app_for: Callable[[Settings], TestClient], jwt_settings: Settings, member: dict[str, str]
+) -> None:
     client = app_for(jwt_settings)
     resp = projects_of(client, issue(jwt_settings, member["user"]))
     assert resp.status_code == 200, resp.text
@@ -216,8 +234,10 @@ def test_development_tokens_keep_working_beside_jwts(app_for: Callable[[Settings
 
 # --- refused -------------------------------------------------------------------------------------------------------
 
-def test_bad_jwts_are_401(app_for: Callable[[Settings], TestClient], jwt_settings: Settings, member: dict[str, str],
-                          keys: dict[str, Key]) -> None:
+
+def test_bad_jwts_are_401(
+    app_for: Callable[[Settings], TestClient], jwt_settings: Settings, member: dict[str, str], keys: dict[str, Key]
+) -> None:
     client = app_for(jwt_settings)
     user, rsa_, now = member["user"], keys["rsa"], int(time.time())
     cases = {
@@ -240,8 +260,9 @@ def test_bad_jwts_are_401(app_for: Callable[[Settings], TestClient], jwt_setting
 
 
 @pytest.mark.parametrize("alg", ["none", "None", "NONE"])
-def test_unsigned_jwts_are_refused(app_for: Callable[[Settings], TestClient], jwt_settings: Settings,
-                                   member: dict[str, str], alg: str) -> None:
+def test_unsigned_jwts_are_refused(
+    app_for: Callable[[Settings], TestClient], jwt_settings: Settings, member: dict[str, str], alg: str
+) -> None:
     client = app_for(jwt_settings)
     head = b64(json.dumps({"alg": alg, "typ": "JWT"}).encode())
     body = b64(json.dumps(claims(member["user"])).encode())
@@ -250,42 +271,55 @@ def test_unsigned_jwts_are_refused(app_for: Callable[[Settings], TestClient], jw
 
 
 @pytest.mark.parametrize("hs_configured", [True, False])
-def test_hs256_signed_with_the_rsa_public_key_is_refused(app_for: Callable[[Settings], TestClient],
-                                                         jwt_settings: Settings, member: dict[str, str],
-                                                         keys: dict[str, Key], hs_configured: bool) -> None:
+def test_hs256_signed_with_the_rsa_public_key_is_refused(
+    app_for: Callable[[Settings], TestClient],
+    jwt_settings: Settings,
+    member: dict[str, str],
+    keys: dict[str, Key],
+    hs_configured: bool,
+) -> None:
     """Algorithm confusion: the public key (which anyone can fetch from the JWKS) used as an HMAC secret."""
     cfg = jwt_settings if hs_configured else jwt_settings.model_copy(update={"auth_hs256_secret": None})
     client = app_for(cfg)
-    pem = keys["rsa"].public_key().public_bytes(serialization.Encoding.PEM,
-                                                serialization.PublicFormat.SubjectPublicKeyInfo)
+    pem = (
+        keys["rsa"]
+        .public_key()
+        .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+    )
     head = b64(json.dumps({"alg": "HS256", "typ": "JWT", "kid": "rsa-1"}).encode())
     body = b64(json.dumps(claims(member["user"])).encode())
     signature = b64(hmac.new(pem, f"{head}.{body}".encode(), hashlib.sha256).digest())
-    refused(projects_of(client, f"{head}.{body}.{signature}"),
-            "bad signature" if hs_configured else "algorithm not accepted")
+    refused(
+        projects_of(client, f"{head}.{body}.{signature}"),
+        "bad signature" if hs_configured else "algorithm not accepted",
+    )
 
 
-def test_allow_list_comes_from_configuration(app_for: Callable[[Settings], TestClient], jwt_settings: Settings,
-                                             member: dict[str, str], keys: dict[str, Key]) -> None:
+def test_allow_list_comes_from_configuration(
+    app_for: Callable[[Settings], TestClient], jwt_settings: Settings, member: dict[str, str], keys: dict[str, Key]
+) -> None:
     client = app_for(jwt_settings.model_copy(update={"auth_algorithms": "ES256"}))
     assert projects_of(client, signed(keys["ec"], "ec-1", "ES256", member["user"])).status_code == 200
     refused(projects_of(client, signed(keys["rsa"], "rsa-1", "RS256", member["user"])), "algorithm not accepted")
-    refused(projects_of(client, jwt.encode(claims(member["user"]), HS_SECRET, algorithm="HS256")),
-            "algorithm not accepted")
+    refused(
+        projects_of(client, jwt.encode(claims(member["user"]), HS_SECRET, algorithm="HS256")), "algorithm not accepted"
+    )
 
 
-def test_jwts_are_refused_when_not_configured(app_for: Callable[[Settings], TestClient], settings: Settings,
-                                              member: dict[str, str], keys: dict[str, Key]) -> None:
+def test_jwts_are_refused_when_not_configured(
+    app_for: Callable[[Settings], TestClient], settings: Settings, member: dict[str, str], keys: dict[str, Key]
+) -> None:
     off = settings.model_copy(update={"auth_jwks_url": None, "auth_hs256_secret": None})
     client = app_for(off)
     refused(projects_of(client, signed(keys["rsa"], "rsa-1", "RS256", member["user"])), "JWTs are not accepted")
-    refused(projects_of(client, jwt.encode(claims(member["user"]), HS_SECRET, algorithm="HS256")),
-            "JWTs are not accepted")
+    refused(
+        projects_of(client, jwt.encode(claims(member["user"]), HS_SECRET, algorithm="HS256")), "JWTs are not accepted"
+    )
 
 
-def test_bad_jwts_spend_the_addresss_failure_budget(app_for: Callable[[Settings], TestClient],
-                                                    jwt_settings: Settings, member: dict[str, str],
-                                                    keys: dict[str, Key]) -> None:
+def test_bad_jwts_spend_the_addresss_failure_budget(
+    app_for: Callable[[Settings], TestClient], jwt_settings: Settings, member: dict[str, str], keys: dict[str, Key]
+) -> None:
     client = app_for(jwt_settings.model_copy(update={"rate_auth_failures_per_minute": 3}))
     forged = signed(keys["intruder"], "rsa-1", "RS256", member["user"])
     for _ in range(3):
@@ -296,8 +330,9 @@ def test_bad_jwts_spend_the_addresss_failure_budget(app_for: Callable[[Settings]
     assert int(resp.headers["retry-after"]) >= 1
 
 
-def test_incomplete_configuration_is_refused_at_startup(settings: Settings, graph: Graph,
-                                                        embedder: CheckedEmbedder) -> None:
+def test_incomplete_configuration_is_refused_at_startup(
+    settings: Settings, graph: Graph, embedder: CheckedEmbedder
+) -> None:
     base = {"auth_issuer": ISSUER, "auth_audience": AUDIENCE, "auth_hs256_secret": HS_SECRET}
     cases: list[tuple[dict[str, Any], str]] = [
         ({"auth_audience": None}, "MEMORA_AUTH_AUDIENCE"),
@@ -314,9 +349,14 @@ def test_incomplete_configuration_is_refused_at_startup(settings: Settings, grap
 
 # --- the JWKS: rotation, rate-limited refetch, outages ------------------------------------------------------------
 
+
 def test_key_rotation_and_unknown_kids_refetch_at_most_once_per_interval(
-        app_for: Callable[[Settings], TestClient], jwt_settings: Settings, member: dict[str, str],
-        keys: dict[str, Key], jwks: Jwks) -> None:
+    app_for: Callable[[Settings], TestClient],
+    jwt_settings: Settings,
+    member: dict[str, str],
+    keys: dict[str, Key],
+    jwks: Jwks,
+) -> None:
     client = app_for(jwt_settings.model_copy(update={"auth_jwks_refetch_seconds": 30}))
     now = [1000.0]
     client.app.state.jwt.jwks.clock = lambda: now[0]  # type: ignore[attr-defined]
@@ -346,8 +386,13 @@ def test_key_rotation_and_unknown_kids_refetch_at_most_once_per_interval(
     assert projects_of(client, rotated).status_code == 200
 
 
-def test_cached_keys_outlive_an_issuer_outage(app_for: Callable[[Settings], TestClient], jwt_settings: Settings,
-                                              member: dict[str, str], keys: dict[str, Key], jwks: Jwks) -> None:
+def test_cached_keys_outlive_an_issuer_outage(
+    app_for: Callable[[Settings], TestClient],
+    jwt_settings: Settings,
+    member: dict[str, str],
+    keys: dict[str, Key],
+    jwks: Jwks,
+) -> None:
     client = app_for(jwt_settings)
     now = [1000.0]
     client.app.state.jwt.jwks.clock = lambda: now[0]  # type: ignore[attr-defined]
@@ -361,9 +406,9 @@ def test_cached_keys_outlive_an_issuer_outage(app_for: Callable[[Settings], Test
     assert "unavailable" in resp.json()["detail"]
 
 
-def test_unreachable_jwks_is_503_within_the_timeout(app_for: Callable[[Settings], TestClient],
-                                                    jwt_settings: Settings, member: dict[str, str],
-                                                    keys: dict[str, Key]) -> None:
+def test_unreachable_jwks_is_503_within_the_timeout(
+    app_for: Callable[[Settings], TestClient], jwt_settings: Settings, member: dict[str, str], keys: dict[str, Key]
+) -> None:
     """A JWKS host that accepts connections and never answers (the worst kind of down), then one that refuses them."""
     silent = socket.socket()
     silent.bind(("127.0.0.1", 0))
@@ -374,8 +419,9 @@ def test_unreachable_jwks_is_503_within_the_timeout(app_for: Callable[[Settings]
     closed.close()
     try:
         for port in (silent.getsockname()[1], closed_port):
-            cfg = jwt_settings.model_copy(update={"auth_jwks_url": f"http://127.0.0.1:{port}/jwks",
-                                                  "rate_auth_failures_per_minute": 1})
+            cfg = jwt_settings.model_copy(
+                update={"auth_jwks_url": f"http://127.0.0.1:{port}/jwks", "rate_auth_failures_per_minute": 1}
+            )
             client = app_for(cfg)
             token = signed(keys["rsa"], "rsa-1", "RS256", member["user"])
             for _ in range(3):  # the first waits for the timeout (1 s), the next ones fail fast without fetching

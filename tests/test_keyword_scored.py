@@ -22,8 +22,9 @@ from queries.search.request import Filters
 VOCAB = "barca playa abuela berlín perro casa verano tarifa lluvia arroz puerto canción".split()
 
 
-def rows_path(graph: Graph, stmt: str, params: dict[str, Any], extra: dict[str, Any], query: str,
-              limit: int) -> list[tuple[str, float]]:
+def rows_path(
+    graph: Graph, stmt: str, params: dict[str, Any], extra: dict[str, Any], query: str, limit: int
+) -> list[tuple[str, float]]:
     """The ranking as it was: every candidate row read, BM25 in Python."""
     terms = kw.query_terms(query)
     rows = [dict(r) for r in graph.read(stmt, {**params, **extra, "terms": terms, "chars": kw.TEXT_CHARS})]
@@ -37,16 +38,24 @@ def corpus(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> tuple[str, 
     rng = random.Random(11)
     texts = [" ".join(rng.choice(VOCAB) for _ in range(rng.randint(3, 30))) for _ in range(110)]
     texts += ["barca playa abuela"] * 25  # identical entries: ties wider than any cut below
-    assert not ingest([{"entry_id": f"{project}/e{i:03d}", "project_id": project, "author": ana,
-                        "intimacy": "circle", "text": t} for i, t in enumerate(texts)]).errors
-    params = {**_base_params(Viewer(user_id=ana), [project], Filters(), {}), **SoftConstraints().params(),
-              "project_id": project}
+    assert not ingest(
+        [
+            {"entry_id": f"{project}/e{i:03d}", "project_id": project, "author": ana, "intimacy": "circle", "text": t}
+            for i, t in enumerate(texts)
+        ]
+    ).errors
+    params = {
+        **_base_params(Viewer(user_id=ana), [project], Filters(), {}),
+        **SoftConstraints().params(),
+        "project_id": project,
+    }
     return project, params
 
 
 @pytest.mark.parametrize("limit", [1, 5, 30, 200])
-def test_the_statement_ranks_the_index_candidates_as_python_did(graph: Graph, corpus: tuple[str, dict[str, Any]],
-                                                                limit: int) -> None:
+def test_the_statement_ranks_the_index_candidates_as_python_did(
+    graph: Graph, corpus: tuple[str, dict[str, Any]], limit: int
+) -> None:
     _, params = corpus
     for query in ("barca", "barca playa abuela", "perro verano tarifa lluvia", "canción", "arroz casa"):
         terms = kw.query_terms(query)
@@ -58,9 +67,9 @@ def test_the_statement_ranks_the_index_candidates_as_python_did(graph: Graph, co
 
 
 @pytest.mark.parametrize("limit", [3, 40])
-def test_the_statement_ranks_the_kept_views_candidates_as_python_did(graph: Graph,
-                                                                    corpus: tuple[str, dict[str, Any]],
-                                                                    limit: int) -> None:
+def test_the_statement_ranks_the_kept_views_candidates_as_python_did(
+    graph: Graph, corpus: tuple[str, dict[str, Any]], limit: int
+) -> None:
     project, params = corpus
     among = sorted(r["id"] for r in graph.read("MATCH (e:Entry {project_id: $p}) RETURN e.id AS id", {"p": project}))
     among = among[::2]  # a narrowed list, as a constrained question's
@@ -71,17 +80,28 @@ def test_the_statement_ranks_the_kept_views_candidates_as_python_did(graph: Grap
         assert expected and all(h.id in set(among) for h in got)
 
 
-def test_a_candidate_without_terms_sends_the_ranking_back_to_python(graph: Graph,
-                                                                    corpus: tuple[str, dict[str, Any]]) -> None:
+def test_a_candidate_without_terms_sends_the_ranking_back_to_python(
+    graph: Graph, corpus: tuple[str, dict[str, Any]]
+) -> None:
     """An entry written before `ft_terms` existed is counted from its text: the statement says so instead of
     scoring it as empty, and the rows path ranks it."""
     project, params = corpus
     before = kw.run_keyword(graph, ch.FULLTEXT_IN_PROJECT, ch.FULLTEXT_VISIBLE, params, "barca playa", 10)
     graph.write("MATCH (e:Entry {project_id: $p}) REMOVE e.ft_terms", {"p": project})
     terms = kw.query_terms("barca playa")
-    row = graph.read(kw.scored(ch.FULLTEXT_IN_PROJECT), {**params, "lucene": kw.to_lucene(" ".join(terms)),
-                                                          "pool": kw.POOL, "terms": terms, "visible": 1, "limit": 10,
-                                                          "k1": kw.K1, "b": kw.B})[0]
+    row = graph.read(
+        kw.scored(ch.FULLTEXT_IN_PROJECT),
+        {
+            **params,
+            "lucene": kw.to_lucene(" ".join(terms)),
+            "pool": kw.POOL,
+            "terms": terms,
+            "visible": 1,
+            "limit": 10,
+            "k1": kw.K1,
+            "b": kw.B,
+        },
+    )[0]
     assert row["legacy"] > 0 and row["top"] == []
     after = kw.run_keyword(graph, ch.FULLTEXT_IN_PROJECT, ch.FULLTEXT_VISIBLE, params, "barca playa", 10)
     assert [(h.id, h.score) for h in after] == [(h.id, h.score) for h in before]

@@ -25,14 +25,25 @@ TEXTS = {
 
 
 def test_counts_in_cypher_match_counts_in_python_and_the_fill_changes_no_score(
-        graph: Graph, prefix: str, ingest: Callable[..., Any]) -> None:
+    graph: Graph, prefix: str, ingest: Callable[..., Any]
+) -> None:
     project, ana = f"{prefix}fam", f"{prefix}ana"
     from graph.members import set_member
+
     set_member(graph, project, ana, "owner")
-    assert not ingest([{"entry_id": f"{project}/{k}", "project_id": project, "author": ana, "intimacy": "circle",
-                        "text": t} for k, t in TEXTS.items()]).errors
-    rows = {r["id"]: r for r in graph.read("MATCH (e:Entry) WHERE e.project_id = $p "
-                                            "RETURN e.id AS id, e.ft_terms AS terms, e.ft_len AS n", {"p": project})}
+    assert not ingest(
+        [
+            {"entry_id": f"{project}/{k}", "project_id": project, "author": ana, "intimacy": "circle", "text": t}
+            for k, t in TEXTS.items()
+        ]
+    ).errors
+    rows = {
+        r["id"]: r
+        for r in graph.read(
+            "MATCH (e:Entry) WHERE e.project_id = $p RETURN e.id AS id, e.ft_terms AS terms, e.ft_len AS n",
+            {"p": project},
+        )
+    }
     e1 = rows[f"{project}/e1"]
     assert e1["terms"] == term_string(words(e1["terms"])) and e1["terms"].split().count("barca") == 4
     assert e1["n"] == len(e1["terms"].split())
@@ -50,19 +61,31 @@ def test_counts_in_cypher_match_counts_in_python_and_the_fill_changes_no_score(
     assert {q: ranked(q) for q in queries} == counted_in_cypher  # counted in Python from the text
     # The fill skips an entry rewritten since it was read (its hash moved): that write brings its own terms.
     assert fill_terms(graph) >= len(TEXTS)
-    after = {r["id"]: r["terms"] for r in graph.read("MATCH (e:Entry) WHERE e.project_id = $p "
-                                                     "RETURN e.id AS id, e.ft_terms AS terms", {"p": project})}
+    after = {
+        r["id"]: r["terms"]
+        for r in graph.read(
+            "MATCH (e:Entry) WHERE e.project_id = $p RETURN e.id AS id, e.ft_terms AS terms", {"p": project}
+        )
+    }
     assert after == {i: r["terms"] for i, r in rows.items()}
     assert {q: ranked(q) for q in queries} == counted_in_cypher
 
 
-def test_the_fill_leaves_an_entry_whose_content_moved(graph: Graph, prefix: str,
-                                                     ingest: Callable[..., Any]) -> None:
+def test_the_fill_leaves_an_entry_whose_content_moved(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> None:
     from graph import keyword_terms
 
     project = f"{prefix}fam"
-    assert not ingest([{"entry_id": f"{project}/e1", "project_id": project, "author": f"{prefix}ana",
-                        "intimacy": "circle", "text": "Una barca."}]).errors
+    assert not ingest(
+        [
+            {
+                "entry_id": f"{project}/e1",
+                "project_id": project,
+                "author": f"{prefix}ana",
+                "intimacy": "circle",
+                "text": "Una barca.",
+            }
+        ]
+    ).errors
     written = graph.read("MATCH (e:Entry {id: $id}) RETURN e.ft_terms AS t", {"id": f"{project}/e1"})[0]["t"]
     assert written.split()[:2] == ["una", "barca"]
     graph.write("MATCH (e:Entry {id: $id}) REMOVE e.ft_terms", {"id": f"{project}/e1"})
@@ -73,12 +96,12 @@ def test_the_fill_leaves_an_entry_whose_content_moved(graph: Graph, prefix: str,
     assert graph.write(keyword_terms.FILL, {"rows": moved})[0]["filled"] == 0
     assert graph.read("MATCH (e:Entry {id: $id}) RETURN e.ft_terms AS t", {"id": f"{project}/e1"})[0]["t"] is None
     fill_terms(graph)
-    assert graph.read("MATCH (e:Entry {id: $id}) RETURN e.ft_terms AS t",
-                      {"id": f"{project}/e1"})[0]["t"] == written
+    assert graph.read("MATCH (e:Entry {id: $id}) RETURN e.ft_terms AS t", {"id": f"{project}/e1"})[0]["t"] == written
 
 
-def test_the_one_project_statement_ranks_as_the_general_one(graph: Graph, prefix: str,
-                                                            ingest: Callable[..., Any]) -> None:
+def test_the_one_project_statement_ranks_as_the_general_one(
+    graph: Graph, prefix: str, ingest: Callable[..., Any]
+) -> None:
     """FULLTEXT_IN_PROJECT (the viewer resolved once) returns what FULLTEXT returns, for every role."""
     from graph.members import set_member
 
@@ -87,12 +110,22 @@ def test_the_one_project_statement_ranks_as_the_general_one(graph: Graph, prefix
     for role, user in users.items():
         set_member(graph, project, user, role)
     levels = ("private", "intimate", "circle", "public")
-    assert not ingest([{"entry_id": f"{project}/e{n}", "project_id": project, "intimacy": levels[n % 4],
-                        "author": (users["owner"], users["coauthor"])[n % 2],
-                        "text": f"La barca {n} y la casa {'barca ' * (n % 3)}."} for n in range(12)]).errors
+    assert not ingest(
+        [
+            {
+                "entry_id": f"{project}/e{n}",
+                "project_id": project,
+                "intimacy": levels[n % 4],
+                "author": (users["owner"], users["coauthor"])[n % 2],
+                "text": f"La barca {n} y la casa {'barca ' * (n % 3)}.",
+            }
+            for n in range(12)
+        ]
+    ).errors
     for user in users.values():
         params = {**_base_params(Viewer(user_id=user), [project], Filters(), {}), **SoftConstraints().params()}
         general = run_keyword(graph, ch.FULLTEXT, ch.FULLTEXT_VISIBLE, params, "barca casa", 20)
-        one = run_keyword(graph, ch.FULLTEXT_IN_PROJECT, ch.FULLTEXT_VISIBLE, {**params, "project_id": project},
-                          "barca casa", 20)
+        one = run_keyword(
+            graph, ch.FULLTEXT_IN_PROJECT, ch.FULLTEXT_VISIBLE, {**params, "project_id": project}, "barca casa", 20
+        )
         assert one == general and len(general) >= 6

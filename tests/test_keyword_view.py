@@ -40,8 +40,20 @@ MERGE (e)-[m:MENTIONS]->(x)
 SET m.count = 1
 """
 ROLES = ("owner", "coauthor", "reader", "writer")  # writer: a reader who wrote private and intimate entries
-WORDS = ("playa", "verano", "mercado", "lluvia", "abuela", "tren", "piso", "cena", "cumpleaños", "hospital",
-         "jardín", "carta")
+WORDS = (
+    "playa",
+    "verano",
+    "mercado",
+    "lluvia",
+    "abuela",
+    "tren",
+    "piso",
+    "cena",
+    "cumpleaños",
+    "hospital",
+    "jardín",
+    "carta",
+)
 QUESTIONS = ("Pep en la playa", "la lluvia y el tren", "cumpleanos de la abuela", "mercado", "carta del hospital")
 
 
@@ -58,36 +70,66 @@ def world(graph: Graph, prefix: str) -> dict[str, Any]:
         mentions = [name for k, name in enumerate(("Pep", "Marta", "Lola")) if n % (k + 2) == 0]
         year = 2000 + n % 7
         dated = {"start": date(year, 1 + n % 12, 1), "end": date(year, 1 + n % 12, 28)} if n % 5 else {}
-        rows.append({"id": f"{project}/e{n:02d}", "project": project, "title": f"día {n}",
-                     "body": f"{body} {' '.join(mentions)}", "mentions": mentions,
-                     "intimacy": ("private", "intimate", "circle", "public")[n % 4],
-                     "author": users[("owner", "coauthor", "writer")[n % 3]], "start": None, "end": None,
-                     **dated})
+        rows.append(
+            {
+                "id": f"{project}/e{n:02d}",
+                "project": project,
+                "title": f"día {n}",
+                "body": f"{body} {' '.join(mentions)}",
+                "mentions": mentions,
+                "intimacy": ("private", "intimate", "circle", "public")[n % 4],
+                "author": users[("owner", "coauthor", "writer")[n % 3]],
+                "start": None,
+                "end": None,
+                **dated,
+            }
+        )
     graph.write(WRITE, {"rows": rows})
-    generations.bump_levels(graph, [{"project_id": r["project"], "intimacy": r["intimacy"], "author_id": r["author"]}
-                                    for r in rows])
+    generations.bump_levels(
+        graph, [{"project_id": r["project"], "intimacy": r["intimacy"], "author_id": r["author"]} for r in rows]
+    )
     fill_terms(graph)
     # Entries written before `ft_terms` existed: their words are counted in Python, on both paths.
-    graph.write("MATCH (e:Entry) WHERE e.id IN $ids SET e.ft_terms = null, e.ft_len = null",
-                {"ids": [r["id"] for r in rows[::7]]})
+    graph.write(
+        "MATCH (e:Entry) WHERE e.id IN $ids SET e.ft_terms = null, e.ft_len = null",
+        {"ids": [r["id"] for r in rows[::7]]},
+    )
     visible_view.clear()
     embedder = CheckedEmbedder(HashEmbedder())
-    return {"project": project, "users": users, "embedder": embedder,
-            "pep": f"{project}/person/Pep", "marta": f"{project}/person/Marta"}
+    return {
+        "project": project,
+        "users": users,
+        "embedder": embedder,
+        "pep": f"{project}/person/Pep",
+        "marta": f"{project}/person/Marta",
+    }
 
 
-def _keyword_as(graph: Graph, settings: Settings, viewer: Viewer, world: dict[str, Any], params: dict[str, Any],
-                question: str) -> list[Any]:
+def _keyword_as(
+    graph: Graph, settings: Settings, viewer: Viewer, world: dict[str, Any], params: dict[str, Any], question: str
+) -> list[Any]:
     """The door's keyword step for one question, as a search of `viewer` runs it."""
     run = SearchRun(graph, world["embedder"], settings, viewer, SearchOptions(), question)
     return _keyword(run, params, question, 50)
 
 
 def _params(world: dict[str, Any], role: str, **constraints: Any) -> dict[str, Any]:
-    return {"project_ids": [world["project"]], "project_id": world["project"], "date_from": None, "date_to": None,
-            "intimacy_levels": None, "author_ids": None, "kinds": None, "tags": None, "period_id": None,
-            "person_ids": None, "place_ids": None, **visibility_params(Viewer(user_id=world["users"][role])),
-            **SoftConstraints().params(), **constraints}
+    return {
+        "project_ids": [world["project"]],
+        "project_id": world["project"],
+        "date_from": None,
+        "date_to": None,
+        "intimacy_levels": None,
+        "author_ids": None,
+        "kinds": None,
+        "tags": None,
+        "period_id": None,
+        "person_ids": None,
+        "place_ids": None,
+        **visibility_params(Viewer(user_id=world["users"][role])),
+        **SoftConstraints().params(),
+        **constraints,
+    }
 
 
 def _cases(world: dict[str, Any]) -> list[dict[str, Any]]:
@@ -101,8 +143,9 @@ def _cases(world: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_a_constrained_question_ranks_the_same_candidates_from_the_view(graph: Graph, settings: Settings,
-                                                                        world: dict[str, Any], role: str) -> None:
+def test_a_constrained_question_ranks_the_same_candidates_from_the_view(
+    graph: Graph, settings: Settings, world: dict[str, Any], role: str
+) -> None:
     viewer = Viewer(user_id=world["users"][role])
     before = keyword_view.counters["among"]
     ranked = 0
@@ -119,8 +162,8 @@ def test_a_constrained_question_ranks_the_same_candidates_from_the_view(graph: G
 
 @pytest.mark.parametrize("role", ROLES)
 def test_a_question_without_constraints_asks_the_index_with_n_from_the_view(
-        graph: Graph, settings: Settings, world: dict[str, Any], role: str,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    graph: Graph, settings: Settings, world: dict[str, Any], role: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Candidates from the index, BM25's N the view's size: the same ranking as the Cypher count gives, without
     the count (which would scan the project again after every write the viewer may see)."""
     viewer = Viewer(user_id=world["users"][role])
@@ -141,25 +184,34 @@ def test_a_question_without_constraints_asks_the_index_with_n_from_the_view(
 def test_the_id_list_only_narrows(graph: Graph, world: dict[str, Any], role: str) -> None:
     """Handed every entry of the project, hidden ones included, the statement still returns only what the role may
     see and what meets the question: the same as the view's own list."""
-    everything = [r["id"] for r in graph.read("MATCH (e:Entry {project_id: $p}) RETURN e.id AS id",
-                                              {"p": world["project"]})]
+    everything = [
+        r["id"] for r in graph.read("MATCH (e:Entry {project_id: $p}) RETURN e.id AS id", {"p": world["project"]})
+    ]
     for constraints in _cases(world):
         params = _params(world, role, **constraints)
         index = run_keyword(graph, ch.FULLTEXT_IN_PROJECT, ch.FULLTEXT_VISIBLE, params, "Pep playa mercado", 50)
-        widened = run_keyword_among(graph, ch.FULLTEXT_AMONG, ch.FULLTEXT_VISIBLE, params, "Pep playa mercado",
-                                    50, everything)
+        widened = run_keyword_among(
+            graph, ch.FULLTEXT_AMONG, ch.FULLTEXT_VISIBLE, params, "Pep playa mercado", 50, everything
+        )
         assert widened == index, constraints
-    hidden = {r["id"] for r in graph.read(
-        "MATCH (e:Entry {project_id: $p}) WHERE e.intimacy IN ['private', 'intimate'] AND e.author_id <> $u "
-        "RETURN e.id AS id", {"p": world["project"], "u": world["users"][role]})}
+    hidden = {
+        r["id"]
+        for r in graph.read(
+            "MATCH (e:Entry {project_id: $p}) WHERE e.intimacy IN ['private', 'intimate'] AND e.author_id <> $u "
+            "RETURN e.id AS id",
+            {"p": world["project"], "u": world["users"][role]},
+        )
+    }
     assert hidden
-    seen = run_keyword_among(graph, ch.FULLTEXT_AMONG, ch.FULLTEXT_VISIBLE, _params(world, role),
-                             " ".join(WORDS), 100, everything)
+    seen = run_keyword_among(
+        graph, ch.FULLTEXT_AMONG, ch.FULLTEXT_VISIBLE, _params(world, role), " ".join(WORDS), 100, everything
+    )
     assert seen and not {h.id for h in seen} & hidden
 
 
-def test_more_meeting_entries_than_the_pool_ask_the_index(graph: Graph, settings: Settings, world: dict[str, Any],
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_more_meeting_entries_than_the_pool_ask_the_index(
+    graph: Graph, settings: Settings, world: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     viewer = Viewer(user_id=world["users"]["owner"])
     params = _params(world, "owner", q_entity_ids=[world["pep"]])
     monkeypatch.setattr(keyword_view, "POOL", 3)

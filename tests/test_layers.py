@@ -68,5 +68,10 @@ def test_the_check_sees_lazy_imports_and_every_room() -> None:
     """The rule would pass vacuously if the walk missed imports inside functions or the packages under queries/."""
     assert IMPORTS.has_edge("api.commands.common", "ingest.relink")  # imported inside `relink_now`
     assert IMPORTS.has_edge("queries.search.door", "queries.search.retrieval")
-    assert {"queries.search.keyword", "queries.context.chapter", "queries.entities.similar",
-            "queries.telemetry.search_log", "inference.providers.llm"} <= set(IMPORTS.nodes)
+    assert {
+        "queries.search.keyword",
+        "queries.context.chapter",
+        "queries.entities.similar",
+        "queries.telemetry.search_log",
+        "inference.providers.llm",
+    } <= set(IMPORTS.nodes)

@@ -65,10 +65,30 @@ ROUTES = {
     ("/v1/feedback", "post"),
 }
 
-SUBCOMMANDS = ["db", "migrate", "ingest", "export", "import", "entries", "search", "token", "member", "project",
-               "entity", "embeddings", "understand", "serve", "eval", "demo",
-               "live", "summary", "summaries", "chapter", "stats",
-               "mcp"]
+SUBCOMMANDS = [
+    "db",
+    "migrate",
+    "ingest",
+    "export",
+    "import",
+    "entries",
+    "search",
+    "token",
+    "member",
+    "project",
+    "entity",
+    "embeddings",
+    "understand",
+    "serve",
+    "eval",
+    "demo",
+    "live",
+    "summary",
+    "summaries",
+    "chapter",
+    "stats",
+    "mcp",
+]
 
 
 def test_the_api_serves_exactly_its_routes(settings: Settings) -> None:
@@ -91,26 +111,30 @@ def test_every_route_declares_its_response(settings: Settings) -> None:
             assert "$ref" in schema or "$ref" in schema.get("items", {}), (method, path, schema)
 
 
-@pytest.mark.parametrize(("method", "path", "body"), [
-    ("patch", "/v1/projects/{p}", {"hemisphere": "east"}),
-    ("put", "/v1/projects/{p}/members", {"user_id": "x", "role": "boss"}),
-    ("post", "/v1/projects/{p}/entities", {"kind": "animal", "name": "Rex"}),
-    ("patch", "/v1/projects/{p}/entities/person/Rex", {}),
-    ("patch", "/v1/projects/{p}/entities/animal/Rex", {"name": "Max"}),
-    ("delete", "/v1/projects/{p}/entities/animal/Rex", None),
-    ("post", "/v1/projects", {"id": "a/b", "name": "x"}),
-    ("get", "/v1/projects/{p}/analytics/cooccurrence", None),
-    ("get", "/v1/projects/{p}/analytics/importance?limit=0", None),
-    ("get", "/v1/projects/{p}/analytics/similar?entity=Pep&kind=planet", None),
-    ("post", "/v1/projects/{p}/witnesses", {}),
-    ("post", "/v1/entries", {"project_id": "{p}"}),
-    ("get", "/v1/projects/{p}/entries?limit=0", None),
-    ("patch", "/v1/entries/{p}/x", {"kind": "novel"}),
-    ("post", "/v1/w/not-a-link/search", {}),
-    ("post", "/v1/w/not-a-link/entries", {}),
-])
-def test_a_bad_request_is_422_before_any_role_or_link_check(settings: Settings, method: str, path: str,
-                                                             body: dict[str, str] | None) -> None:
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("patch", "/v1/projects/{p}", {"hemisphere": "east"}),
+        ("put", "/v1/projects/{p}/members", {"user_id": "x", "role": "boss"}),
+        ("post", "/v1/projects/{p}/entities", {"kind": "animal", "name": "Rex"}),
+        ("patch", "/v1/projects/{p}/entities/person/Rex", {}),
+        ("patch", "/v1/projects/{p}/entities/animal/Rex", {"name": "Max"}),
+        ("delete", "/v1/projects/{p}/entities/animal/Rex", None),
+        ("post", "/v1/projects", {"id": "a/b", "name": "x"}),
+        ("get", "/v1/projects/{p}/analytics/cooccurrence", None),
+        ("get", "/v1/projects/{p}/analytics/importance?limit=0", None),
+        ("get", "/v1/projects/{p}/analytics/similar?entity=Pep&kind=planet", None),
+        ("post", "/v1/projects/{p}/witnesses", {}),
+        ("post", "/v1/entries", {"project_id": "{p}"}),
+        ("get", "/v1/projects/{p}/entries?limit=0", None),
+        ("patch", "/v1/entries/{p}/x", {"kind": "novel"}),
+        ("post", "/v1/w/not-a-link/search", {}),
+        ("post", "/v1/w/not-a-link/entries", {}),
+    ],
+)
+def test_a_bad_request_is_422_before_any_role_or_link_check(
+    settings: Settings, method: str, path: str, body: dict[str, str] | None
+) -> None:
     """Role and witness-link checks run after validation: a non-member (or a dead link) sending
     a malformed request learns it is malformed, not 403/401. Nothing here reaches the graph."""
     project = "layout-no-such-project"

@@ -19,7 +19,8 @@ from graph.members import set_member
 from graph.settings import Settings
 from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
-from ingest.pipeline import Ingestor, parse_line
+from ingest.pipeline import Ingestor
+from ingest.records import parse_line
 from queries.search import lexicons
 
 ROLES = ("owner", "coauthor", "reader", "writer")  # writer: a reader who wrote private and intimate entries
@@ -40,8 +41,13 @@ def world(graph: Graph, prefix: str) -> dict[str, Any]:
     ingestor = Ingestor(graph, CheckedEmbedder(HashEmbedder()), embed=False)
     world = {"project": project, "users": users, "ingestor": ingestor}
     for n in range(12):
-        _write(world, f"e{n:02d}", ("owner", "coauthor", "writer")[n % 3],
-               ("private", "intimate", "circle", "public")[n % 4], ["Pep", "Marta", "Lola", "Quim"][: 1 + n % 3])
+        _write(
+            world,
+            f"e{n:02d}",
+            ("owner", "coauthor", "writer")[n % 3],
+            ("private", "intimate", "circle", "public")[n % 4],
+            ["Pep", "Marta", "Lola", "Quim"][: 1 + n % 3],
+        )
     _write(world, "quim", "owner", "circle", ["Quim Soler"])
     _write(world, "lola", "coauthor", "public", ["Lola Vidal"])
     lexicons.clear()
@@ -49,16 +55,23 @@ def world(graph: Graph, prefix: str) -> dict[str, Any]:
 
 
 def _write(world: dict[str, Any], entry: str, role: str, level: str, persons: list[str]) -> None:
-    record = {"entry_id": f"{world['project']}/{entry}", "project_id": world["project"],
-              "author": world["users"][role], "intimacy": level, "text": f"Una tarde con {', '.join(persons)}.",
-              "persons": persons}
+    record = {
+        "entry_id": f"{world['project']}/{entry}",
+        "project_id": world["project"],
+        "author": world["users"][role],
+        "intimacy": level,
+        "text": f"Una tarde con {', '.join(persons)}.",
+        "persons": persons,
+    }
     report = world["ingestor"].ingest([(1, parse_line(1, json.dumps(record)))])
     assert not report.errors, report.errors
 
 
 def _shape(lexicon: ProjectLexicon) -> tuple[Any, ...]:
-    return (sorted((e.id, e.name, e.aliases) for e in lexicon.entities()),
-            sorted((k, e.id) for k, e in lexicon.by_key.items()))
+    return (
+        sorted((e.id, e.name, e.aliases) for e in lexicon.entities()),
+        sorted((k, e.id) for k, e in lexicon.by_key.items()),
+    )
 
 
 def _names(lexicon: ProjectLexicon) -> set[str]:
@@ -66,8 +79,7 @@ def _names(lexicon: ProjectLexicon) -> set[str]:
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_a_lexicon_kept_in_part_is_the_lexicon_listed_in_full(graph: Graph, world: dict[str, Any],
-                                                              role: str) -> None:
+def test_a_lexicon_kept_in_part_is_the_lexicon_listed_in_full(graph: Graph, world: dict[str, Any], role: str) -> None:
     project, viewer = world["project"], Viewer(user_id=world["users"][role])
     before = lexicons.lexicon(graph, project, viewer)
     assert {"Quim Soler", "Lola Vidal"} <= _names(before)
@@ -91,7 +103,8 @@ def test_a_lexicon_kept_in_part_is_the_lexicon_listed_in_full(graph: Graph, worl
 
 
 def test_a_declaration_lists_the_lexicon_in_full_and_a_hidden_write_costs_nothing(
-        graph: Graph, world: dict[str, Any]) -> None:
+    graph: Graph, world: dict[str, Any]
+) -> None:
     project, users = world["project"], world["users"]
     viewer = Viewer(user_id=users["reader"])
     lexicons.lexicon(graph, project, viewer)

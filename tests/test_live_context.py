@@ -19,9 +19,11 @@ from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
 from queries.context.live import WINDOW_CHARS, LiveCache, live_context, segments, window
 
-TRANSCRIPT = ("Bueno, pues aquel verano fuimos otra vez a la playa de Cádiz. La abuela hizo paella en la arena y "
-              "Josep se quemó la espalda. Luego vino Lucía con el perro, y alguien habló de Marta y de Sevilla, "
-              "pero no me acuerdo bien de qué. Comimos paella hasta la noche.")
+TRANSCRIPT = (
+    "Bueno, pues aquel verano fuimos otra vez a la playa de Cádiz. La abuela hizo paella en la arena y "
+    "Josep se quemó la espalda. Luego vino Lucía con el perro, y alguien habló de Marta y de Sevilla, "
+    "pero no me acuerdo bien de qué. Comimos paella hasta la noche."
+)
 
 
 @pytest.fixture()
@@ -33,30 +35,60 @@ def world(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> dict[str, st
     set_member(graph, p, users["owner"], "owner")
     set_member(graph, p, users["reader"], "reader")
     rows = [
-        ("paella", "circle", "La abuela hizo paella en la playa de Cádiz aquel verano; comimos en la arena.",
-         ["Josep"], ["Cádiz"]),
-        ("tren", "public", "El viaje en tren a Berlín con Josep: nieve, museos y frío en diciembre.", ["Josep"],
-         ["Berlín", "Cádiz"]),
+        (
+            "paella",
+            "circle",
+            "La abuela hizo paella en la playa de Cádiz aquel verano; comimos en la arena.",
+            ["Josep"],
+            ["Cádiz"],
+        ),
+        (
+            "tren",
+            "public",
+            "El viaje en tren a Berlín con Josep: nieve, museos y frío en diciembre.",
+            ["Josep"],
+            ["Berlín", "Cádiz"],
+        ),
         ("jardin", "circle", "Josep plantó tomates en el jardín de la casa del pueblo.", ["Josep"], ["Cádiz"]),
         ("perro", "public", "Lucía trajo al perro a casa por primera vez; se escondió bajo la mesa.", ["Lucía"], []),
         ("feria", "circle", "La feria de abril en Sevilla, con trajes y mucho baile.", [], ["Sevilla"]),
-        ("secreto", "private", "Marta me contó su secreto en la playa de Cádiz, comiendo paella.", ["Marta"],
-         ["Cádiz"]),
+        (
+            "secreto",
+            "private",
+            "Marta me contó su secreto en la playa de Cádiz, comiendo paella.",
+            ["Marta"],
+            ["Cádiz"],
+        ),
     ]
-    report = ingest([{"entry_id": f"{p}/{key}", "project_id": p, "author": users["owner"], "intimacy": level,
-                      "occurred_on": "2008-07-12", "text": text, "persons": persons, "places": places}
-                     for key, level, text, persons, places in rows])
+    report = ingest(
+        [
+            {
+                "entry_id": f"{p}/{key}",
+                "project_id": p,
+                "author": users["owner"],
+                "intimacy": level,
+                "occurred_on": "2008-07-12",
+                "text": text,
+                "persons": persons,
+                "places": places,
+            }
+            for key, level, text, persons, places in rows
+        ]
+    )
     assert not report.errors
     return {"project": p, **users, "outsider": f"{prefix}outsider"}
 
 
 def _observed(ctx: Any) -> tuple[Any, ...]:
-    return ([(e.entry_id, e.score, e.snippet_md) for e in ctx.entries],
-            [(a.kind, a.name, a.entity_id, a.entries, a.mentions) for a in ctx.ask_about])
+    return (
+        [(e.entry_id, e.score, e.snippet_md) for e in ctx.entries],
+        [(a.kind, a.name, a.entity_id, a.entries, a.mentions) for a in ctx.ask_about],
+    )
 
 
 def test_related_entries_and_ask_about_come_from_what_the_caller_may_see(
-        graph: Graph, embedder: CheckedEmbedder, world: dict[str, str]) -> None:
+    graph: Graph, embedder: CheckedEmbedder, world: dict[str, str]
+) -> None:
     cache = LiveCache()
     reader = live_context(graph, embedder, Viewer(user_id=world["reader"]), world["project"], TRANSCRIPT, cache)
     ids = [e.entry_id for e in reader.entries]
@@ -75,14 +107,24 @@ def test_related_entries_and_ask_about_come_from_what_the_caller_may_see(
 
 
 def test_nothing_observed_changes_when_hidden_entries_come_and_go(
-        graph: Graph, embedder: CheckedEmbedder, world: dict[str, str], ingest: Callable[..., Any]) -> None:
+    graph: Graph, embedder: CheckedEmbedder, world: dict[str, str], ingest: Callable[..., Any]
+) -> None:
     cache = LiveCache()
     viewer = Viewer(user_id=world["reader"])
     before = _observed(live_context(graph, embedder, viewer, world["project"], TRANSCRIPT, cache))
     builds = cache.builds
-    hidden = [{"entry_id": f"{world['project']}/h{i}", "project_id": world["project"], "author": world["owner"],
-               "intimacy": level, "text": TRANSCRIPT, "persons": ["Lucía", "Marta", "Josep"], "places": ["Sevilla"]}
-              for i, level in enumerate(("private", "intimate"))]
+    hidden = [
+        {
+            "entry_id": f"{world['project']}/h{i}",
+            "project_id": world["project"],
+            "author": world["owner"],
+            "intimacy": level,
+            "text": TRANSCRIPT,
+            "persons": ["Lucía", "Marta", "Josep"],
+            "places": ["Sevilla"],
+        }
+        for i, level in enumerate(("private", "intimate"))
+    ]
     assert not ingest(hidden).errors
     after = live_context(graph, embedder, viewer, world["project"], TRANSCRIPT, cache)
     assert _observed(after) == before
@@ -93,17 +135,26 @@ def test_nothing_observed_changes_when_hidden_entries_come_and_go(
 
 
 def test_a_visible_write_is_seen_on_the_very_next_call(
-        graph: Graph, embedder: CheckedEmbedder, world: dict[str, str], client: Any,
-        auth: Callable[[str], dict[str, str]]) -> None:
+    graph: Graph, embedder: CheckedEmbedder, world: dict[str, str], client: Any, auth: Callable[[str], dict[str, str]]
+) -> None:
     cache = LiveCache()
     viewer = Viewer(user_id=world["reader"])
     project = world["project"]
     first = live_context(graph, embedder, viewer, project, TRANSCRIPT, cache)
     assert {a.name for a in first.ask_about} == {"Lucía", "Sevilla"}
     owner = auth(world["owner"])
-    resp = client.post("/v1/entries?wait=true", headers=owner, json={
-        "entry_id": f"{project}/nuevo", "project_id": project, "intimacy": "circle", "text": TRANSCRIPT,
-        "persons": ["Lucía"], "places": ["Sevilla"]})
+    resp = client.post(
+        "/v1/entries?wait=true",
+        headers=owner,
+        json={
+            "entry_id": f"{project}/nuevo",
+            "project_id": project,
+            "intimacy": "circle",
+            "text": TRANSCRIPT,
+            "persons": ["Lucía"],
+            "places": ["Sevilla"],
+        },
+    )
     assert resp.status_code == 201, resp.text
     added = live_context(graph, embedder, viewer, project, TRANSCRIPT, cache)
     assert added.entries[0].entry_id == f"{project}/nuevo"
@@ -135,11 +186,12 @@ def test_the_window_is_the_transcripts_end_and_its_segments_do_not_move_when_it_
     assert window("a " + "x" * 1999)[0] == "x" * 1999
     whole = segments(long)
     slid = segments(long[137:], drop_first=True)
-    assert slid == whole[-len(slid):] and len(slid) > 0.95 * len(whole)
+    assert slid == whole[-len(slid) :] and len(slid) > 0.95 * len(whole)
 
 
 def test_the_route_answers_members_only_and_422_before_403(
-        client: Any, auth: Callable[[str], dict[str, str]], world: dict[str, str]) -> None:
+    client: Any, auth: Callable[[str], dict[str, str]], world: dict[str, str]
+) -> None:
     body = {"project_id": world["project"], "transcript": TRANSCRIPT}
     ok = client.post("/v1/context/live", headers=auth(world["reader"]), json=body)
     assert ok.status_code == 200, ok.text
@@ -147,14 +199,16 @@ def test_the_route_answers_members_only_and_422_before_403(
     assert len(out["entries"]) == 5 and {a["name"] for a in out["ask_about"]} == {"Lucía", "Sevilla"}
     assert out["window_tokens"] > 0 and out["latency_ms"]["total"] > 0
     assert client.post("/v1/context/live", headers=auth(world["outsider"]), json=body).status_code == 403
-    assert client.post("/v1/context/live", headers=auth(world["outsider"]),
-                       json={**body, "transcript": ""}).status_code == 422
-    assert client.post("/v1/context/live", headers=auth(world["reader"]),
-                       json={**body, "extra": 1}).status_code == 422
+    assert (
+        client.post("/v1/context/live", headers=auth(world["outsider"]), json={**body, "transcript": ""}).status_code
+        == 422
+    )
+    assert client.post("/v1/context/live", headers=auth(world["reader"]), json={**body, "extra": 1}).status_code == 422
 
 
-def test_the_command_prints_the_api_body(world: dict[str, str], monkeypatch: pytest.MonkeyPatch,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_command_prints_the_api_body(
+    world: dict[str, str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO(TRANSCRIPT))
     assert main(["live", "--project", world["project"], "--as", world["reader"], "--json"]) == 0
     body = json.loads(capsys.readouterr().out)
@@ -168,7 +222,8 @@ def test_the_command_prints_the_api_body(world: dict[str, str], monkeypatch: pyt
 
 
 def test_in_the_service_a_write_is_seen_within_the_check_interval_without_waiting_for_it(
-        graph: Graph, embedder: CheckedEmbedder, world: dict[str, str], ingest: Callable[..., Any]) -> None:
+    graph: Graph, embedder: CheckedEmbedder, world: dict[str, str], ingest: Callable[..., Any]
+) -> None:
     """With check_seconds > 0 an answer never waits for the stamp: the warm index answers, a background check finds
     the write and swaps in a rebuilt index for the calls after it."""
     import time
@@ -177,8 +232,17 @@ def test_in_the_service_a_write_is_seen_within_the_check_interval_without_waitin
     viewer = Viewer(user_id=world["reader"])
     live_context(graph, embedder, viewer, world["project"], TRANSCRIPT, cache)
     assert cache.builds == 1
-    assert not ingest([{"entry_id": f"{world['project']}/nuevo", "project_id": world["project"],
-                        "author": world["owner"], "intimacy": "public", "text": TRANSCRIPT}]).errors
+    assert not ingest(
+        [
+            {
+                "entry_id": f"{world['project']}/nuevo",
+                "project_id": world["project"],
+                "author": world["owner"],
+                "intimacy": "public",
+                "text": TRANSCRIPT,
+            }
+        ]
+    ).errors
     time.sleep(0.3)
     seen, deadline = False, time.monotonic() + 30
     while not seen and time.monotonic() < deadline:

@@ -13,8 +13,9 @@ from tests.fake_llm import fake_llm
 def test_the_client_sends_model_messages_and_key_and_returns_the_first_choice() -> None:
     with fake_llm(lambda messages: f"echo: {messages[-1]['content']}") as fake:
         client = ChatClient(fake.url, "tiny-chat", api_key="sk-test", timeout_seconds=5)
-        answer = client.complete([ChatMessage("system", "be brief"), ChatMessage("user", "Pep en Berlín, 2008")],
-                                 max_tokens=50)
+        answer = client.complete(
+            [ChatMessage("system", "be brief"), ChatMessage("user", "Pep en Berlín, 2008")], max_tokens=50
+        )
     assert answer == "echo: Pep en Berlín, 2008"
     sent = fake.requests[-1]
     assert sent["model"] == "tiny-chat" and sent["max_tokens"] == 50 and sent["temperature"] == 0.0
@@ -32,8 +33,12 @@ def test_every_failure_is_one_llm_error_without_secrets(fault: str) -> None:
             fake.delay_seconds = 1.5
         elif fault == "empty":
             fake.reply = lambda messages: "  "
-        client = ChatClient(fake.url if fault != "garbage" else fake.url.replace("/v1", "/nowhere"), "m",
-                            api_key="sk-secret", timeout_seconds=0.5)
+        client = ChatClient(
+            fake.url if fault != "garbage" else fake.url.replace("/v1", "/nowhere"),
+            "m",
+            api_key="sk-secret",
+            timeout_seconds=0.5,
+        )
         with pytest.raises(LLMError) as caught:
             client.complete([ChatMessage("user", "la receta secreta de la abuela")])
     reason = str(caught.value)

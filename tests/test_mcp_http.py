@@ -49,8 +49,13 @@ def _token(settings: Settings, world: dict[str, Any], key: str) -> str:
 
 
 def test_tools_are_listed_with_schemas_and_each_answers_as_its_route(
-        settings: Settings, graph: Graph, embedder: CheckedEmbedder, world: dict[str, Any], client: Any,
-        auth: Callable[[str], dict[str, str]]) -> None:
+    settings: Settings,
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    world: dict[str, Any],
+    client: Any,
+    auth: Callable[[str], dict[str, str]],
+) -> None:
     project, owner = world["project"], world["users"]["owner"]
 
     async def run(url: str) -> None:
@@ -73,18 +78,34 @@ def test_tools_are_listed_with_schemas_and_each_answers_as_its_route(
             assert entry == client.get(f"/v1/entries/{project}/c4", headers=auth(owner)).json()
 
             co = await ok(s, "entity_question", question="cooccurrence", project_id=project, entity="Marta")
-            assert co["cooccurrence"] == client.get(f"/v1/projects/{project}/analytics/cooccurrence",
-                                                    params={"entity": "Marta"}, headers=auth(owner)).json()
-            tl = await ok(s, "entity_question", question="timeline", project_id=project, entity="Pep",
-                          resolution="month")
-            assert tl["timeline"] == client.get(f"/v1/projects/{project}/analytics/timeline", params={
-                "entity": "Pep", "resolution": "month"}, headers=auth(owner)).json()
+            assert (
+                co["cooccurrence"]
+                == client.get(
+                    f"/v1/projects/{project}/analytics/cooccurrence", params={"entity": "Marta"}, headers=auth(owner)
+                ).json()
+            )
+            tl = await ok(
+                s, "entity_question", question="timeline", project_id=project, entity="Pep", resolution="month"
+            )
+            assert (
+                tl["timeline"]
+                == client.get(
+                    f"/v1/projects/{project}/analytics/timeline",
+                    params={"entity": "Pep", "resolution": "month"},
+                    headers=auth(owner),
+                ).json()
+            )
             assert sum(y["entries"] for y in tl["timeline"]["years"]) == 2  # b1, n1; not b2, the coauthor's private
             imp = await ok(s, "entity_question", question="importance", project_id=project, limit=3)
-            assert imp["importance"] == client.get(f"/v1/projects/{project}/analytics/importance",
-                                                   params={"limit": 3}, headers=auth(owner)).json()
-            status, reason = await refused(s, "entity_question", question="similar", project_id=project,
-                                           entity="Nadie Inventado")
+            assert (
+                imp["importance"]
+                == client.get(
+                    f"/v1/projects/{project}/analytics/importance", params={"limit": 3}, headers=auth(owner)
+                ).json()
+            )
+            status, reason = await refused(
+                s, "entity_question", question="similar", project_id=project, entity="Nadie Inventado"
+            )
             assert (status, reason) == (404, "no such person, place, thing or chapter")
 
             summary = await ok(s, "summary", project_id=project)
@@ -94,13 +115,26 @@ def test_tools_are_listed_with_schemas_and_each_answers_as_its_route(
 
             ctx = await ok(s, "chapter_context", project_id=project, theme=CADIZ, budget_tokens=2000)
             assert ctx["used_tokens"] <= 2000 and {e["entry_id"] for e in ctx["entries"]} <= {
-                f"{project}/{k}" for k in ("c1", "c2", "c3", "c4", "c5")}
+                f"{project}/{k}" for k in ("c1", "c2", "c3", "c4", "c5")
+            }
             live = await ok(s, "live_context", project_id=project, transcript="Pep y la estufa de Kreuzberg")
-            assert stable(live) == stable(client.post("/v1/context/live", json={
-                "project_id": project, "transcript": "Pep y la estufa de Kreuzberg"}, headers=auth(owner)).json())
+            assert stable(live) == stable(
+                client.post(
+                    "/v1/context/live",
+                    json={"project_id": project, "transcript": "Pep y la estufa de Kreuzberg"},
+                    headers=auth(owner),
+                ).json()
+            )
 
-            written = await ok(s, "add_entry", project_id=project, text="Volvimos a la Caleta en 2011.",
-                               occurred_on="2011", intimacy="private", wait=True)
+            written = await ok(
+                s,
+                "add_entry",
+                project_id=project,
+                text="Volvimos a la Caleta en 2011.",
+                occurred_on="2011",
+                intimacy="private",
+                wait=True,
+            )
             assert written["status"] == "created" and written["embedding"] == "done"
             again = await ok(s, "get_entry", entry_id=written["entry_id"])
             assert again["author"] == owner and again["intimacy"] == "private" and "wait" not in again
@@ -110,8 +144,8 @@ def test_tools_are_listed_with_schemas_and_each_answers_as_its_route(
 
 
 def test_a_reader_sees_nothing_hidden_through_any_tool_resource_or_prompt(
-        settings: Settings, graph: Graph, embedder: CheckedEmbedder, world: dict[str, Any],
-        ingest: Callable[..., Any]) -> None:
+    settings: Settings, graph: Graph, embedder: CheckedEmbedder, world: dict[str, Any], ingest: Callable[..., Any]
+) -> None:
     project, users = world["project"], world["users"]
     ids = [f"{project}/{k}" for k in MARKERS] + [f"{project}/nope"]
 
@@ -136,11 +170,14 @@ def test_a_reader_sees_nothing_hidden_through_any_tool_resource_or_prompt(
 
         # Hidden entries added (naming the people and places the reader asks about): nothing the reader observes
         # through any tool, resource or prompt changes.
-        rows = [("x1", "owner", "private", CADIZ, "2008-07-03", "Marta y Pep en Cádiz y Berlín, papá, pepinillo."),
-                ("x2", "coauthor", "intimate", "Capítulo oculto", "2012-01-01", "Pep y Marta en Kreuzberg, pepinillo."),
-                ("x3", "owner", "private", BERLIN, "2009-01-11", "Marta en Berlín con Pep y Lola, pepinillo.")]
-        extra = [record(project, users, row, persons=names(row[5], PERSONS), places=names(row[5], PLACES))
-                 for row in rows]
+        rows = [
+            ("x1", "owner", "private", CADIZ, "2008-07-03", "Marta y Pep en Cádiz y Berlín, papá, pepinillo."),
+            ("x2", "coauthor", "intimate", "Capítulo oculto", "2012-01-01", "Pep y Marta en Kreuzberg, pepinillo."),
+            ("x3", "owner", "private", BERLIN, "2009-01-11", "Marta en Berlín con Pep y Lola, pepinillo."),
+        ]
+        extra = [
+            record(project, users, row, persons=names(row[5], PERSONS), places=names(row[5], PLACES)) for row in rows
+        ]
         assert not ingest(extra).errors
         after = anyio.run(observe, url)
     assert "pepinillo" not in json.dumps(after, ensure_ascii=False)
@@ -148,13 +185,15 @@ def test_a_reader_sees_nothing_hidden_through_any_tool_resource_or_prompt(
     assert not changed, f"hidden entries changed what the reader sees through: {changed}"
 
 
-def test_a_witness_link_reaches_its_chapter_only(settings: Settings, graph: Graph, embedder: CheckedEmbedder,
-                                                  world: dict[str, Any]) -> None:
+def test_a_witness_link_reaches_its_chapter_only(
+    settings: Settings, graph: Graph, embedder: CheckedEmbedder, world: dict[str, Any]
+) -> None:
     project = world["project"]
     from datetime import timedelta
 
-    grant = create_grant(graph, project, period_id(project, CADIZ), world["users"]["owner"], timedelta(days=1),
-                         "tía Lola")
+    grant = create_grant(
+        graph, project, period_id(project, CADIZ), world["users"]["owner"], timedelta(days=1), "tía Lola"
+    )
     assert grant is not None
     link = auth.issue_witness(settings, grant, 86400)
 
@@ -162,17 +201,18 @@ def test_a_witness_link_reaches_its_chapter_only(settings: Settings, graph: Grap
         async with http_session(url, link) as s:
             listed = (await s.list_tools()).tools
             assert {t.name for t in listed} == {"search", "get_entry", "add_entry"}
-            assert set({t.name: t for t in listed}["search"].inputSchema["properties"]) == {"q", "k",
-                                                                                             "include_chunks"}
+            assert set({t.name: t for t in listed}["search"].inputSchema["properties"]) == {"q", "k", "include_chunks"}
             found = await ok(s, "search", q="Marta Cádiz Berlín Pep papá mandarino", k=50)
             assert {r["entry_id"] for r in found["results"]} == {f"{project}/c1", f"{project}/c2"}
             assert (await ok(s, "get_entry", entry_id=f"{project}/c1"))["text"].startswith("Llegamos")
             for other in ("c3", "c4", "b1", "b3", "nope"):  # hidden in the chapter, or another chapter
                 assert await refused(s, "get_entry", entry_id=f"{project}/{other}") == (404, "entry not found")
-            for tool, args in (("entity_question", {"question": "importance", "project_id": project}),
-                               ("summary", {"project_id": project}),
-                               ("chapter_context", {"project_id": project, "theme": "Cádiz"}),
-                               ("live_context", {"project_id": project, "transcript": "Cádiz"})):
+            for tool, args in (
+                ("entity_question", {"question": "importance", "project_id": project}),
+                ("summary", {"project_id": project}),
+                ("chapter_context", {"project_id": project, "theme": "Cádiz"}),
+                ("live_context", {"project_id": project, "transcript": "Cádiz"}),
+            ):
                 status, reason = await refused(s, tool, **args)
                 assert status == 403 and "witness link opens only its chapter" in reason
             assert (await s.list_resources()).resources == [] and (await s.list_prompts()).prompts == []
@@ -190,34 +230,57 @@ def test_a_witness_link_reaches_its_chapter_only(settings: Settings, graph: Grap
     with http_server(settings, graph, embedder) as url:
         anyio.run(run, url)
         assert revoke_grant(graph, project, grant)
-        call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                "params": {"name": "search", "arguments": {"q": "Caleta"}}}
-        answer = httpx.post(url, json=call, headers={"Authorization": f"Bearer {link}",
-                                                     "Accept": "application/json, text/event-stream"})
-        assert (answer.status_code, answer.json()) == (401, {"detail": "this witness link has expired or was "
-                                                                       "revoked"})
+        call = {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "search", "arguments": {"q": "Caleta"}},
+        }
+        answer = httpx.post(
+            url, json=call, headers={"Authorization": f"Bearer {link}", "Accept": "application/json, text/event-stream"}
+        )
+        assert (answer.status_code, answer.json()) == (401, {"detail": "this witness link has expired or was revoked"})
 
 
-def test_tokens_are_the_apis(settings: Settings, graph: Graph, embedder: CheckedEmbedder,
-                             world: dict[str, Any]) -> None:
+def test_tokens_are_the_apis(
+    settings: Settings, graph: Graph, embedder: CheckedEmbedder, world: dict[str, Any]
+) -> None:
     project = world["project"]
-    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": types.LATEST_PROTOCOL_VERSION, "capabilities": {},
-        "clientInfo": {"name": "t", "version": "0"}}}
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": types.LATEST_PROTOCOL_VERSION,
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "0"},
+        },
+    }
     headers = {"Accept": "application/json, text/event-stream"}
     expired = auth.issue(settings, world["users"]["owner"], ttl_seconds=-10)
     secret = "s" * 40
-    jwt_settings = settings.model_copy(update={"auth_issuer": "https://id.example", "auth_audience": "memora",
-                                               "auth_hs256_secret": secret, "auth_algorithms": "HS256"})
-    token = jwt.encode({"sub": world["users"]["reader"], "iss": "https://id.example", "aud": "memora",
-                        "exp": int(time.time()) + 300}, secret, algorithm="HS256")
+    jwt_settings = settings.model_copy(
+        update={
+            "auth_issuer": "https://id.example",
+            "auth_audience": "memora",
+            "auth_hs256_secret": secret,
+            "auth_algorithms": "HS256",
+        }
+    )
+    token = jwt.encode(
+        {"sub": world["users"]["reader"], "iss": "https://id.example", "aud": "memora", "exp": int(time.time()) + 300},
+        secret,
+        algorithm="HS256",
+    )
 
     with http_server(settings, graph, embedder) as url:
-        for given, reason in ((None, "missing bearer token"), ("mem1.abc.def", "invalid token: bad signature"),
-                              (expired, "invalid token: token expired"),
-                              (token, "invalid token: JWTs are not accepted by this service (MEMORA_AUTH_* not "
-                                      "configured)"),
-                              ("wit1.abc.def", "invalid witness link: bad signature")):
+        for given, reason in (
+            (None, "missing bearer token"),
+            ("mem1.abc.def", "invalid token: bad signature"),
+            (expired, "invalid token: token expired"),
+            (token, "invalid token: JWTs are not accepted by this service (MEMORA_AUTH_* not configured)"),
+            ("wit1.abc.def", "invalid witness link: bad signature"),
+        ):
             auth_header = {"Authorization": f"Bearer {given}"} if given else {}
             answer = httpx.post(url, json=init, headers={**headers, **auth_header})
             assert (answer.status_code, answer.json()) == (401, {"detail": reason}), given
@@ -240,7 +303,8 @@ def test_tokens_are_the_apis(settings: Settings, graph: Graph, embedder: Checked
 
 
 def test_bad_arguments_and_spent_budgets_are_answered_with_the_apis_reasons(
-        settings: Settings, graph: Graph, embedder: CheckedEmbedder, world: dict[str, Any]) -> None:
+    settings: Settings, graph: Graph, embedder: CheckedEmbedder, world: dict[str, Any]
+) -> None:
     project = world["project"]
     limited = settings.model_copy(update={"rate_search_per_second": 0.001, "rate_search_burst": 2})
 
@@ -249,7 +313,9 @@ def test_bad_arguments_and_spent_budgets_are_answered_with_the_apis_reasons(
             status, reason = await refused(s, "search", q="x", k=1000)
             assert status == 422 and reason.startswith("invalid arguments: k: ") and "100" in reason
             assert await refused(s, "entity_question", question="timeline", project_id=project) == (
-                422, "invalid arguments: entity: Field required")
+                422,
+                "invalid arguments: entity: Field required",
+            )
             status, reason = await refused(s, "entity_question", question="why", project_id=project, entity="Pep")
             assert status == 422 and "question" in reason
             status, reason = await refused(s, "get_entry")
@@ -257,7 +323,9 @@ def test_bad_arguments_and_spent_budgets_are_answered_with_the_apis_reasons(
             status, reason = await refused(s, "summary", project_id=f"{project}-not-mine")
             assert (status, reason) == (403, "not a member of this project")
             assert await refused(s, "summary", project_id=project, period="Nunca existió") == (
-                404, "no such chapter in this project")
+                404,
+                "no such chapter in this project",
+            )
             status, reason = await refused(s, "no_such_tool")
             assert status == 404 and "no such tool" in reason
             await ok(s, "search", q="Cádiz", project_id=project)  # the second search (a refused body spends too)

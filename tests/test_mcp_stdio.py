@@ -34,7 +34,9 @@ def test_a_reader_over_stdio_sees_only_what_they_may_see(world: dict[str, Any]) 
             assert [p.name for p in (await s.list_prompts()).prompts] == ["write_chapter"]
             seen = await everything(s, project, ids)
             assert await refused(s, "add_entry", project_id=project, text="Un lector no escribe.") == (
-                403, "only the project's owner and coauthors can write to it")
+                403,
+                "only the project's owner and coauthors can write to it",
+            )
             return seen
 
     seen = anyio.run(run)
@@ -54,17 +56,28 @@ def test_an_owner_over_stdio_writes_and_the_body_limit_holds(world: dict[str, An
 
     async def run() -> None:
         async with stdio_session(world["users"]["owner"], {"MEMORA_MAX_BODY_BYTES": "4000"}) as s:
-            written = await ok(s, "add_entry", project_id=project, text="Desde el agente: la Caleta en 2011.",
-                               occurred_on="2011", persons=["Marta"], mood="nostalgia")
+            written = await ok(
+                s,
+                "add_entry",
+                project_id=project,
+                text="Desde el agente: la Caleta en 2011.",
+                occurred_on="2011",
+                persons=["Marta"],
+                mood="nostalgia",
+            )
             assert written["status"] == "created" and written["entry_id"].startswith(f"{project}/")
             entry = await ok(s, "get_entry", entry_id=written["entry_id"])
-            assert (entry["author"], entry["mood"], entry["intimacy"]) == (world["users"]["owner"], "nostalgia",
-                                                                           "circle")
+            assert (entry["author"], entry["mood"], entry["intimacy"]) == (
+                world["users"]["owner"],
+                "nostalgia",
+                "circle",
+            )
             status, reason = await refused(s, "search", q="Caleta " * 900, project_id=project)
-            assert (status, reason) == (422, "invalid arguments: arguments: request body larger than the limit of "
-                                             "4000 bytes")
-            status, reason = await refused(s, "chapter_context", project_id=project, theme="Cádiz",
-                                           budget_tokens=0)
+            assert (status, reason) == (
+                422,
+                "invalid arguments: arguments: request body larger than the limit of 4000 bytes",
+            )
+            status, reason = await refused(s, "chapter_context", project_id=project, theme="Cádiz", budget_tokens=0)
             assert status == 422 and reason.startswith("invalid arguments: budget_tokens: ")
 
     anyio.run(run)

@@ -55,18 +55,26 @@ def test_the_search_body_describes_what_its_switches_do(spec: dict[str, Any]) ->
     assert "any of its values" in schemas["SearchFilters"]["description"]
 
 
-def test_rerank_without_a_reranker_keeps_the_order_and_says_so(graph: Graph, embedder: CheckedEmbedder,
-                                                               settings: Settings, prefix: str) -> None:
+def test_rerank_without_a_reranker_keeps_the_order_and_says_so(
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, prefix: str
+) -> None:
     project, ana = f"{prefix}rr", f"{prefix}ana"
     set_member(graph, project, ana, "owner")
     with TestClient(create_app(Services(settings, graph=graph, embedder=embedder))) as client:
         headers = {"Authorization": f"Bearer {auth.issue(settings, ana)}"}
         for i, text in enumerate(["La abuela hacía croquetas los domingos.", "Croquetas de jamón en Cádiz."]):
-            assert client.post("/v1/entries?wait=true", headers=headers, json={
-                "project_id": project, "entry_id": f"{project}/e{i}", "text": text}).status_code == 201
+            assert (
+                client.post(
+                    "/v1/entries?wait=true",
+                    headers=headers,
+                    json={"project_id": project, "entry_id": f"{project}/e{i}", "text": text},
+                ).status_code
+                == 201
+            )
         plain = client.post("/v1/search", headers=headers, json={"q": "croquetas", "project_id": project}).json()
-        fast = client.post("/v1/search", headers=headers,
-                           json={"q": "croquetas", "project_id": project, "rerank": "fast"}).json()
+        fast = client.post(
+            "/v1/search", headers=headers, json={"q": "croquetas", "project_id": project, "rerank": "fast"}
+        ).json()
         assert [r["entry_id"] for r in fast["results"]] == [r["entry_id"] for r in plain["results"]]
         assert not any("rerank" in w for w in plain["warnings"])
         assert any("no reranker is configured" in w for w in fast["warnings"])

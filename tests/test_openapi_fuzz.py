@@ -33,9 +33,12 @@ from graph.members import set_member
 from graph.settings import Settings, get_settings
 from graph.witnesses import create_grant
 from inference.embedders import CheckedEmbedder
-from ingest.pipeline import Ingestor, parse_line
+from ingest.pipeline import Ingestor
+from ingest.records import parse_line
 from tests.budget import examples
 from tests.conftest import CLEANUP, SUMMARY
+
+pytestmark = pytest.mark.slow
 
 EXAMPLES_PER_OPERATION = examples(25)
 STATUSES: Counter[int] = Counter()
@@ -45,10 +48,16 @@ OPERATIONS: set[str] = set()
 # session fixtures; loading the schema needs neither. Rate limits are off: one user sends every generated request,
 # and half the generated witness links are invalid (tests/test_rate_limits.py checks the 429 against the schema).
 APP = create_app(Services(get_settings().model_copy(update=UNLIMITED)))
-schema = schemathesis.openapi.from_asgi("/openapi.json", APP, config=schemathesis.Config.from_dict({
-    "phases": {"coverage": {"enabled": False}, "stateful": {"enabled": False}},
-    "generation": {"database": "none"},
-}))
+schema = schemathesis.openapi.from_asgi(
+    "/openapi.json",
+    APP,
+    config=schemathesis.Config.from_dict(
+        {
+            "phases": {"coverage": {"enabled": False}, "stateful": {"enabled": False}},
+            "generation": {"database": "none"},
+        }
+    ),
+)
 
 
 @pytest.fixture(scope="module")
@@ -58,18 +67,35 @@ def fuzz_world(graph: Graph, embedder: CheckedEmbedder, settings: Settings) -> I
     project, owner = f"{prefix}p", f"{prefix}owner"
     set_member(graph, project, owner, "owner")
     set_member(graph, project, f"{prefix}reader", "reader")
-    rows = [{"entry_id": f"{project}/{lvl}", "project_id": project, "author": owner, "intimacy": lvl,
-             "period": "Berlín 2008", "text": f"Zanahoria {lvl} en Berlín con papá."} for lvl in ("private", "public")]
+    rows = [
+        {
+            "entry_id": f"{project}/{lvl}",
+            "project_id": project,
+            "author": owner,
+            "intimacy": lvl,
+            "period": "Berlín 2008",
+            "text": f"Zanahoria {lvl} en Berlín con papá.",
+        }
+        for lvl in ("private", "public")
+    ]
     report = Ingestor(graph, embedder).ingest([(i, parse_line(i, json.dumps(r))) for i, r in enumerate(rows, 1)])
     assert not report.errors
     grant = create_grant(graph, project, period_id(project, "Berlín 2008"), owner, timedelta(hours=1))
     assert grant is not None
-    yield {"prefix": prefix, "project": project, "owner": owner, "entry": f"{project}/public",
-           "token": auth.issue(settings, owner), "witness": auth.issue_witness(settings, grant, 3600)}
+    yield {
+        "prefix": prefix,
+        "project": project,
+        "owner": owner,
+        "entry": f"{project}/public",
+        "token": auth.issue(settings, owner),
+        "witness": auth.issue_witness(settings, grant, 3600),
+    }
     graph.write(CLEANUP, {"prefix": prefix})
     graph.write("MATCH (u:User {id: $id}) DETACH DELETE u", {"id": f"witness:{grant}"})
-    SUMMARY.append(f"openapi fuzz: {sum(STATUSES.values())} generated requests over {len(OPERATIONS)} operations "
-                   f"passed both checks; statuses {dict(sorted(STATUSES.items()))}")
+    SUMMARY.append(
+        f"openapi fuzz: {sum(STATUSES.values())} generated requests over {len(OPERATIONS)} operations "
+        f"passed both checks; statuses {dict(sorted(STATUSES.items()))}"
+    )
 
 
 def _half(value: Any) -> bool:
@@ -98,22 +124,30 @@ CHECKS = [not_a_server_error, response_schema_conformance]
 
 
 @schema.parametrize()
-@settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large])
-def test_no_server_errors_and_responses_match_the_schema(case: schemathesis.Case,
-                                                         fuzz_world: dict[str, str]) -> None:
+@settings(
+    max_examples=EXAMPLES_PER_OPERATION,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
+)
+def test_no_server_errors_and_responses_match_the_schema(case: schemathesis.Case, fuzz_world: dict[str, str]) -> None:
     _aim(case, fuzz_world)
     response = case.call_and_validate(headers={"Authorization": f"Bearer {fuzz_world['token']}"}, checks=CHECKS)
     STATUSES[response.status_code] += 1
     OPERATIONS.add(case.operation.label)
 
 
-@pytest.mark.parametrize(("method", "path", "body"), [
-    ("POST", "/v1/entries", {"text": "Zanahoria", "occurred_on": "2008-13-40"}),
-    ("POST", "/v1/search", {"q": "z" * 1_000_001}),
-], ids=["entry-with-impossible-date", "body-over-the-size-limit"])
-def test_every_422_matches_the_documented_validation_error(fuzz_world: dict[str, str], method: str, path: str,
-                                                           body: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("POST", "/v1/entries", {"text": "Zanahoria", "occurred_on": "2008-13-40"}),
+        ("POST", "/v1/search", {"q": "z" * 1_000_001}),
+    ],
+    ids=["entry-with-impossible-date", "body-over-the-size-limit"],
+)
+def test_every_422_matches_the_documented_validation_error(
+    fuzz_world: dict[str, str], method: str, path: str, body: dict[str, Any]
+) -> None:
     """Clients generated from the schema parse every 422 as HTTPValidationError, including the ones the app builds
     itself after validation (an impossible date) or before it (the body-size limit)."""
     case = schema[path][method].Case(body={"project_id": fuzz_world["project"], **body})

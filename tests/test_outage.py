@@ -32,6 +32,8 @@ from graph.schema import migrate
 from graph.settings import Settings
 from inference.embedders import CheckedEmbedder
 
+pytestmark = [pytest.mark.slow, pytest.mark.neo4j]
+
 REPO = Path(__file__).resolve().parent.parent
 BOUND = 10.0  # seconds: "within a few seconds" (about 3 s expected; margin for a busy 2-core machine)
 
@@ -62,13 +64,20 @@ class Outage:
 
 
 @pytest.fixture(scope="module")
-def outage(settings: Settings, embedder: CheckedEmbedder, tmp_path_factory: pytest.TempPathFactory
-           ) -> Iterator[Outage]:
+def outage(settings: Settings, embedder: CheckedEmbedder, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Outage]:
     if not (settings.cache_dir / f"neo4j-{settings.neo4j_version}" / "lib").exists():
         pytest.skip("Neo4j jars not cached on this machine (the managed server was never started here)")
-    own = settings.model_copy(update={
-        "home": tmp_path_factory.mktemp("outage") / "home", "neo4j_bolt_port": free_port(), "neo4j_uri": None,
-        "neo4j_heap": "512m", "neo4j_pagecache": "64m", "secret": "outage-test-secret", **UNLIMITED})
+    own = settings.model_copy(
+        update={
+            "home": tmp_path_factory.mktemp("outage") / "home",
+            "neo4j_bolt_port": free_port(),
+            "neo4j_uri": None,
+            "neo4j_heap": "512m",
+            "neo4j_pagecache": "64m",
+            "secret": "outage-test-secret",
+            **UNLIMITED,
+        }
+    )
     runtime = Neo4jRuntime(own)
     try:
         runtime.start()
@@ -115,17 +124,28 @@ class Traffic:
         entry_id = None
         if kind == "write":
             entry_id = f"{o.project}/{uuid.uuid4().hex[:12]}"
-            args: dict[str, Any] = {"method": "POST", "url": "/v1/entries", "headers": o.headers(o.owner), "json": {
-                "project_id": o.project, "entry_id": entry_id, "text": f"Nota {entry_id}: la lluvia en el jardín.",
-                "intimacy": "circle"}}
+            args: dict[str, Any] = {
+                "method": "POST",
+                "url": "/v1/entries",
+                "headers": o.headers(o.owner),
+                "json": {
+                    "project_id": o.project,
+                    "entry_id": entry_id,
+                    "text": f"Nota {entry_id}: la lluvia en el jardín.",
+                    "intimacy": "circle",
+                },
+            }
         else:
-            args = {"method": "POST", "url": "/v1/search", "headers": o.headers(o.reader),
-                    "json": {"q": "lluvia jardín", "project_id": o.project}}
+            args = {
+                "method": "POST",
+                "url": "/v1/search",
+                "headers": o.headers(o.reader),
+                "json": {"q": "lluvia jardín", "project_id": o.project},
+            }
         t0 = time.monotonic()
         try:
             resp = http.request(**args)
-            answer = Answer(kind, t0, time.monotonic() - t0, resp.status_code, dict(resp.headers), resp.text,
-                            entry_id)
+            answer = Answer(kind, t0, time.monotonic() - t0, resp.status_code, dict(resp.headers), resp.text, entry_id)
         except httpx.HTTPError as exc:
             answer = Answer(kind, t0, time.monotonic() - t0, None, {}, repr(exc), entry_id)
         with self._lock:
@@ -141,11 +161,11 @@ def _unavailable(a: Answer) -> None:
     assert "Traceback" not in a.body and "neo4j.exceptions" not in a.body
 
 
-def _cli(o: Outage, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *argv: str
-         ) -> tuple[int, str, float]:
+def _cli(
+    o: Outage, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *argv: str
+) -> tuple[int, str, float]:
     """`memora ...` in this process, pointed (NEO4J_URI) at the stopped server, so it does not start one itself."""
-    external = o.settings.model_copy(update={"neo4j_uri": o.settings.bolt_uri,
-                                             "neo4j_password": o.runtime.password()})
+    external = o.settings.model_copy(update={"neo4j_uri": o.settings.bolt_uri, "neo4j_password": o.runtime.password()})
     monkeypatch.setattr("api.cli.get_settings", lambda: external)
     t0 = time.monotonic()
     code = main(list(argv))
@@ -153,7 +173,8 @@ def _cli(o: Outage, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Monk
 
 
 def test_an_outage_is_answered_503_within_seconds_loses_nothing_and_heals_itself(
-        outage: Outage, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    outage: Outage, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     o = outage
     with httpx.Client(base_url=o.url, timeout=60) as http:
         assert http.get("/ready").status_code == 200
@@ -180,8 +201,17 @@ def test_an_outage_is_answered_503_within_seconds_loses_nothing_and_heals_itself
 
             # The CLI, down: a clear line, exit 6, no traceback, within seconds.
             path = tmp_path / "e.jsonl"
-            path.write_text(json.dumps({"entry_id": f"{o.project}/cli", "project_id": o.project,
-                                        "author": o.owner, "text": "escrita desde la terminal"}) + "\n")
+            path.write_text(
+                json.dumps(
+                    {
+                        "entry_id": f"{o.project}/cli",
+                        "project_id": o.project,
+                        "author": o.owner,
+                        "text": "escrita desde la terminal",
+                    }
+                )
+                + "\n"
+            )
             for argv in (("search", "lluvia", "--project", o.project, "--as", o.reader), ("ingest", str(path))):
                 code, err, seconds = _cli(o, capsys, monkeypatch, *argv)
                 assert code == UNAVAILABLE_EXIT, (argv, code, err)
@@ -206,7 +236,9 @@ def test_an_outage_is_answered_503_within_seconds_loses_nothing_and_heals_itself
     answers = traffic.answers + [refused, *after]
     assert all(a.status is not None for a in answers), [
         (a.kind, a.body, round(a.sent - stopping, 1), round(a.sent - restarting, 1), round(a.seconds, 1))
-        for a in answers if a.status is None][:3]
+        for a in answers
+        if a.status is None
+    ][:3]
     assert not [a for a in answers if a.status >= 500 and a.status != 503], "never a 500"
     # Bounded while Neo4j stops and while it is down (a cold Neo4j just restarted on a loaded machine may be slow: that
     # is not an outage, and only recovery is required of it).
@@ -225,16 +257,24 @@ def test_an_outage_is_answered_503_within_seconds_loses_nothing_and_heals_itself
     # Nothing acknowledged is lost; nothing refused as unwritten was written.
     stored = {r["id"] for r in o.graph.read("MATCH (e:Entry {project_id: $p}) RETURN e.id AS id", {"p": o.project})}
     acked = {a.entry_id for a in answers if a.kind == "write" and a.status == 201}
-    refused_ids = {a.entry_id for a in answers if a.kind == "write" and a.status == 503
-                   and json.loads(a.body)["detail"] == UNAVAILABLE_DETAIL}
+    refused_ids = {
+        a.entry_id
+        for a in answers
+        if a.kind == "write" and a.status == 503 and json.loads(a.body)["detail"] == UNAVAILABLE_DETAIL
+    }
     assert acked and acked <= stored, f"acknowledged but lost: {sorted(acked - stored)[:5]}"
     assert refused_ids and not refused_ids & stored, f"refused yet stored: {sorted(refused_ids & stored)[:5]}"
     assert f"{o.project}/cli" not in stored
-    figures = {"answers": len(answers), "during_outage": len(down), "acked_writes": len(acked),
-               "refused_writes": len(refused_ids),
-               "max_s_during_outage": round(max(a.seconds for a in outage_window), 2),
-               "max_s_after_restart": round(max(a.seconds for a in answers if a.sent > restarting), 1),
-               "stop_s": round(stopped - stopping, 1), "ready_after_restart_s": round(healed - restarting, 1)}
+    figures = {
+        "answers": len(answers),
+        "during_outage": len(down),
+        "acked_writes": len(acked),
+        "refused_writes": len(refused_ids),
+        "max_s_during_outage": round(max(a.seconds for a in outage_window), 2),
+        "max_s_after_restart": round(max(a.seconds for a in answers if a.sent > restarting), 1),
+        "stop_s": round(stopped - stopping, 1),
+        "ready_after_restart_s": round(healed - restarting, 1),
+    }
     from tests.conftest import SUMMARY
 
     SUMMARY.append(f"outage: {figures}")
@@ -243,10 +283,20 @@ def test_an_outage_is_answered_503_within_seconds_loses_nothing_and_heals_itself
 def test_the_cli_process_exits_6_without_a_traceback_when_neo4j_is_down(outage: Outage) -> None:
     """A real `memora search` process (stderr as an operator sees it), against a server that is not there."""
     o = outage
-    env = {"PATH": "/usr/bin:/bin", "MEMORA_HOME": str(o.settings.home), "NEO4J_URI": f"bolt://127.0.0.1:{free_port()}",
-           "NEO4J_PASSWORD": "x"}
-    done = subprocess.run([sys.executable, "-m", "api.cli", "search", "lluvia", "--as", o.reader],
-                          cwd=REPO, env=env, capture_output=True, text=True, timeout=180)
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "MEMORA_HOME": str(o.settings.home),
+        "NEO4J_URI": f"bolt://127.0.0.1:{free_port()}",
+        "NEO4J_PASSWORD": "x",
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "api.cli", "search", "lluvia", "--as", o.reader],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert done.returncode == UNAVAILABLE_EXIT, (done.returncode, done.stderr[-1000:])
     assert done.stderr.startswith("memora: the graph database at bolt://127.0.0.1:") and "unreachable" in done.stderr
     assert "Traceback" not in done.stderr and done.stdout == ""

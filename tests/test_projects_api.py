@@ -31,15 +31,18 @@ def owners(graph: Graph, project: str) -> set[str]:
     return {m["user_id"] for m in members_of(graph, project) if m["role"] == "owner"}
 
 
-def test_a_project_is_created_over_http_and_its_creator_owns_it(client: TestClient, auth: Headers, graph: Graph,
-                                                                 prefix: str) -> None:
+def test_a_project_is_created_over_http_and_its_creator_owns_it(
+    client: TestClient, auth: Headers, graph: Graph, prefix: str
+) -> None:
     ana, project = f"{prefix}ana", f"{prefix}familia"
-    resp = client.post("/v1/projects", json={"id": project, "name": "Familia García", "hemisphere": "south"},
-                       headers=auth(ana))
+    resp = client.post(
+        "/v1/projects", json={"id": project, "name": "Familia García", "hemisphere": "south"}, headers=auth(ana)
+    )
     assert resp.status_code == 201, resp.text
     assert resp.json() == {"project_id": project, "name": "Familia García", "hemisphere": "south"}
     assert client.get("/v1/projects", headers=auth(ana)).json() == [
-        {"project_id": project, "name": "Familia García", "role": "owner"}]
+        {"project_id": project, "name": "Familia García", "role": "owner"}
+    ]
     entry = client.post("/v1/entries", json={"project_id": project, "text": "Primer recuerdo."}, headers=auth(ana))
     assert entry.status_code == 201, "the creator can write at once"
 
@@ -58,17 +61,21 @@ def test_an_id_is_generated_from_the_name_when_absent(client: TestClient, auth: 
     assert re.fullmatch(PROJECT_ID_PATTERN, a) and first.json()["hemisphere"] == "north"
 
 
-@pytest.mark.parametrize("body", [
-    {"id": "con/barra", "name": "x"},
-    {"id": "con espacio", "name": "x"},
-    {"id": "-guion", "name": "x"},
-    {"id": "x" * 101, "name": "x"},
-    {"id": "ok", "name": ""},
-    {"id": "ok", "name": "x", "hemisphere": "east"},
-    {"id": "ok", "name": "x", "owner": "someone-else"},
-])
-def test_invalid_project_bodies_are_422(client: TestClient, auth: Headers, prefix: str, body: dict[str, str],
-                                        graph: Graph) -> None:
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"id": "con/barra", "name": "x"},
+        {"id": "con espacio", "name": "x"},
+        {"id": "-guion", "name": "x"},
+        {"id": "x" * 101, "name": "x"},
+        {"id": "ok", "name": ""},
+        {"id": "ok", "name": "x", "hemisphere": "east"},
+        {"id": "ok", "name": "x", "owner": "someone-else"},
+    ],
+)
+def test_invalid_project_bodies_are_422(
+    client: TestClient, auth: Headers, prefix: str, body: dict[str, str], graph: Graph
+) -> None:
     resp = client.post("/v1/projects", json=body, headers=auth(f"{prefix}ana"))
     assert resp.status_code == 422, resp.text
     assert not exists(graph, body["id"])
@@ -79,17 +86,20 @@ def test_the_openapi_schema_states_the_id_rule(client: TestClient) -> None:
     assert schema["properties"]["id"]["anyOf"][0]["pattern"] == PROJECT_ID_PATTERN
 
 
-def test_adding_a_member_to_a_missing_project_creates_nothing(client: TestClient, auth: Headers, graph: Graph,
-                                                              prefix: str) -> None:
+def test_adding_a_member_to_a_missing_project_creates_nothing(
+    client: TestClient, auth: Headers, graph: Graph, prefix: str
+) -> None:
     typo = f"{prefix}famlia"
-    resp = client.put(f"/v1/projects/{typo}/members", json={"user_id": f"{prefix}bea", "role": "reader"},
-                      headers=auth(f"{prefix}ana"))
+    resp = client.put(
+        f"/v1/projects/{typo}/members", json={"user_id": f"{prefix}bea", "role": "reader"}, headers=auth(f"{prefix}ana")
+    )
     assert resp.status_code == 403, "nobody owns a missing project (and 403 does not tell it from another's)"
     assert not exists(graph, typo)
 
 
-def test_the_last_owner_can_neither_demote_nor_remove_themselves(client: TestClient, auth: Headers, graph: Graph,
-                                                                 prefix: str) -> None:
+def test_the_last_owner_can_neither_demote_nor_remove_themselves(
+    client: TestClient, auth: Headers, graph: Graph, prefix: str
+) -> None:
     ana, bea, project = f"{prefix}ana", f"{prefix}bea", f"{prefix}casa"
     assert client.post("/v1/projects", json={"id": project, "name": "Casa"}, headers=auth(ana)).status_code == 201
     members = f"/v1/projects/{project}/members"
@@ -103,8 +113,9 @@ def test_the_last_owner_can_neither_demote_nor_remove_themselves(client: TestCli
     assert client.put(members, json={"user_id": ana, "role": "coauthor"}, headers=auth(ana)).status_code == 200
     assert owners(graph, project) == {bea}
     assert client.delete(f"{members}/{bea}", headers=auth(bea)).status_code == 409
-    assert client.put(members, json={"user_id": bea, "role": "owner"}, headers=auth(bea)).status_code == 200, \
+    assert client.put(members, json={"user_id": bea, "role": "owner"}, headers=auth(bea)).status_code == 200, (
         "re-stating the owner's role is no demotion"
+    )
     assert client.delete(f"{members}/{ana}", headers=auth(bea)).status_code == 204
     assert client.delete(f"{members}/{ana}", headers=auth(bea)).status_code == 404
 
@@ -148,15 +159,28 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
     return code, out.out, out.err
 
 
-def test_projects_and_members_from_the_command_line(capsys: pytest.CaptureFixture[str], graph: Graph,
-                                                    prefix: str) -> None:
+def test_projects_and_members_from_the_command_line(
+    capsys: pytest.CaptureFixture[str], graph: Graph, prefix: str
+) -> None:
     project, ana, bea = f"{prefix}cli", f"{prefix}ana", f"{prefix}bea"
     code, out, err = _run(capsys, "member", "add", "--project", f"{prefix}typo", "--user", bea, "--role", "reader")
     assert code == 2 and "no such project" in err and "project create" in err
     assert not exists(graph, f"{prefix}typo")
 
-    code, out, _ = _run(capsys, "project", "create", "--project", project, "--name", "Casa", "--hemisphere",
-                        "south", "--owner", ana, "--json")
+    code, out, _ = _run(
+        capsys,
+        "project",
+        "create",
+        "--project",
+        project,
+        "--name",
+        "Casa",
+        "--hemisphere",
+        "south",
+        "--owner",
+        ana,
+        "--json",
+    )
     assert code == 0 and '"hemisphere": "south"' in out
     assert owners(graph, project) == {ana}
     code, _, err = _run(capsys, "project", "create", "--project", project, "--owner", bea)
@@ -180,12 +204,15 @@ def test_projects_and_members_from_the_command_line(capsys: pytest.CaptureFixtur
     assert code == 2 and "no such project" in err
 
 
-def test_creating_projects_spends_the_write_budget(graph: Graph, embedder: CheckedEmbedder, settings: Settings,
-                                                   auth: Headers, prefix: str) -> None:
+def test_creating_projects_spends_the_write_budget(
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, auth: Headers, prefix: str
+) -> None:
     cfg = settings.model_copy(update={"rate_write_burst": 2, "rate_write_per_second": 0.001})
     with TestClient(create_app(Services(cfg, graph=graph, embedder=embedder))) as c:
-        made = [c.post("/v1/projects", json={"id": f"{prefix}p{i}", "name": "x"}, headers=auth(f"{prefix}ana"))
-                for i in range(3)]
+        made = [
+            c.post("/v1/projects", json={"id": f"{prefix}p{i}", "name": "x"}, headers=auth(f"{prefix}ana"))
+            for i in range(3)
+        ]
         assert [r.status_code for r in made] == [201, 201, 429]
         assert "too many writes" in made[2].json()["detail"]
         assert not exists(graph, f"{prefix}p2"), "a refused create creates nothing"

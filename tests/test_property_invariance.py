@@ -56,6 +56,8 @@ from tests.budget import examples
 from tests.conftest import CLEANUP, SUMMARY
 from tests.design_rule import member_may_see, witness_may_see
 
+pytestmark = pytest.mark.slow
+
 LEVELS = ("private", "intimate", "circle", "public")
 NARROWER = {"public": "circle", "circle": "intimate", "intimate": "private", "private": "private"}
 ROLE_CHOICES = ("owner", "coauthor", "reader", None)
@@ -106,6 +108,7 @@ TALLY = {"worlds": 0, "snapshots": 0, "changed": 0}
 
 # --- worlds ---------------------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class EntrySpec:
     project: int
@@ -152,8 +155,9 @@ def entry_specs(n_projects: int, n_users: int, extra_project: bool) -> st.Search
             chapter=draw(st.sampled_from((None, *SPELLINGS))),
             thread=thread,
             when=None if thread is not None else draw(st.sampled_from(WHENS)),
-            persons=tuple(draw(st.lists(st.sampled_from(MUTATION_PERSONS if extra_project else POOL), max_size=2,
-                                        unique=True))),
+            persons=tuple(
+                draw(st.lists(st.sampled_from(MUTATION_PERSONS if extra_project else POOL), max_size=2, unique=True))
+            ),
             words=tuple(draw(st.lists(st.sampled_from(VOCAB), min_size=2, max_size=5))),
         )
 
@@ -170,9 +174,21 @@ def worlds(draw: st.DrawFn) -> World:
     grant = draw(st.none() | st.tuples(st.integers(0, n_projects - 1), st.sampled_from(CHAPTERS)))
     witness = grant is not None and draw(st.integers(0, 2)) == 0
     viewer = n_users if witness else draw(st.integers(0, n_users - 1))
-    ops = tuple(draw(st.lists(st.builds(
-        Op, kind=st.sampled_from(("add", "thread", "edit", "narrow", "delete")), pick=st.integers(0, 50),
-        entry=entry_specs(n_projects, n_users, True), to_private=st.booleans()), min_size=1, max_size=4)))
+    ops = tuple(
+        draw(
+            st.lists(
+                st.builds(
+                    Op,
+                    kind=st.sampled_from(("add", "thread", "edit", "narrow", "delete")),
+                    pick=st.integers(0, 50),
+                    entry=entry_specs(n_projects, n_users, True),
+                    to_private=st.booleans(),
+                ),
+                min_size=1,
+                max_size=4,
+            )
+        )
+    )
     return World(n_projects, n_users, roles, entries, hand, grant, viewer, ops)
 
 
@@ -205,8 +221,12 @@ def can_see(world: World, who: Who, e: EntrySpec) -> bool:
 
 def in_grant(world: World, e: EntrySpec) -> bool:
     """Whether the entry is in the witness's chapter, however it spells it."""
-    return world.grant is not None and e.chapter is not None and e.project == world.grant[0] \
+    return (
+        world.grant is not None
+        and e.chapter is not None
+        and e.project == world.grant[0]
         and slug(e.chapter) == slug(world.grant[1])
+    )
 
 
 class Names:
@@ -228,8 +248,13 @@ class Names:
 def record(names: Names, live: Live) -> dict[str, Any]:
     e = live.spec
     words = " ".join(e.words)
-    rec: dict[str, Any] = {"entry_id": live.id, "project_id": names.project(e.project), "intimacy": e.intimacy,
-                           "text": f"{words[:1].upper()}{words[1:]}.", "persons": list(e.persons)}
+    rec: dict[str, Any] = {
+        "entry_id": live.id,
+        "project_id": names.project(e.project),
+        "intimacy": e.intimacy,
+        "text": f"{words[:1].upper()}{words[1:]}.",
+        "persons": list(e.persons),
+    }
     if e.author is not None:
         rec["author"] = names.user(e.author)
     if e.chapter is not None:
@@ -248,6 +273,7 @@ def declare_entity(graph: Graph, project_id: str, name: str, aliases: tuple[str,
 
 # --- snapshots ------------------------------------------------------------------------------------------------------
 
+
 def _plain(value: Any) -> Any:
     """A deterministic, comparable copy (neo4j dates as ISO strings)."""
     return json.loads(json.dumps(value, default=str, sort_keys=True, ensure_ascii=False))
@@ -265,13 +291,28 @@ def _response(resp: Any) -> Any:
     return _plain({"status": resp.status_code, "body": body})
 
 
-def _search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer, query: str,
-            channels: tuple[str, ...], scope: Scope, project_ids: list[str] | None = None) -> Any:
+def _search(
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    settings: Settings,
+    viewer: Viewer,
+    query: str,
+    channels: tuple[str, ...],
+    scope: Scope,
+    project_ids: list[str] | None = None,
+) -> Any:
     uncached = settings.model_copy(update={"search_cache_seconds": 0.0})  # the statements' answers, never a cached one
     try:
-        resp = hybrid_search(graph, embedder, uncached, viewer, query, scope,
-                             SearchOptions(k=20, channels=channels, explain=True, include_chunks=True),
-                             project_ids=project_ids)
+        resp = hybrid_search(
+            graph,
+            embedder,
+            uncached,
+            viewer,
+            query,
+            scope,
+            SearchOptions(k=20, channels=channels, explain=True, include_chunks=True),
+            project_ids=project_ids,
+        )
     except AccessDenied as exc:
         return ["AccessDenied", str(exc)]
     out = asdict(resp)
@@ -311,40 +352,46 @@ class Reader:
         for name, query, channels, floor in QUERIES:
             direct = self.settings.model_copy(update={"dense_floor": floor})
             out[f"hybrid_search[{name}, all projects]"] = _search(
-                self.graph, self.embedder, direct, viewer, query, channels, Scope(multi_project=True))
+                self.graph, self.embedder, direct, viewer, query, channels, Scope(multi_project=True)
+            )
             body: dict[str, Any] = {"q": query, "k": 20, "explain": True, "include_chunks": True}
             if channels != CHANNELS:
                 body["channels"] = list(channels)
             if name in OVER_HTTP:
-                out[f"POST /v1/search[{name}]"] = _response(self.client.post("/v1/search", json=body,
-                                                                             headers=headers))
+                out[f"POST /v1/search[{name}]"] = _response(self.client.post("/v1/search", json=body, headers=headers))
             if name in PER_PROJECT:
                 for project in self.projects():
                     out[f"hybrid_search[{name}, {project}]"] = _search(
-                        self.graph, self.embedder, direct, viewer, query, channels, Scope(project_id=project))
+                        self.graph, self.embedder, direct, viewer, query, channels, Scope(project_id=project)
+                    )
                     if name in OVER_HTTP:
-                        out[f"POST /v1/search[{name}, {project}]"] = _response(self.client.post(
-                            "/v1/search", json={**body, "project_id": project}, headers=headers))
+                        out[f"POST /v1/search[{name}, {project}]"] = _response(
+                            self.client.post("/v1/search", json={**body, "project_id": project}, headers=headers)
+                        )
         for entry_id in self.entry_ids:
             out[f"get_visible_entry({entry_id})"] = _entry_row(self.graph, viewer, entry_id)
-            out[f"GET /v1/entries/{entry_id}"] = _response(self.client.get(f"/v1/entries/{quote(entry_id)}",
-                                                                            headers=headers))
+            out[f"GET /v1/entries/{entry_id}"] = _response(
+                self.client.get(f"/v1/entries/{quote(entry_id)}", headers=headers)
+            )
         for project in self.projects():
             base = f"/v1/projects/{project}"
             out[f"GET {base}/entities"] = _response(self.client.get(f"{base}/entities", headers=headers))
-            out[f"GET {base}/analytics/importance"] = _response(self.client.get(f"{base}/analytics/importance",
-                                                                                headers=headers))
+            out[f"GET {base}/analytics/importance"] = _response(
+                self.client.get(f"{base}/analytics/importance", headers=headers)
+            )
             out[f"GET {base}/periods"] = _response(self.client.get(f"{base}/periods", headers=headers))
             for spelling in SPELLINGS:
                 out[f"POST {base}/witnesses[{spelling}]"] = self._invite(base, {"period": spelling}, headers)
-            out[f"POST {base}/witnesses[id]"] = self._invite(base, {"period_id": period_id(project, CHAPTERS[0])},
-                                                             headers)
+            out[f"POST {base}/witnesses[id]"] = self._invite(
+                base, {"period_id": period_id(project, CHAPTERS[0])}, headers
+            )
             if project == self.projects()[-1]:
                 continue  # nobody of the world is a member: the entity list and importance already answer 403
             for entity in PROBED_NAMES:
                 for what in ("cooccurrence", "timeline", "similar"):
-                    out[f"GET {base}/analytics/{what}?entity={entity}"] = _response(self.client.get(
-                        f"{base}/analytics/{what}", params={"entity": entity}, headers=headers))
+                    out[f"GET {base}/analytics/{what}?entity={entity}"] = _response(
+                        self.client.get(f"{base}/analytics/{what}", params={"entity": entity}, headers=headers)
+                    )
         return out
 
     def _invite(self, base: str, body: dict[str, str], headers: dict[str, str]) -> Any:
@@ -362,18 +409,28 @@ class Reader:
         for name, query, channels, floor in QUERIES:
             # No chapter filter: the predicate alone must confine the witness, with every project in scope.
             out[f"hybrid_search[{name}, witness]"] = _search(
-                self.graph, self.embedder, self.settings.model_copy(update={"dense_floor": floor}), viewer, query,
-                channels, Scope(), self.projects())
+                self.graph,
+                self.embedder,
+                self.settings.model_copy(update={"dense_floor": floor}),
+                viewer,
+                query,
+                channels,
+                Scope(),
+                self.projects(),
+            )
             if name != "thread":  # the same text as "dense", and the link has no channel choice
-                out[f"POST /v1/w/{{token}}/search[{name}]"] = _response(self.client.post(
-                    f"/v1/w/{token}/search", json={"q": query, "k": 20, "include_chunks": True}))
+                out[f"POST /v1/w/{{token}}/search[{name}]"] = _response(
+                    self.client.post(f"/v1/w/{token}/search", json={"q": query, "k": 20, "include_chunks": True})
+                )
         for entry_id in self.entry_ids:
             out[f"get_visible_entry({entry_id})"] = _entry_row(self.graph, viewer, entry_id)
-            out[f"GET /v1/w/{{token}}/entries/{entry_id}"] = _response(self.client.get(
-                f"/v1/w/{token}/entries/{quote(entry_id)}"))
+            out[f"GET /v1/w/{{token}}/entries/{entry_id}"] = _response(
+                self.client.get(f"/v1/w/{token}/entries/{quote(entry_id)}")
+            )
         for project in self.projects():
-            out[f"GET /v1/projects/{project}/entities (witness token)"] = _response(self.client.get(
-                f"/v1/projects/{project}/entities", headers={"Authorization": f"Bearer {token}"}))
+            out[f"GET /v1/projects/{project}/entities (witness token)"] = _response(
+                self.client.get(f"/v1/projects/{project}/entities", headers={"Authorization": f"Bearer {token}"})
+            )
         return out
 
 
@@ -400,8 +457,11 @@ def first_difference(a: Any, b: Any, path: str = "") -> str:
 
 
 def changed_paths(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
-    return [f"{key}\n      {first_difference(before.get(key), after.get(key))}"
-            for key in sorted(set(before) | set(after)) if before.get(key) != after.get(key)]
+    return [
+        f"{key}\n      {first_difference(before.get(key), after.get(key))}"
+        for key in sorted(set(before) | set(after))
+        if before.get(key) != after.get(key)
+    ]
 
 
 def _diagnosis(label: str, changed: list[str], context: str) -> str:
@@ -412,12 +472,15 @@ def _diagnosis(label: str, changed: list[str], context: str) -> str:
 
 # --- the property ---------------------------------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module", autouse=True)
 def _report() -> Iterator[None]:
     yield
-    SUMMARY.append(f"privacy invariance: {TALLY['worlds']} worlds, {TALLY['snapshots']} (viewer, read path) "
-                   f"snapshots compared, {TALLY['changed']} changed (a failing world counts again when hypothesis "
-                   f"replays it)")
+    SUMMARY.append(
+        f"privacy invariance: {TALLY['worlds']} worlds, {TALLY['snapshots']} (viewer, read path) "
+        f"snapshots compared, {TALLY['changed']} changed (a failing world counts again when hypothesis "
+        f"replays it)"
+    )
 
 
 class QueryMemo(CheckedEmbedder):
@@ -471,8 +534,12 @@ def _set_up(world: World, names: Names, graph: Graph, ingest: Callable[..., Inge
 def _new_ids(world: World, names: Names) -> list[str]:
     """Ids the mutations may create (probed before too: missing, then hidden, must answer alike)."""
     return [f"{names.project(op.entry.project)}/m{n}" for n, op in enumerate(world.ops)] + [
-        f"{names.project(j)}/m{n}" for n, op in enumerate(world.ops) if op.kind == "thread"
-        for j in range(world.n_projects + 1) if j != op.entry.project]
+        f"{names.project(j)}/m{n}"
+        for n, op in enumerate(world.ops)
+        if op.kind == "thread"
+        for j in range(world.n_projects + 1)
+        if j != op.entry.project
+    ]
 
 
 def _hidden_version(world: World, who: Who, spec: EntrySpec) -> EntrySpec:
@@ -483,8 +550,15 @@ def _hidden_version(world: World, who: Who, spec: EntrySpec) -> EntrySpec:
     return spec
 
 
-def _mutate(world: World, who: Who, names: Names, live: list[Live], graph: Graph, embedder: CheckedEmbedder,
-            ingest: Callable[..., IngestReport]) -> list[str]:
+def _mutate(
+    world: World,
+    who: Who,
+    names: Names,
+    live: list[Live],
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    ingest: Callable[..., IngestReport],
+) -> list[str]:
     """Apply the world's operations to entries hidden from `who`, keeping each hidden before and after; returns what
     was done (operations with nothing to act on are skipped)."""
     done = []
@@ -496,8 +570,9 @@ def _mutate(world: World, who: Who, names: Names, live: list[Live], graph: Graph
             threads = sorted({(e.spec.project, e.spec.thread) for e in live if e.spec.thread is not None})
             if op.kind == "thread" and threads:
                 project, thread = threads[op.pick % len(threads)]
-                taken = sorted(e.turn for e in live if (e.spec.project, e.spec.thread) == (project, thread)
-                               and e.turn is not None)
+                taken = sorted(
+                    e.turn for e in live if (e.spec.project, e.spec.thread) == (project, thread) and e.turn is not None
+                )
                 gap = op.pick % (len(taken) + 1)  # before the first turn, between two, or after the last
                 turn = (taken[gap - 1] if gap else 0) + 1 + n
                 spec = _hidden_version(world, who, replace(op.entry, project=project, thread=thread, when=None))
@@ -518,10 +593,16 @@ def _mutate(world: World, who: Who, names: Names, live: list[Live], graph: Graph
                 done.append(f"delete {target.id} ({target.spec.intimacy})")
                 continue
             if op.kind == "edit":
-                target.spec = replace(target.spec, persons=op.entry.persons, words=op.entry.words,
-                                      chapter=op.entry.chapter if target.spec.thread is None else target.spec.chapter)
-                what = (f"edit {target.id} -> {list(op.entry.persons)} {' '.join(op.entry.words)!r} "
-                        f"in {target.spec.chapter!r}")
+                target.spec = replace(
+                    target.spec,
+                    persons=op.entry.persons,
+                    words=op.entry.words,
+                    chapter=op.entry.chapter if target.spec.thread is None else target.spec.chapter,
+                )
+                what = (
+                    f"edit {target.id} -> {list(op.entry.persons)} {' '.join(op.entry.words)!r} "
+                    f"in {target.spec.chapter!r}"
+                )
             else:
                 level = "private" if op.to_private else NARROWER[target.spec.intimacy]
                 what = f"narrow {target.id} {target.spec.intimacy} -> {level}"
@@ -551,28 +632,41 @@ def _foreign(graph: Graph, names: Names) -> Any:
 def _foreign_note(graph: Graph, names: Names, foreign: Any) -> str:
     if _foreign(graph, names) == foreign:
         return ""
-    return ("\nNOTE: another process wrote or deleted entries outside this world, or changed the embedding state, "
-            "meanwhile: fulltext scores also move with other projects' entries as long as they use index-wide "
-            "statistics")
+    return (
+        "\nNOTE: another process wrote or deleted entries outside this world, or changed the embedding state, "
+        "meanwhile: fulltext scores also move with other projects' entries as long as they use index-wide "
+        "statistics"
+    )
 
 
-def _assert_stable(label: str, first: dict[str, Any], second: dict[str, Any], graph: Graph, names: Names,
-                   foreign: Any) -> None:
+def _assert_stable(
+    label: str, first: dict[str, Any], second: dict[str, Any], graph: Graph, names: Names, foreign: Any
+) -> None:
     """The same snapshot taken twice in a row, with no change in between, must be equal."""
     unstable = changed_paths(first, second)
-    assert not unstable, (_diagnosis(label, unstable, "between two snapshots with NO change in between "
-                                                      "(nondeterminism, not a mutation)")
-                          + _foreign_note(graph, names, foreign))
+    assert not unstable, _diagnosis(
+        label, unstable, "between two snapshots with NO change in between (nondeterminism, not a mutation)"
+    ) + _foreign_note(graph, names, foreign)
 
 
-@hyp_settings(max_examples=MAX_EXAMPLES, deadline=None, database=None, print_blob=True,
-              phases=(Phase.explicit, Phase.reuse, Phase.generate),
-              suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@hyp_settings(
+    max_examples=MAX_EXAMPLES,
+    deadline=None,
+    database=None,
+    print_blob=True,
+    phases=(Phase.explicit, Phase.reuse, Phase.generate),
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(world=worlds())
-def test_changing_hidden_entries_changes_nothing_the_viewer_observes(world: World, graph: Graph,
-                                                                    embedder: CheckedEmbedder, memo: CheckedEmbedder,
-                                                                    settings: Settings, client: TestClient,
-                                                                    ingest: Callable[..., IngestReport]) -> None:
+def test_changing_hidden_entries_changes_nothing_the_viewer_observes(
+    world: World,
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    memo: CheckedEmbedder,
+    settings: Settings,
+    client: TestClient,
+    ingest: Callable[..., IngestReport],
+) -> None:
     """One world per example under a fresh prefix, removed afterwards, pass or fail."""
     names = Names()
     try:
@@ -587,8 +681,7 @@ def test_changing_hidden_entries_changes_nothing_the_viewer_observes(world: Worl
                 return reader.witness_snapshot(grant_id, chapter)
             return reader.user_snapshot(who.user)
 
-        label = f"witness of {world.grant}" if who.user is None else \
-            f"user {who.user} {world.roles[who.user]}"
+        label = f"witness of {world.grant}" if who.user is None else f"user {who.user} {world.roles[who.user]}"
         foreign = _foreign(graph, names)
         before = snapshot()
         if TALLY["worlds"] < SANITY_WORLDS:
@@ -602,21 +695,25 @@ def test_changing_hidden_entries_changes_nothing_the_viewer_observes(world: Worl
         if changed:
             _assert_stable(label, after, snapshot(), graph, names, foreign)
             TALLY["changed"] += 1
-            raise AssertionError(_diagnosis(label, changed, f"after changes to hidden entries only: {done}")
-                                 + _foreign_note(graph, names, foreign) + f"\nworld: {world}")
+            raise AssertionError(
+                _diagnosis(label, changed, f"after changes to hidden entries only: {done}")
+                + _foreign_note(graph, names, foreign)
+                + f"\nworld: {world}"
+            )
     finally:
         graph.write(CLEANUP, {"prefix": names.prefix})
 
 
 # --- concrete regressions -------------------------------------------------------------------------------------------
 
+
 def _bearer(settings: Settings, user_id: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {auth.issue(settings, user_id)}"}
 
 
 def test_linking_a_coauthors_own_entry_reveals_no_name_of_the_owners_private_entry(
-        graph: Graph, settings: Settings, client: TestClient, prefix: str,
-        ingest: Callable[..., IngestReport]) -> None:
+    graph: Graph, settings: Settings, client: TestClient, prefix: str, ingest: Callable[..., IngestReport]
+) -> None:
     """The owner's private entry lists "Evander Lusk". A coauthor then writes their own private entries naming him
     ("evander lusk" in the text, or listed in lower case) and reads them back: what they see must be exactly what
     they see in a project where the owner's entry does not exist (no other spelling, no extra link, no other score)."""
@@ -625,16 +722,41 @@ def test_linking_a_coauthors_own_entry_reveals_no_name_of_the_owners_private_ent
     for project in (with_secret, without):
         set_member(graph, project, owner, "owner")
         set_member(graph, project, coauthor, "coauthor")
-    assert not ingest([{"entry_id": f"{with_secret}/owner-secret", "project_id": with_secret, "author": owner,
-                        "intimacy": "private", "persons": ["Evander Lusk"], "occurred_on": "2008-07",
-                        "text": "Cena a solas con Evander Lusk junto al faro."}]).errors
+    assert not ingest(
+        [
+            {
+                "entry_id": f"{with_secret}/owner-secret",
+                "project_id": with_secret,
+                "author": owner,
+                "intimacy": "private",
+                "persons": ["Evander Lusk"],
+                "occurred_on": "2008-07",
+                "text": "Cena a solas con Evander Lusk junto al faro.",
+            }
+        ]
+    ).errors
     for project in (with_secret, without):
-        assert not ingest([
-            {"entry_id": f"{project}/mine-text", "project_id": project, "author": coauthor, "intimacy": "private",
-             "occurred_on": "2009-01", "text": "Hoy vi a evander lusk paseando por el puerto."},
-            {"entry_id": f"{project}/mine-listed", "project_id": project, "author": coauthor, "intimacy": "private",
-             "occurred_on": "2009-02", "persons": ["evander lusk"], "text": "Otra vez el puerto, con él."},
-        ]).errors
+        assert not ingest(
+            [
+                {
+                    "entry_id": f"{project}/mine-text",
+                    "project_id": project,
+                    "author": coauthor,
+                    "intimacy": "private",
+                    "occurred_on": "2009-01",
+                    "text": "Hoy vi a evander lusk paseando por el puerto.",
+                },
+                {
+                    "entry_id": f"{project}/mine-listed",
+                    "project_id": project,
+                    "author": coauthor,
+                    "intimacy": "private",
+                    "occurred_on": "2009-02",
+                    "persons": ["evander lusk"],
+                    "text": "Otra vez el puerto, con él.",
+                },
+            ]
+        ).errors
 
     def entry(project: str, name: str, headers: dict[str, str]) -> Any:
         """The entry as read, but for when it was written (two projects are compared, written moments apart)."""
@@ -648,71 +770,144 @@ def test_linking_a_coauthors_own_entry_reveals_no_name_of_the_owners_private_ent
         out = {f"GET /v1/entries/{name}": entry(project, name, headers) for name in ("mine-text", "mine-listed")}
         out["GET entities"] = _response(client.get(f"/v1/projects/{project}/entities", headers=headers))
         out["GET importance"] = _response(client.get(f"/v1/projects/{project}/analytics/importance", headers=headers))
-        out["POST /v1/search"] = _response(client.post("/v1/search", headers=headers, json={
-            "q": "puerto evander lusk", "project_id": project, "k": 20, "explain": True,
-            "channels": ["fulltext", "structured"]}))
+        out["POST /v1/search"] = _response(
+            client.post(
+                "/v1/search",
+                headers=headers,
+                json={
+                    "q": "puerto evander lusk",
+                    "project_id": project,
+                    "k": 20,
+                    "explain": True,
+                    "channels": ["fulltext", "structured"],
+                },
+            )
+        )
         return json.loads(json.dumps(out, ensure_ascii=False).replace(project, "<project>"))
 
     changed = changed_paths(view(without), view(with_secret))
     assert not changed, _diagnosis("the coauthor", changed, "because the owner's private entry names the person")
 
 
-def test_another_projects_entries_do_not_move_fulltext_scores(graph: Graph, embedder: CheckedEmbedder,
-                                                              settings: Settings, prefix: str,
-                                                              ingest: Callable[..., IngestReport]) -> None:
+def test_another_projects_entries_do_not_move_fulltext_scores(
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, prefix: str, ingest: Callable[..., IngestReport]
+) -> None:
     """A member of one project must not learn, from the scores of a keyword search, how often another project (they
     are not a member of) uses the word: the score_breakdown must not move when that project adds 20 entries."""
     mine, theirs, ana, bob = f"{prefix}mine", f"{prefix}theirs", f"{prefix}ana", f"{prefix}bob"
     set_member(graph, mine, ana, "owner")
     set_member(graph, theirs, bob, "owner")
-    texts = ("El xilófono de la abuela sonaba mal.", "Encontramos un xilófono y una cometa en el desván.",
-             "La marea subió hasta el faro.")
-    assert not ingest([{"entry_id": f"{mine}/e{n}", "project_id": mine, "author": ana, "intimacy": "circle",
-                        "text": text} for n, text in enumerate(texts)]).errors
+    texts = (
+        "El xilófono de la abuela sonaba mal.",
+        "Encontramos un xilófono y una cometa en el desván.",
+        "La marea subió hasta el faro.",
+    )
+    assert not ingest(
+        [
+            {"entry_id": f"{mine}/e{n}", "project_id": mine, "author": ana, "intimacy": "circle", "text": text}
+            for n, text in enumerate(texts)
+        ]
+    ).errors
 
     def view() -> Any:
-        resp = hybrid_search(graph, embedder, settings, Viewer(user_id=ana), "xilófono", Scope(project_id=mine),
-                             SearchOptions(k=20, channels=("fulltext",)))
-        return _plain({"total_candidates": resp.total_candidates, "results": [
-            {"entry_id": r.entry_id, "score": r.score, "score_breakdown": r.score_breakdown} for r in resp.results]})
+        resp = hybrid_search(
+            graph,
+            embedder,
+            settings,
+            Viewer(user_id=ana),
+            "xilófono",
+            Scope(project_id=mine),
+            SearchOptions(k=20, channels=("fulltext",)),
+        )
+        return _plain(
+            {
+                "total_candidates": resp.total_candidates,
+                "results": [
+                    {"entry_id": r.entry_id, "score": r.score, "score_breakdown": r.score_breakdown}
+                    for r in resp.results
+                ],
+            }
+        )
 
     before = view()
     assert view() == before, "the same search twice must score the same"
-    assert not ingest([{"entry_id": f"{theirs}/e{n}", "project_id": theirs, "author": bob, "intimacy": "private",
-                        "text": f"Nota {n}: el xilófono otra vez."} for n in range(20)]).errors
+    assert not ingest(
+        [
+            {
+                "entry_id": f"{theirs}/e{n}",
+                "project_id": theirs,
+                "author": bob,
+                "intimacy": "private",
+                "text": f"Nota {n}: el xilófono otra vez.",
+            }
+            for n in range(20)
+        ]
+    ).errors
     after = view()
     assert after == before, f"fulltext score_breakdown moved: {first_difference(before, after)}"
 
 
-def test_deleting_a_private_entry_reveals_no_name_it_alone_mentioned(graph: Graph, embedder: CheckedEmbedder,
-                                                                      settings: Settings, client: TestClient,
-                                                                      prefix: str,
-                                                                      ingest: Callable[..., IngestReport]) -> None:
-    """"Secretina" is named only by the owner's private entry: the reader must not learn of her, neither before nor
+def test_deleting_a_private_entry_reveals_no_name_it_alone_mentioned(
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    settings: Settings,
+    client: TestClient,
+    prefix: str,
+    ingest: Callable[..., IngestReport],
+) -> None:
+    """ "Secretina" is named only by the owner's private entry: the reader must not learn of her, neither before nor
     after that entry is deleted (the entity stays behind, named by no entry)."""
     project, ana, lola = f"{prefix}fam", f"{prefix}ana", f"{prefix}lola"
     set_member(graph, project, ana, "owner")
     set_member(graph, project, lola, "reader")
-    assert not ingest([
-        {"entry_id": f"{project}/secret", "project_id": project, "author": ana, "intimacy": "private",
-         "occurred_on": "2015-03", "persons": ["Secretina", "Marta"], "text": "Secretina guarda el xilófono."},
-        {"entry_id": f"{project}/open", "project_id": project, "author": ana, "intimacy": "circle",
-         "occurred_on": "2008-07", "persons": ["Marta"], "text": "El xilófono de Marta junto al faro."},
-    ]).errors
+    assert not ingest(
+        [
+            {
+                "entry_id": f"{project}/secret",
+                "project_id": project,
+                "author": ana,
+                "intimacy": "private",
+                "occurred_on": "2015-03",
+                "persons": ["Secretina", "Marta"],
+                "text": "Secretina guarda el xilófono.",
+            },
+            {
+                "entry_id": f"{project}/open",
+                "project_id": project,
+                "author": ana,
+                "intimacy": "circle",
+                "occurred_on": "2008-07",
+                "persons": ["Marta"],
+                "text": "El xilófono de Marta junto al faro.",
+            },
+        ]
+    ).errors
     headers = _bearer(settings, lola)
 
     def view() -> dict[str, Any]:
         base = f"/v1/projects/{project}"
-        out = {"GET entities": _response(client.get(f"{base}/entities", headers=headers)),
-               "GET importance": _response(client.get(f"{base}/analytics/importance", headers=headers))}
+        out = {
+            "GET entities": _response(client.get(f"{base}/entities", headers=headers)),
+            "GET importance": _response(client.get(f"{base}/analytics/importance", headers=headers)),
+        }
         for what in ("cooccurrence", "timeline"):
-            out[f"GET {what}?entity=Secretina"] = _response(client.get(f"{base}/analytics/{what}",
-                                                                       params={"entity": "Secretina"},
-                                                                       headers=headers))
+            out[f"GET {what}?entity=Secretina"] = _response(
+                client.get(f"{base}/analytics/{what}", params={"entity": "Secretina"}, headers=headers)
+            )
         # Structured only: the fulltext statistics have their own test above.
-        out["POST /v1/search"] = _response(client.post("/v1/search", headers=headers, json={
-            "q": "Secretina en el faro", "project_id": project, "k": 20, "explain": True,
-            "channels": ["structured"]}))
+        out["POST /v1/search"] = _response(
+            client.post(
+                "/v1/search",
+                headers=headers,
+                json={
+                    "q": "Secretina en el faro",
+                    "project_id": project,
+                    "k": 20,
+                    "explain": True,
+                    "channels": ["structured"],
+                },
+            )
+        )
         return out
 
     before = view()

@@ -39,13 +39,25 @@ from tests.budget import examples
 from tests.conftest import CLEANUP, SUMMARY
 from tests.design_rule import member_may_see, witness_may_see
 
+pytestmark = pytest.mark.slow
+
 LEVELS = ("private", "intimate", "circle", "public")
 ROLE_CHOICES = ("owner", "coauthor", "reader", None)
 CHAPTERS = ("Berlín 2008", "Verano en Cádiz")
 KEYWORD = "xilófono"
 # One person per entry, by position: names no other text contains, so entity linking adds no extra mentions.
-NAMES = ("Adelaida", "Bernardino", "Casimira", "Dionisio", "Eulalia", "Fermina", "Genoveva", "Hilario", "Inmaculada",
-         "Jacinto")
+NAMES = (
+    "Adelaida",
+    "Bernardino",
+    "Casimira",
+    "Dionisio",
+    "Eulalia",
+    "Fermina",
+    "Genoveva",
+    "Hilario",
+    "Inmaculada",
+    "Jacinto",
+)
 FILLERS = (
     "sonaba en la cocina mientras llovía",
     "lo encontramos en el desván de la abuela",
@@ -138,8 +150,11 @@ def records(world: World, names: Names) -> list[dict[str, Any]]:
     out = []
     for k, e in enumerate(world.entries):
         rec: dict[str, Any] = {
-            "entry_id": names.entry(world, k), "project_id": names.project(e.project), "intimacy": e.intimacy,
-            "text": f"El {KEYWORD} {names.marker(k)}: {e.filler}.", "persons": [NAMES[k]],
+            "entry_id": names.entry(world, k),
+            "project_id": names.project(e.project),
+            "intimacy": e.intimacy,
+            "text": f"El {KEYWORD} {names.marker(k)}: {e.filler}.",
+            "persons": [NAMES[k]],
         }
         if e.author is not None:
             rec["author"] = names.user(e.author)
@@ -156,13 +171,19 @@ class Checker:
         self.world, self.names, self.who, self.label = world, names, who, label
 
     def allowed(self, projects: set[int] | None = None) -> set[str]:
-        return {self.names.entry(self.world, k) for k in range(len(self.world.entries))
-                if can_see(self.world, self.who, k)
-                and (projects is None or self.world.entries[k].project in projects)}
+        return {
+            self.names.entry(self.world, k)
+            for k in range(len(self.world.entries))
+            if can_see(self.world, self.who, k) and (projects is None or self.world.entries[k].project in projects)
+        }
 
     def hidden_words(self) -> list[str]:
-        return [w for k in range(len(self.world.entries)) if not can_see(self.world, self.who, k)
-                for w in (self.names.marker(k), NAMES[k])]
+        return [
+            w
+            for k in range(len(self.world.entries))
+            if not can_see(self.world, self.who, k)
+            for w in (self.names.marker(k), NAMES[k])
+        ]
 
     def same_set(self, path: str, seen: set[str], total: int, projects: set[int] | None = None) -> None:
         expected = self.allowed(projects)
@@ -179,8 +200,10 @@ class Checker:
 @pytest.fixture(scope="module", autouse=True)
 def _report() -> Iterator[None]:
     yield
-    SUMMARY.append(f"property privacy: {TALLY['worlds']} worlds, {TALLY['checks']} (viewer, entry, read path) "
-                   f"cases, {TALLY['failing']} leaks (failing examples, shrinking included)")
+    SUMMARY.append(
+        f"property privacy: {TALLY['worlds']} worlds, {TALLY['checks']} (viewer, entry, read path) "
+        f"cases, {TALLY['failing']} leaks (failing examples, shrinking included)"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -193,18 +216,40 @@ def _bearer(settings: Settings, user_id: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {auth.issue(settings, user_id)}"}
 
 
-def _search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer, scope: Scope,
-            channels: tuple[str, ...] = FULLTEXT_ONLY, project_ids: list[str] | None = None
-            ) -> tuple[set[str], int, str]:
+def _search(
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    settings: Settings,
+    viewer: Viewer,
+    scope: Scope,
+    channels: tuple[str, ...] = FULLTEXT_ONLY,
+    project_ids: list[str] | None = None,
+) -> tuple[set[str], int, str]:
     """Ids, total_candidates and everything shown about the results (snippets, names, periods) as one text."""
-    resp = hybrid_search(graph, embedder, settings, viewer, KEYWORD, scope,
-                         SearchOptions(k=50, channels=channels, filters=Filters()), project_ids=project_ids)
+    resp = hybrid_search(
+        graph,
+        embedder,
+        settings,
+        viewer,
+        KEYWORD,
+        scope,
+        SearchOptions(k=50, channels=channels, filters=Filters()),
+        project_ids=project_ids,
+    )
     assert all(KEYWORD in r.snippet_md for r in resp.results)
     return {r.entry_id for r in resp.results}, resp.total_candidates, repr(resp.results)
 
 
-def _check_user(world: World, names: Names, i: int, graph: Graph, embedder: CheckedEmbedder, settings: Settings,
-                client: TestClient, missing: dict[int, tuple[int, Any]]) -> None:
+def _check_user(
+    world: World,
+    names: Names,
+    i: int,
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    settings: Settings,
+    client: TestClient,
+    missing: dict[int, tuple[int, Any]],
+) -> None:
     who, viewer = Who(i), Viewer(user_id=names.user(i))
     check = Checker(world, names, who, f"user {i} {world.roles[i]}")
     member_of = {j for j in range(world.n_projects) if world.roles[i][j] is not None}
@@ -235,8 +280,11 @@ def _check_user(world: World, names: Names, i: int, graph: Graph, embedder: Chec
 
     # Naming every person of the world: query understanding may only recognise those of entries the viewer sees.
     every_name = " ".join(NAMES[: len(world.entries)])
-    resp = client.post("/v1/search", json={"q": f"{KEYWORD} {every_name}", "k": 50, "channels": ["fulltext"],
-                                           "explain": True}, headers=headers)
+    resp = client.post(
+        "/v1/search",
+        json={"q": f"{KEYWORD} {every_name}", "k": 50, "channels": ["fulltext"], "explain": True},
+        headers=headers,
+    )
     assert resp.status_code == 200, resp.text
     body = resp.json()
     understood = {p["name"] for p in (body["query_understanding"] or {}).get("persons", [])}
@@ -268,8 +316,15 @@ def _check_user(world: World, names: Names, i: int, graph: Graph, embedder: Chec
         TALLY["checks"] += sum(1 for e in world.entries if e.project == j)
 
 
-def _check_witness(world: World, names: Names, grant_id: str, graph: Graph, embedder: CheckedEmbedder,
-                   settings: Settings, client: TestClient) -> None:
+def _check_witness(
+    world: World,
+    names: Names,
+    grant_id: str,
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    settings: Settings,
+    client: TestClient,
+) -> None:
     assert world.grant is not None
     who = Who(None)
     viewer = Viewer(witness_period_id=period_id(names.project(world.grant[0]), world.grant[1]))
@@ -302,8 +357,9 @@ def _check_witness(world: World, names: Names, grant_id: str, graph: Graph, embe
         TALLY["checks"] += 1
 
 
-def _check_dense(world: World, names: Names, grant_id: str | None, graph: Graph, embedder: CheckedEmbedder,
-                 settings: Settings) -> None:
+def _check_dense(
+    world: World, names: Names, grant_id: str | None, graph: Graph, embedder: CheckedEmbedder, settings: Settings
+) -> None:
     """One dense run per example: the exact-similarity path ranks every visible chunk, so it must return exactly the
     visible entries (for a witness: those of the chapter)."""
     every_project = [names.project(j) for j in range(world.n_projects)]
@@ -314,19 +370,30 @@ def _check_dense(world: World, names: Names, grant_id: str | None, graph: Graph,
     else:
         user = world.dense_viewer % world.n_users
         who = Who(user)
-        seen, total, shown = _search(graph, embedder, settings, Viewer(user_id=names.user(user)),
-                                     Scope(multi_project=True), ("dense",))
+        seen, total, shown = _search(
+            graph, embedder, settings, Viewer(user_id=names.user(user)), Scope(multi_project=True), ("dense",)
+        )
     check = Checker(world, names, who, f"dense viewer {who}")
     check.same_set("hybrid_search(dense)", seen, total)
     check.nothing_hidden_in("hybrid_search(dense)", shown)
 
 
-@hyp_settings(max_examples=MAX_EXAMPLES, deadline=None, database=None, print_blob=True,
-              suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@hyp_settings(
+    max_examples=MAX_EXAMPLES,
+    deadline=None,
+    database=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(world=worlds())
-def test_every_read_path_matches_an_independent_can_see(world: World, graph: Graph, embedder: CheckedEmbedder,
-                                                        settings: Settings, client: TestClient,
-                                                        ingest: Callable[..., IngestReport]) -> None:
+def test_every_read_path_matches_an_independent_can_see(
+    world: World,
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    settings: Settings,
+    client: TestClient,
+    ingest: Callable[..., IngestReport],
+) -> None:
     """One world per example, ingested in one call under a fresh prefix and removed afterwards, pass or fail."""
     names = Names()
     try:
@@ -342,8 +409,9 @@ def test_every_read_path_matches_an_independent_can_see(world: World, graph: Gra
         if world.grant is not None:
             project, chapter = names.project(world.grant[0]), world.grant[1]
             grant_id = create_grant(graph, project, period_id(project, chapter), names.user(0), timedelta(hours=1))
-            chapter_seen = any((e.project, e.chapter) == world.grant and can_see(world, Who(0), k)
-                               for k, e in enumerate(world.entries))
+            chapter_seen = any(
+                (e.project, e.chapter) == world.grant and can_see(world, Who(0), k) for k, e in enumerate(world.entries)
+            )
             assert (grant_id is not None) == chapter_seen, "a grant needs a chapter its creator sees an entry of"
 
         owner_headers = _bearer(settings, names.user(0))
@@ -366,16 +434,25 @@ def test_every_read_path_matches_an_independent_can_see(world: World, graph: Gra
 
 # --- changes take effect on the next request ------------------------------------------------------------------------
 
-def _fulltext_view(graph: Graph, embedder: CheckedEmbedder, settings: Settings, user: str,
-                   project: str) -> tuple[set[str], int]:
-    resp = hybrid_search(graph, embedder, settings, Viewer(user_id=user), "zanahoria secreta",
-                         Scope(project_id=project), SearchOptions(k=50, channels=FULLTEXT_ONLY))
+
+def _fulltext_view(
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, user: str, project: str
+) -> tuple[set[str], int]:
+    resp = hybrid_search(
+        graph,
+        embedder,
+        settings,
+        Viewer(user_id=user),
+        "zanahoria secreta",
+        Scope(project_id=project),
+        SearchOptions(k=50, channels=FULLTEXT_ONLY),
+    )
     return {r.entry_id for r in resp.results}, resp.total_candidates
 
 
-def test_lowering_a_role_and_deleting_an_entry_take_effect_at_once(graph: Graph, embedder: CheckedEmbedder,
-                                                                   settings: Settings, client: TestClient,
-                                                                   family: dict[str, str]) -> None:
+def test_lowering_a_role_and_deleting_an_entry_take_effect_at_once(
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, client: TestClient, family: dict[str, str]
+) -> None:
     """Tokens issued before the change keep working but see the new state: roles and entries are read per request."""
     project = family["project"]
     coauthor, owner = _bearer(settings, family["coauthor"]), _bearer(settings, family["owner"])
@@ -393,8 +470,11 @@ def test_lowering_a_role_and_deleting_an_entry_take_effect_at_once(graph: Graph,
     hidden = client.get(f"/v1/entries/{intimate}", headers=coauthor)
     assert missing.status_code == 404
     assert (hidden.status_code, hidden.json()) == (missing.status_code, missing.json())
-    body = client.post("/v1/search", json={"q": "zanahoria secreta", "project_id": project, "k": 50,
-                                           "channels": ["fulltext"]}, headers=coauthor).json()
+    body = client.post(
+        "/v1/search",
+        json={"q": "zanahoria secreta", "project_id": project, "k": 50, "channels": ["fulltext"]},
+        headers=coauthor,
+    ).json()
     assert body["total_candidates"] == 4 and "intimate" not in json.dumps(body["results"])
 
     circle = f"{project}/owner-circle"
@@ -407,18 +487,29 @@ def test_lowering_a_role_and_deleting_an_entry_take_effect_at_once(graph: Graph,
     assert (gone.status_code, gone.json()) == (missing.status_code, missing.json())
 
     remove_member(graph, project, family["coauthor"])
-    assert client.post("/v1/search", json={"q": "zanahoria", "project_id": project},
-                       headers=coauthor).status_code == 403
+    assert (
+        client.post("/v1/search", json={"q": "zanahoria", "project_id": project}, headers=coauthor).status_code == 403
+    )
     assert client.get(f"/v1/entries/{project}/owner-public", headers=coauthor).json() == missing.json()
 
 
-def test_expired_and_revoked_witness_links_open_nothing(graph: Graph, settings: Settings, client: TestClient,
-                                                        family: dict[str, str],
-                                                        ingest: Callable[..., IngestReport]) -> None:
+def test_expired_and_revoked_witness_links_open_nothing(
+    graph: Graph, settings: Settings, client: TestClient, family: dict[str, str], ingest: Callable[..., IngestReport]
+) -> None:
     """The grant in the graph decides, not the token: an expired or revoked grant is refused with a valid link."""
     project = family["project"]
-    assert not ingest([{"entry_id": f"{project}/ch", "project_id": project, "author": family["owner"],
-                        "intimacy": "public", "period": "Berlín 2008", "text": "Zanahoria en Berlín."}]).errors
+    assert not ingest(
+        [
+            {
+                "entry_id": f"{project}/ch",
+                "project_id": project,
+                "author": family["owner"],
+                "intimacy": "public",
+                "period": "Berlín 2008",
+                "text": "Zanahoria en Berlín.",
+            }
+        ]
+    ).errors
     chapter = period_id(project, "Berlín 2008")
     expired = create_grant(graph, project, chapter, family["owner"], timedelta(seconds=-1))
     live = create_grant(graph, project, chapter, family["owner"], timedelta(hours=1))
@@ -433,18 +524,29 @@ def test_expired_and_revoked_witness_links_open_nothing(graph: Graph, settings: 
     assert client.get(f"/v1/w/{token}/entries/{project}/ch").status_code == 401
 
 
-def test_a_witness_cannot_search_words_lent_from_another_chapter(graph: Graph, embedder: CheckedEmbedder,
-                                                                 settings: Settings, client: TestClient,
-                                                                 family: dict[str, str],
-                                                                 ingest: Callable[..., IngestReport]) -> None:
+def test_a_witness_cannot_search_words_lent_from_another_chapter(
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    settings: Settings,
+    client: TestClient,
+    family: dict[str, str],
+    ingest: Callable[..., IngestReport],
+) -> None:
     """Lent context must not widen an entry's audience: a witness's audience is one chapter, not the whole project."""
     project, owner = family["project"], family["owner"]
     turn = {"project_id": project, "author": owner, "intimacy": "circle", "occurred_at": "2020-01-01T10:00:00"}
-    assert not ingest([
-        {**turn, "entry_id": f"{project}/question", "period": "Madrid", "turn": 1,
-         "text": "¿Te acuerdas del zepelín escondido?"},
-        {**turn, "entry_id": f"{project}/reply", "period": "Berlín", "turn": 2, "text": "Sí, claro que sí."},
-    ]).errors
+    assert not ingest(
+        [
+            {
+                **turn,
+                "entry_id": f"{project}/question",
+                "period": "Madrid",
+                "turn": 1,
+                "text": "¿Te acuerdas del zepelín escondido?",
+            },
+            {**turn, "entry_id": f"{project}/reply", "period": "Berlín", "turn": 2, "text": "Sí, claro que sí."},
+        ]
+    ).errors
     chapter = period_id(project, "Berlín")
     grant = create_grant(graph, project, chapter, owner, timedelta(hours=1))
     assert grant is not None
@@ -452,24 +554,51 @@ def test_a_witness_cannot_search_words_lent_from_another_chapter(graph: Graph, e
     assert client.get(f"/v1/w/{token}/entries/{project}/reply").status_code == 200
     assert client.get(f"/v1/w/{token}/entries/{project}/question").status_code == 404
 
-    resp = hybrid_search(graph, embedder, settings, Viewer(witness_period_id=chapter), "zepelín", Scope(),
-                         SearchOptions(channels=FULLTEXT_ONLY, filters=Filters(period_id=chapter)),
-                         project_ids=[project])
+    resp = hybrid_search(
+        graph,
+        embedder,
+        settings,
+        Viewer(witness_period_id=chapter),
+        "zepelín",
+        Scope(),
+        SearchOptions(channels=FULLTEXT_ONLY, filters=Filters(period_id=chapter)),
+        project_ids=[project],
+    )
     assert resp.source in ("recency", "none"), "only the other chapter's turn holds this word"
     assert all("fulltext" not in r.score_breakdown for r in resp.results)
 
 
-def test_a_writer_cannot_probe_entry_ids_of_other_projects(graph: Graph, settings: Settings, client: TestClient,
-                                                           family: dict[str, str], prefix: str,
-                                                           ingest: Callable[..., IngestReport]) -> None:
+def test_a_writer_cannot_probe_entry_ids_of_other_projects(
+    graph: Graph,
+    settings: Settings,
+    client: TestClient,
+    family: dict[str, str],
+    prefix: str,
+    ingest: Callable[..., IngestReport],
+) -> None:
     """Hidden == missing also for writes: a coauthor of one project must not learn which ids another project uses."""
     other = f"{prefix}other"
     set_member(graph, other, f"{prefix}stranger", "owner")
-    assert not ingest([{"entry_id": f"{other}/diary-2008-07-12", "project_id": other, "author": f"{prefix}stranger",
-                        "intimacy": "private", "text": "Nadie debe saber que existo."}]).errors
+    assert not ingest(
+        [
+            {
+                "entry_id": f"{other}/diary-2008-07-12",
+                "project_id": other,
+                "author": f"{prefix}stranger",
+                "intimacy": "private",
+                "text": "Nadie debe saber que existo.",
+            }
+        ]
+    ).errors
     headers = _bearer(settings, family["coauthor"])
-    taken = client.post("/v1/entries", headers=headers, json={
-        "entry_id": f"{other}/diary-2008-07-12", "project_id": family["project"], "text": "sonda"})
-    unused = client.post("/v1/entries", headers=headers, json={
-        "entry_id": f"{other}/diary-2008-07-13", "project_id": family["project"], "text": "sonda"})
+    taken = client.post(
+        "/v1/entries",
+        headers=headers,
+        json={"entry_id": f"{other}/diary-2008-07-12", "project_id": family["project"], "text": "sonda"},
+    )
+    unused = client.post(
+        "/v1/entries",
+        headers=headers,
+        json={"entry_id": f"{other}/diary-2008-07-13", "project_id": family["project"], "text": "sonda"},
+    )
     assert taken.status_code == unused.status_code, (taken.text, unused.text)

@@ -28,6 +28,8 @@ from tests.budget import examples
 from tests.conftest import CLEANUP, SUMMARY
 from tests.test_property_privacy import CHAPTERS, KEYWORD, NAMES, Names, Who, World, can_see, records, worlds
 
+pytestmark = pytest.mark.slow
+
 MAX_EXAMPLES = examples(12)
 BUDGETS = (25, 400)
 TALLY = {"worlds": 0, "checks": 0}
@@ -36,18 +38,22 @@ TALLY = {"worlds": 0, "checks": 0}
 @pytest.fixture(scope="module", autouse=True)
 def _report() -> Iterator[None]:
     yield
-    SUMMARY.append(f"property privacy of summaries and chapter bundles: {TALLY['worlds']} worlds, "
-                   f"{TALLY['checks']} (viewer, entry, output) cases")
+    SUMMARY.append(
+        f"property privacy of summaries and chapter bundles: {TALLY['worlds']} worlds, "
+        f"{TALLY['checks']} (viewer, entry, output) cases"
+    )
 
 
 def _hidden(world: World, names: Names, who: Who) -> list[str]:
-    return [w for k in range(len(world.entries)) if not can_see(world, who, k)
-            for w in (names.marker(k), NAMES[k])]
+    return [w for k in range(len(world.entries)) if not can_see(world, who, k) for w in (names.marker(k), NAMES[k])]
 
 
 def _visible(world: World, who: Who, project: int, chapter: str | None) -> int:
-    return sum(1 for k, e in enumerate(world.entries) if e.project == project and can_see(world, who, k)
-               and (chapter is None or e.chapter == chapter))
+    return sum(
+        1
+        for k, e in enumerate(world.entries)
+        if e.project == project and can_see(world, who, k) and (chapter is None or e.chapter == chapter)
+    )
 
 
 def _check(label: str, text: str, hidden: list[str], n_entries: int) -> None:
@@ -56,12 +62,17 @@ def _check(label: str, text: str, hidden: list[str], n_entries: int) -> None:
     TALLY["checks"] += n_entries
 
 
-@hyp_settings(max_examples=MAX_EXAMPLES, deadline=None, database=None, print_blob=True,
-              suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@hyp_settings(
+    max_examples=MAX_EXAMPLES,
+    deadline=None,
+    database=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(world=worlds())
-def test_summaries_and_chapter_bundles_carry_nothing_hidden(world: World, graph: Graph, embedder: CheckedEmbedder,
-                                                            settings: Settings,
-                                                            ingest: Callable[..., IngestReport]) -> None:
+def test_summaries_and_chapter_bundles_carry_nothing_hidden(
+    world: World, graph: Graph, embedder: CheckedEmbedder, settings: Settings, ingest: Callable[..., IngestReport]
+) -> None:
     names = Names()
     try:
         for i in range(world.n_users):
@@ -98,8 +109,11 @@ def test_summaries_and_chapter_bundles_carry_nothing_hidden(world: World, graph:
         if world.grant is not None:
             j, chapter = world.grant
             witness = Who(None)
-            row = summaries.for_viewer(Viewer(witness_period_id=period_id(names.project(j), chapter)),
-                                       names.project(j), period_id(names.project(j), chapter))
+            row = summaries.for_viewer(
+                Viewer(witness_period_id=period_id(names.project(j), chapter)),
+                names.project(j),
+                period_id(names.project(j), chapter),
+            )
             if any((e.project, e.chapter) == world.grant for e in world.entries):
                 assert row is not None and row["entry_count"] == _visible(world, witness, j, chapter)
                 _check("witness summary", row["text"], _hidden(world, names, witness), n)

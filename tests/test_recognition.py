@@ -21,10 +21,14 @@ from ingest.language import detect_language
 from ingest.pipeline import IngestReport
 from ingest.recognition import recognize
 
-FR = ("Hier, ma tante Claire est venue avec Jean-Pierre Dubois à Lyon. Nous avons dîné chez Paul, puis nous "
-      "sommes partis.")
-ES = ("Ayer fui con mi tía Carmen a la casa de Pep, y luego comimos con Marta Puig en Cuenca. El lunes vino "
-      "Josep López a vernos.")
+FR = (
+    "Hier, ma tante Claire est venue avec Jean-Pierre Dubois à Lyon. Nous avons dîné chez Paul, puis nous "
+    "sommes partis."
+)
+ES = (
+    "Ayer fui con mi tía Carmen a la casa de Pep, y luego comimos con Marta Puig en Cuenca. El lunes vino "
+    "Josep López a vernos."
+)
 EN = "Yesterday my aunt Mary and I went to Tom's house, where we met John Smith and the rest of the family in London."
 
 
@@ -33,12 +37,17 @@ def found(text: str, lexicon: ProjectLexicon | None = None, listed: list[str] | 
     return {s.name: s.kind for s in rec.spotted}
 
 
-@pytest.mark.parametrize(("text", "lang"), [
-    (ES, "es"), (EN, "en"), (FR, "fr"),
-    ("¿Dónde está el libro que me prestaste? No lo encuentro por ninguna parte.", "es"),
-    ("Je ne sais pas où il est parti avec les enfants.", "fr"),
-    ("Pep, Marta, Berlín", None),
-])
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        (ES, "es"),
+        (EN, "en"),
+        (FR, "fr"),
+        ("¿Dónde está el libro que me prestaste? No lo encuentro por ninguna parte.", "es"),
+        ("Je ne sais pas où il est parti avec les enfants.", "fr"),
+        ("Pep, Marta, Berlín", None),
+    ],
+)
 def test_the_language_of_an_entry_is_detected(text: str, lang: str | None) -> None:
     assert detect_language(text) == lang
 
@@ -70,8 +79,9 @@ def test_known_and_listed_names_are_not_candidates() -> None:
     assert names["casa de Pep"] == "place", "a place named after a known person is still a place"
 
 
-def test_english_uses_rules_and_a_missing_pipeline_is_reported_once(monkeypatch: pytest.MonkeyPatch,
-                                                                    caplog: pytest.LogCaptureFixture) -> None:
+def test_english_uses_rules_and_a_missing_pipeline_is_reported_once(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     settings = spacy_pipelines.get_settings().model_copy(update={"spacy_pipelines": "en=en_core_web_absent"})
     monkeypatch.setattr(spacy_pipelines, "get_settings", lambda: settings)
     monkeypatch.setattr(spacy_pipelines, "_pipelines", {})
@@ -101,8 +111,19 @@ def diary(graph: Graph, prefix: str, ingest: Callable[..., IngestReport]) -> dic
         ("e2", "circle", "2011-03-05", "Fuimos a la playa con Remedios y con Marta, y comimos en el puerto."),
         ("e3", "circle", "2011-03-09", "Hier, nous avons vu Jacqueline Moreau à Marseille avec les enfants."),
     ]
-    report = ingest([{"entry_id": f"{p}/{eid}", "project_id": p, "author": users["ana"], "intimacy": level,
-                      "occurred_on": day, "text": text} for eid, level, day, text in rows])
+    report = ingest(
+        [
+            {
+                "entry_id": f"{p}/{eid}",
+                "project_id": p,
+                "author": users["ana"],
+                "intimacy": level,
+                "occurred_on": day,
+                "text": text,
+            }
+            for eid, level, day, text in rows
+        ]
+    )
     assert not report.errors and report.written == 3
     return {"project": p, **users}
 
@@ -122,8 +143,7 @@ def test_candidates_are_counted_over_visible_entries_only(graph: Graph, diary: d
     for user in (diary["bea"], diary["carl"]):
         theirs = as_dicts(graph, p, user)
         assert "Eulalia" not in theirs, "named only in an entry hidden from them"
-        assert theirs["Remedios"] == {"name": "Remedios", "kind": "person", "mentions": 1,
-                                      "examples": [f"{p}/e2"]}
+        assert theirs["Remedios"] == {"name": "Remedios", "kind": "person", "mentions": 1, "examples": [f"{p}/e2"]}
     assert set(as_dicts(graph, p, None)) == set(mine), "the operator sees every entry"
 
 
@@ -131,20 +151,31 @@ def test_candidates_link_nothing(graph: Graph, diary: dict[str, str]) -> None:
     p = diary["project"]
     names = {e.name for e in list_visible_entities(graph, [p], visibility_params(Viewer(user_id=diary["ana"])))}
     assert names == {"Marta"}
-    linked = graph.read("MATCH (:Entry {id: $id})-[:MENTIONS]->(n) RETURN collect(n.name) AS names",
-                        {"id": f"{p}/e2"})[0]["names"]
+    linked = graph.read("MATCH (:Entry {id: $id})-[:MENTIONS]->(n) RETURN collect(n.name) AS names", {"id": f"{p}/e2"})[
+        0
+    ]["names"]
     assert linked == ["Marta"]
-    langs = graph.read("MATCH (e:Entry {project_id: $p}) RETURN e.id AS id, e.language AS lang ORDER BY id",
-                       {"p": p})
+    langs = graph.read("MATCH (e:Entry {project_id: $p}) RETURN e.id AS id, e.language AS lang ORDER BY id", {"p": p})
     assert [r["lang"] for r in langs] == ["es", "es", "fr"]
 
 
-def test_hidden_entries_added_or_deleted_change_nothing_others_see(graph: Graph, diary: dict[str, str],
-                                                                    ingest: Callable[..., IngestReport]) -> None:
+def test_hidden_entries_added_or_deleted_change_nothing_others_see(
+    graph: Graph, diary: dict[str, str], ingest: Callable[..., IngestReport]
+) -> None:
     p = diary["project"]
     before = {u: as_dicts(graph, p, diary[u]) for u in ("bea", "carl")}
-    report = ingest([{"entry_id": f"{p}/e9", "project_id": p, "author": diary["ana"], "intimacy": "private",
-                      "occurred_on": "2011-04-01", "text": "Otra vez con Remedios y con el primo Eulogio en Teruel."}])
+    report = ingest(
+        [
+            {
+                "entry_id": f"{p}/e9",
+                "project_id": p,
+                "author": diary["ana"],
+                "intimacy": "private",
+                "occurred_on": "2011-04-01",
+                "text": "Otra vez con Remedios y con el primo Eulogio en Teruel.",
+            }
+        ]
+    )
     assert report.written == 1
     assert as_dicts(graph, p, diary["ana"])["Remedios"]["mentions"] == 3
     assert {u: as_dicts(graph, p, diary[u]) for u in ("bea", "carl")} == before

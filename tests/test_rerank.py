@@ -24,9 +24,16 @@ from tests.fake_llm import fake_llm
 from tests.tiny_models import build_tiny_cross_encoder
 
 QUERY = "zanahoria: la abuela en la playa de cádiz"
-TOPICS = ["la abuela en la playa de cádiz", "el perro en el jardín de la casa", "cena con mi hermano en madrid",
-          "el tren a sevilla en invierno", "la boda de mi hermana en barcelona", "paella y tortilla un domingo",
-          "el gato y la noche en el pueblo", "viaje en coche al mar con mi padre"]
+TOPICS = [
+    "la abuela en la playa de cádiz",
+    "el perro en el jardín de la casa",
+    "cena con mi hermano en madrid",
+    "el tren a sevilla en invierno",
+    "la boda de mi hermana en barcelona",
+    "paella y tortilla un domingo",
+    "el gato y la noche en el pueblo",
+    "viaje en coche al mar con mi padre",
+]
 LEVELS = ["public", "circle", "intimate", "private"]
 
 
@@ -40,9 +47,19 @@ def family(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> dict[str, s
     users = {r: f"{prefix}{r}" for r in ("owner", "reader")}
     set_member(graph, project, users["owner"], "owner")
     set_member(graph, project, users["reader"], "reader")
-    report = ingest([{"entry_id": f"{project}/e{i}", "project_id": project, "author": users["owner"],
-                      "intimacy": LEVELS[i % 4], "occurred_on": "2008-07-12",
-                      "text": f"Zanahoria {LEVELS[i % 4]}: {topic}."} for i, topic in enumerate(TOPICS)])
+    report = ingest(
+        [
+            {
+                "entry_id": f"{project}/e{i}",
+                "project_id": project,
+                "author": users["owner"],
+                "intimacy": LEVELS[i % 4],
+                "occurred_on": "2008-07-12",
+                "text": f"Zanahoria {LEVELS[i % 4]}: {topic}.",
+            }
+            for i, topic in enumerate(TOPICS)
+        ]
+    )
     assert not report.errors
     return {"project": project, **users}
 
@@ -56,15 +73,27 @@ def _with(settings: Settings, **changes: Any) -> Settings:
     return settings.model_copy(update=changes)
 
 
-def _search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, user: str, project: str,
-            tier: str) -> SearchResponse:
-    return hybrid_search(graph, embedder, settings, Viewer(user_id=user), QUERY, Scope(project_id=project),
-                         SearchOptions(k=10, rerank=tier, diversify=False))
+def _search(
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, user: str, project: str, tier: str
+) -> SearchResponse:
+    return hybrid_search(
+        graph,
+        embedder,
+        settings,
+        Viewer(user_id=user),
+        QUERY,
+        Scope(project_id=project),
+        SearchOptions(k=10, rerank=tier, diversify=False),
+    )
 
 
 def _bodies(graph: Graph, ids: list[str]) -> dict[str, str]:
-    return {r["id"]: r["body"] for r in graph.read("UNWIND $ids AS id MATCH (e:Entry {id: id}) "
-                                                   "RETURN e.id AS id, e.body AS body", {"ids": ids})}
+    return {
+        r["id"]: r["body"]
+        for r in graph.read(
+            "UNWIND $ids AS id MATCH (e:Entry {id: id}) RETURN e.id AS id, e.body AS body", {"ids": ids}
+        )
+    }
 
 
 class Spy:
@@ -79,8 +108,8 @@ class Spy:
 
 
 def test_fast_orders_the_candidates_by_the_cross_encoders_scores(
-        graph: Graph, embedder: CheckedEmbedder, settings: Settings, family: dict[str, str],
-        tiny_reranker: Path) -> None:
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, family: dict[str, str], tiny_reranker: Path
+) -> None:
     configured = _with(settings, reranker="cross-encoder", reranker_model=str(tiny_reranker))
     fused = _search(graph, embedder, configured, family["owner"], family["project"], "none")
     ranked = _search(graph, embedder, configured, family["owner"], family["project"], "fast")
@@ -92,15 +121,23 @@ def test_fast_orders_the_candidates_by_the_cross_encoders_scores(
     from sentence_transformers import CrossEncoder
 
     bodies = _bodies(graph, [r.entry_id for r in ranked.results])
-    direct = CrossEncoder(str(tiny_reranker), max_length=512).predict([[QUERY, bodies[r.entry_id]]
-                                                                      for r in ranked.results])
+    direct = CrossEncoder(str(tiny_reranker), max_length=512).predict(
+        [[QUERY, bodies[r.entry_id]] for r in ranked.results]
+    )
     assert [round(float(s), 6) for s in direct] == scores
     assert scores == sorted(scores, reverse=True) and len(set(scores)) > 1
 
 
 def test_flag_reranker_loads_the_same_checkpoint_and_agrees_on_the_order(tiny_reranker: Path) -> None:
-    pairs = [(QUERY, t) for t in ("fuimos a la playa con la abuela", "el perro y el gato en casa",
-                                  "cena de verano en sevilla", "el tren de la noche a madrid")]
+    pairs = [
+        (QUERY, t)
+        for t in (
+            "fuimos a la playa con la abuela",
+            "el perro y el gato en casa",
+            "cena de verano en sevilla",
+            "el tren de la noche a madrid",
+        )
+    ]
     base = dict(reranker_model=str(tiny_reranker), reranker_max_length=64)
     flag = rr.scorer_for(Settings(reranker="flag", **base))  # type: ignore[arg-type]
     st = rr.scorer_for(Settings(reranker="cross-encoder", **base))  # type: ignore[arg-type]
@@ -132,8 +169,13 @@ def test_batches_and_truncation(tiny_reranker: Path) -> None:
 
 
 def test_only_candidates_the_viewer_may_see_reach_the_cross_encoder(
-        graph: Graph, embedder: CheckedEmbedder, settings: Settings, family: dict[str, str], tiny_reranker: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    settings: Settings,
+    family: dict[str, str],
+    tiny_reranker: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     configured = _with(settings, reranker="cross-encoder", reranker_model=str(tiny_reranker))
     spy = Spy(rr.SentenceTransformersScorer(str(tiny_reranker), 512, 16))
     monkeypatch.setattr(rr, "scorer_for", lambda s: spy)
@@ -144,14 +186,20 @@ def test_only_candidates_the_viewer_may_see_reach_the_cross_encoder(
 
 
 def test_without_a_usable_reranker_fast_keeps_the_fused_order_and_says_why(
-        graph: Graph, embedder: CheckedEmbedder, settings: Settings, family: dict[str, str]) -> None:
-    fused = [r.entry_id for r in _search(graph, embedder, settings, family["owner"], family["project"],
-                                         "none").results]
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, family: dict[str, str]
+) -> None:
+    fused = [r.entry_id for r in _search(graph, embedder, settings, family["owner"], family["project"], "none").results]
     plain = _search(graph, embedder, _with(settings, reranker=None), family["owner"], family["project"], "fast")
     assert [r.entry_id for r in plain.results] == fused
     assert any("no reranker is configured" in w for w in plain.warnings)
-    broken = _search(graph, embedder, _with(settings, reranker="cross-encoder", reranker_model="/nonexistent/x"),
-                     family["owner"], family["project"], "fast")
+    broken = _search(
+        graph,
+        embedder,
+        _with(settings, reranker="cross-encoder", reranker_model="/nonexistent/x"),
+        family["owner"],
+        family["project"],
+        "fast",
+    )
     assert [r.entry_id for r in broken.results] == fused
     assert any("could not be loaded" in w for w in broken.warnings)
     odd = _search(graph, embedder, _with(settings, reranker="colbert"), family["owner"], family["project"], "fast")
@@ -169,9 +217,11 @@ def _premium_settings(settings: Settings, fake: Any, timeout: float = 5.0) -> Se
 
 
 def test_premium_follows_the_models_order_and_ignores_ids_it_invented(
-        graph: Graph, embedder: CheckedEmbedder, settings: Settings, family: dict[str, str], llm: Any) -> None:
-    fused = [r.entry_id for r in _search(graph, embedder, settings, family["reader"], family["project"],
-                                         "none").results]
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, family: dict[str, str], llm: Any
+) -> None:
+    fused = [
+        r.entry_id for r in _search(graph, embedder, settings, family["reader"], family["project"], "none").results
+    ]
     assert len(fused) == 4
     llm.reply = lambda messages: "4, 99, 2, 2, 0"  # 99 and 0 name no candidate; 2 once is enough
     resp = _search(graph, embedder, _premium_settings(settings, llm), family["reader"], family["project"], "premium")
@@ -186,48 +236,72 @@ def test_premium_follows_the_models_order_and_ignores_ids_it_invented(
 
 @pytest.mark.parametrize("fault", ["slow", "refused", "babble"])
 def test_premium_keeps_the_previous_order_when_the_model_fails(
-        graph: Graph, embedder: CheckedEmbedder, settings: Settings, family: dict[str, str], llm: Any,
-        fault: str) -> None:
-    fused = [r.entry_id for r in _search(graph, embedder, settings, family["owner"], family["project"],
-                                         "none").results]
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, family: dict[str, str], llm: Any, fault: str
+) -> None:
+    fused = [r.entry_id for r in _search(graph, embedder, settings, family["owner"], family["project"], "none").results]
     if fault == "slow":
         llm.delay_seconds = 1.5
     elif fault == "refused":
         llm.status = 503
     else:
         llm.reply = lambda messages: "I think the first one is best."
-    resp = _search(graph, embedder, _premium_settings(settings, llm, timeout=0.5), family["owner"],
-                   family["project"], "premium")
+    resp = _search(
+        graph, embedder, _premium_settings(settings, llm, timeout=0.5), family["owner"], family["project"], "premium"
+    )
     assert [r.entry_id for r in resp.results] == fused
     expected = {"slow": "did not answer in time", "refused": "HTTP 503", "babble": "named no candidate"}[fault]
     assert any(expected in w and "fused order is kept" in w for w in resp.warnings), resp.warnings
-    unset = _search(graph, embedder, _with(settings, llm_base_url=None), family["owner"], family["project"],
-                    "premium")
+    unset = _search(graph, embedder, _with(settings, llm_base_url=None), family["owner"], family["project"], "premium")
     assert [r.entry_id for r in unset.results] == fused
     assert any("no language model is configured" in w for w in unset.warnings)
 
 
 def test_the_api_and_the_command_take_the_tier(
-        graph: Graph, embedder: CheckedEmbedder, settings: Settings, family: dict[str, str], llm: Any,
-        auth: Callable[[str], dict[str, str]], monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    settings: Settings,
+    family: dict[str, str],
+    llm: Any,
+    auth: Callable[[str], dict[str, str]],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     from fastapi.testclient import TestClient
 
     from api.app import Services, create_app
 
     configured = _premium_settings(settings, llm)
-    fused = [r.entry_id for r in _search(graph, embedder, settings, family["reader"], family["project"],
-                                         "none").results]
+    fused = [
+        r.entry_id for r in _search(graph, embedder, settings, family["reader"], family["project"], "none").results
+    ]
     llm.reply = lambda messages: "3, 1"
     with TestClient(create_app(Services(configured, graph=graph, embedder=embedder))) as client:
-        body = client.post("/v1/search", headers=auth(family["reader"]), json={
-            "q": QUERY, "project_id": family["project"], "rerank": "premium", "diversify": False}).json()
+        body = client.post(
+            "/v1/search",
+            headers=auth(family["reader"]),
+            json={"q": QUERY, "project_id": family["project"], "rerank": "premium", "diversify": False},
+        ).json()
     assert [r["entry_id"] for r in body["results"]] == [fused[2], fused[0], fused[1], fused[3]]
     assert not body["warnings"]
 
     monkeypatch.setattr("api.cli.get_settings", lambda: configured)
-    assert main(["search", QUERY, "--project", family["project"], "--as", family["reader"], "--rerank", "premium",
-                 "--no-diversify", "--json"]) == 0
+    assert (
+        main(
+            [
+                "search",
+                QUERY,
+                "--project",
+                family["project"],
+                "--as",
+                family["reader"],
+                "--rerank",
+                "premium",
+                "--no-diversify",
+                "--json",
+            ]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert [r["entry_id"] for r in out["results"]] == [fused[2], fused[0], fused[1], fused[3]]
     with pytest.raises(SystemExit) as exit_:

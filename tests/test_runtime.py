@@ -13,6 +13,8 @@ from neo4j.exceptions import AuthError
 from graph.runtime import Neo4jRuntime, RuntimeProblem
 from graph.settings import Settings
 
+pytestmark = [pytest.mark.slow, pytest.mark.neo4j]
+
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -20,10 +22,10 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def test_missing_java_is_reported_with_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                  settings: Settings) -> None:
-    local = settings.model_copy(update={"home": tmp_path / "home", "cache_dir": tmp_path / "cache",
-                                        "neo4j_uri": None})
+def test_missing_java_is_reported_with_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, settings: Settings
+) -> None:
+    local = settings.model_copy(update={"home": tmp_path / "home", "cache_dir": tmp_path / "cache", "neo4j_uri": None})
     monkeypatch.setenv("PATH", str(tmp_path / "empty-bin"))
     with pytest.raises(RuntimeProblem, match="Java"):
         Neo4jRuntime(local).ensure_jars()
@@ -38,8 +40,7 @@ def test_missing_maven_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     (bin_dir / "java").symlink_to(java)
-    local = settings.model_copy(update={"home": tmp_path / "home", "cache_dir": tmp_path / "cache",
-                                        "neo4j_uri": None})
+    local = settings.model_copy(update={"home": tmp_path / "home", "cache_dir": tmp_path / "cache", "neo4j_uri": None})
     monkeypatch.setenv("PATH", str(bin_dir))
     with pytest.raises(RuntimeProblem, match="Maven"):
         Neo4jRuntime(local).ensure_jars()
@@ -59,8 +60,15 @@ def test_data_survives_a_restart_and_the_default_password_is_gone(tmp_path: Path
     if not (settings.cache_dir / f"neo4j-{settings.neo4j_version}" / "lib").exists():
         pytest.skip("Neo4j jars not cached on this machine (the managed server was never started here)")
     port = _free_port()
-    local = settings.model_copy(update={"home": tmp_path / "home", "neo4j_bolt_port": port, "neo4j_uri": None,
-                                        "neo4j_heap": "512m", "neo4j_pagecache": "64m"})
+    local = settings.model_copy(
+        update={
+            "home": tmp_path / "home",
+            "neo4j_bolt_port": port,
+            "neo4j_uri": None,
+            "neo4j_heap": "512m",
+            "neo4j_pagecache": "64m",
+        }
+    )
     runtime = Neo4jRuntime(local)
     try:
         status = runtime.start()

@@ -31,6 +31,8 @@ from graph.settings import Settings
 from inference.embedders import CheckedEmbedder
 from tests.scaling import BEGIN, BOOKMARKS, HELLO_ROUTING, READ_MODE, ROUTE, TcpRelay, bolt_address, external_env
 
+pytestmark = [pytest.mark.slow, pytest.mark.neo4j]
+
 MARK = "Quisquilla"
 
 
@@ -39,8 +41,9 @@ def _graph_through(settings: Settings, uri: str) -> Graph:
 
 
 @pytest.mark.parametrize("scheme", ["neo4j", "bolt"])
-def test_a_routing_driver_asks_for_the_table_and_reads_in_read_mode(settings: Settings, graph: Graph,
-                                                                    scheme: str) -> None:
+def test_a_routing_driver_asks_for_the_table_and_reads_in_read_mode(
+    settings: Settings, graph: Graph, scheme: str
+) -> None:
     """`neo4j://`: every connection announces routing, the table is asked for, `Graph.read` begins in read mode,
     `Graph.write` in write mode, and the read after a write carries its bookmark. `bolt://` routes and chains
     nothing, but reads in read mode too."""
@@ -117,8 +120,9 @@ def watched(graph: Graph, embedder: CheckedEmbedder, settings: Settings) -> Iter
         yield c, watch
 
 
-def test_reads_over_http_run_only_read_transactions(watched: tuple[TestClient, WriteWatch], family: dict[str, str],
-                                                   auth: Callable[[str], dict[str, str]]) -> None:
+def test_reads_over_http_run_only_read_transactions(
+    watched: tuple[TestClient, WriteWatch], family: dict[str, str], auth: Callable[[str], dict[str, str]]
+) -> None:
     """Search (an entity question included), entry reads, listings, analytics and the export send no statement
     outside a read transaction, so on a cluster all of them can run on secondaries."""
     client, watch = watched
@@ -127,16 +131,29 @@ def test_reads_over_http_run_only_read_transactions(watched: tuple[TestClient, W
     for q in ("Zanahoria secreta", "¿Con quién fue Josep a Cádiz?"):
         r = client.post("/v1/search", headers=owner, json={"q": q, "project_id": p, "k": 10})
         assert r.status_code == 200 and r.json()["results"], r.text
-    for path in (f"/v1/entries/{p}/owner-circle", f"/v1/projects/{p}/entries", "/v1/projects",
-                 f"/v1/projects/{p}/members", f"/v1/projects/{p}/entities",
-                 f"/v1/projects/{p}/analytics/importance", f"/v1/projects/{p}/analytics/cooccurrence?entity=Josep",
-                 f"/v1/projects/{p}/analytics/timeline?entity=Josep", f"/v1/projects/{p}/export"):
+    for path in (
+        f"/v1/entries/{p}/owner-circle",
+        f"/v1/projects/{p}/entries",
+        "/v1/projects",
+        f"/v1/projects/{p}/members",
+        f"/v1/projects/{p}/entities",
+        f"/v1/projects/{p}/analytics/importance",
+        f"/v1/projects/{p}/analytics/cooccurrence?entity=Josep",
+        f"/v1/projects/{p}/analytics/timeline?entity=Josep",
+        f"/v1/projects/{p}/export",
+    ):
         r = client.get(path, headers=owner)
         assert r.status_code == 200, (path, r.text)
     assert watch.writes == [], watch.writes
     # The watch does see writes: a created entry goes through a write transaction.
-    assert client.post("/v1/entries", headers=owner, json={
-        "entry_id": f"{p}/w", "project_id": p, "text": "Una nota nueva.", "intimacy": "circle"}).status_code == 201
+    assert (
+        client.post(
+            "/v1/entries",
+            headers=owner,
+            json={"entry_id": f"{p}/w", "project_id": p, "text": "Una nota nueva.", "intimacy": "circle"},
+        ).status_code
+        == 201
+    )
     assert watch.writes
 
 
@@ -149,12 +166,20 @@ def test_memora_serve_through_a_routing_uri(settings: Settings, graph: Graph, pr
     headers = {"Authorization": f"Bearer {issue(settings, owner)}"}
     with TcpRelay(bolt_address(settings)) as relay:
         env = {**external_env(settings, f"neo4j://127.0.0.1:{relay.port}"), "MEMORA_EMBED_WORKER": "false"}
-        with served_by_memora(tmp_path / "serve.log", env=env) as url, \
-                httpx.Client(base_url=url, headers=headers, timeout=60) as http:
+        with (
+            served_by_memora(tmp_path / "serve.log", env=env) as url,
+            httpx.Client(base_url=url, headers=headers, timeout=60) as http,
+        ):
             begins, reads = relay.count(BEGIN), relay.count(READ_MODE)
-            made = http.post("/v1/entries", json={
-                "entry_id": f"{project}/e1", "project_id": project, "intimacy": "circle",
-                "text": f"La {MARK} del puerto de Vigo, que comimos con la tía Maruxa."})
+            made = http.post(
+                "/v1/entries",
+                json={
+                    "entry_id": f"{project}/e1",
+                    "project_id": project,
+                    "intimacy": "circle",
+                    "text": f"La {MARK} del puerto de Vigo, que comimos con la tía Maruxa.",
+                },
+            )
             assert made.status_code == 201, made.text
             assert relay.count(BEGIN) - begins >= 1, "the entry was not written in a transaction (reads begin none)"
             begins, reads, chained = relay.count(BEGIN), relay.count(READ_MODE), relay.count(BOOKMARKS)

@@ -26,6 +26,8 @@ from inference.embedders import CheckedEmbedder
 from tests.scaling import external_env
 from tests.test_worker_leases import STORED_TWICE, embedded, final_state, leases, owner_of, pending_project
 
+pytestmark = [pytest.mark.slow, pytest.mark.neo4j]
+
 Replica = tuple[subprocess.Popen[str], httpx.Client]
 LEASE_SECONDS = 4.0
 
@@ -34,8 +36,11 @@ LEASE_SECONDS = 4.0
 def replicas(settings: Settings, graph: Graph, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Replica]]:
     logs = [tmp_path_factory.mktemp("replicas") / f"serve{i}.log" for i in range(2)]
     uri = settings.neo4j_uri or f"neo4j://127.0.0.1:{settings.neo4j_bolt_port}"
-    env = {**external_env(settings, uri), "MEMORA_EMBED_LEASE_SECONDS": str(LEASE_SECONDS),
-           "MEMORA_EMBED_WORKER_INTERVAL_SECONDS": "0.3"}  # both workers wake before the first batch is embedded
+    env = {
+        **external_env(settings, uri),
+        "MEMORA_EMBED_LEASE_SECONDS": str(LEASE_SECONDS),
+        "MEMORA_EMBED_WORKER_INTERVAL_SECONDS": "0.3",
+    }  # both workers wake before the first batch is embedded
     with several_served_by_memora(logs, env=env) as served:
         clients = [httpx.Client(base_url=url, timeout=60) for _, url in served]
         try:
@@ -74,13 +79,22 @@ def _entries_of(http: httpx.Client, headers: dict[str, str], project: str, perso
 
 
 def test_what_one_replica_writes_the_other_reads_at_once_caches_included(
-        replicas: list[Replica], owner: tuple[str, dict[str, str]]) -> None:
+    replicas: list[Replica], owner: tuple[str, dict[str, str]]
+) -> None:
     (_, a), (_, b) = replicas
     project, h = owner
     e1, e2 = f"{project}/e1", f"{project}/e2"
-    made = a.post("/v1/entries", headers=h, json={
-        "entry_id": e1, "project_id": project, "intimacy": "circle", "persons": ["Josep"],
-        "text": "La Zanahoria morada de la huerta de Josep, en Lleida."})
+    made = a.post(
+        "/v1/entries",
+        headers=h,
+        json={
+            "entry_id": e1,
+            "project_id": project,
+            "intimacy": "circle",
+            "persons": ["Josep"],
+            "text": "La Zanahoria morada de la huerta de Josep, en Lleida.",
+        },
+    )
     assert made.status_code == 201, made.text
 
     # B reads A's write: the entry, a search, an entity aggregate.
@@ -101,9 +115,20 @@ def test_what_one_replica_writes_the_other_reads_at_once_caches_included(
     assert _entries_of(a, h, project, "Josep") == 1
 
     # Writes through B: a new entry, an edit, then a delete; A sees each on its very next request.
-    assert b.post("/v1/entries", headers=h, json={
-        "entry_id": e2, "project_id": project, "intimacy": "circle", "persons": ["Josep"],
-        "text": "Josep nos enseñó a podar el Manzano viejo."}).status_code == 201
+    assert (
+        b.post(
+            "/v1/entries",
+            headers=h,
+            json={
+                "entry_id": e2,
+                "project_id": project,
+                "intimacy": "circle",
+                "persons": ["Josep"],
+                "text": "Josep nos enseñó a podar el Manzano viejo.",
+            },
+        ).status_code
+        == 201
+    )
     ids, hit = _search(a, h, project, "Zanahoria")
     assert not hit, "A served a search cached before B's write"
     assert _entries_of(a, h, project, "Josep") == 2, "A served an aggregate cached before B's write"
@@ -125,7 +150,8 @@ def test_what_one_replica_writes_the_other_reads_at_once_caches_included(
 
 
 def test_one_entry_id_created_through_both_replicas_at_once_succeeds_once(
-        replicas: list[Replica], owner: tuple[str, dict[str, str]], graph: Graph) -> None:
+    replicas: list[Replica], owner: tuple[str, dict[str, str]], graph: Graph
+) -> None:
     """Each round sends the same new id to both replicas at the same instant: one 201 and one 409, and the graph
     holds one entry (with one set of chunks) whose text is the winner's."""
     project, h = owner
@@ -135,15 +161,25 @@ def test_one_entry_id_created_through_both_replicas_at_once_succeeds_once(
         answers: dict[int, httpx.Response] = {}
         start = threading.Barrier(2)
 
-        def create(n: int, http: httpx.Client, entry_id: str, start: threading.Barrier,
-                   answers: dict[int, httpx.Response]) -> None:
+        def create(
+            n: int, http: httpx.Client, entry_id: str, start: threading.Barrier, answers: dict[int, httpx.Response]
+        ) -> None:
             start.wait()
-            answers[n] = http.post("/v1/entries", headers=h, json={
-                "entry_id": entry_id, "project_id": project, "intimacy": "circle",
-                "text": f"Versión {n} de la misma nota sobre el Membrillo."})
+            answers[n] = http.post(
+                "/v1/entries",
+                headers=h,
+                json={
+                    "entry_id": entry_id,
+                    "project_id": project,
+                    "intimacy": "circle",
+                    "text": f"Versión {n} de la misma nota sobre el Membrillo.",
+                },
+            )
 
-        threads = [threading.Thread(target=create, args=(n, http, entry_id, start, answers))
-                   for n, (_, http) in enumerate(replicas)]
+        threads = [
+            threading.Thread(target=create, args=(n, http, entry_id, start, answers))
+            for n, (_, http) in enumerate(replicas)
+        ]
         for t in threads:
             t.start()
         for t in threads:
@@ -151,15 +187,18 @@ def test_one_entry_id_created_through_both_replicas_at_once_succeeds_once(
         codes = sorted(r.status_code for r in answers.values())
         assert codes == [201, 409], [r.text for r in answers.values()]
         winner = next(n for n, r in answers.items() if r.status_code == 201)
-        stored = graph.read("MATCH (e:Entry {id: $id}) OPTIONAL MATCH (c:Chunk)-[:OF]->(e) "
-                            "RETURN count(DISTINCT e) AS entries, collect(c.text) AS chunks", {"id": entry_id})[0]
+        stored = graph.read(
+            "MATCH (e:Entry {id: $id}) OPTIONAL MATCH (c:Chunk)-[:OF]->(e) "
+            "RETURN count(DISTINCT e) AS entries, collect(c.text) AS chunks",
+            {"id": entry_id},
+        )[0]
         assert stored["entries"] == 1
         assert stored["chunks"] and all(f"Versión {winner} " in t for t in stored["chunks"]), stored["chunks"]
 
 
 def test_each_replicas_worker_embeds_a_share_and_every_chunk_once(
-        replicas: list[Replica], graph: Graph, embedder: CheckedEmbedder, prefix: str,
-        ingest: Callable[..., Any]) -> None:
+    replicas: list[Replica], graph: Graph, embedder: CheckedEmbedder, prefix: str, ingest: Callable[..., Any]
+) -> None:
     """Chunks left pending (the model was down at ingest) are embedded by the two replicas' workers: both claim
     some, every chunk is stored exactly once, no lease remains."""
     project, chunks = f"{prefix}emb", 320

@@ -105,8 +105,9 @@ def test_statements_skip_comments(tmp_path: Path) -> None:
 
 
 def test_search_indexes_are_online(graph: Graph, embedder: CheckedEmbedder) -> None:
-    rows = {r["name"]: r for r in graph.read(
-        "SHOW INDEXES YIELD name, type, state, labelsOrTypes, properties RETURN *")}
+    rows = {
+        r["name"]: r for r in graph.read("SHOW INDEXES YIELD name, type, state, labelsOrTypes, properties RETURN *")
+    }
     vector = rows[vector_index_name(embedder.slug)]
     assert (vector["type"], vector["state"]) == ("VECTOR", "ONLINE")
     assert vector["labelsOrTypes"] == ["Chunk"] and vector["properties"] == [vector_property(embedder.slug)]
@@ -119,8 +120,10 @@ def test_search_indexes_are_online(graph: Graph, embedder: CheckedEmbedder) -> N
 
 
 def test_vector_index_matches_the_embedder(graph: Graph, embedder: CheckedEmbedder) -> None:
-    options = graph.read("SHOW VECTOR INDEXES YIELD name, options WHERE name = $name RETURN options",
-                         {"name": vector_index_name(embedder.slug)})[0]["options"]["indexConfig"]
+    options = graph.read(
+        "SHOW VECTOR INDEXES YIELD name, options WHERE name = $name RETURN options",
+        {"name": vector_index_name(embedder.slug)},
+    )[0]["options"]["indexConfig"]
     assert int(options["vector.dimensions"]) == embedder.dimensions
     assert options["vector.similarity_function"].lower() == "cosine"
     assert ensure_vector_index(graph, embedder.slug, embedder.dimensions) == vector_index_name(embedder.slug)
@@ -131,9 +134,19 @@ def test_ensure_vector_index_refuses_a_dimension_change(graph: Graph, embedder: 
         ensure_vector_index(graph, embedder.slug, embedder.dimensions + 1)
 
 
-@pytest.mark.parametrize("slug", [
-    "", "E5small", "1model", "bad-slug", "x y", "x`) DETACH DELETE n //", "a" * 42, "émbed",
-])
+@pytest.mark.parametrize(
+    "slug",
+    [
+        "",
+        "E5small",
+        "1model",
+        "bad-slug",
+        "x y",
+        "x`) DETACH DELETE n //",
+        "a" * 42,
+        "émbed",
+    ],
+)
 def test_ensure_vector_index_rejects_bad_slugs(graph: Graph, slug: str) -> None:
     before = {r["name"] for r in graph.read("SHOW INDEXES YIELD name RETURN name")}
     with pytest.raises(ValueError, match="slug"):

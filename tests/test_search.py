@@ -33,11 +33,25 @@ NEUTRAL = "recuerdos de aquel día"  # no name, date or author: the dense channe
 
 @pytest.fixture()
 def search(graph: Graph, embedder: CheckedEmbedder, settings: Settings) -> Callable[..., SearchResponse]:
-    def run(user: str, query: str, project: str | None = None, *, multi: bool = False, cfg: Settings | None = None,
-            **options: Any) -> SearchResponse:
+    def run(
+        user: str,
+        query: str,
+        project: str | None = None,
+        *,
+        multi: bool = False,
+        cfg: Settings | None = None,
+        **options: Any,
+    ) -> SearchResponse:
         options.setdefault("k", 50)
-        return hybrid_search(graph, embedder, cfg or settings, Viewer(user_id=user), query,
-                             Scope(project_id=project, multi_project=multi), SearchOptions(**options))
+        return hybrid_search(
+            graph,
+            embedder,
+            cfg or settings,
+            Viewer(user_id=user),
+            query,
+            Scope(project_id=project, multi_project=multi),
+            SearchOptions(**options),
+        )
 
     return run
 
@@ -60,7 +74,7 @@ def fam_ids(family: dict[str, str], *names: str) -> set[str]:
 
 HOSTILE = [
     'zanahoria "cádiz',
-    'zanahoria (cádiz',
+    "zanahoria (cádiz",
     "zanahoria: cádiz",
     "zanahoria~ cádiz~2",
     "zanahoria \\ cádiz \\",
@@ -84,19 +98,29 @@ HOSTILE = [
 
 
 @pytest.mark.parametrize("query", HOSTILE)
-def test_special_characters_are_searched_as_words(family: dict[str, str], search: Callable[..., SearchResponse],
-                                                  query: str) -> None:
+def test_special_characters_are_searched_as_words(
+    family: dict[str, str], search: Callable[..., SearchResponse], query: str
+) -> None:
     resp = search(family["owner"], query, family["project"], channels=("fulltext",))
     assert resp.source == "fulltext", "the keyword channel itself matched (not the recency fallback)"
-    assert ids(resp) == fam_ids(family, "owner-private", "owner-intimate", "other-intimate", "owner-circle",
-                                "other-circle", "owner-public", "other-public")
+    assert ids(resp) == fam_ids(
+        family,
+        "owner-private",
+        "owner-intimate",
+        "other-intimate",
+        "owner-circle",
+        "other-circle",
+        "owner-public",
+        "other-public",
+    )
 
 
-@pytest.mark.parametrize("query", ['"', "(", ")", ":", "~", "\\", "*", "?", "&&", "||", "AND", "OR NOT", '"(:~\\*"',
-                                   "", "   ", "\x00"])
-def test_query_with_no_usable_words_falls_back_without_error(family: dict[str, str],
-                                                             search: Callable[..., SearchResponse],
-                                                             query: str) -> None:
+@pytest.mark.parametrize(
+    "query", ['"', "(", ")", ":", "~", "\\", "*", "?", "&&", "||", "AND", "OR NOT", '"(:~\\*"', "", "   ", "\x00"]
+)
+def test_query_with_no_usable_words_falls_back_without_error(
+    family: dict[str, str], search: Callable[..., SearchResponse], query: str
+) -> None:
     resp = search(family["reader"], query, family["project"])
     assert resp.source in {"recency", "dense", "hybrid", "fulltext"}
     assert ids(resp) <= fam_ids(family, "owner-circle", "other-circle", "owner-public", "other-public")
@@ -114,7 +138,7 @@ def test_to_lucene_leaves_no_unescaped_special_character(query: str) -> None:
 def test_to_lucene_keeps_the_words() -> None:
     assert to_lucene('Fuimos a "Cádiz" (con papá): ~ AND') == "fuimos a cádiz con papá and"
     assert to_lucene("a a A b") == "a b"
-    assert to_lucene("\"()~*:\\") == ""
+    assert to_lucene('"()~*:\\') == ""
     assert len(to_lucene(" ".join(f"w{i}" for i in range(200))).split()) == MAX_TERMS
 
 
@@ -124,25 +148,34 @@ def test_to_lucene_output_always_parses(graph: Graph, text: str) -> None:
     out = to_lucene(text)
     assert not set(re.sub(r"\\.", "", out)) & LUCENE_SPECIAL
     if out:
-        graph.read("CALL db.index.fulltext.queryNodes('entry_text_v2', $q, {limit: 1}) YIELD node RETURN node.id",
-                   {"q": out})
+        graph.read(
+            "CALL db.index.fulltext.queryNodes('entry_text_v2', $q, {limit: 1}) YIELD node RETURN node.id", {"q": out}
+        )
 
 
 # --- hard filters --------------------------------------------------------------------------------------------------
 
-def test_date_range_keeps_only_overlapping_entries(graph: Graph, prefix: str, ingest: Ingest,
-                                                   search: Callable[..., SearchResponse]) -> None:
+
+def test_date_range_keeps_only_overlapping_entries(
+    graph: Graph, prefix: str, ingest: Ingest, search: Callable[..., SearchResponse]
+) -> None:
     project, owner = f"{prefix}dates", f"{prefix}owner"
-    make_project(graph, ingest, project, owner, [
-        {"entry_id": f"{project}/year", "occurred_on": "2008", "text": "Aquel año vivimos en Berlín."},
-        {"entry_id": f"{project}/day", "occurred_on": "2008-07-15", "text": "Cumpleaños de Marta en Berlín."},
-        {"entry_id": f"{project}/season", "occurred_on": "2008-06-21/2008-09-22", "text": "Verano en Berlín."},
-        {"entry_id": f"{project}/edge", "occurred_on": "2008-07-31", "text": "Último día de julio en Berlín."},
-        {"entry_id": f"{project}/august", "occurred_on": "2008-08-01", "text": "Primer día de agosto en Berlín."},
-        {"entry_id": f"{project}/june", "occurred_on": "2008-06", "text": "Junio en Berlín."},
-        {"entry_id": f"{project}/later", "occurred_on": "2010-07-10", "text": "Volvimos a Berlín en 2010."},
-        {"entry_id": f"{project}/undated", "text": "Berlín sin fecha."},
-    ])
+    make_project(
+        graph,
+        ingest,
+        project,
+        owner,
+        [
+            {"entry_id": f"{project}/year", "occurred_on": "2008", "text": "Aquel año vivimos en Berlín."},
+            {"entry_id": f"{project}/day", "occurred_on": "2008-07-15", "text": "Cumpleaños de Marta en Berlín."},
+            {"entry_id": f"{project}/season", "occurred_on": "2008-06-21/2008-09-22", "text": "Verano en Berlín."},
+            {"entry_id": f"{project}/edge", "occurred_on": "2008-07-31", "text": "Último día de julio en Berlín."},
+            {"entry_id": f"{project}/august", "occurred_on": "2008-08-01", "text": "Primer día de agosto en Berlín."},
+            {"entry_id": f"{project}/june", "occurred_on": "2008-06", "text": "Junio en Berlín."},
+            {"entry_id": f"{project}/later", "occurred_on": "2010-07-10", "text": "Volvimos a Berlín en 2010."},
+            {"entry_id": f"{project}/undated", "text": "Berlín sin fecha."},
+        ],
+    )
 
     def only(**filters: Any) -> set[str]:
         return ids(search(owner, NEUTRAL, project, channels=("dense",), filters=Filters(**filters)))
@@ -152,23 +185,31 @@ def test_date_range_keeps_only_overlapping_entries(graph: Graph, prefix: str, in
     assert only(date_from=date(2008, 7, 1), date_to=date(2008, 7, 31)) == july
     assert only(date_from=date(2009, 1, 1)) == {f"{project}/later"}
     assert only(date_to=date(2008, 6, 30)) == {f"{project}/{n}" for n in ("year", "season", "june")}
-    assert only(date_from=date(2008, 7, 12), date_to=date(2008, 7, 12)) == {f"{project}/{n}" for n in (
-        "year", "season")}
+    assert only(date_from=date(2008, 7, 12), date_to=date(2008, 7, 12)) == {
+        f"{project}/{n}" for n in ("year", "season")
+    }
     every = search(owner, "Berlín", project, filters=Filters(date_from=date(2008, 7, 1), date_to=date(2008, 7, 31)))
     assert ids(every) == july, "the same filter holds with every channel"
     assert every.total_candidates == 4
 
 
-def test_person_filter_by_name_and_alias(graph: Graph, prefix: str, ingest: Ingest,
-                                         search: Callable[..., SearchResponse]) -> None:
+def test_person_filter_by_name_and_alias(
+    graph: Graph, prefix: str, ingest: Ingest, search: Callable[..., SearchResponse]
+) -> None:
     project, owner = f"{prefix}persons", f"{prefix}owner"
     upsert_entity(graph, project, "person", "Josep", ["papá", "dad"])
-    make_project(graph, ingest, project, owner, [
-        {"entry_id": f"{project}/listed", "text": "Paseo por el río.", "persons": ["Josep"]},
-        {"entry_id": f"{project}/alias", "text": "Hoy papá cocinó para todos."},
-        {"entry_id": f"{project}/marta", "text": "Paseo con Marta por el río.", "persons": ["Marta"]},
-        {"entry_id": f"{project}/nobody", "text": "Un paseo a solas por el río."},
-    ])
+    make_project(
+        graph,
+        ingest,
+        project,
+        owner,
+        [
+            {"entry_id": f"{project}/listed", "text": "Paseo por el río.", "persons": ["Josep"]},
+            {"entry_id": f"{project}/alias", "text": "Hoy papá cocinó para todos."},
+            {"entry_id": f"{project}/marta", "text": "Paseo con Marta por el río.", "persons": ["Marta"]},
+            {"entry_id": f"{project}/nobody", "text": "Un paseo a solas por el río."},
+        ],
+    )
     josep, marta = {f"{project}/listed", f"{project}/alias"}, {f"{project}/marta"}
 
     def only(**filters: Any) -> set[str]:
@@ -196,8 +237,16 @@ def test_author_filter(family: dict[str, str], search: Callable[..., SearchRespo
 
 def test_intimacy_max_only_narrows(family: dict[str, str], search: Callable[..., SearchResponse]) -> None:
     full = search(family["owner"], "zanahoria secreta", family["project"])
-    assert ids(full) == fam_ids(family, "owner-private", "owner-intimate", "other-intimate", "owner-circle",
-                                "other-circle", "owner-public", "other-public")
+    assert ids(full) == fam_ids(
+        family,
+        "owner-private",
+        "owner-intimate",
+        "other-intimate",
+        "owner-circle",
+        "other-circle",
+        "owner-public",
+        "other-public",
+    )
     circle = search(family["owner"], "zanahoria secreta", family["project"], filters=Filters(intimacy_max="circle"))
     assert ids(circle) == fam_ids(family, "owner-circle", "other-circle", "owner-public", "other-public")
     assert circle.total_candidates == 4
@@ -207,8 +256,9 @@ def test_intimacy_max_only_narrows(family: dict[str, str], search: Callable[...,
     assert ids(widened) == fam_ids(family, "owner-circle", "other-circle", "owner-public", "other-public")
 
 
-def test_nobody_sees_another_authors_private_entry(family: dict[str, str],
-                                                   search: Callable[..., SearchResponse]) -> None:
+def test_nobody_sees_another_authors_private_entry(
+    family: dict[str, str], search: Callable[..., SearchResponse]
+) -> None:
     for role in ("owner", "coauthor", "reader", "other"):
         resp = search(family[role], "zanahoria secreta private", family["project"])
         private = {r.entry_id for r in resp.results if r.intimacy_level == "private"}
@@ -222,17 +272,24 @@ PARACETAMOL = "Tomé paracetamol porque me dolía la cabeza."
 
 def medicine_project(graph: Graph, ingest: Ingest, prefix: str) -> tuple[str, str]:
     project, owner = f"{prefix}dense", f"{prefix}owner"
-    make_project(graph, ingest, project, owner, [
-        {"entry_id": f"{project}/pill", "text": PARACETAMOL},
-        {"entry_id": f"{project}/beach", "text": "Fuimos a la playa de Cádiz con los primos."},
-        {"entry_id": f"{project}/market", "text": "Compré pan y tomates en el mercado del barrio."},
-        {"entry_id": f"{project}/car", "text": "El coche se averió en la autopista."},
-    ])
+    make_project(
+        graph,
+        ingest,
+        project,
+        owner,
+        [
+            {"entry_id": f"{project}/pill", "text": PARACETAMOL},
+            {"entry_id": f"{project}/beach", "text": "Fuimos a la playa de Cádiz con los primos."},
+            {"entry_id": f"{project}/market", "text": "Compré pan y tomates en el mercado del barrio."},
+            {"entry_id": f"{project}/car", "text": "El coche se averió en la autopista."},
+        ],
+    )
     return project, owner
 
 
-def test_dense_finds_a_paraphrase_without_shared_words(graph: Graph, prefix: str, ingest: Ingest,
-                                                      search: Callable[..., SearchResponse]) -> None:
+def test_dense_finds_a_paraphrase_without_shared_words(
+    graph: Graph, prefix: str, ingest: Ingest, search: Callable[..., SearchResponse]
+) -> None:
     project, owner = medicine_project(graph, ingest, prefix)
     query = "medicine for a headache"
     assert not set(words(query)) & set(words(PARACETAMOL)), "no keyword in common"
@@ -244,24 +301,30 @@ def test_dense_finds_a_paraphrase_without_shared_words(graph: Graph, prefix: str
     assert keywords.source == "recency", "the keyword channel alone cannot find it"
 
 
-def test_vector_index_path_agrees_with_exact_scoring(graph: Graph, prefix: str, ingest: Ingest, settings: Settings,
-                                                     search: Callable[..., SearchResponse]) -> None:
+def test_vector_index_path_agrees_with_exact_scoring(
+    graph: Graph, prefix: str, ingest: Ingest, settings: Settings, search: Callable[..., SearchResponse]
+) -> None:
     project, owner = medicine_project(graph, ingest, prefix)
     indexed = settings.model_copy(update={"exact_scan_max_chunks": 0})
     # Close paraphrases: the index is shared by every project, so only clear winners are sure to be in its first
     # over-fetch (the next test covers weaker ones behind a bigger project).
-    for query in ("tomé paracetamol por el dolor de cabeza", "la playa de Cádiz con mis primos",
-                  "se nos averió el coche en la autopista"):
+    for query in (
+        "tomé paracetamol por el dolor de cabeza",
+        "la playa de Cádiz con mis primos",
+        "se nos averió el coche en la autopista",
+    ):
         exact = search(owner, query, project, channels=("dense",))
         via_index = search(owner, query, project, channels=("dense",), cfg=indexed)
         assert via_index.results, query
         assert via_index.results[0].entry_id == exact.results[0].entry_id, query
         assert via_index.results[0].score_breakdown["dense"]["score"] == pytest.approx(
-            exact.results[0].score_breakdown["dense"]["score"], abs=1e-3)
+            exact.results[0].score_breakdown["dense"]["score"], abs=1e-3
+        )
 
 
 def test_vector_index_path_is_complete_for_a_small_project_behind_a_big_one(
-        graph: Graph, prefix: str, ingest: Ingest, settings: Settings, search: Callable[..., SearchResponse]) -> None:
+    graph: Graph, prefix: str, ingest: Ingest, settings: Settings, search: Callable[..., SearchResponse]
+) -> None:
     project, owner = medicine_project(graph, ingest, prefix)
     crowd = f"{prefix}crowd"
     twin = "Me dolía muchísimo la cabeza y tomé una aspirina."
@@ -295,8 +358,9 @@ def test_results_explain_themselves(family: dict[str, str], search: Callable[...
     assert resp.results[0].score >= resp.results[1].score
     # The family's entries repeat each other's words, so diversification would reorder them: rank order is checked
     # without it, and with it the same three ranks come back, near-duplicates after the rest.
-    dense = search(family["owner"], "un viaje en familia al sur", family["project"], channels=("dense",), k=3,
-                   diversify=False)
+    dense = search(
+        family["owner"], "un viaje en familia al sur", family["project"], channels=("dense",), k=3, diversify=False
+    )
     assert all(set(r.score_breakdown) == {"dense"} for r in dense.results)
     assert [r.score_breakdown["dense"]["rank"] for r in dense.results] == [1, 2, 3]
     assert dense.total_candidates == 7
@@ -305,14 +369,24 @@ def test_results_explain_themselves(family: dict[str, str], search: Callable[...
     assert diverse.results[0].entry_id == dense.results[0].entry_id
 
 
-def test_snippet_centres_on_the_match_in_a_long_entry(graph: Graph, prefix: str, ingest: Ingest,
-                                                      search: Callable[..., SearchResponse]) -> None:
+def test_snippet_centres_on_the_match_in_a_long_entry(
+    graph: Graph, prefix: str, ingest: Ingest, search: Callable[..., SearchResponse]
+) -> None:
     project, owner = f"{prefix}snip", f"{prefix}owner"
     filler = "Nada especial pasó aquel día en la oficina. " * 30
-    make_project(graph, ingest, project, owner, [
-        {"entry_id": f"{project}/e", "kind": "chronicle", "text": filler + "Por la tarde vimos un ornitorrinco. " +
-         filler},
-    ])
+    make_project(
+        graph,
+        ingest,
+        project,
+        owner,
+        [
+            {
+                "entry_id": f"{project}/e",
+                "kind": "chronicle",
+                "text": filler + "Por la tarde vimos un ornitorrinco. " + filler,
+            },
+        ],
+    )
     resp = search(owner, "ornitorrinco", project, channels=("fulltext",), include_chunks=True)
     (hit,) = resp.results
     assert "**ornitorrinco**" in hit.snippet_md
@@ -320,19 +394,25 @@ def test_snippet_centres_on_the_match_in_a_long_entry(graph: Graph, prefix: str,
     assert len(hit.snippet_md) < 400
 
 
-def test_recency_fallback_when_nothing_matches(graph: Graph, prefix: str, ingest: Ingest,
-                                               search: Callable[..., SearchResponse]) -> None:
+def test_recency_fallback_when_nothing_matches(
+    graph: Graph, prefix: str, ingest: Ingest, search: Callable[..., SearchResponse]
+) -> None:
     project, owner = f"{prefix}recent", f"{prefix}owner"
-    make_project(graph, ingest, project, owner, [
-        {"entry_id": f"{project}/old", "occurred_on": "2001-01-01", "text": "Nevó en Madrid."},
-        {"entry_id": f"{project}/new", "occurred_on": "2020-05-05", "text": "Comimos churros."},
-    ])
+    make_project(
+        graph,
+        ingest,
+        project,
+        owner,
+        [
+            {"entry_id": f"{project}/old", "occurred_on": "2001-01-01", "text": "Nevó en Madrid."},
+            {"entry_id": f"{project}/new", "occurred_on": "2020-05-05", "text": "Comimos churros."},
+        ],
+    )
     resp = search(owner, "qxzvw blorft", project, channels=("fulltext",))
     assert resp.source == "recency"
     assert [r.entry_id for r in resp.results] == [f"{project}/new", f"{project}/old"]
     assert all(set(r.score_breakdown) == {"recency"} for r in resp.results)
-    filtered = search(owner, "qxzvw", project, channels=("fulltext",),
-                           filters=Filters(date_to=date(2010, 1, 1)))
+    filtered = search(owner, "qxzvw", project, channels=("fulltext",), filters=Filters(date_to=date(2010, 1, 1)))
     assert [r.entry_id for r in filtered.results] == [f"{project}/old"], "the fallback keeps the filters"
 
 
@@ -343,6 +423,7 @@ def test_recency_fallback_respects_visibility(family: dict[str, str], search: Ca
 
 
 # --- scope ---------------------------------------------------------------------------------------------------------
+
 
 def test_multi_project_scope(graph: Graph, prefix: str, ingest: Ingest, search: Callable[..., SearchResponse]) -> None:
     user, stranger = f"{prefix}both", f"{prefix}stranger"
@@ -372,8 +453,9 @@ def test_non_member_is_denied(family: dict[str, str], search: Callable[..., Sear
     assert search(family["outsider"], "zanahoria", multi=True).results == []
 
 
-def test_removed_member_loses_access_at_once(graph: Graph, family: dict[str, str],
-                                             search: Callable[..., SearchResponse]) -> None:
+def test_removed_member_loses_access_at_once(
+    graph: Graph, family: dict[str, str], search: Callable[..., SearchResponse]
+) -> None:
     from graph.members import remove_member
 
     assert search(family["reader"], "zanahoria", family["project"]).results
@@ -382,8 +464,16 @@ def test_removed_member_loses_access_at_once(graph: Graph, family: dict[str, str
         search(family["reader"], "zanahoria", family["project"])
 
 
-def test_witness_cannot_use_project_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings,
-                                           family: dict[str, str]) -> None:
+def test_witness_cannot_use_project_search(
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, family: dict[str, str]
+) -> None:
     with pytest.raises(AccessDenied):
-        hybrid_search(graph, embedder, settings, Viewer(witness_period_id="x"), "zanahoria",
-                      Scope(project_id=family["project"]), SearchOptions())
+        hybrid_search(
+            graph,
+            embedder,
+            settings,
+            Viewer(witness_period_id="x"),
+            "zanahoria",
+            Scope(project_id=family["project"]),
+            SearchOptions(),
+        )

@@ -24,20 +24,31 @@ from queries.search.ranker import CANDIDATE_FACTS, FACTS_AND_THREAD
 from queries.search.request import Scope, SearchOptions
 from tests.conftest import SUMMARY
 
+pytestmark = [pytest.mark.slow, pytest.mark.neo4j]
+
 CLIENTS, SECONDS = 4, 20
 MIN_RESULTS, MAX_SECONDS = 60, 120
 """A loaded machine (other jobs on 2 cores) may serve a few dozen requests in 20 s: the soak then goes on until it
 has judged MIN_RESULTS search results, up to MAX_SECONDS."""
 
 
-def test_a_soak_loses_no_acknowledged_write_and_leaks_nothing(settings: Settings, graph: Graph,
-                                                              embedder: CheckedEmbedder, prefix: str) -> None:
+def test_a_soak_loses_no_acknowledged_write_and_leaks_nothing(
+    settings: Settings, graph: Graph, embedder: CheckedEmbedder, prefix: str
+) -> None:
     cast = make_cast(prefix)
     seed_cast(graph, cast)
     app = create_app(Services(settings.model_copy(update=UNLIMITED), graph=graph, embedder=embedder))
     with served_in_thread(app) as url:
-        soak = Soak(url, settings, cast, clients=CLIENTS, seconds=SECONDS, seed=13, min_results=MIN_RESULTS,
-                    max_seconds=MAX_SECONDS)
+        soak = Soak(
+            url,
+            settings,
+            cast,
+            clients=CLIENTS,
+            seconds=SECONDS,
+            seed=13,
+            min_results=MIN_RESULTS,
+            max_seconds=MAX_SECONDS,
+        )
         soak.run()
     report = soak.verify(graph)
     figures = report.figures()
@@ -92,30 +103,64 @@ class _DeletesBeforeTopText(Graph):
     statement = ""
 
     def read(self, query: str, params: Mapping[str, Any] | None = None) -> list[Any]:
-        top = (params or {}).get("id") if query == TOP_TEXT else \
-            (params or {}).get("top_id") if query in (CANDIDATE_FACTS, FACTS_AND_THREAD) else None
+        top = (
+            (params or {}).get("id")
+            if query == TOP_TEXT
+            else (params or {}).get("top_id")
+            if query in (CANDIDATE_FACTS, FACTS_AND_THREAD)
+            else None
+        )
         if top is not None and not self.victim:
             self.victim, self.statement = top, query
             self.write("MATCH (e:Entry {id: $id}) DETACH DELETE e", {"id": self.victim})
         return super().read(query, params)
 
 
-@pytest.mark.parametrize(("fusion", "channels", "statement"), [
-    ("learned", ("fulltext",), CANDIDATE_FACTS), ("learned", ("dense", "fulltext"), FACTS_AND_THREAD),
-    ("rrf", ("fulltext",), TOP_TEXT), ("rrf", ("dense", "fulltext"), TOP_TEXT)])
+@pytest.mark.parametrize(
+    ("fusion", "channels", "statement"),
+    [
+        ("learned", ("fulltext",), CANDIDATE_FACTS),
+        ("learned", ("dense", "fulltext"), FACTS_AND_THREAD),
+        ("rrf", ("fulltext",), TOP_TEXT),
+        ("rrf", ("dense", "fulltext"), TOP_TEXT),
+    ],
+)
 def test_a_search_racing_a_delete_of_its_top_keyword_hit_answers_without_it(
-        graph: Graph, embedder: CheckedEmbedder, settings: Settings, prefix: str, ingest: Any, fusion: str,
-        channels: tuple[str, ...], statement: str) -> None:
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    settings: Settings,
+    prefix: str,
+    ingest: Any,
+    fusion: str,
+    channels: tuple[str, ...],
+    statement: str,
+) -> None:
     """Found by the soak: the keyword channel's top entry deleted before its text was read made the search a 500.
     With the dense channel too, the learned fusion reads the text in the statement that also runs the thread."""
     project, user = f"{prefix}race", f"{prefix}ana"
     set_member(graph, project, user, "owner")
-    ingest([{"entry_id": f"{project}/e{i}", "project_id": project, "author": user,
-             "text": f"El tren de la abuela número {i} llegó tarde."} for i in range(3)])
+    ingest(
+        [
+            {
+                "entry_id": f"{project}/e{i}",
+                "project_id": project,
+                "author": user,
+                "text": f"El tren de la abuela número {i} llegó tarde.",
+            }
+            for i in range(3)
+        ]
+    )
     racing = _DeletesBeforeTopText(graph.driver, graph.database)
     query = "tren abuela" if channels == ("fulltext",) else "¿qué día llegó tarde el tren de la abuela?"
-    resp = hybrid_search(racing, embedder, settings, Viewer(user_id=user), query, Scope(project_id=project),
-                         SearchOptions(k=5, channels=channels, fusion=fusion))
+    resp = hybrid_search(
+        racing,
+        embedder,
+        settings,
+        Viewer(user_id=user),
+        query,
+        Scope(project_id=project),
+        SearchOptions(k=5, channels=channels, fusion=fusion),
+    )
     ids = [r.entry_id for r in resp.results]
     assert racing.victim.startswith(project) and racing.victim not in ids and len(ids) == 2
     assert racing.statement == statement

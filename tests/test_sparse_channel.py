@@ -26,33 +26,50 @@ def bge(tmp_path_factory: pytest.TempPathFactory) -> CheckedEmbedder:
     return get_embedder(Settings(embedder="flagembedding", embedder_model=str(path)), EmbedderSettings())
 
 
-def test_sparse_weights_are_stored_and_searched_within_privacy(graph: Graph, settings: Settings, prefix: str,
-                                                               bge: CheckedEmbedder,
-                                                               ingest: Callable[..., Any]) -> None:
+def test_sparse_weights_are_stored_and_searched_within_privacy(
+    graph: Graph, settings: Settings, prefix: str, bge: CheckedEmbedder, ingest: Callable[..., Any]
+) -> None:
     ensure_vector_index(graph, bge.slug, bge.dimensions)
     project, owner, reader = f"{prefix}p", f"{prefix}owner", f"{prefix}reader"
     set_member(graph, project, owner, "owner")
     set_member(graph, project, reader, "reader")
-    rows = [("dog", "circle", "la abuela y el perro en la playa de cádiz"),
-            ("train", "circle", "el tren a madrid en invierno con mi hermano"),
-            ("dinner", "circle", "cena en sevilla con la madre y el padre"),
-            ("secret", "private", "el perro y el gato en el jardín de la casa")]
-    report = ingest([{"entry_id": f"{project}/{k}", "project_id": project, "author": owner, "intimacy": lvl,
-                      "text": text} for k, lvl, text in rows], emb=bge)
+    rows = [
+        ("dog", "circle", "la abuela y el perro en la playa de cádiz"),
+        ("train", "circle", "el tren a madrid en invierno con mi hermano"),
+        ("dinner", "circle", "cena en sevilla con la madre y el padre"),
+        ("secret", "private", "el perro y el gato en el jardín de la casa"),
+    ]
+    report = ingest(
+        [
+            {"entry_id": f"{project}/{k}", "project_id": project, "author": owner, "intimacy": lvl, "text": text}
+            for k, lvl, text in rows
+        ],
+        emb=bge,
+    )
     assert not report.errors and report.chunks_embedded == 4
-    stored = graph.read("MATCH (c:Chunk {project_id: $p}) RETURN c.entry_id AS id, c.sparse_tokens AS t",
-                        {"p": project})
+    stored = graph.read(
+        "MATCH (c:Chunk {project_id: $p}) RETURN c.entry_id AS id, c.sparse_tokens AS t", {"p": project}
+    )
     tokens = {r["id"].rsplit("/", 1)[1]: set(r["t"] or []) for r in stored}
     assert "perro" in tokens["dog"] and "sevilla" in tokens["dinner"]
 
     def search(user: str) -> Any:
-        return hybrid_search(graph, bge, settings, Viewer(user_id=user), "perro playa", Scope(project_id=project),
-                             SearchOptions(k=4, channels=("dense",)))
+        return hybrid_search(
+            graph,
+            bge,
+            settings,
+            Viewer(user_id=user),
+            "perro playa",
+            Scope(project_id=project),
+            SearchOptions(k=4, channels=("dense",)),
+        )
 
     owner_view = search(owner)
     ranked = [r.entry_id.rsplit("/", 1)[1] for r in owner_view.results]
-    by_sparse = sorted((r for r in owner_view.results if "sparse" in r.score_breakdown),
-                       key=lambda r: r.score_breakdown["sparse"]["rank"])
+    by_sparse = sorted(
+        (r for r in owner_view.results if "sparse" in r.score_breakdown),
+        key=lambda r: r.score_breakdown["sparse"]["rank"],
+    )
     assert by_sparse[0].entry_id == f"{project}/dog"
     assert {"dog", "secret"} <= {r.entry_id.rsplit("/", 1)[1] for r in by_sparse}
     assert "dog" in ranked[:2]

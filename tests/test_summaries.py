@@ -39,12 +39,14 @@ def _variant(graph: Graph, world: dict[str, Any], key: str, period: str | None =
     pid = period_id(world["project"], period) if period else None
     aud = audience_for(graph, _as(world, key), world["project"], pid)
     assert aud is not None
-    return gs.serve(graph, gs.summary_id(world["project"], pid, aud.base, aud.owner),
-                    visibility_params(_as(world, key)))
+    return gs.serve(
+        graph, gs.summary_id(world["project"], pid, aud.base, aud.owner), visibility_params(_as(world, key))
+    )
 
 
 def test_each_viewer_is_served_a_summary_of_exactly_what_they_may_see(
-        graph: Graph, embedder: CheckedEmbedder, world: dict[str, Any]) -> None:
+    graph: Graph, embedder: CheckedEmbedder, world: dict[str, Any]
+) -> None:
     summaries = Summaries(graph, embedder)
     audiences = {}
     for key in ("owner", "coauthor", "reader"):
@@ -68,21 +70,27 @@ def test_each_viewer_is_served_a_summary_of_exactly_what_they_may_see(
 
 
 def test_a_summary_is_linked_to_what_it_summarises_and_the_entries_that_fed_it(
-        graph: Graph, embedder: CheckedEmbedder, world: dict[str, Any]) -> None:
-    row = Summaries(graph, embedder).for_viewer(_as(world, "reader"), world["project"],
-                                                period_id(world["project"], BERLIN))
+    graph: Graph, embedder: CheckedEmbedder, world: dict[str, Any]
+) -> None:
+    row = Summaries(graph, embedder).for_viewer(
+        _as(world, "reader"), world["project"], period_id(world["project"], BERLIN)
+    )
     assert row is not None
-    links = graph.read("""
+    links = graph.read(
+        """
         MATCH (s:Summary {id: $id})
         RETURN [(s)-[:SUMMARISES]->(p:Period) | p.id] AS periods, [(s)-[:FED_BY]->(e) | e.id] AS fed,
-               size(s.embedding) AS dims, s.embedding_model AS model""", {"id": row["id"]})[0]
+               size(s.embedding) AS dims, s.embedding_model AS model""",
+        {"id": row["id"]},
+    )[0]
     assert links["periods"] == [period_id(world["project"], BERLIN)]
     assert sorted(links["fed"]) == sorted(f"{world['project']}/{k}" for k in ("b1", "b3"))
     assert links["dims"] == embedder.dimensions and links["model"] == embedder.model_id
 
 
 def test_a_variant_is_never_served_to_a_viewer_who_cannot_see_all_it_was_built_from(
-        graph: Graph, embedder: CheckedEmbedder, world: dict[str, Any]) -> None:
+    graph: Graph, embedder: CheckedEmbedder, world: dict[str, Any]
+) -> None:
     summaries = Summaries(graph, embedder)
     coauthor = _as(world, "coauthor")
     inner = summaries.for_viewer(coauthor, world["project"], period_id(world["project"], CADIZ))
@@ -96,7 +104,8 @@ def test_a_variant_is_never_served_to_a_viewer_who_cannot_see_all_it_was_built_f
 
 
 def test_a_witness_is_served_the_circle_view_of_their_chapter_and_no_project_summary(
-        graph: Graph, embedder: CheckedEmbedder, world: dict[str, Any]) -> None:
+    graph: Graph, embedder: CheckedEmbedder, world: dict[str, Any]
+) -> None:
     cadiz = period_id(world["project"], CADIZ)
     witness = Viewer(witness_period_id=cadiz)
     summaries = Summaries(graph, embedder)
@@ -109,13 +118,16 @@ def test_a_witness_is_served_the_circle_view_of_their_chapter_and_no_project_sum
 
 
 def _stale(graph: Graph, world: dict[str, Any]) -> dict[str, bool]:
-    rows = graph.read("MATCH (s:Summary {project_id: $p}) RETURN s.audience AS a, s.period_id AS per, "
-                      "s.stale AS stale", {"p": world["project"]})
+    rows = graph.read(
+        "MATCH (s:Summary {project_id: $p}) RETURN s.audience AS a, s.period_id AS per, s.stale AS stale",
+        {"p": world["project"]},
+    )
     return {f"{r['a']}@{(r['per'] or 'project').rsplit('/', 1)[-1]}": r["stale"] for r in rows}
 
 
 def test_writes_mark_exactly_the_variants_that_admit_the_entry_stale_and_refresh_rebuilds_them(
-        graph: Graph, embedder: CheckedEmbedder, world: dict[str, Any], ingest: Callable[..., Any]) -> None:
+    graph: Graph, embedder: CheckedEmbedder, world: dict[str, Any], ingest: Callable[..., Any]
+) -> None:
     summaries = Summaries(graph, embedder)
     report = summaries.refresh(world["project"])
     u, p = world["users"], world["project"]
@@ -142,8 +154,17 @@ def test_writes_mark_exactly_the_variants_that_admit_the_entry_stale_and_refresh
     assert "buhardilla" in _variant(graph, world, "reader", BERLIN)["text"]  # type: ignore[index]
 
     # Re-levelled from circle to private: the circle variants drop it.
-    ingest([record(p, u, _row("b1"), text="Nevaba en Berlín y Pep encontró el piso con estufa y buhardilla.",
-                   intimacy="private")])
+    ingest(
+        [
+            record(
+                p,
+                u,
+                _row("b1"),
+                text="Nevaba en Berlín y Pep encontró el piso con estufa y buhardilla.",
+                intimacy="private",
+            )
+        ]
+    )
     assert _stale(graph, world)["circle@berlin-2009"] is True
     reader_berlin = Summaries(graph, embedder).for_viewer(_as(world, "reader"), p, period_id(p, BERLIN))
     assert reader_berlin is not None and "buhardilla" not in reader_berlin["text"]
@@ -160,7 +181,8 @@ def test_writes_mark_exactly_the_variants_that_admit_the_entry_stale_and_refresh
 
 
 def test_what_a_reader_is_served_does_not_change_when_entries_hidden_from_them_change(
-        graph: Graph, embedder: CheckedEmbedder, world: dict[str, Any], ingest: Callable[..., Any]) -> None:
+    graph: Graph, embedder: CheckedEmbedder, world: dict[str, Any], ingest: Callable[..., Any]
+) -> None:
     summaries = Summaries(graph, embedder)
     summaries.refresh(world["project"])
     p, u = world["project"], world["users"]
@@ -177,9 +199,17 @@ def test_what_a_reader_is_served_does_not_change_when_entries_hidden_from_them_c
 
 
 def test_the_extractive_summary_keeps_names_and_dates_in_date_order_within_its_budget() -> None:
-    entries = [{"id": f"e{i}", "occurred_on": f"2008-07-{10 + i:02d}", "persons": ["Marta"], "places": ["Cádiz"],
-                "text": f"Día {i} en Cádiz con Marta. Comimos pescado frito número {i}. Comimos pescado frito número "
-                        f"{i}. " + "Relleno sin interés alguno que repite cosas. " * 3} for i in range(30)]
+    entries = [
+        {
+            "id": f"e{i}",
+            "occurred_on": f"2008-07-{10 + i:02d}",
+            "persons": ["Marta"],
+            "places": ["Cádiz"],
+            "text": f"Día {i} en Cádiz con Marta. Comimos pescado frito número {i}. Comimos pescado frito número "
+            f"{i}. " + "Relleno sin interés alguno que repite cosas. " * 3,
+        }
+        for i in range(30)
+    ]
     text = extractive(entries, PERIOD_WORDS)
     assert word_count(text) <= PERIOD_WORDS
     assert "Marta" in text and "Cádiz" in text and "2008-07-10" in text

@@ -45,8 +45,13 @@ def _search(c: TestClient, headers: dict[str, str], project: str) -> dict[str, A
 
 
 def test_a_logged_search_keeps_a_salted_hash_never_the_query(
-        logged: TestClient, graph: Graph, settings: Settings, family: dict[str, str], prefix: str,
-        auth: Callable[[str], dict[str, str]]) -> None:
+    logged: TestClient,
+    graph: Graph,
+    settings: Settings,
+    family: dict[str, str],
+    prefix: str,
+    auth: Callable[[str], dict[str, str]],
+) -> None:
     body = _search(logged, auth(family["owner"]), family["project"])
     rows = [dict(r["s"]) for r in graph.read(LOGS, {"prefix": prefix})]
     assert len(rows) == 1
@@ -62,28 +67,33 @@ def test_a_logged_search_keeps_a_salted_hash_never_the_query(
 
 
 def test_feedback_only_for_the_callers_own_search_and_an_entry_it_showed(
-        logged: TestClient, graph: Graph, family: dict[str, str], prefix: str,
-        auth: Callable[[str], dict[str, str]]) -> None:
+    logged: TestClient, graph: Graph, family: dict[str, str], prefix: str, auth: Callable[[str], dict[str, str]]
+) -> None:
     owner, reader = auth(family["owner"]), auth(family["reader"])
     body = _search(logged, owner, family["project"])
     second = body["results"][1]["entry_id"]
-    ok = logged.post("/v1/feedback", headers=owner,
-                     json={"search_id": body["search_id"], "entry_id": second, "position": 2})
+    ok = logged.post(
+        "/v1/feedback", headers=owner, json={"search_id": body["search_id"], "entry_id": second, "position": 2}
+    )
     assert ok.status_code == 200 and ok.json()["recorded"] is True, ok.text
 
     # another user's search answers exactly like a search that never existed
-    theirs = logged.post("/v1/feedback", headers=reader,
-                         json={"search_id": body["search_id"], "entry_id": second, "position": 2})
-    nothing = logged.post("/v1/feedback", headers=reader,
-                          json={"search_id": "no-such-search", "entry_id": second, "position": 2})
+    theirs = logged.post(
+        "/v1/feedback", headers=reader, json={"search_id": body["search_id"], "entry_id": second, "position": 2}
+    )
+    nothing = logged.post(
+        "/v1/feedback", headers=reader, json={"search_id": "no-such-search", "entry_id": second, "position": 2}
+    )
     assert theirs.status_code == nothing.status_code == 404 and theirs.json() == nothing.json()
     hidden = f"{family['project']}/other-private"
     assert hidden not in {r["entry_id"] for r in body["results"]}
-    not_shown = logged.post("/v1/feedback", headers=owner,
-                            json={"search_id": body["search_id"], "entry_id": hidden, "position": 1})
+    not_shown = logged.post(
+        "/v1/feedback", headers=owner, json={"search_id": body["search_id"], "entry_id": hidden, "position": 1}
+    )
     assert not_shown.status_code == 422
-    moved = logged.post("/v1/feedback", headers=owner,
-                        json={"search_id": body["search_id"], "entry_id": second, "position": 1})
+    moved = logged.post(
+        "/v1/feedback", headers=owner, json={"search_id": body["search_id"], "entry_id": second, "position": 1}
+    )
     assert moved.status_code == 422 and "position 2" in moved.text
     assert logged.post("/v1/feedback", headers=owner, json={"search_id": body["search_id"]}).status_code == 422
 
@@ -92,26 +102,42 @@ def test_feedback_only_for_the_callers_own_search_and_an_entry_it_showed(
 
 
 def test_an_unsampled_search_takes_a_click_without_keeping_it(
-        graph: Graph, embedder: CheckedEmbedder, settings: Settings, family: dict[str, str], prefix: str,
-        auth: Callable[[str], dict[str, str]]) -> None:
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    settings: Settings,
+    family: dict[str, str],
+    prefix: str,
+    auth: Callable[[str], dict[str, str]],
+) -> None:
     with _client(graph, embedder, settings, search_log_sample=0.0) as c:
         body = _search(c, auth(family["owner"]), family["project"])
         first = body["results"][0]["entry_id"]
-        r = c.post("/v1/feedback", headers=auth(family["owner"]),
-                   json={"search_id": body["search_id"], "entry_id": first, "position": 1})
+        r = c.post(
+            "/v1/feedback",
+            headers=auth(family["owner"]),
+            json={"search_id": body["search_id"], "entry_id": first, "position": 1},
+        )
     assert r.status_code == 200 and r.json()["recorded"] is False
     assert not graph.read(LOGS, {"prefix": prefix})
 
 
 def test_stats_report_stage_latency_channel_shares_and_click_through(
-        logged: TestClient, graph: Graph, family: dict[str, str], auth: Callable[[str], dict[str, str]],
-        capsys: pytest.CaptureFixture[str]) -> None:
+    logged: TestClient,
+    graph: Graph,
+    family: dict[str, str],
+    auth: Callable[[str], dict[str, str]],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     owner, p = auth(family["owner"]), family["project"]
     for _ in range(3):
         body = _search(logged, owner, p)
     first = body["results"][0]["entry_id"]
-    assert logged.post("/v1/feedback", headers=owner,
-                       json={"search_id": body["search_id"], "entry_id": first, "position": 1}).status_code == 200
+    assert (
+        logged.post(
+            "/v1/feedback", headers=owner, json={"search_id": body["search_id"], "entry_id": first, "position": 1}
+        ).status_code
+        == 200
+    )
     stats = search_stats(graph, project_id=p)
     assert stats.searches == 3
     assert stats.click_through[1] == {"shown": 3, "clicks": 1, "rate": round(1 / 3, 4)}
@@ -127,10 +153,24 @@ def test_stats_report_stage_latency_channel_shares_and_click_through(
 
 def test_stats_arithmetic() -> None:
     assert percentile([5.0, 1.0, 3.0, 2.0, 4.0], 50) == 3.0 and percentile([1.0, 2.0], 95) == 2.0
-    rows = [{"latency": json.dumps({"total": 10.0, "dense": 4.0}), "cached": False, "channels": ["dense,fulltext",
-             "fulltext"], "clicks": [2], "rerank": "none", "candidates": json.dumps({"dense": 8})},
-            {"latency": json.dumps({"cache": 0.5, "total": 0.5}), "cached": True, "channels": ["dense"],
-             "clicks": [], "rerank": None, "candidates": "{}"}]
+    rows = [
+        {
+            "latency": json.dumps({"total": 10.0, "dense": 4.0}),
+            "cached": False,
+            "channels": ["dense,fulltext", "fulltext"],
+            "clicks": [2],
+            "rerank": "none",
+            "candidates": json.dumps({"dense": 8}),
+        },
+        {
+            "latency": json.dumps({"cache": 0.5, "total": 0.5}),
+            "cached": True,
+            "channels": ["dense"],
+            "clicks": [],
+            "rerank": None,
+            "candidates": "{}",
+        },
+    ]
     s = compute(rows)
     assert s.cache_hits == 1 and s.latency_ms["total"]["n"] == 1 and s.latency_ms["cache"]["n"] == 1
     assert s.channel_share_top10 == {"dense": round(2 / 3, 4), "fulltext": round(2 / 3, 4)}
@@ -138,8 +178,12 @@ def test_stats_arithmetic() -> None:
 
 
 def test_metrics_are_off_by_default_and_guarded_by_their_token(
-        graph: Graph, embedder: CheckedEmbedder, settings: Settings, family: dict[str, str],
-        auth: Callable[[str], dict[str, str]]) -> None:
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    settings: Settings,
+    family: dict[str, str],
+    auth: Callable[[str], dict[str, str]],
+) -> None:
     with _client(graph, embedder, settings, metrics_token=None, metrics_open=False) as c:
         assert c.get("/metrics").status_code == 404
     result_cache.clear()

@@ -40,8 +40,10 @@ def family_text(level: str, author_key: str) -> str:
 
 def states(graph: Graph, embedder: CheckedEmbedder, entry_id: str) -> list[tuple[str, bool]]:
     """(embedding_status, has a vector) of each chunk of the entry, in order."""
-    return [(r["status"], r["has_vector"]) for r in graph.read(
-        CHUNK_STATES, {"id": entry_id, "prop": vector_property(embedder.slug)})]
+    return [
+        (r["status"], r["has_vector"])
+        for r in graph.read(CHUNK_STATES, {"id": entry_id, "prop": vector_property(embedder.slug)})
+    ]
 
 
 def edit(client: TestClient, headers: dict[str, str], method: str, entry_id: str, text: str) -> dict[str, Any]:
@@ -56,42 +58,59 @@ def edit(client: TestClient, headers: dict[str, str], method: str, entry_id: str
 
 @pytest.mark.parametrize("method", ["PUT", "PATCH"])
 def test_an_edit_to_the_text_of_a_hidden_entry_answers_like_a_text_nobody_wrote(
-        method: str, client: TestClient, auth: Headers, graph: Graph, embedder: CheckedEmbedder,
-        family: dict[str, str]) -> None:
+    method: str, client: TestClient, auth: Headers, graph: Graph, embedder: CheckedEmbedder, family: dict[str, str]
+) -> None:
     """The owner may edit a coauthor's circle entry but not see the coauthor's private one: giving the circle entry
     the private one's exact text (and so its exact chunk context) must not reuse the private chunk's vectors."""
     project, owner = family["project"], auth(family["owner"])
     secret = edit(client, owner, method, f"{project}/other-circle", family_text("private", "other"))
-    nobody = edit(client, owner, method, f"{project}/other-public",
-                  "Zanahoria secreta que nadie escribió: fuimos a Cádiz con papá.")
+    nobody = edit(
+        client,
+        owner,
+        method,
+        f"{project}/other-public",
+        "Zanahoria secreta que nadie escribió: fuimos a Cádiz con papá.",
+    )
     assert secret["embedding"] == nobody["embedding"] == "pending"
-    assert states(graph, embedder, f"{project}/other-circle") == states(graph, embedder, f"{project}/other-public") \
+    assert (
+        states(graph, embedder, f"{project}/other-circle")
+        == states(graph, embedder, f"{project}/other-public")
         == [("pending", False)]
+    )
     assert states(graph, embedder, f"{project}/other-private") == [("done", True)], "the hidden entry is embedded"
 
 
 def test_a_write_in_one_project_never_reuses_another_projects_vectors(
-        client: TestClient, auth: Headers, graph: Graph, embedder: CheckedEmbedder, prefix: str,
-        ingest: Ingest) -> None:
+    client: TestClient, auth: Headers, graph: Graph, embedder: CheckedEmbedder, prefix: str, ingest: Ingest
+) -> None:
     """An entry of project A names the writer as its author (same chunk context as the writer's own entries), but
     the writer is no member of A: their write in B of the same text is embedded afresh, like any new text."""
     a, b, writer = f"{prefix}a", f"{prefix}b", f"{prefix}writer"
     set_member(graph, a, f"{prefix}alice", "owner")
     set_member(graph, b, writer, "owner")
     text = "Nadie más sabe que guardé la carta de Lucía en el cajón de la cocina."
-    assert ingest([{"entry_id": f"{a}/letter", "project_id": a, "author": writer, "intimacy": "public",
-                    "text": text}]).chunks_embedded == 1
-    probe = client.post("/v1/entries", headers=auth(writer), json={"project_id": b, "entry_id": f"{b}/probe",
-                                                                   "text": text})
-    fresh = client.post("/v1/entries", headers=auth(writer), json={"project_id": b, "entry_id": f"{b}/fresh",
-                                                                   "text": "Un texto que nadie escribió nunca."})
+    assert (
+        ingest(
+            [{"entry_id": f"{a}/letter", "project_id": a, "author": writer, "intimacy": "public", "text": text}]
+        ).chunks_embedded
+        == 1
+    )
+    probe = client.post(
+        "/v1/entries", headers=auth(writer), json={"project_id": b, "entry_id": f"{b}/probe", "text": text}
+    )
+    fresh = client.post(
+        "/v1/entries",
+        headers=auth(writer),
+        json={"project_id": b, "entry_id": f"{b}/fresh", "text": "Un texto que nadie escribió nunca."},
+    )
     assert probe.status_code == fresh.status_code == 201, probe.text
     assert probe.json()["embedding"] == fresh.json()["embedding"] == "pending"
     assert states(graph, embedder, f"{b}/probe") == states(graph, embedder, f"{b}/fresh") == [("pending", False)]
 
 
-def test_reuse_follows_what_the_writer_may_see_now(client: TestClient, auth: Headers, graph: Graph,
-                                                   embedder: CheckedEmbedder, family: dict[str, str]) -> None:
+def test_reuse_follows_what_the_writer_may_see_now(
+    client: TestClient, auth: Headers, graph: Graph, embedder: CheckedEmbedder, family: dict[str, str]
+) -> None:
     """Reuse is not simply gone: the owner sees the coauthor's intimate entry, so writing its text reuses its
     vectors, and an edit reuses the entry's own previous ones. Once its author makes it private, the same write
     is embedded afresh."""
@@ -109,8 +128,9 @@ def test_reuse_follows_what_the_writer_may_see_now(client: TestClient, auth: Hea
     assert states(graph, embedder, f"{project}/other-circle") == [("pending", False)]
 
 
-def test_a_trusted_ingest_reuses_only_within_the_project(graph: Graph, embedder: CheckedEmbedder, prefix: str,
-                                                         ingest: Ingest) -> None:
+def test_a_trusted_ingest_reuses_only_within_the_project(
+    graph: Graph, embedder: CheckedEmbedder, prefix: str, ingest: Ingest
+) -> None:
     """`memora ingest` (no writer: the operator) reuses any chunk of the same project, never another project's,
     also when one batch writes to several projects."""
     a, b, c = f"{prefix}a", f"{prefix}b", f"{prefix}c"
@@ -130,16 +150,27 @@ def test_a_trusted_ingest_reuses_only_within_the_project(graph: Graph, embedder:
         assert states(graph, embedder, f"{project}/one") == [("done", True)]
 
 
-def test_a_witness_reuses_the_vectors_of_their_own_accounts(client: TestClient, auth: Headers, graph: Graph,
-                                                            embedder: CheckedEmbedder, family: dict[str, str],
-                                                            ingest: Ingest) -> None:
+def test_a_witness_reuses_the_vectors_of_their_own_accounts(
+    client: TestClient, auth: Headers, graph: Graph, embedder: CheckedEmbedder, family: dict[str, str], ingest: Ingest
+) -> None:
     """A witness writes as a witness viewer of their chapter: an account they wrote before (circle, in the chapter)
     is theirs to see, so writing it again reuses its vectors."""
     project = family["project"]
-    assert not ingest([{"entry_id": f"{project}/berlin", "project_id": project, "author": family["owner"],
-                        "intimacy": "circle", "period": "Berlín 2008", "text": "Invierno en Berlín."}]).errors
-    made = client.post(f"/v1/projects/{project}/witnesses", json={"period": "Berlín 2008"},
-                       headers=auth(family["owner"]))
+    assert not ingest(
+        [
+            {
+                "entry_id": f"{project}/berlin",
+                "project_id": project,
+                "author": family["owner"],
+                "intimacy": "circle",
+                "period": "Berlín 2008",
+                "text": "Invierno en Berlín.",
+            }
+        ]
+    ).errors
+    made = client.post(
+        f"/v1/projects/{project}/witnesses", json={"period": "Berlín 2008"}, headers=auth(family["owner"])
+    )
     assert made.status_code == 201, made.text
     token = made.json()["token"]
     account = {"text": "Yo estaba allí: la estación olía a carbón y a castañas."}
@@ -150,7 +181,8 @@ def test_a_witness_reuses_the_vectors_of_their_own_accounts(client: TestClient, 
 
 
 def test_a_write_answers_for_its_own_chunks_not_for_the_hidden_turns_it_re_derives(
-        client: TestClient, auth: Headers, graph: Graph, prefix: str, ingest: Ingest) -> None:
+    client: TestClient, auth: Headers, graph: Graph, prefix: str, ingest: Ingest
+) -> None:
     """A coauthor's turn lends its words to the owner's private reply: editing the turn re-derives that reply, whose
     chunks then wait for a vector. The edit's answer must be the one it gets in a project where the reply does not
     exist ("done": the turn's own chunk is reused from the coauthor's earlier session of that day)."""
@@ -161,17 +193,37 @@ def test_a_write_answers_for_its_own_chunks_not_for_the_hidden_turns_it_re_deriv
         set_member(graph, project, owner, "owner")
         set_member(graph, project, coauthor, "coauthor")
         turn = {"project_id": project, "author": coauthor, "intimacy": "circle", "kind": "session", "turn": 1}
-        records = [{**turn, "entry_id": f"{project}/earlier", "occurred_at": "2023-05-08T09:00:00",
-                    "text": "El faro se apagó aquella noche."},
-                   {**turn, "entry_id": f"{project}/turn", "occurred_at": "2023-05-08T18:00:00",
-                    "text": "Llovía sobre el puerto."}]
+        records = [
+            {
+                **turn,
+                "entry_id": f"{project}/earlier",
+                "occurred_at": "2023-05-08T09:00:00",
+                "text": "El faro se apagó aquella noche.",
+            },
+            {
+                **turn,
+                "entry_id": f"{project}/turn",
+                "occurred_at": "2023-05-08T18:00:00",
+                "text": "Llovía sobre el puerto.",
+            },
+        ]
         if with_reply:
-            records.append({"entry_id": f"{project}/reply", "project_id": project, "author": owner,
-                            "intimacy": "private", "kind": "session", "turn": 2,
-                            "occurred_at": "2023-05-08T18:00:00", "text": "Y nadie lo vio."})
+            records.append(
+                {
+                    "entry_id": f"{project}/reply",
+                    "project_id": project,
+                    "author": owner,
+                    "intimacy": "private",
+                    "kind": "session",
+                    "turn": 2,
+                    "occurred_at": "2023-05-08T18:00:00",
+                    "text": "Y nadie lo vio.",
+                }
+            )
         assert not ingest(records).errors
-        resp = client.patch(f"/v1/entries/{project}/turn", headers=auth(coauthor),
-                            json={"text": "El faro se apagó aquella noche."})
+        resp = client.patch(
+            f"/v1/entries/{project}/turn", headers=auth(coauthor), json={"text": "El faro se apagó aquella noche."}
+        )
         assert resp.status_code == 200, resp.text
         answers.append(resp.json()["embedding"])
     assert answers == ["done", "done"]

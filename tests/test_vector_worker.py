@@ -27,8 +27,9 @@ def _wait_for(check: Callable[[], bool], seconds: float = 90.0) -> bool:
     return False
 
 
-def test_worker_builds_and_follows_changes(graph: Graph, prefix: str, ingest: Callable[..., Any],
-                                           embedder: CheckedEmbedder) -> None:
+def test_worker_builds_and_follows_changes(
+    graph: Graph, prefix: str, ingest: Callable[..., Any], embedder: CheckedEmbedder
+) -> None:
     project, owner, reader = f"{prefix}band", f"{prefix}ana", f"{prefix}lola"
     set_member(graph, project, owner, "owner")
     set_member(graph, project, reader, "reader")
@@ -55,8 +56,22 @@ def test_worker_builds_and_follows_changes(graph: Graph, prefix: str, ingest: Ca
     assert first[project].rebuilt > 0 and names()[0] == "Juan"
     assert project not in {s.project_id for s in worker.run_once()}  # nothing moved: not read again
 
-    ingest(_records(project, owner, [("m4", "2010-01", ["Pep", "Nico"], ["Berlín"],
-                                      "Pep y Nico grabaron el disco de rock en Berlín con la banda.")], "circle"))
+    ingest(
+        _records(
+            project,
+            owner,
+            [
+                (
+                    "m4",
+                    "2010-01",
+                    ["Pep", "Nico"],
+                    ["Berlín"],
+                    "Pep y Nico grabaron el disco de rock en Berlín con la banda.",
+                )
+            ],
+            "circle",
+        )
+    )
     fail["next"] = True  # the thread's first round fails; the next ones must still run
     worker.start()
     try:

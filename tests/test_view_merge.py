@@ -21,20 +21,33 @@ def _record(rng: random.Random, entry_id: str, version: int) -> list[Any]:
     start = None if rng.random() < 0.2 else 730000 + rng.randrange(4000)
     chunks = [[f"{entry_id}#{k}", f"h{version}", 1] for k in range(rng.choice((0, 0, 1, 2, 3)))]
     mentions = [[x, rng.randrange(1, 4)] for x in rng.sample(ENTITIES, rng.randrange(0, 4))]
-    return [entry_id, start, None if start is None else start + rng.randrange(30),
-            rng.choice((None, "ana", "pep")), chunks, mentions]
+    return [
+        entry_id,
+        start,
+        None if start is None else start + rng.randrange(30),
+        rng.choice((None, "ana", "pep")),
+        chunks,
+        mentions,
+    ]
 
 
 def _pooled(pool: visible_view._Pool, records: list[list[Any]], rng: np.random.Generator) -> None:
-    pool.add([((c[0], c[1], int(c[2])), list(rng.standard_normal(DIM))) for r in records for c in r[4]
-              if (c[0], c[1], int(c[2])) not in pool.slots])
+    pool.add(
+        [
+            ((c[0], c[1], int(c[2])), list(rng.standard_normal(DIM)))
+            for r in records
+            for c in r[4]
+            if (c[0], c[1], int(c[2])) not in pool.slots
+        ]
+    )
 
 
 def _same(a: visible_view.View, b: visible_view.View) -> None:
     assert a.entry_ids == b.entry_ids and a.author_keys == b.author_keys
     assert np.array_equal(a.start, b.start, equal_nan=True) and np.array_equal(a.end, b.end, equal_nan=True)
-    assert {x: (i.tolist(), c.tolist()) for x, (i, c) in a.mentioned_by.items()} == \
-        {x: (i.tolist(), c.tolist()) for x, (i, c) in b.mentioned_by.items()}
+    assert {x: (i.tolist(), c.tolist()) for x, (i, c) in a.mentioned_by.items()} == {
+        x: (i.tolist(), c.tolist()) for x, (i, c) in b.mentioned_by.items()
+    }
     assert a.embedded.tolist() == b.embedded.tolist() and a.embedded_ids == b.embedded_ids
     assert a.starts.tolist() == b.starts.tolist() and a.chunk_ids == b.chunk_ids and a.stamps == b.stamps
     assert np.array_equal(a.matrix[a.rows], b.matrix[b.rows])
@@ -63,10 +76,28 @@ def test_a_view_merged_in_part_is_the_view_built_in_full(seed: int) -> None:
                 records.pop(entry, None)  # hidden from the viewer now, deleted, or out of scope
         again = [records[i] for i in sorted(changed) if i in records]
         _pooled(pool, again, vectors)
-        merged = visible_view._merge(None, pool, {}, "k", "scope", [], f"e{step}", view,  # type: ignore[arg-type]
-                                     changed, again)
-        full = visible_view._build(None, pool, {}, "k", "other", [], f"e{step}",  # type: ignore[arg-type]
-                                   [records[i] for i in sorted(records)])
+        merged = visible_view._merge(
+            None,
+            pool,
+            {},
+            "k",
+            "scope",
+            [],
+            f"e{step}",
+            view,  # type: ignore[arg-type]
+            changed,
+            again,
+        )
+        full = visible_view._build(
+            None,
+            pool,
+            {},
+            "k",
+            "other",
+            [],
+            f"e{step}",  # type: ignore[arg-type]
+            [records[i] for i in sorted(records)],
+        )
         assert merged is not None and full is not None
         _same(merged, full)
         view = merged
@@ -83,9 +114,16 @@ def _by_id(view: visible_view.View) -> dict[str, Any]:
     for x, (at, counts) in view.mentioned_by.items():
         for i, c in zip(at.tolist(), counts.tolist(), strict=True):
             mentions.setdefault(view.entry_ids[i], []).append((x, c))
-    return {x: (None if np.isnan(view.start[i]) else view.start[i], None if np.isnan(view.end[i]) else view.end[i],
-                view.author_keys[i], chunks.get(x, []), sorted(mentions.get(x, [])))
-            for i, x in enumerate(view.entry_ids)}
+    return {
+        x: (
+            None if np.isnan(view.start[i]) else view.start[i],
+            None if np.isnan(view.end[i]) else view.end[i],
+            view.author_keys[i],
+            chunks.get(x, []),
+            sorted(mentions.get(x, [])),
+        )
+        for i, x in enumerate(view.entry_ids)
+    }
 
 
 def test_an_entry_whose_id_neo4j_orders_otherwise_than_python_still_leaves_the_view() -> None:
@@ -98,16 +136,42 @@ def test_an_entry_whose_id_neo4j_orders_otherwise_than_python_still_leaves_the_v
     records = {i: _record(rng, i, 0) for i in ids}
     pool = visible_view._Pool(DIM)
     _pooled(pool, list(records.values()), vectors)
-    view = visible_view._build(None, pool, {}, "k", "scope", [], "e0",  # type: ignore[arg-type]
-                               [records[i] for i in ordered])
+    view = visible_view._build(
+        None,
+        pool,
+        {},
+        "k",
+        "scope",
+        [],
+        "e0",  # type: ignore[arg-type]
+        [records[i] for i in ordered],
+    )
     assert view is not None
     del records["a\U0001f600"]
     records["c\U0001f33b"] = _record(rng, "c\U0001f33b", 1)
     _pooled(pool, [records["c\U0001f33b"]], vectors)
-    merged = visible_view._merge(None, pool, {}, "k", "scope", [], "e1", view,  # type: ignore[arg-type]
-                                 {"a\U0001f600", "c\U0001f33b"}, [records["c\U0001f33b"]])
-    full = visible_view._build(None, pool, {}, "k", "other", [], "e1",  # type: ignore[arg-type]
-                               [records[i] for i in sorted(records, key=lambda x: x.encode("utf-16-be"))])
+    merged = visible_view._merge(
+        None,
+        pool,
+        {},
+        "k",
+        "scope",
+        [],
+        "e1",
+        view,  # type: ignore[arg-type]
+        {"a\U0001f600", "c\U0001f33b"},
+        [records["c\U0001f33b"]],
+    )
+    full = visible_view._build(
+        None,
+        pool,
+        {},
+        "k",
+        "other",
+        [],
+        "e1",  # type: ignore[arg-type]
+        [records[i] for i in sorted(records, key=lambda x: x.encode("utf-16-be"))],
+    )
     assert merged is not None and full is not None
     assert "a\U0001f600" not in merged.entry_ids
     assert _by_id(merged) == _by_id(full)

@@ -25,8 +25,13 @@ def _statements() -> dict[str, str]:
 
 def test_statements_with_the_predicate_never_bind_its_variable() -> None:
     statements = _statements()
-    assert {"queries.search.channels.FULLTEXT", "queries.search.channels.DENSE_EXACT", "graph.entries.GET_ENTRY",
-            "graph.analytics.CO_OCCURRENCE", "graph.entities.LIST_VISIBLE_ENTITIES"} <= set(statements)
+    assert {
+        "queries.search.channels.FULLTEXT",
+        "queries.search.channels.DENSE_EXACT",
+        "graph.entries.GET_ENTRY",
+        "graph.analytics.CO_OCCURRENCE",
+        "graph.entities.LIST_VISIBLE_ENTITIES",
+    } <= set(statements)
     for name, text in statements.items():
         outside = text
         for predicate in PREDICATES:

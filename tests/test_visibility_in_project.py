@@ -52,22 +52,43 @@ def test_can_see_in_project_admits_exactly_what_can_see_admits(graph: Graph, pre
         set_member(graph, project, user, role)
     set_member(graph, elsewhere, outsider, "owner")  # an owner, but of another project
     graph.write(ODD_MEMBERS, {"project_id": project, "no_role": no_role, "two_roles": two_roles})
-    chapter, sub, sibling, foreign = (f"{project}/period/a", f"{project}/period/a1", f"{project}/period/b",
-                                      f"{elsewhere}/period/z")
-    graph.write(CHAPTERS, {"rows": [{"id": chapter, "project": project, "parent": None},
-                                    {"id": sub, "project": project, "parent": chapter},
-                                    {"id": sibling, "project": project, "parent": None},
-                                    {"id": foreign, "project": elsewhere, "parent": None}]})
+    chapter, sub, sibling, foreign = (
+        f"{project}/period/a",
+        f"{project}/period/a1",
+        f"{project}/period/b",
+        f"{elsewhere}/period/z",
+    )
+    graph.write(
+        CHAPTERS,
+        {
+            "rows": [
+                {"id": chapter, "project": project, "parent": None},
+                {"id": sub, "project": project, "parent": chapter},
+                {"id": sibling, "project": project, "parent": None},
+                {"id": foreign, "project": elsewhere, "parent": None},
+            ]
+        },
+    )
     authors = [*users.values(), outsider, two_roles]
     combos = list(itertools.product([*INTIMACY_LEVELS, None, "secret"], authors, [chapter, sub, sibling, None]))
-    graph.write(ENTRIES, {"project_id": project, "rows": [
-        {"id": f"{project}/e{n:03d}", "intimacy": lvl, "author": who, "chapter": ch}
-        for n, (lvl, who, ch) in enumerate(combos)]})
+    graph.write(
+        ENTRIES,
+        {
+            "project_id": project,
+            "rows": [
+                {"id": f"{project}/e{n:03d}", "intimacy": lvl, "author": who, "chapter": ch}
+                for n, (lvl, who, ch) in enumerate(combos)
+            ],
+        },
+    )
 
-    viewers = [{"viewer_id": u, "witness_period_id": None}
-               for u in [*users.values(), outsider, no_role, two_roles, f"{prefix}nobody"]]
-    viewers += [{"viewer_id": None, "witness_period_id": w}
-                for w in (chapter, sub, sibling, foreign, f"{project}/period/none")]
+    viewers = [
+        {"viewer_id": u, "witness_period_id": None}
+        for u in [*users.values(), outsider, no_role, two_roles, f"{prefix}nobody"]
+    ]
+    viewers += [
+        {"viewer_id": None, "witness_period_id": w} for w in (chapter, sub, sibling, foreign, f"{project}/period/none")
+    ]
     seen: dict[str, set[str]] = {}
     for viewer in viewers:
         params = {"project_id": project, **viewer}
@@ -79,8 +100,7 @@ def test_can_see_in_project_admits_exactly_what_can_see_admits(graph: Graph, pre
     by_id = {f"{project}/e{n:03d}": combo for n, combo in enumerate(combos)}
     assert {by_id[i][0] for i in seen[users["owner"]]} == {"private", "intimate", "circle", "public"}
     assert {by_id[i][0] for i in seen[users["reader"]]} == {"private", "intimate", "circle", "public"}
-    assert all(by_id[i][1] == users["reader"] for i in seen[users["reader"]]
-               if by_id[i][0] in ("private", "intimate"))
+    assert all(by_id[i][1] == users["reader"] for i in seen[users["reader"]] if by_id[i][0] in ("private", "intimate"))
     assert len(seen[users["coauthor"]]) > len(seen[users["reader"]])
     assert seen[two_roles] > seen[no_role] and seen[no_role]
     assert not seen[outsider] and not seen[f"{prefix}nobody"]
@@ -105,9 +125,15 @@ def test_statements_with_the_in_project_predicate_resolve_the_viewer_and_never_b
             for name, value in vars(module).items():
                 if isinstance(value, str) and "vis_roles" in value and not name.startswith(("CAN_SEE", "VIEWER", "__")):
                     found[f"{module.__name__}.{name}"] = value
-    assert {"graph.analytics.CO_OCCURRENCE", "graph.analytics.ENTITY_COUNTS", "graph.analytics.IMPORTANCE",
-            "graph.analytics.TIMELINE", "queries.entities.entity_questions.SUPPORT_NEWEST",
-            "queries.search.channels.FULLTEXT_IN_PROJECT", "queries.search.channels.FULLTEXT_AMONG"} <= set(found)
+    assert {
+        "graph.analytics.CO_OCCURRENCE",
+        "graph.analytics.ENTITY_COUNTS",
+        "graph.analytics.IMPORTANCE",
+        "graph.analytics.TIMELINE",
+        "queries.entities.entity_questions.SUPPORT_NEWEST",
+        "queries.search.channels.FULLTEXT_IN_PROJECT",
+        "queries.search.channels.FULLTEXT_AMONG",
+    } <= set(found)
     for name, text in found.items():
         assert text.count(VIEWER_IN_PROJECT) == 1, name  # the viewer is resolved once, by the one prelude
         outside = text.replace(VIEWER_IN_PROJECT, "").replace(can_see_in_project("e"), "")

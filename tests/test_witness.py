@@ -22,30 +22,51 @@ def _client(settings: Settings, graph: Graph, embedder: CheckedEmbedder) -> Test
 
 def _setup(family: dict[str, str], ingest: Callable[..., Any]) -> list[dict[str, Any]]:
     project = family["project"]
-    rows = [{"entry_id": f"{project}/ch-{lvl}", "project_id": project, "author": family["owner"], "intimacy": lvl,
-             "period": "Berlín 2008", "text": f"Invierno en Berlín, lloramos en la estación ({lvl})."}
-            for lvl in LEVELS]
-    rows.append({"entry_id": f"{project}/other-chapter", "project_id": project, "author": family["owner"],
-                 "intimacy": "public", "period": "Madrid", "text": "Invierno en Madrid, lloramos en la estación."})
+    rows = [
+        {
+            "entry_id": f"{project}/ch-{lvl}",
+            "project_id": project,
+            "author": family["owner"],
+            "intimacy": lvl,
+            "period": "Berlín 2008",
+            "text": f"Invierno en Berlín, lloramos en la estación ({lvl}).",
+        }
+        for lvl in LEVELS
+    ]
+    rows.append(
+        {
+            "entry_id": f"{project}/other-chapter",
+            "project_id": project,
+            "author": family["owner"],
+            "intimacy": "public",
+            "period": "Madrid",
+            "text": "Invierno en Madrid, lloramos en la estación.",
+        }
+    )
     assert not ingest(rows).errors
     return rows
 
 
-def test_witness_link_opens_only_circle_and_public_of_the_chapter(settings: Settings, graph: Graph,
-                                                                  embedder: CheckedEmbedder, family: dict[str, str],
-                                                                  ingest: Callable[..., Any]) -> None:
+def test_witness_link_opens_only_circle_and_public_of_the_chapter(
+    settings: Settings, graph: Graph, embedder: CheckedEmbedder, family: dict[str, str], ingest: Callable[..., Any]
+) -> None:
     _setup(family, ingest)
     project = family["project"]
     client = _client(settings, graph, embedder)
     owner = {"Authorization": f"Bearer {auth.issue(settings, family['owner'])}"}
     reader = {"Authorization": f"Bearer {auth.issue(settings, family['reader'])}"}
 
-    assert client.post(f"/v1/projects/{project}/witnesses", json={"period": "Berlín 2008"},
-                       headers=reader).status_code == 403
-    assert client.post(f"/v1/projects/{project}/witnesses", json={"period": "No such chapter"},
-                       headers=owner).status_code == 404
-    made = client.post(f"/v1/projects/{project}/witnesses", json={"period": "Berlín 2008", "ttl_days": 7},
-                       headers=owner)
+    assert (
+        client.post(f"/v1/projects/{project}/witnesses", json={"period": "Berlín 2008"}, headers=reader).status_code
+        == 403
+    )
+    assert (
+        client.post(f"/v1/projects/{project}/witnesses", json={"period": "No such chapter"}, headers=owner).status_code
+        == 404
+    )
+    made = client.post(
+        f"/v1/projects/{project}/witnesses", json={"period": "Berlín 2008", "ttl_days": 7}, headers=owner
+    )
     assert made.status_code == 201
     token = made.json()["token"]
 

@@ -47,26 +47,50 @@ def _world(graph: Graph, prefix: str, ingest: Callable[..., IngestReport], audie
     set_member(graph, project, owner, "owner")
     set_member(graph, project, reader, "reader")
     upsert_entity(graph, project, "person", "Tomás", ["Tomi", "capitán rojo"], audience=audience, author_id=owner)
-    assert not ingest([{"entry_id": f"{project}/e", "project_id": project, "author": owner, "intimacy": "circle",
-                        "period": CHAPTER, "occurred_on": "2008-02-03", "text": TEXT}]).errors
+    assert not ingest(
+        [
+            {
+                "entry_id": f"{project}/e",
+                "project_id": project,
+                "author": owner,
+                "intimacy": "circle",
+                "period": CHAPTER,
+                "occurred_on": "2008-02-03",
+                "text": TEXT,
+            }
+        ]
+    ).errors
     grant = create_grant(graph, project, period_id(project, CHAPTER), owner, timedelta(days=1))
     assert grant is not None
     return {"project": project, "owner": owner, "reader": reader, "grant": grant, "entry": f"{project}/e"}
 
 
-def _keyword(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer, query: str,
-             project: str | None) -> list[str]:
+def _keyword(
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer, query: str, project: str | None
+) -> list[str]:
     scope = Scope(project_id=project) if project else Scope()
-    resp = hybrid_search(graph, embedder, settings.model_copy(update={"search_cache_seconds": 0.0}), viewer, query,
-                         scope, SearchOptions(k=10, channels=("fulltext", "structured")),
-                         project_ids=[project] if viewer.is_witness and project else None)
+    resp = hybrid_search(
+        graph,
+        embedder,
+        settings.model_copy(update={"search_cache_seconds": 0.0}),
+        viewer,
+        query,
+        scope,
+        SearchOptions(k=10, channels=("fulltext", "structured")),
+        project_ids=[project] if viewer.is_witness and project else None,
+    )
     # The recency fallback answers a search no channel matched: only what a channel found counts here.
     return [r.entry_id for r in resp.results if {"fulltext", "structured"} & set(r.score_breakdown)]
 
 
 def test_a_witness_neither_sees_nor_matches_names_declared_for_members(
-        graph: Graph, embedder: CheckedEmbedder, settings: Settings, api: TestClient, prefix: str,
-        ingest: Callable[..., IngestReport]) -> None:
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    settings: Settings,
+    api: TestClient,
+    prefix: str,
+    ingest: Callable[..., IngestReport],
+) -> None:
     w = _world(graph, prefix, ingest, "circle")
     witness = Viewer(witness_period_id=period_id(w["project"], CHAPTER))
     reader = Viewer(user_id=w["reader"])
@@ -95,8 +119,8 @@ def test_a_witness_neither_sees_nor_matches_names_declared_for_members(
 
 
 def test_a_public_declaration_links_for_witnesses_too(
-        graph: Graph, embedder: CheckedEmbedder, settings: Settings, prefix: str,
-        ingest: Callable[..., IngestReport]) -> None:
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, prefix: str, ingest: Callable[..., IngestReport]
+) -> None:
     w = _world(graph, prefix, ingest, "public")
     witness = Viewer(witness_period_id=period_id(w["project"], CHAPTER))
     row = get_visible_entry(graph, visibility_params(witness), w["entry"])
@@ -105,8 +129,13 @@ def test_a_public_declaration_links_for_witnesses_too(
 
 
 def test_what_a_witness_sees_does_not_depend_on_declarations_for_members(
-        graph: Graph, embedder: CheckedEmbedder, settings: Settings, api: TestClient, prefix: str,
-        ingest: Callable[..., IngestReport]) -> None:
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    settings: Settings,
+    api: TestClient,
+    prefix: str,
+    ingest: Callable[..., IngestReport],
+) -> None:
     """The witness's view of a project with the circle declaration equals that of a project without it."""
     views: list[Any] = []
     for n, declare in enumerate((True, False)):
@@ -115,11 +144,20 @@ def test_what_a_witness_sees_does_not_depend_on_declarations_for_members(
         set_member(graph, project, owner, "owner")
         if declare:
             upsert_entity(graph, project, "person", "Tomás", ["Tomi", "capitán rojo"], author_id=owner)
-        assert not ingest([{"entry_id": f"{project}/e", "project_id": project, "author": owner,
-                            "intimacy": "circle", "period": CHAPTER, "occurred_on": "2008-02-03",
-                            "text": TEXT}]).errors
-        grant = create_grant(graph, project, period_id(project, CHAPTER), owner,
-                             timedelta(days=1))
+        assert not ingest(
+            [
+                {
+                    "entry_id": f"{project}/e",
+                    "project_id": project,
+                    "author": owner,
+                    "intimacy": "circle",
+                    "period": CHAPTER,
+                    "occurred_on": "2008-02-03",
+                    "text": TEXT,
+                }
+            ]
+        ).errors
+        grant = create_grant(graph, project, period_id(project, CHAPTER), owner, timedelta(days=1))
         assert grant is not None
         token = auth.issue_witness(settings, grant, 3600)
         view = {"entry": api.get(f"/v1/w/{token}/entries/{project}/e").json()}
@@ -132,12 +170,13 @@ def test_what_a_witness_sees_does_not_depend_on_declarations_for_members(
             view["entry"]["read_only"].pop(stamp)
         views.append(json.loads(json.dumps(view, ensure_ascii=False).replace(project, "<project>")))
     from tests.test_property_invariance import changed_paths
+
     assert views[0] == views[1], changed_paths(views[0], views[1])
 
 
 def test_an_alias_declared_for_members_of_a_publicly_declared_person_is_not_a_witness_match(
-        graph: Graph, embedder: CheckedEmbedder, settings: Settings, prefix: str,
-        ingest: Callable[..., IngestReport]) -> None:
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, prefix: str, ingest: Callable[..., IngestReport]
+) -> None:
     """Tomás is declared in public with "Tomi", and for members also as "capitán rojo": the witness sees the public
     link, but neither finds an entry by the members' alias nor counts its occurrences."""
     project, owner, reader = f"{prefix}p", f"{prefix}owner", f"{prefix}reader"
@@ -145,32 +184,50 @@ def test_an_alias_declared_for_members_of_a_publicly_declared_person_is_not_a_wi
     set_member(graph, project, reader, "reader")
     upsert_entity(graph, project, "person", "Tomás", ["Tomi"], audience="public", author_id=owner)
     upsert_entity(graph, project, "person", "Tomás", ["capitán rojo"], audience="circle", author_id=owner)
-    base = {"project_id": project, "author": owner, "intimacy": "circle", "period": CHAPTER,
-            "occurred_on": "2008-02-03"}
-    assert not ingest([{**base, "entry_id": f"{project}/e", "text": TEXT},
-                       {**base, "entry_id": f"{project}/twice",
-                        "text": "Tomi, el capitán rojo, conducía de noche."}]).errors
+    base = {
+        "project_id": project,
+        "author": owner,
+        "intimacy": "circle",
+        "period": CHAPTER,
+        "occurred_on": "2008-02-03",
+    }
+    assert not ingest(
+        [
+            {**base, "entry_id": f"{project}/e", "text": TEXT},
+            {**base, "entry_id": f"{project}/twice", "text": "Tomi, el capitán rojo, conducía de noche."},
+        ]
+    ).errors
     witness = Viewer(witness_period_id=period_id(project, CHAPTER))
     row = get_visible_entry(graph, visibility_params(witness), f"{project}/e")
     assert row is not None and row["persons"] == ["Tomás"]
     assert f"{project}/e" in _keyword(graph, embedder, settings, Viewer(user_id=reader), "capitan rojo", project)
     assert f"{project}/e" not in _keyword(graph, embedder, settings, witness, "capitan rojo", project)
     assert f"{project}/e" in _keyword(graph, embedder, settings, witness, "Tomi", project)
-    counts = graph.read("MATCH (:Entry {id: $id})-[m:MENTIONS]->() RETURN m.count AS n, m.witness_count AS w",
-                        {"id": f"{project}/twice"})
+    counts = graph.read(
+        "MATCH (:Entry {id: $id})-[m:MENTIONS]->() RETURN m.count AS n, m.witness_count AS w",
+        {"id": f"{project}/twice"},
+    )
     assert [(r["n"], r["w"]) for r in counts] == [(2, 1)]
 
 
 def test_migrate_re_derives_entries_written_before_their_witness_view(
-        graph: Graph, embedder: CheckedEmbedder, settings: Settings, prefix: str,
-        capsys: pytest.CaptureFixture[str], ingest: Callable[..., IngestReport]) -> None:
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    settings: Settings,
+    prefix: str,
+    capsys: pytest.CaptureFixture[str],
+    ingest: Callable[..., IngestReport],
+) -> None:
     """An entry stored as ingest wrote it before witness views existed (no flags, no `w_*`, no marker, another
     hash) shows the witness the members' name until `memora migrate` re-derives it; afterwards it is marked."""
     w = _world(graph, prefix, ingest, "circle")
-    graph.write("""
+    graph.write(
+        """
         MATCH (e:Entry {id: $id})-[m:MENTIONS]->()
         REMOVE m.witness_hidden, m.witness_count, e.w_names, e.w_ft_terms, e.w_ft_len, e.witness_view
-        SET e.content_hash = 'as written before'""", {"id": w["entry"]})
+        SET e.content_hash = 'as written before'""",
+        {"id": w["entry"]},
+    )
     witness = visibility_params(Viewer(witness_period_id=period_id(w["project"], CHAPTER)))
     assert get_visible_entry(graph, witness, w["entry"])["persons"] == ["Tomás"]  # type: ignore[index]
 
@@ -178,7 +235,16 @@ def test_migrate_re_derives_entries_written_before_their_witness_view(
     done = json.loads(capsys.readouterr().out)["witness_views"]
     assert done["examined"] >= 1 and done["rewritten"] >= 1
     assert get_visible_entry(graph, witness, w["entry"])["persons"] == []  # type: ignore[index]
-    assert _keyword(graph, embedder, settings, Viewer(witness_period_id=period_id(w["project"], CHAPTER)),
-                    "capitan rojo", w["project"]) == []
+    assert (
+        _keyword(
+            graph,
+            embedder,
+            settings,
+            Viewer(witness_period_id=period_id(w["project"], CHAPTER)),
+            "capitan rojo",
+            w["project"],
+        )
+        == []
+    )
     marked = graph.read("MATCH (e:Entry {id: $id}) RETURN e.witness_view AS v", {"id": w["entry"]})
     assert marked[0]["v"] == 1  # examined once: the next migrate leaves it alone

@@ -28,6 +28,8 @@ from inference.embedders import CheckedEmbedder
 from ingest import embedding_jobs as jobs
 from tests.conftest import SUMMARY
 
+pytestmark = [pytest.mark.slow, pytest.mark.neo4j]
+
 REPO = Path(__file__).resolve().parent.parent
 STARTUP_TIMEOUT = 180  # three interpreters importing the stack at once on a busy 2-core machine
 RUN_TIMEOUT = 300
@@ -47,9 +49,15 @@ class Down:
 
 
 def pending_project(ingest: Callable[..., Any], embedder: CheckedEmbedder, project: str, n: int) -> None:
-    rows = [{"entry_id": f"{project}/e{i:04d}", "project_id": project, "intimacy": "circle",
-             "text": f"Nota {i}: el verano {1980 + i % 40} fuimos a la playa de Tarifa con la abuela y el perro."}
-            for i in range(n)]
+    rows = [
+        {
+            "entry_id": f"{project}/e{i:04d}",
+            "project_id": project,
+            "intimacy": "circle",
+            "text": f"Nota {i}: el verano {1980 + i % 40} fuimos a la playa de Tarifa con la abuela y el perro.",
+        }
+        for i in range(n)
+    ]
     report = ingest(rows, emb=CheckedEmbedder(Down(embedder)))
     assert report.written == n and report.chunks_pending == n, report
 
@@ -59,30 +67,43 @@ def chunk_ids(graph: Graph, project: str) -> set[str]:
 
 
 def leases(graph: Graph, project: str) -> dict[str, set[str]]:
-    rows = graph.read("MATCH (c:Chunk {project_id: $p}) WHERE c.embed_lease_owner IS NOT NULL "
-                      "RETURN c.embed_lease_owner AS owner, collect(c.id) AS ids", {"p": project})
+    rows = graph.read(
+        "MATCH (c:Chunk {project_id: $p}) WHERE c.embed_lease_owner IS NOT NULL "
+        "RETURN c.embed_lease_owner AS owner, collect(c.id) AS ids",
+        {"p": project},
+    )
     return {r["owner"]: set(r["ids"]) for r in rows}
 
 
 def fresh_claims(graph: Graph, project: str, lease_ms: int) -> dict[str, int]:
     """Each lease owner's youngest claim, its age in ms by the server's clock."""
-    rows = graph.read("MATCH (c:Chunk {project_id: $p}) WHERE c.embed_lease_owner IS NOT NULL "
-                      "RETURN c.embed_lease_owner AS owner, min(timestamp() - (c.embed_lease_until - $ms)) AS age",
-                      {"p": project, "ms": lease_ms})
+    rows = graph.read(
+        "MATCH (c:Chunk {project_id: $p}) WHERE c.embed_lease_owner IS NOT NULL "
+        "RETURN c.embed_lease_owner AS owner, min(timestamp() - (c.embed_lease_until - $ms)) AS age",
+        {"p": project, "ms": lease_ms},
+    )
     return {r["owner"]: int(r["age"]) for r in rows}
 
 
 def embedded(graph: Graph, project: str, prop: str) -> int:
-    return int(graph.read("MATCH (c:Chunk {project_id: $p}) WHERE c[$prop] IS NOT NULL RETURN count(c) AS n",
-                          {"p": project, "prop": prop})[0]["n"])
+    return int(
+        graph.read(
+            "MATCH (c:Chunk {project_id: $p}) WHERE c[$prop] IS NOT NULL RETURN count(c) AS n",
+            {"p": project, "prop": prop},
+        )[0]["n"]
+    )
 
 
 def final_state(graph: Graph, project: str, embedder: CheckedEmbedder) -> list[dict[str, Any]]:
-    return [dict(r) for r in graph.read(
-        "MATCH (c:Chunk {project_id: $p}) RETURN c.id AS id, c[$prop] IS NOT NULL AS has_vector, "
-        "c.embedding_status AS status, c[$stores] AS stores, c.embed_lease_owner AS owner, "
-        "c.embed_lease_until AS until, c.embed_claim AS marker",
-        {"p": project, "prop": vector_property(embedder.slug), "stores": stores_key(embedder.slug)})]
+    return [
+        dict(r)
+        for r in graph.read(
+            "MATCH (c:Chunk {project_id: $p}) RETURN c.id AS id, c[$prop] IS NOT NULL AS has_vector, "
+            "c.embedding_status AS status, c[$stores] AS stores, c.embed_lease_owner AS owner, "
+            "c.embed_lease_until AS until, c.embed_claim AS marker",
+            {"p": project, "prop": vector_property(embedder.slug), "stores": stores_key(embedder.slug)},
+        )
+    ]
 
 
 STORED_TWICE = """
@@ -93,8 +114,9 @@ RETURN count(*) AS n
 """
 
 
-def test_concurrent_claims_never_return_the_same_chunk(graph: Graph, embedder: CheckedEmbedder, prefix: str,
-                                                       ingest: Callable[..., Any]) -> None:
+def test_concurrent_claims_never_return_the_same_chunk(
+    graph: Graph, embedder: CheckedEmbedder, prefix: str, ingest: Callable[..., Any]
+) -> None:
     """Four threads claim the same first chunks over and over (cursor always at the start, so every claim races
     for the same candidates) until nothing is free: each chunk is claimed by exactly one of them."""
     project = f"{prefix}p"
@@ -109,8 +131,18 @@ def test_concurrent_claims_never_return_the_same_chunk(graph: Graph, embedder: C
         try:
             start.wait()
             while True:
-                last, batch = claim_batch(graph, prop, key, jobs.MAX_ATTEMPTS, "", 7, owner=owner, lease_ms=120_000,
-                                          project_id=project, active=True)
+                last, batch = claim_batch(
+                    graph,
+                    prop,
+                    key,
+                    jobs.MAX_ATTEMPTS,
+                    "",
+                    7,
+                    owner=owner,
+                    lease_ms=120_000,
+                    project_id=project,
+                    active=True,
+                )
                 if last is None:
                     return
                 claimed[owner].extend(c["id"] for c in batch)
@@ -130,24 +162,29 @@ def test_concurrent_claims_never_return_the_same_chunk(graph: Graph, embedder: C
     assert leases(graph, project) == {o: set(ids) for o, ids in claimed.items() if ids}
 
 
-def test_a_worker_stores_only_chunks_it_still_holds(graph: Graph, embedder: CheckedEmbedder, prefix: str,
-                                                    ingest: Callable[..., Any]) -> None:
+def test_a_worker_stores_only_chunks_it_still_holds(
+    graph: Graph, embedder: CheckedEmbedder, prefix: str, ingest: Callable[..., Any]
+) -> None:
     """A worker whose lease expired and was taken over stores nothing and counts no failure; the new holder does."""
     project = f"{prefix}p"
     pending_project(ingest, embedder, project, 6)
     prop, key = vector_property(embedder.slug), attempts_key(embedder.slug, True)
     slow, fast = f"{prefix}slow", f"{prefix}fast"
-    _, mine = claim_batch(graph, prop, key, jobs.MAX_ATTEMPTS, "", 10, owner=slow, lease_ms=1, project_id=project,
-                          active=True)
+    _, mine = claim_batch(
+        graph, prop, key, jobs.MAX_ATTEMPTS, "", 10, owner=slow, lease_ms=1, project_id=project, active=True
+    )
     assert len(mine) == 6
     time.sleep(0.05)  # the 1 ms lease has expired
-    _, theirs = claim_batch(graph, prop, key, jobs.MAX_ATTEMPTS, "", 10, owner=fast, lease_ms=120_000,
-                            project_id=project, active=True)
+    _, theirs = claim_batch(
+        graph, prop, key, jobs.MAX_ATTEMPTS, "", 10, owner=fast, lease_ms=120_000, project_id=project, active=True
+    )
     assert [c["id"] for c in theirs] == [c["id"] for c in mine]
 
     vectors = embedder.embed_passages([c["text"] for c in mine])
-    rows = [{"id": c["id"], "props": {"embedding_status": "done"}, "vector": [float(x) for x in v]}
-            for c, v in zip(mine, vectors, strict=True)]
+    rows = [
+        {"id": c["id"], "props": {"embedding_status": "done"}, "vector": [float(x) for x in v]}
+        for c, v in zip(mine, vectors, strict=True)
+    ]
     assert store_vectors(graph, prop, embedder.slug, rows, slow) == []
     assert record_failures(graph, [{"id": c["id"], "props": {key: 1}} for c in mine], slow) == []
     assert release(graph, slow) == 0
@@ -155,21 +192,28 @@ def test_a_worker_stores_only_chunks_it_still_holds(graph: Graph, embedder: Chec
 
     assert sorted(store_vectors(graph, prop, embedder.slug, rows, fast)) == sorted(c["id"] for c in mine)
     state = final_state(graph, project, embedder)
-    assert all(s["has_vector"] and s["stores"] == 1 and s["owner"] is None and s["until"] is None
-               and s["marker"] is None for s in state), state
-    assert graph.read("MATCH (c:Chunk {project_id: $p}) RETURN max(coalesce(c[$k], 0)) AS a",
-                      {"p": project, "k": key})[0]["a"] == 0, "the overtaken worker's failure was not counted"
+    assert all(
+        s["has_vector"] and s["stores"] == 1 and s["owner"] is None and s["until"] is None and s["marker"] is None
+        for s in state
+    ), state
+    assert (
+        graph.read("MATCH (c:Chunk {project_id: $p}) RETURN max(coalesce(c[$k], 0)) AS a", {"p": project, "k": key})[0][
+            "a"
+        ]
+        == 0
+    ), "the overtaken worker's failure was not counted"
 
 
-def test_status_counts_leased_chunks_and_release_gives_them_back(graph: Graph, embedder: CheckedEmbedder,
-                                                                 settings: Any, prefix: str,
-                                                                 ingest: Callable[..., Any]) -> None:
+def test_status_counts_leased_chunks_and_release_gives_them_back(
+    graph: Graph, embedder: CheckedEmbedder, settings: Any, prefix: str, ingest: Callable[..., Any]
+) -> None:
     project = f"{prefix}p"
     pending_project(ingest, embedder, project, 5)
     prop, key = vector_property(embedder.slug), attempts_key(embedder.slug, True)
     owner = f"{prefix}w"
-    claim_batch(graph, prop, key, jobs.MAX_ATTEMPTS, "", 3, owner=owner, lease_ms=120_000, project_id=project,
-                active=True)
+    claim_batch(
+        graph, prop, key, jobs.MAX_ATTEMPTS, "", 3, owner=owner, lease_ms=120_000, project_id=project, active=True
+    )
     assert jobs.status(graph, embedder)["leased"] >= 3  # other runs on the shared graph may hold leases too
     # A backfill by another worker skips the held chunks and embeds the rest.
     assert jobs.backfill(graph, embedder, project_id=project, owner=f"{prefix}other").embedded == 2
@@ -184,8 +228,13 @@ def memora(*args: str) -> list[str]:
 def start_worker(project: str, log: Path, lease_seconds: float, batch: int) -> subprocess.Popen[bytes]:
     env = dict(os.environ, MEMORA_EMBED_LEASE_SECONDS=str(lease_seconds))
     with log.open("wb") as fh:
-        return subprocess.Popen(memora("embeddings", "work", "--project", project, "--batch-size", str(batch),
-                                       "--interval", "0.3"), cwd=REPO, env=env, stdout=fh, stderr=subprocess.STDOUT)
+        return subprocess.Popen(
+            memora("embeddings", "work", "--project", project, "--batch-size", str(batch), "--interval", "0.3"),
+            cwd=REPO,
+            env=env,
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+        )
 
 
 def owner_of(proc: subprocess.Popen[Any], owners: set[str]) -> str | None:
@@ -200,7 +249,8 @@ def stop(procs: list[subprocess.Popen[bytes]]) -> None:
 
 
 def test_workers_share_the_chunks_and_a_killed_workers_chunks_are_taken_over(
-        graph: Graph, embedder: CheckedEmbedder, prefix: str, ingest: Callable[..., Any], tmp_path: Path) -> None:
+    graph: Graph, embedder: CheckedEmbedder, prefix: str, ingest: Callable[..., Any], tmp_path: Path
+) -> None:
     """Three `memora embeddings work` processes over 400 pending chunks, 4 s leases; once all three have claimed
     work, the one with the largest batches is SIGKILLed right after it claimed a batch (so it dies holding it).
     Every chunk ends embedded exactly once (stores == 1), the dead worker's chunks by the survivors after its lease
@@ -250,8 +300,9 @@ def test_workers_share_the_chunks_and_a_killed_workers_chunks_are_taken_over(
         reports = []
         for p, lg in zip(survivors, logs[1:], strict=True):
             assert p.wait(60) == 0, lg.read_text()[-2000:]
-            found = re.search(r"SIGTERM: embedding worker \S+ stopped: embedded (\d+), failed (\d+), lost (\d+)",
-                              lg.read_text())
+            found = re.search(
+                r"SIGTERM: embedding worker \S+ stopped: embedded (\d+), failed (\d+), lost (\d+)", lg.read_text()
+            )
             assert found, lg.read_text()[-2000:]
             reports.append(tuple(int(x) for x in found.groups()))
     finally:
@@ -267,15 +318,18 @@ def test_workers_share_the_chunks_and_a_killed_workers_chunks_are_taken_over(
     assert all(r[0] for r in reports), f"a survivor embedded nothing: {reports}"
     # A migration under way on the shared graph has the workers embed its target too: that model counts once as well.
     assert graph.read(STORED_TWICE, {"p": project})[0]["n"] == 0
-    SUMMARY.append(f"worker leases: {chunks} chunks, 3 `memora embeddings work` processes, one SIGKILLed holding "
-                   f"{len(stranded)} chunks ({done_at_kill} embedded by then); all embedded once in "
-                   f"{finished - began:.1f} s from start ({finished - killed_at:.1f} s after the kill, "
-                   f"lease {lease_s:g} s)")
+    SUMMARY.append(
+        f"worker leases: {chunks} chunks, 3 `memora embeddings work` processes, one SIGKILLed holding "
+        f"{len(stranded)} chunks ({done_at_kill} embedded by then); all embedded once in "
+        f"{finished - began:.1f} s from start ({finished - killed_at:.1f} s after the kill, "
+        f"lease {lease_s:g} s)"
+    )
 
 
 @pytest.mark.parametrize("again", [False, True], ids=["once", "then-ctrl-c"])
-def test_sigterm_gives_back_the_batch_in_hand(graph: Graph, embedder: CheckedEmbedder, prefix: str,
-                                              ingest: Callable[..., Any], tmp_path: Path, again: bool) -> None:
+def test_sigterm_gives_back_the_batch_in_hand(
+    graph: Graph, embedder: CheckedEmbedder, prefix: str, ingest: Callable[..., Any], tmp_path: Path, again: bool
+) -> None:
     """With the default two-minute lease, a worker stopped by SIGTERM while embedding releases its batch: another
     worker embeds everything right away instead of waiting for the expiry. A Ctrl-C arriving while the batch in hand
     finishes (an impatient user pressing twice) must not cut the hand-back short nor print a traceback."""
@@ -307,15 +361,19 @@ def test_sigterm_gives_back_the_batch_in_hand(graph: Graph, embedder: CheckedEmb
 
 
 def test_the_worker_inside_serve_shares_the_chunks_with_worker_processes(
-        graph: Graph, embedder: CheckedEmbedder, prefix: str, ingest: Callable[..., Any], tmp_path: Path) -> None:
+    graph: Graph, embedder: CheckedEmbedder, prefix: str, ingest: Callable[..., Any], tmp_path: Path
+) -> None:
     """`memora serve` runs the same leased worker: beside a `memora embeddings work` process, both claim chunks of
     one project and every chunk is stored exactly once."""
     from bench.serving import served_by_memora
 
     project, chunks, lease_s = f"{prefix}s", 300, 4.0
     prop = vector_property(embedder.slug)
-    env = {"MEMORA_EMBED_LEASE_SECONDS": str(lease_s), "MEMORA_ENTITY_VECTORS_SECONDS": "0",
-           "MEMORA_SUMMARY_WORKER": "false"}
+    env = {
+        "MEMORA_EMBED_LEASE_SECONDS": str(lease_s),
+        "MEMORA_ENTITY_VECTORS_SECONDS": "0",
+        "MEMORA_SUMMARY_WORKER": "false",
+    }
     with served_by_memora(tmp_path / "serve.log", env=env):
         pending_project(ingest, embedder, project, chunks)
         worker = start_worker(project, tmp_path / "worker.log", lease_s, 4)
@@ -348,8 +406,14 @@ def test_sigterm_at_any_moment_of_an_idle_worker_ends_it(prefix: str, tmp_path: 
     procs = []
     for lg in logs:
         with lg.open("wb") as fh:
-            procs.append(subprocess.Popen(memora("embeddings", "work", "--project", f"{prefix}none", "--interval",
-                                                 "0.05"), cwd=REPO, stdout=fh, stderr=subprocess.STDOUT))
+            procs.append(
+                subprocess.Popen(
+                    memora("embeddings", "work", "--project", f"{prefix}none", "--interval", "0.05"),
+                    cwd=REPO,
+                    stdout=fh,
+                    stderr=subprocess.STDOUT,
+                )
+            )
     try:
         deadline = time.monotonic() + STARTUP_TIMEOUT
         while not all("running" in lg.read_text() for lg in logs):
@@ -368,5 +432,6 @@ def test_sigterm_at_any_moment_of_an_idle_worker_ends_it(prefix: str, tmp_path: 
     finally:
         stop(procs)
     assert codes == [0] * len(procs), codes
-    assert all(re.search(r"SIGTERM: embedding worker \S+ stopped: embedded 0, failed 0, lost 0", lg.read_text())
-               for lg in logs), [lg.read_text()[-500:] for lg in logs]
+    assert all(
+        re.search(r"SIGTERM: embedding worker \S+ stopped: embedded 0, failed 0, lost 0", lg.read_text()) for lg in logs
+    ), [lg.read_text()[-500:] for lg in logs]

@@ -33,18 +33,36 @@ def build_tiny_bge_m3(directory: Path, seed: int = 7) -> Path:
     tok.normalizer = normalizers.Sequence([normalizers.NFC(), normalizers.Lowercase()])
     tok.pre_tokenizer = pre_tokenizers.Whitespace()
     tok.post_processor = processors.TemplateProcessing(
-        single="<s> $A </s>", pair="<s> $A </s> </s> $B </s>",
-        special_tokens=[("<s>", vocab["<s>"]), ("</s>", vocab["</s>"])])
+        single="<s> $A </s>",
+        pair="<s> $A </s> </s> $B </s>",
+        special_tokens=[("<s>", vocab["<s>"]), ("</s>", vocab["</s>"])],
+    )
     tokenizer = PreTrainedTokenizerFast(
-        tokenizer_object=tok, bos_token="<s>", eos_token="</s>", cls_token="<s>", sep_token="</s>",
-        pad_token="<pad>", unk_token="<unk>", mask_token="<mask>", model_max_length=MAX_TOKENS)
+        tokenizer_object=tok,
+        bos_token="<s>",
+        eos_token="</s>",
+        cls_token="<s>",
+        sep_token="</s>",
+        pad_token="<pad>",
+        unk_token="<unk>",
+        mask_token="<mask>",
+        model_max_length=MAX_TOKENS,
+    )
     tokenizer.save_pretrained(directory)
 
     torch.manual_seed(seed)
     config = XLMRobertaConfig(
-        vocab_size=len(vocab), hidden_size=HIDDEN, num_hidden_layers=2, num_attention_heads=2,
-        intermediate_size=64, max_position_embeddings=MAX_TOKENS + 2, type_vocab_size=1,
-        pad_token_id=vocab["<pad>"], bos_token_id=vocab["<s>"], eos_token_id=vocab["</s>"])
+        vocab_size=len(vocab),
+        hidden_size=HIDDEN,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=MAX_TOKENS + 2,
+        type_vocab_size=1,
+        pad_token_id=vocab["<pad>"],
+        bos_token_id=vocab["<s>"],
+        eos_token_id=vocab["</s>"],
+    )
     XLMRobertaModel(config).save_pretrained(directory, safe_serialization=True)
 
     colbert = torch.nn.Linear(HIDDEN, HIDDEN)
@@ -72,16 +90,32 @@ def build_tiny_cross_encoder(directory: Path, seed: int = 11) -> Path:
     build_tiny_bge_m3(directory, seed)  # writes the tokenizer (and an encoder the classifier below replaces)
     # Saved as XLM-R's own tokenizer class, like bge-reranker-v2-m3's: FlagReranker builds pairs id by id
     # (`prepare_for_model`), which needs the class's special-token rules, not a bare template.
-    XLMRobertaTokenizerFast(tokenizer_file=str(directory / "tokenizer.json"), bos_token="<s>", eos_token="</s>",
-                            sep_token="</s>", cls_token="<s>", unk_token="<unk>", pad_token="<pad>",
-                            mask_token="<mask>", model_max_length=MAX_TOKENS).save_pretrained(directory)
+    XLMRobertaTokenizerFast(
+        tokenizer_file=str(directory / "tokenizer.json"),
+        bos_token="<s>",
+        eos_token="</s>",
+        sep_token="</s>",
+        cls_token="<s>",
+        unk_token="<unk>",
+        pad_token="<pad>",
+        mask_token="<mask>",
+        model_max_length=MAX_TOKENS,
+    ).save_pretrained(directory)
     tokenizer = AutoTokenizer.from_pretrained(directory)
     torch.manual_seed(seed)
     config = XLMRobertaConfig(
-        vocab_size=tokenizer.vocab_size, hidden_size=HIDDEN, num_hidden_layers=2, num_attention_heads=2,
-        intermediate_size=64, max_position_embeddings=MAX_TOKENS + 2, type_vocab_size=2, num_labels=1,
-        pad_token_id=tokenizer.pad_token_id, bos_token_id=tokenizer.bos_token_id,
-        eos_token_id=tokenizer.eos_token_id)
+        vocab_size=tokenizer.vocab_size,
+        hidden_size=HIDDEN,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=MAX_TOKENS + 2,
+        type_vocab_size=2,
+        num_labels=1,
+        pad_token_id=tokenizer.pad_token_id,
+        bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+    )
     model = XLMRobertaForSequenceClassification(config)
     with torch.no_grad():  # spread the scores (random small weights give sigmoid(~0) = 0.5 for every pair)
         model.classifier.out_proj.weight.mul_(100.0)

@@ -41,7 +41,7 @@ def _cell(value: Any, width: int = 60) -> str:
     else:
         text = str(value)
     text = " ".join(text.split())
-    return text if len(text) <= width else text[:width - 1] + "…"
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def human(data: Any, indent: str = "") -> str:
@@ -66,8 +66,9 @@ def human(data: Any, indent: str = "") -> str:
             cells = [[_cell(row.get(k)) for k in keys] for row in data]
             widths = [max(len(k), *(len(r[i]) for r in cells)) for i, k in enumerate(keys)]
             rows = [keys, *cells]
-            return "\n".join(indent + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
-                             for r in rows)
+            return "\n".join(
+                indent + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
+            )
         return "\n".join(f"{indent}{_cell(v, 100)}" for v in data)
     return f"{indent}{_cell(data, 100)}"
 

@@ -23,8 +23,17 @@ def cmd_db(args: argparse.Namespace, settings: Settings) -> int:
         status = runtime.stop()
     else:
         status = runtime.status()
-    show({"managed": status.managed, "running": status.running, "uri": status.uri, "pid": status.pid,
-          "home": str(status.home) if status.home else None, "detail": status.detail}, args.json)
+    show(
+        {
+            "managed": status.managed,
+            "running": status.running,
+            "uri": status.uri,
+            "pid": status.pid,
+            "home": str(status.home) if status.home else None,
+            "detail": status.detail,
+        },
+        args.json,
+    )
     return 0 if status.running or args.action == "stop" else 1
 
 

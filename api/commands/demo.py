@@ -16,4 +16,5 @@ def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
 
 def add_demo(sub: Subparsers) -> None:
     sub.add_parser("demo", help="load the bundled demo diary and search it as different viewers").set_defaults(
-        func=cmd_demo)
+        func=cmd_demo
+    )

@@ -26,10 +26,11 @@ def work(args: argparse.Namespace, settings: Settings, graph: Graph) -> int:
     it cannot cut the hand-back short."""
     from ingest import embedding_jobs as jobs
 
-    worker = jobs.Worker(graph, settings, interval=args.interval, batch_size=args.batch_size,
-                         project_id=args.project)
-    err(f"embedding worker {worker.owner} running (leases of {settings.embed_lease_seconds:g} s); "
-        "Ctrl-C or SIGTERM to stop")
+    worker = jobs.Worker(graph, settings, interval=args.interval, batch_size=args.batch_size, project_id=args.project)
+    err(
+        f"embedding worker {worker.owner} running (leases of {settings.embed_lease_seconds:g} s); "
+        "Ctrl-C or SIGTERM to stop"
+    )
     received: list[str] = []
 
     def record(signum: int, _: FrameType | None) -> None:
@@ -48,8 +49,10 @@ def work(args: argparse.Namespace, settings: Settings, graph: Graph) -> int:
         for s, handler in previous.items():
             signal.signal(s, handler)
     reason = received[0] if received else "stopped"
-    err(f"{reason}: embedding worker {worker.owner} stopped: embedded {t.embedded}, failed {t.failed}, "
-        f"lost {t.lost} (embedded but no longer held); {released} leased chunks given back")
+    err(
+        f"{reason}: embedding worker {worker.owner} stopped: embedded {t.embedded}, failed {t.failed}, "
+        f"lost {t.lost} (embedded but no longer held); {released} leased chunks given back"
+    )
     return 0
 
 
@@ -94,8 +97,9 @@ def cmd_embeddings(args: argparse.Namespace, settings: Settings) -> int:
     for embedder, active in embedders:
         pending = jobs.status(graph, embedder, active=active)["pending"]
         with progress(pending, f"embed {embedder.slug}") as bar:
-            stats = jobs.backfill(graph, embedder, active=active, batch_size=args.batch_size, progress=bar.update,
-                                  project_id=args.project)
+            stats = jobs.backfill(
+                graph, embedder, active=active, batch_size=args.batch_size, progress=bar.update, project_id=args.project
+            )
         if stats.errors:
             err(f"stopped after a failed batch ({stats.failed} chunks will be retried): {stats.errors[-1]}")
             return 6

@@ -37,8 +37,15 @@ def cmd_entity(args: argparse.Namespace, settings: Settings) -> int:
             err("entity add needs --kind person|place|thing and --name")
             return 2
         try:
-            e = upsert_entity(graph, args.project, args.kind, args.name, args.alias or [],
-                              audience=args.audience, author_id=args.as_user)
+            e = upsert_entity(
+                graph,
+                args.project,
+                args.kind,
+                args.name,
+                args.alias or [],
+                audience=args.audience,
+                author_id=args.as_user,
+            )
         except ValueError as exc:
             err(str(exc))
             return 2
@@ -47,8 +54,13 @@ def cmd_entity(args: argparse.Namespace, settings: Settings) -> int:
     elif args.action == "relink":
         show(relink_now(graph, args.project, settings), args.json)
     else:
-        show([{"id": e.id, "kind": e.kind, "name": e.name, "aliases": list(e.aliases)}
-              for e in list_entities(graph, [args.project])], args.json)
+        show(
+            [
+                {"id": e.id, "kind": e.kind, "name": e.name, "aliases": list(e.aliases)}
+                for e in list_entities(graph, [args.project])
+            ],
+            args.json,
+        )
     return 0
 
 
@@ -87,36 +99,68 @@ def _edit(graph: Any, args: argparse.Namespace, settings: Settings) -> int:
     except ValueError as exc:
         err(str(exc))
         return 2
-    show({"id": e.id, "kind": e.kind, "name": e.name, "aliases": list(e.aliases),
-          "relink": relink_now(graph, args.project, settings)}, args.json)
+    show(
+        {
+            "id": e.id,
+            "kind": e.kind,
+            "name": e.name,
+            "aliases": list(e.aliases),
+            "relink": relink_now(graph, args.project, settings),
+        },
+        args.json,
+    )
     return 0
 
 
 def add_entity(sub: Subparsers) -> None:
     ent = sub.add_parser("entity", help="manage persons, places and things with aliases")
-    ent.add_argument("action", choices=["add", "list", "remove", "rename", "relink", "with", "timeline", "top",
-                                          "changes", *REVIEW_ACTIONS, *entity_vectors.ACTIONS],
-                     help="remove/rename: as --as USER may see it; relink: re-link existing entries to the names; "
-                          "with: who appears with NAME; timeline: NAME's entries per year; top: most important; "
-                          "changes: who appeared or disappeared (--from/--to; --kind, --limit per list); "
-                          "candidates: names found at ingest that are not entities (confirm/reject one with --name); "
-                          "merge --into NAME --from NAME; unmerge --name FROM; "
-                          "similar: entities and chapters like NAME; refresh: rebuild changed entity vectors")
+    ent.add_argument(
+        "action",
+        choices=[
+            "add",
+            "list",
+            "remove",
+            "rename",
+            "relink",
+            "with",
+            "timeline",
+            "top",
+            "changes",
+            *REVIEW_ACTIONS,
+            *entity_vectors.ACTIONS,
+        ],
+        help="remove/rename: as --as USER may see it; relink: re-link existing entries to the names; "
+        "with: who appears with NAME; timeline: NAME's entries per year; top: most important; "
+        "changes: who appeared or disappeared (--from/--to; --kind, --limit per list); "
+        "candidates: names found at ingest that are not entities (confirm/reject one with --name); "
+        "merge --into NAME --from NAME; unmerge --name FROM; "
+        "similar: entities and chapters like NAME; refresh: rebuild changed entity vectors",
+    )
     ent.add_argument("--project", required=False, help="required except for refresh (all projects without it)")
-    ent.add_argument("--as", dest="as_user", help="with/timeline/top: count what this user may see; add: the "
-                                                  "declaration's author; remove/rename: who makes the change")
-    ent.add_argument("--kind", choices=["person", "place", "thing", "period"],
-                     help="add/remove/rename: the entity's kind (required); with/top: only companions of this kind; "
-                          "similar: the kind of the answers (NAME's own by default; period: chapters)")
+    ent.add_argument(
+        "--as",
+        dest="as_user",
+        help="with/timeline/top: count what this user may see; add: the "
+        "declaration's author; remove/rename: who makes the change",
+    )
+    ent.add_argument(
+        "--kind",
+        choices=["person", "place", "thing", "period"],
+        help="add/remove/rename: the entity's kind (required); with/top: only companions of this kind; "
+        "similar: the kind of the answers (NAME's own by default; period: chapters)",
+    )
     ent.add_argument("--limit", type=between(1, 100), default=10, help="with/top: how many, 1..100 (10)")
     ent.add_argument("--json", action="store_true", help="print the API's JSON instead of text")
     ent.add_argument("--name")
-    ent.add_argument("--to", help="rename: the new name; with/changes: until this date (YYYY, YYYY-MM or "
-                                  "YYYY-MM-DD)")
+    ent.add_argument("--to", help="rename: the new name; with/changes: until this date (YYYY, YYYY-MM or YYYY-MM-DD)")
     ent.add_argument("--into", help="merge: the entity kept")
     ent.add_argument("--alias", action="append", help="add: an alias (repeat); rename: the new aliases")
-    ent.add_argument("--audience", choices=["private", "intimate", "circle", "public"], default="circle",
-                     help="add: who may learn the name and aliases (private and intimate need --as)")
+    ent.add_argument(
+        "--audience",
+        choices=["private", "intimate", "circle", "public"],
+        default="circle",
+        help="add: who may learn the name and aliases (private and intimate need --as)",
+    )
     add_analytics_arguments(ent)
     ent.add_argument("--force", action="store_true", help="refresh: rebuild every entity vector, changed or not")
     ent.set_defaults(func=cmd_entity)

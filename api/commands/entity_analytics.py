@@ -36,9 +36,17 @@ def run_analytics(graph: Any, args: argparse.Namespace) -> int:
         return 0
     if args.action == "changes":
         found = timelines.changes(graph, params, args.project, start, end, args.kind, args.factor, args.limit)
-        show({"from": start.isoformat() if start else None, "to": end.isoformat() if end else None,
-              "story_end": found.story_end.isoformat() if found.story_end else None, "factor": args.factor,
-              "appeared": found.appeared, "disappeared": found.disappeared}, args.json)
+        show(
+            {
+                "from": start.isoformat() if start else None,
+                "to": end.isoformat() if end else None,
+                "story_end": found.story_end.isoformat() if found.story_end else None,
+                "factor": args.factor,
+                "appeared": found.appeared,
+                "disappeared": found.disappeared,
+            },
+            args.json,
+        )
         return 0
     entity = find_visible_entity(graph, args.project, params, args.name or "")
     if entity is None:
@@ -46,8 +54,16 @@ def run_analytics(graph: Any, args: argparse.Namespace) -> int:
         return 2
     ref = {"id": entity.id, "name": entity.name, "kind": entity.kind}
     if args.action == "with":
-        show({"entity": ref, "measure": args.measure, "with": analytics.co_occurrence(
-            graph, params, args.project, entity.id, args.limit, args.kind, args.measure, start, end)}, args.json)
+        show(
+            {
+                "entity": ref,
+                "measure": args.measure,
+                "with": analytics.co_occurrence(
+                    graph, params, args.project, entity.id, args.limit, args.kind, args.measure, start, end
+                ),
+            },
+            args.json,
+        )
         return 0
     result: dict[str, Any] = {"entity": ref, "years": analytics.timeline(graph, params, args.project, entity.id)}
     if args.resolution == "month":
@@ -63,8 +79,12 @@ def _plot(name: str, timeline: dict[str, Any], resolution: str, path: Path, as_j
     from api.timeline_plot import PlotUnavailable, draw_timeline
 
     try:
-        picture = draw_timeline(name, timeline["years" if resolution == "year" else "months"], resolution,
-                                "svg" if path.suffix.lower() == ".svg" else "png")
+        picture = draw_timeline(
+            name,
+            timeline["years" if resolution == "year" else "months"],
+            resolution,
+            "svg" if path.suffix.lower() == ".svg" else "png",
+        )
     except PlotUnavailable as exc:
         err(str(exc))
         return 3
@@ -80,12 +100,23 @@ def _plot(name: str, timeline: dict[str, Any], resolution: str, path: Path, as_j
 def add_analytics_arguments(ent: argparse.ArgumentParser) -> None:
     """The options only the analytics actions read (`--to` is shared with rename: there a name, here a date;
     `--from` with merge: there a name, here a date)."""
-    ent.add_argument("--measure", choices=["jaccard", "pmi", "count"], default="jaccard",
-                     help="with: rank companions by jaccard (default), pmi or count (docs/entities.md)")
-    ent.add_argument("--from", dest="from_", help="with/changes: from this date (YYYY, YYYY-MM or YYYY-MM-DD); "
-                                                  "merge: the entity merged into --into")
+    ent.add_argument(
+        "--measure",
+        choices=["jaccard", "pmi", "count"],
+        default="jaccard",
+        help="with: rank companions by jaccard (default), pmi or count (docs/entities.md)",
+    )
+    ent.add_argument(
+        "--from",
+        dest="from_",
+        help="with/changes: from this date (YYYY, YYYY-MM or YYYY-MM-DD); merge: the entity merged into --into",
+    )
     ent.add_argument("--resolution", choices=["year", "month"], default="year", help="timeline: per year or month")
-    ent.add_argument("--plot", metavar="FILE", help="timeline: also draw it to FILE (.png, or .svg); needs the "
-                                                    "'plot' extra (matplotlib)")
-    ent.add_argument("--factor", type=float, default=4.0,
-                     help="changes: how many mean gaps of silence make a disappearance (4)")
+    ent.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="timeline: also draw it to FILE (.png, or .svg); needs the 'plot' extra (matplotlib)",
+    )
+    ent.add_argument(
+        "--factor", type=float, default=4.0, help="changes: how many mean gaps of silence make a disappearance (4)"
+    )

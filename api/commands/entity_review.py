@@ -62,8 +62,13 @@ def cmd_review(args: argparse.Namespace, settings: Settings) -> int:
         except MergeRefused as exc:
             err(str(exc))
             return 2
-        result = {"id": into.id, "kind": into.kind, "name": into.name, "merged": merged.name,
-                  "aliases_added": done.aliases}
+        result = {
+            "id": into.id,
+            "kind": into.kind,
+            "name": into.name,
+            "merged": merged.name,
+            "aliases_added": done.aliases,
+        }
     else:
         if not args.name:
             err("entity unmerge needs --name (the entity merged away)")

@@ -22,8 +22,13 @@ def cmd_entity_vectors(args: argparse.Namespace, settings: Settings) -> int:
     slug = current_state(graph, settings).active_slug
     if args.action == "refresh":
         stats = refresh_all(graph, slug, args.project, force=args.force)
-        show([{"project": s.project_id, "entities": s.targets, "rebuilt": s.rebuilt, "vectors": s.variants}
-              for s in stats], args.json)
+        show(
+            [
+                {"project": s.project_id, "entities": s.targets, "rebuilt": s.rebuilt, "vectors": s.variants}
+                for s in stats
+            ],
+            args.json,
+        )
         return 0
     if not args.project or not args.as_user or not args.name:
         err("entity similar needs --project, --name and --as USER (vectors cover what that user may see)")

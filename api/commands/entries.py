@@ -33,16 +33,29 @@ def cmd_entries(args: argparse.Namespace, settings: Settings) -> int:
     if role_of(graph, args.project, args.as_user) is None:
         err(f"{args.as_user} is not a member of {args.project}")
         return 4
-    filters = EntryFilters(periods=args.period, date_from=args.date_from, date_to=args.date_to, authors=args.author,
-                           persons=args.person, places=args.place, kinds=args.kind)
+    filters = EntryFilters(
+        periods=args.period,
+        date_from=args.date_from,
+        date_to=args.date_to,
+        authors=args.author,
+        persons=args.person,
+        places=args.place,
+        kinds=args.kind,
+    )
     try:
-        page = list_entries(graph, Viewer(user_id=args.as_user), args.project, filters, sort=args.sort,
-                            limit=args.limit, cursor=args.cursor)
+        page = list_entries(
+            graph,
+            Viewer(user_id=args.as_user),
+            args.project,
+            filters,
+            sort=args.sort,
+            limit=args.limit,
+            cursor=args.cursor,
+        )
     except BadCursor as exc:
         err(f"--cursor: {exc}")
         return 2
-    body = EntryListOut(entries=[entry_out(r) for r in page.rows], next_cursor=page.next_cursor,
-                        warnings=page.warnings)
+    body = EntryListOut(entries=[entry_out(r) for r in page.rows], next_cursor=page.next_cursor, warnings=page.warnings)
     if args.json:
         out(body.model_dump())
         return 0
@@ -54,8 +67,7 @@ def cmd_entries(args: argparse.Namespace, settings: Settings) -> int:
         first_line = (e.title or e.text).strip().splitlines()[0] if (e.title or e.text).strip() else ""
         # A conversation turn dated only by `occurred_at` shows its day, as the listing sorts it.
         when = e.occurred_on or (e.read_only.occurred.start if e.read_only.occurred else "undated")
-        print(f"{when:>10}  {e.entry_id}  [{e.kind}, {e.intimacy}, {e.author or '-'}]  "
-              f"{first_line[:80]}")
+        print(f"{when:>10}  {e.entry_id}  [{e.kind}, {e.intimacy}, {e.author or '-'}]  {first_line[:80]}")
     if body.next_cursor:
         print(f"more: --cursor {body.next_cursor}")
     return 0

@@ -31,9 +31,19 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     qs = load_queries(queries, prefix)
     channels = tuple(args.channels) if args.channels else DEFAULT_CHANNELS
     with progress(len(qs), "queries") as bar:
-        result = run_eval(graph, embedder, settings, qs, channels, k=args.k, progress=bar.update,
-                          understanding=not args.no_understanding, diversify=not args.no_diversify,
-                          rerank=args.rerank, fusion=args.fusion)
+        result = run_eval(
+            graph,
+            embedder,
+            settings,
+            qs,
+            channels,
+            k=args.k,
+            progress=bar.update,
+            understanding=not args.no_understanding,
+            diversify=not args.no_diversify,
+            rerank=args.rerank,
+            fusion=args.fusion,
+        )
     result["ingest"] = {"written": report.written, "unchanged": report.unchanged, "errors": len(report.errors)}
     result["dataset"] = {"entries": str(entries), "queries": str(queries)}
     if args.json:
@@ -50,14 +60,24 @@ def add_eval(sub: Subparsers) -> None:
     ev.add_argument("--entries", required=True)
     ev.add_argument("--queries", required=True)
     ev.add_argument("--k", type=int, default=10)
-    ev.add_argument("--channels", type=channel_list,
-                    help=f"comma-separated subset of {','.join(CHANNEL_CHOICES)} (default: the search door's)")
+    ev.add_argument(
+        "--channels",
+        type=channel_list,
+        help=f"comma-separated subset of {','.join(CHANNEL_CHOICES)} (default: the search door's)",
+    )
     ev.add_argument("--entities", help="JSON list of {kind, name, aliases} to add to every dataset project")
     ev.add_argument("--no-understanding", action="store_true", help="embed the raw query; no extracted filters")
     ev.add_argument("--no-diversify", action="store_true", help="no diversification of near-duplicates on the ranking")
-    ev.add_argument("--rerank", choices=("none", "fast", "premium"), default="none",
-                    help="rerank tier applied after fusion (default none)")
-    ev.add_argument("--fusion", choices=("learned", "rrf"),
-                    help="learned ranker or fixed-weight RRF (default: MEMORA_FUSION, learned)")
+    ev.add_argument(
+        "--rerank",
+        choices=("none", "fast", "premium"),
+        default="none",
+        help="rerank tier applied after fusion (default none)",
+    )
+    ev.add_argument(
+        "--fusion",
+        choices=("learned", "rrf"),
+        help="learned ranker or fixed-weight RRF (default: MEMORA_FUSION, learned)",
+    )
     ev.add_argument("--json", action="store_true")
     ev.set_defaults(func=cmd_eval)

@@ -46,8 +46,10 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
     finally:
         if target is not None:
             target.close()
-    err(f"exported {args.project}: {entries} entries in {time.monotonic() - started:.1f}s"
-        + (f" to {args.out}" if args.out else ""))
+    err(
+        f"exported {args.project}: {entries} entries in {time.monotonic() - started:.1f}s"
+        + (f" to {args.out}" if args.out else "")
+    )
     return 0
 
 
@@ -75,24 +77,29 @@ def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
             return 2
     graph = connect(settings)
     if project_exists(graph, target) and not args.into_existing:
-        err(f"project {target} already exists; import into a new id with --as-project NEWID, or merge into it "
-            "with --into-existing (entries with the same id are replaced by the file's)")
+        err(
+            f"project {target} already exists; import into a new id with --as-project NEWID, or merge into it "
+            "with --into-existing (entries with the same id are replaced by the file's)"
+        )
         return 2
     started = time.monotonic()
     with progress(export.entries, "import") as bar:
-        report = Restorer(graph, active_embedder(graph, settings), export, target,
-                          embed=not args.defer_embedding).run(bar.update)
+        report = Restorer(graph, active_embedder(graph, settings), export, target, embed=not args.defer_embedding).run(
+            bar.update
+        )
     summary = report.as_dict()
     summary["seconds"] = round(time.monotonic() - started, 1)
     if args.json:
         out(summary)
     else:
-        print(f"imported {target}: members {report.members}, entities {report.entities}, declarations "
-              f"{report.declarations}, rejected names {report.dismissals}, witness grants {report.witness_grants}, "
-              f"entries written "
-              f"{report.entries.written} (unchanged {report.entries.unchanged}), chunks embedded "
-              f"{report.entries.chunks_embedded}, reused {report.entries.chunks_reused}, pending "
-              f"{report.entries.chunks_pending}, bad lines {len(report.entries.errors)} in {summary['seconds']}s")
+        print(
+            f"imported {target}: members {report.members}, entities {report.entities}, declarations "
+            f"{report.declarations}, rejected names {report.dismissals}, witness grants {report.witness_grants}, "
+            f"entries written "
+            f"{report.entries.written} (unchanged {report.entries.unchanged}), chunks embedded "
+            f"{report.entries.chunks_embedded}, reused {report.entries.chunks_reused}, pending "
+            f"{report.entries.chunks_pending}, bad lines {len(report.entries.errors)} in {summary['seconds']}s"
+        )
         for e in report.entries.errors:
             print(f"  line {e.line}{f' ({e.entry_id})' if e.entry_id else ''}: {e.reason}")
     return 0 if not report.entries.errors else 3
@@ -110,9 +117,13 @@ def add_import(sub: Subparsers) -> None:
     imp = sub.add_parser("import", help="restore a project written by `memora export`")
     imp.add_argument("file")
     imp.add_argument("--as-project", help="restore under this project id (entry ids are rewritten to it)")
-    imp.add_argument("--into-existing", action="store_true",
-                     help="merge into a project that already exists instead of refusing")
-    imp.add_argument("--defer-embedding", action="store_true",
-                     help="write at once and leave new chunks pending for the embedding worker")
+    imp.add_argument(
+        "--into-existing", action="store_true", help="merge into a project that already exists instead of refusing"
+    )
+    imp.add_argument(
+        "--defer-embedding",
+        action="store_true",
+        help="write at once and leave new chunks pending for the embedding worker",
+    )
     imp.add_argument("--json", action="store_true")
     imp.set_defaults(func=cmd_import)

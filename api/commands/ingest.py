@@ -68,8 +68,10 @@ class StopAtBatch:
         if self.signum is not None:
             raise Interrupted(self.signum, at_once=True)
         self.signum = signum
-        err(f"{signal.Signals(signum).name}: stopping once the batch being written commits "
-            f"(send it again to stop at once) …")
+        err(
+            f"{signal.Signals(signum).name}: stopping once the batch being written commits "
+            f"(send it again to stop at once) …"
+        )
 
     def __enter__(self) -> StopAtBatch:
         if threading.current_thread() is threading.main_thread():
@@ -85,15 +87,18 @@ class StopAtBatch:
 def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     from graph.members import authors_without_membership, ensure_owner, projects_without_owner
     from ingest.embedding_jobs import active_embedder
-    from ingest.pipeline import Ingestor, IngestReport, LineError, read_jsonl
+    from ingest.pipeline import Ingestor, IngestReport
+    from ingest.records import LineError, read_jsonl
 
     path = Path(args.file)
     if not path.is_file():
         err(f"no such file: {path}")
         return 2
     if is_export(path):
-        err(f"{path} is a memora export (its first line is the project header), not entries to ingest: restore it "
-            f"with `memora import {path}` (add --as-project NEWID to restore it under another id)")
+        err(
+            f"{path} is a memora export (its first line is the project header), not entries to ingest: restore it "
+            f"with `memora import {path}` (add --as-project NEWID to restore it under another id)"
+        )
         return 2
     graph = connect(settings)
     total = sum(1 for line in path.open(encoding="utf-8", errors="replace") if line.strip())
@@ -101,7 +106,8 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     with progress(total, "ingest") as bar, StopAtBatch(bar.update) as stop:
         try:
             Ingestor(graph, active_embedder(graph, settings), overwrite=args.overwrite).ingest(
-                stop.lines(read_jsonl(path)), report=report, progress=stop.progress)
+                stop.lines(read_jsonl(path)), report=report, progress=stop.progress
+            )
         except (Interrupted, KeyboardInterrupt) as exc:
             signum = exc.signum if isinstance(exc, Interrupted) else signal.SIGINT
             at_once = exc.at_once if isinstance(exc, Interrupted) else True
@@ -114,18 +120,24 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
         for project in projects:
             ensure_owner(graph, project, args.owner)
     for project, users in authors_without_membership(graph, projects).items():
-        err(f"note: in {project}, {', '.join(users)} wrote entries but are not members, so they cannot see them; "
-            f"add them with `memora member add --project {project} --user USER --role coauthor`")
+        err(
+            f"note: in {project}, {', '.join(users)} wrote entries but are not members, so they cannot see them; "
+            f"add them with `memora member add --project {project} --user USER --role coauthor`"
+        )
     for project in projects_without_owner(graph, projects):
-        err(f"note: {project} has no owner, so nobody can manage it over HTTP; make one with `memora member add "
-            f"--project {project} --user USER --role owner` (or ingest with --owner USER)")
+        err(
+            f"note: {project} has no owner, so nobody can manage it over HTTP; make one with `memora member add "
+            f"--project {project} --user USER --role owner` (or ingest with --owner USER)"
+        )
     summary = report.as_dict()
     if args.json:
         out(summary)
     else:
-        print(f"written {report.written}, unchanged {report.unchanged}, skipped {len(report.skipped)}, chunks "
-              f"embedded {report.chunks_embedded}, reused {report.chunks_reused}, pending {report.chunks_pending}, "
-              f"bad lines {len(report.errors)}")
+        print(
+            f"written {report.written}, unchanged {report.unchanged}, skipped {len(report.skipped)}, chunks "
+            f"embedded {report.chunks_embedded}, reused {report.chunks_reused}, pending {report.chunks_pending}, "
+            f"bad lines {len(report.errors)}"
+        )
         for e in report.errors:
             print(f"  line {e.line}{f' ({e.entry_id})' if e.entry_id else ''}: {e.reason}")
         for e in report.skipped:
@@ -150,23 +162,34 @@ def is_export(path: Path) -> bool:
     return False
 
 
-def interrupted(args: argparse.Namespace, report: IngestReport, stop: StopAtBatch, total: int, signum: int,
-                at_once: bool) -> int:
+def interrupted(
+    args: argparse.Namespace, report: IngestReport, stop: StopAtBatch, total: int, signum: int, at_once: bool
+) -> int:
     """What an interrupted run committed, on stderr (and as JSON on stdout with --json); 128 + the signal."""
     name = signal.Signals(signum).name
-    unsure = ("; the batch being written when it stopped (up to 64 entries) may also have committed"
-              if at_once else "")
-    err(f"interrupted ({name}) after {stop.processed} of {total} lines (every line through line {stop.through} "
+    unsure = "; the batch being written when it stopped (up to 64 entries) may also have committed" if at_once else ""
+    err(
+        f"interrupted ({name}) after {stop.processed} of {total} lines (every line through line {stop.through} "
         f"processed): written {report.written}, unchanged {report.unchanged}, chunks embedded "
         f"{report.chunks_embedded}, reused {report.chunks_reused}, pending {report.chunks_pending}, skipped "
-        f"{len(report.skipped)}, bad lines {len(report.errors)}{unsure}")
+        f"{len(report.skipped)}, bad lines {len(report.errors)}{unsure}"
+    )
     for e in report.errors:
         err(f"  line {e.line}{f' ({e.entry_id})' if e.entry_id else ''}: {e.reason}")
     err(f"to finish, {RESUME}" + (" (and --owner is applied then)" if args.owner else ""))
     if args.json:
-        out({**report.as_dict(), "interrupted": True, "signal": name, "lines_total": total,
-             "lines_processed": stop.processed, "processed_through_line": stop.through, "counts_exact": not at_once,
-             "resume": RESUME})
+        out(
+            {
+                **report.as_dict(),
+                "interrupted": True,
+                "signal": name,
+                "lines_total": total,
+                "lines_processed": stop.processed,
+                "processed_through_line": stop.through,
+                "counts_exact": not at_once,
+                "resume": RESUME,
+            }
+        )
     sys.stdout.flush()
     return 128 + signum
 
@@ -175,8 +198,10 @@ def add_ingest(sub: Subparsers) -> None:
     ing = sub.add_parser("ingest", help="ingest a JSON Lines file of entries")
     ing.add_argument("file")
     ing.add_argument("--owner", help="make this user owner of projects that have no owner yet")
-    ing.add_argument("--overwrite", action="store_true",
-                     help="replace entries changed through the API since this file last wrote them (skipped and "
-                          "reported otherwise)")
+    ing.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace entries changed through the API since this file last wrote them (skipped and reported otherwise)",
+    )
     ing.add_argument("--json", action="store_true")
     ing.set_defaults(func=cmd_ingest)

@@ -24,8 +24,10 @@ def cmd_member(args: argparse.Namespace, settings: Settings) -> int:
                 err(f"no such project: {args.project}")
                 return 2
             # A file ingest without --owner creates a project nobody belongs to: say so, and how to repair it.
-            err(f"note: {args.project} has no members, so nobody can manage it over HTTP; make one owner with "
-                f"`memora member add --project {args.project} --user USER --role owner`")
+            err(
+                f"note: {args.project} has no members, so nobody can manage it over HTTP; make one owner with "
+                f"`memora member add --project {args.project} --user USER --role owner`"
+            )
         show(members, args.json)
         return 0
     if not args.user or (args.action == "add" and not args.role):
@@ -34,8 +36,10 @@ def cmd_member(args: argparse.Namespace, settings: Settings) -> int:
     try:
         before = change_member(graph, args.project, args.user, args.role if args.action == "add" else None)
     except NoSuchProject:
-        err(f"no such project: {args.project} (create it with `memora project create --project "
-            f"{args.project} --owner USER`)")
+        err(
+            f"no such project: {args.project} (create it with `memora project create --project "
+            f"{args.project} --owner USER`)"
+        )
         return 2
     except LastOwner:
         err(f"{args.user} is the last owner of {args.project}: {LAST_OWNER}")

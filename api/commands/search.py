@@ -31,7 +31,8 @@ def channel_list(text: str) -> tuple[str, ...]:
     if unknown or not names:
         raise argparse.ArgumentTypeError(
             f"unknown channel(s) {', '.join(map(repr, unknown)) or '(none given)'}; choose from "
-            f"{', '.join(CHANNEL_CHOICES)}")
+            f"{', '.join(CHANNEL_CHOICES)}"
+        )
     return names
 
 
@@ -47,7 +48,7 @@ def result_count(text: str) -> int:
 
 
 def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
-    from api.models import SearchResponseOut
+    from api.models_search import SearchResponseOut
     from graph.visibility import Viewer
     from ingest.embedding_jobs import active_embedder
     from queries.search.door import hybrid_search
@@ -57,13 +58,33 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
         err("--to is before --from")
         return 2
     graph = connect(settings, migrate_schema=False)
-    filters = Filters(date_from=args.date_from, date_to=args.date_to, persons=args.person or None,
-                      places=args.place or None, author_ids=args.author or None, intimacy_max=args.intimacy_max)
-    options = SearchOptions(k=args.k, explain=args.explain, filters=filters, diversify=not args.no_diversify,
-                            channels=args.channels or DEFAULT_CHANNELS, now=args.now, rerank=args.rerank)
+    filters = Filters(
+        date_from=args.date_from,
+        date_to=args.date_to,
+        persons=args.person or None,
+        places=args.place or None,
+        author_ids=args.author or None,
+        intimacy_max=args.intimacy_max,
+    )
+    options = SearchOptions(
+        k=args.k,
+        explain=args.explain,
+        filters=filters,
+        diversify=not args.no_diversify,
+        channels=args.channels or DEFAULT_CHANNELS,
+        now=args.now,
+        rerank=args.rerank,
+    )
     try:
-        resp = hybrid_search(graph, active_embedder(graph, settings), settings, Viewer(user_id=args.as_user), args.text,
-                             Scope(project_id=args.project, multi_project=args.project is None), options)
+        resp = hybrid_search(
+            graph,
+            active_embedder(graph, settings),
+            settings,
+            Viewer(user_id=args.as_user),
+            args.text,
+            Scope(project_id=args.project, multi_project=args.project is None),
+            options,
+        )
     except AccessDenied as exc:
         err(str(exc))
         return 4
@@ -77,8 +98,10 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
 
 def _print_search(body: dict[str, Any]) -> None:
     """The human form of the API's body: the header's latency is the body's `latency_ms.total`, as written there."""
-    print(f"{len(body['results'])} of {body['total_candidates']} candidates (source: {body['source']}, "
-          f"{body['latency_ms']['total']} ms)")
+    print(
+        f"{len(body['results'])} of {body['total_candidates']} candidates (source: {body['source']}, "
+        f"{body['latency_ms']['total']} ms)"
+    )
     for warning in body["warnings"]:
         print(f"warning: {warning}")
     if body.get("answer"):  # an entity question (queries/entities/entity_questions.py)
@@ -87,8 +110,10 @@ def _print_search(body: dict[str, Any]) -> None:
         items = ", ".join(f"{a['name']} ({a['score']:g})" for a in answer["items"])
         print(f"answer ({answer['kind']}{about}): {items}")
     for i, r in enumerate(body["results"], start=1):
-        print(f"{i:2d}. [{r['intimacy_level']}] {r['entry_id']} ({r['occurred_on'] or 'undated'}, {r['author_id']}) "
-              f"{r['score']:.4f}")
+        print(
+            f"{i:2d}. [{r['intimacy_level']}] {r['entry_id']} ({r['occurred_on'] or 'undated'}, {r['author_id']}) "
+            f"{r['score']:.4f}"
+        )
         print(f"    {r['snippet_md']}")
     explained = body.get("query_understanding")
     if explained:
@@ -178,8 +203,12 @@ def add_search(sub: Subparsers) -> None:
     se.add_argument("--intimacy-max", choices=["public", "circle", "intimate", "private"])
     se.add_argument("--explain", action="store_true")
     se.add_argument("--no-diversify", action="store_true", help="keep near-identical entries (no MMR)")
-    se.add_argument("--rerank", choices=["none", "fast", "premium"], default="none",
-                    help="second stage: fast (cross-encoder, MEMORA_RERANKER) or premium (MEMORA_LLM_*)")
+    se.add_argument(
+        "--rerank",
+        choices=["none", "fast", "premium"],
+        default="none",
+        help="second stage: fast (cross-encoder, MEMORA_RERANKER) or premium (MEMORA_LLM_*)",
+    )
     se.add_argument("--json", action="store_true")
     se.set_defaults(func=cmd_search)
 
@@ -190,7 +219,8 @@ def add_understand(sub: Subparsers) -> None:
     und.add_argument("--project", help="match against this project's entities and aliases, in its hemisphere")
     und.add_argument("--now", type=iso_date, help="YYYY-MM-DD (default: today)")
     und.add_argument("--locale", choices=["es", "en", "fr"])
-    und.add_argument("--hemisphere", choices=["north", "south"],
-                     help="what the seasons mean (default: the project's, else north)")
+    und.add_argument(
+        "--hemisphere", choices=["north", "south"], help="what the seasons mean (default: the project's, else north)"
+    )
     und.add_argument("--json", action="store_true", help="the structured result (the API's query_understanding)")
     und.set_defaults(func=cmd_understand)

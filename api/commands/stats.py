@@ -21,15 +21,18 @@ def cmd_stats(args: argparse.Namespace, settings: Settings) -> int:
     if not args.json:
         data["click_through"] = {f"position {p}": v for p, v in stats.click_through.items()}
         if not stats.searches:
-            data["note"] = (f"no searches logged in the last {args.days} days (MEMORA_SEARCH_LOG_SAMPLE is "
-                            f"{settings.search_log_sample}; only API searches are logged)")
+            data["note"] = (
+                f"no searches logged in the last {args.days} days (MEMORA_SEARCH_LOG_SAMPLE is "
+                f"{settings.search_log_sample}; only API searches are logged)"
+            )
     show(data, args.json)
     return 0
 
 
 def add_stats(sub: Subparsers) -> None:
-    p = sub.add_parser("stats", help="search latency per stage, channel shares and click-through, from the "
-                                     "sampled retrieval log")
+    p = sub.add_parser(
+        "stats", help="search latency per stage, channel shares and click-through, from the sampled retrieval log"
+    )
     p.add_argument("--days", type=int, default=30, help="look back this many days (default 30)")
     p.add_argument("--project", help="only searches of this project")
     p.add_argument("--json", action="store_true", help="the figures as JSON")

@@ -47,8 +47,10 @@ def cmd_summary(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         out(body)
     else:
-        print(f"{body['audience']} summary of {period_id or args.project} ({body['producer']}, "
-              f"{body['entry_count']} entries, {body['words']} words, generated {body['generated_at']})")
+        print(
+            f"{body['audience']} summary of {period_id or args.project} ({body['producer']}, "
+            f"{body['entry_count']} entries, {body['words']} words, generated {body['generated_at']})"
+        )
         print(body["text"] or "(no entries)")
     return 0
 
@@ -83,8 +85,16 @@ def cmd_chapter(args: argparse.Namespace, settings: Settings) -> int:
     embedder = active_embedder(graph, settings)
     viewer = Viewer(user_id=args.as_user)
     try:
-        ctx = chapter_context(graph, embedder, settings, serving_summaries(graph, settings, embedder), viewer,
-                              args.project, args.theme, args.budget)
+        ctx = chapter_context(
+            graph,
+            embedder,
+            settings,
+            serving_summaries(graph, settings, embedder),
+            viewer,
+            args.project,
+            args.theme,
+            args.budget,
+        )
     except (NotMember, AccessDenied):
         err("not a member of this project")
         return NOT_MEMBER_EXIT
@@ -96,8 +106,13 @@ def cmd_chapter(args: argparse.Namespace, settings: Settings) -> int:
         finally:
             if llm is not None:
                 llm.close()
-        body = DraftOut(text=result.text, producer=result.producer, citations=result.citations,
-                        fallback_reason=result.fallback_reason, context=ChapterContextOut(**body)).model_dump()
+        body = DraftOut(
+            text=result.text,
+            producer=result.producer,
+            citations=result.citations,
+            fallback_reason=result.fallback_reason,
+            context=ChapterContextOut(**body),
+        ).model_dump()
     if args.json:
         out(body)
     elif args.draft:
@@ -114,8 +129,10 @@ def print_context(body: dict[str, Any], indent: str = "") -> None:
     for p in body["periods"]:
         print(f"{indent}period {p['name']} ({p['start']} – {p['end']}): {p['summary'][:200]}")
     for e in body["entries"]:
-        print(f"{indent}[{e['citation']}] {e['occurred_on'] or 'undated'} {e['entry_id']} ({e['author_id']}): "
-              f"{' '.join(e['text'].split())[:140]}")
+        print(
+            f"{indent}[{e['citation']}] {e['occurred_on'] or 'undated'} {e['entry_id']} ({e['author_id']}): "
+            f"{' '.join(e['text'].split())[:140]}"
+        )
     print(f"{indent}{body['used_tokens']} of {body['budget_tokens']} tokens ({body['tokenizer']})")
     for w in body.get("warnings") or []:
         print(f"{indent}warning: {w}")

@@ -88,14 +88,16 @@ class Refusal:
     def text(self) -> str:
         if isinstance(self.detail, list):
             return "invalid arguments: " + "; ".join(
-                f"{'.'.join(str(p) for p in e['loc'][1:]) or e['loc'][0]}: {e['msg']}" for e in self.detail)
+                f"{'.'.join(str(p) for p in e['loc'][1:]) or e['loc'][0]}: {e['msg']}" for e in self.detail
+            )
         return str(self.detail)
 
 
 def invalid(exc: ValidationError) -> HTTPException:
     """Arguments refused by their model, as the API's 422 (`loc`, `msg`, `type`; the input never echoed)."""
-    return HTTPException(422, [{"loc": ["arguments", *e["loc"]], "msg": e["msg"], "type": e["type"]}
-                               for e in exc.errors()])
+    return HTTPException(
+        422, [{"loc": ["arguments", *e["loc"]], "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
+    )
 
 
 def refusal_of(exc: BaseException) -> Refusal:

@@ -25,15 +25,17 @@ from api.services import Services
 SCHEME = "memora"
 PROJECTS = f"{SCHEME}://projects"
 PROMPT = "write_chapter"
-PROMPT_ARGUMENTS = (("project_id", "The project to write from.", True),
-                    ("theme", "What the chapter is about: free text (\"los veranos en Cádiz\") or a period id.",
-                     True),
-                    ("budget_tokens", "How much context to gather (default 4000 tokens).", False))
+PROMPT_ARGUMENTS = (
+    ("project_id", "The project to write from.", True),
+    ("theme", 'What the chapter is about: free text ("los veranos en Cádiz") or a period id.', True),
+    ("budget_tokens", "How much context to gather (default 4000 tokens).", False),
+)
 INSTRUCTION = (
-    "Write a chapter of a first-person memoir about \"{theme}\", using only the context below (a project summary, "
+    'Write a chapter of a first-person memoir about "{theme}", using only the context below (a project summary, '
     "the chapters that match the theme and their best entries in date order). Cite every fact with the id of the "
     "entry it comes from, in square brackets: [{example}]. Do not invent events, names or dates the entries do not "
-    "give; where the context is thin, say so rather than fill it in.\n\nContext (JSON):\n{context}")
+    "give; where the context is thin, say so rather than fill it in.\n\nContext (JSON):\n{context}"
+)
 
 
 def project_uri(project_id: str) -> str:
@@ -57,12 +59,21 @@ def listing(svc: Services, caller: Caller) -> list[dict[str, Any]]:
     mine = projects.my_projects(caller.viewer, svc)
     out = [{"uri": PROJECTS, "name": "projects", "description": "Your projects and your role in each."}]
     for p in mine:
-        out.append({"uri": project_uri(p.project_id), "name": p.name or p.project_id,
-                    "description": f"Project {p.project_id} ({p.role}) and its chapters you may see."})
+        out.append(
+            {
+                "uri": project_uri(p.project_id),
+                "name": p.name or p.project_id,
+                "description": f"Project {p.project_id} ({p.role}) and its chapters you may see.",
+            }
+        )
         for c in summaries.project_periods(p.project_id, caller.viewer, svc):
-            out.append({"uri": chapter_uri(p.project_id, c.id), "name": c.name,
-                        "description": f"Chapter of {p.project_id}: {c.entries} entries you may see, with your "
-                                       "summary."})
+            out.append(
+                {
+                    "uri": chapter_uri(p.project_id, c.id),
+                    "name": c.name,
+                    "description": f"Chapter of {p.project_id}: {c.entries} entries you may see, with your summary.",
+                }
+            )
     return out
 
 
@@ -71,10 +82,17 @@ def read(svc: Services, caller: Caller, uri: str) -> dict[str, Any]:
     _not_witness(caller)
     parts = urlsplit(uri)
     path = [unquote(s) for s in parts.path.split("/") if s]
-    if parts.scheme != SCHEME or parts.netloc != "projects" or len(path) not in (0, 1, 3) or (
-            len(path) == 3 and path[1] != "chapters"):
-        raise HTTPException(404, f"no such resource (resources: {PROJECTS}, {PROJECTS}/{{project_id}}, "
-                                 f"{PROJECTS}/{{project_id}}/chapters/{{period_id}})")
+    if (
+        parts.scheme != SCHEME
+        or parts.netloc != "projects"
+        or len(path) not in (0, 1, 3)
+        or (len(path) == 3 and path[1] != "chapters")
+    ):
+        raise HTTPException(
+            404,
+            f"no such resource (resources: {PROJECTS}, {PROJECTS}/{{project_id}}, "
+            f"{PROJECTS}/{{project_id}}/chapters/{{period_id}})",
+        )
     mine = projects.my_projects(caller.viewer, svc)
     if not path:
         return ProjectsOut(projects=mine).model_dump(mode="json")
@@ -100,6 +118,5 @@ def prompt(svc: Services, caller: Caller, arguments: dict[str, str]) -> tuple[st
     ctx = summaries.chapter(body, caller.viewer, svc).model_dump(mode="json")
     cited = [e.get("entry_id") for e in ctx.get("entries", []) if isinstance(e, dict)]
     example = cited[0] if cited else f"{body.project_id}/entry-id"
-    text = INSTRUCTION.format(theme=body.theme, example=example,
-                              context=json.dumps(ctx, ensure_ascii=False, indent=1))
+    text = INSTRUCTION.format(theme=body.theme, example=example, context=json.dumps(ctx, ensure_ascii=False, indent=1))
     return f"Write a chapter about {body.theme!r} from project {body.project_id}, citing entry ids.", text

@@ -37,16 +37,21 @@ from api.middleware import BodyLimit
 from api.ratelimit import Limits
 from api.services import Services
 
-INSTRUCTIONS = ("Memora Graph: a person's memories (diary, chronicle, transcripts, witness accounts). Every answer "
-                "holds only what the caller may see. Cite entries by their `entry_id`.")
+INSTRUCTIONS = (
+    "Memora Graph: a person's memories (diary, chronicle, transcripts, witness accounts). Every answer "
+    "holds only what the caller may see. Cite entries by their `entry_id`."
+)
 MCP_PATH = "/mcp"
 LOOPBACK_HOSTS = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
 
 
 def _error(exc: BaseException) -> types.CallToolResult:
     r = refusal_of(exc)
-    return types.CallToolResult(content=[types.TextContent(type="text", text=r.text)], isError=True,
-                                structuredContent={"status": r.status, "detail": r.detail})
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=r.text)],
+        isError=True,
+        structuredContent={"status": r.status, "detail": r.detail},
+    )
 
 
 def _mcp_error(exc: BaseException) -> McpError:
@@ -65,9 +70,15 @@ def build_server(svc: Services, current: Callable[[], Caller]) -> Server[Any, An
 
     @server.list_tools()
     async def list_tools() -> list[types.Tool]:
-        return [types.Tool(name=t.name, description=t.description, inputSchema=args.model_json_schema(),
-                           outputSchema=t.result.model_json_schema(mode="serialization"))
-                for t, args in tools.listed(current())]
+        return [
+            types.Tool(
+                name=t.name,
+                description=t.description,
+                inputSchema=args.model_json_schema(),
+                outputSchema=t.result.model_json_schema(mode="serialization"),
+            )
+            for t, args in tools.listed(current())
+        ]
 
     # The route's model validates the arguments, with the API's messages; the result is a dump of the route's
     # response model, so it is returned as is (the SDK's own check of it against the schema, jsonschema's
@@ -78,9 +89,10 @@ def build_server(svc: Services, current: Callable[[], Caller]) -> Server[Any, An
             result: dict[str, Any] = await in_thread(tools.call, name, arguments)
         except Exception as exc:
             return _error(exc)
-        return types.CallToolResult(content=[types.TextContent(type="text", text=json.dumps(result,
-                                                                                          ensure_ascii=False))],
-                                    structuredContent=result)
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=json.dumps(result, ensure_ascii=False))],
+            structuredContent=result,
+        )
 
     @server.list_resources()
     async def list_resources() -> list[types.Resource]:
@@ -88,8 +100,12 @@ def build_server(svc: Services, current: Callable[[], Caller]) -> Server[Any, An
             found = await in_thread(resources.listing)
         except Exception as exc:
             raise _mcp_error(exc) from None
-        return [types.Resource(uri=AnyUrl(r["uri"]), name=r["name"], description=r["description"],
-                               mimeType="application/json") for r in found]
+        return [
+            types.Resource(
+                uri=AnyUrl(r["uri"]), name=r["name"], description=r["description"], mimeType="application/json"
+            )
+            for r in found
+        ]
 
     @server.read_resource()
     async def read_resource(uri: AnyUrl) -> Iterable[ReadResourceContents]:
@@ -103,22 +119,30 @@ def build_server(svc: Services, current: Callable[[], Caller]) -> Server[Any, An
     async def list_prompts() -> list[types.Prompt]:
         if current().witness_token is not None:
             return []
-        return [types.Prompt(name=resources.PROMPT, description="Write a chapter from this context, citing entry "
-                                                                 "ids (the context of `chapter_context`).",
-                             arguments=[types.PromptArgument(name=n, description=d, required=r)
-                                        for n, d, r in resources.PROMPT_ARGUMENTS])]
+        return [
+            types.Prompt(
+                name=resources.PROMPT,
+                description="Write a chapter from this context, citing entry ids (the context of `chapter_context`).",
+                arguments=[
+                    types.PromptArgument(name=n, description=d, required=r) for n, d, r in resources.PROMPT_ARGUMENTS
+                ],
+            )
+        ]
 
     @server.get_prompt()
     async def get_prompt(name: str, arguments: dict[str, str] | None) -> types.GetPromptResult:
         if name != resources.PROMPT:
-            raise McpError(types.ErrorData(code=types.INVALID_PARAMS, message=f"no such prompt (prompts: "
-                                                                              f"{resources.PROMPT})"))
+            raise McpError(
+                types.ErrorData(code=types.INVALID_PARAMS, message=f"no such prompt (prompts: {resources.PROMPT})")
+            )
         try:
             description, text = await in_thread(resources.prompt, arguments or {})
         except Exception as exc:
             raise _mcp_error(exc) from None
-        return types.GetPromptResult(description=description, messages=[
-            types.PromptMessage(role="user", content=types.TextContent(type="text", text=text))])
+        return types.GetPromptResult(
+            description=description,
+            messages=[types.PromptMessage(role="user", content=types.TextContent(type="text", text=text))],
+        )
 
     return server
 
@@ -163,17 +187,22 @@ class AuthGate:
         await self.app(scope, receive, send)
 
 
-def http_app(svc: Services, host: str = "127.0.0.1",
-             lifespan_extra: Callable[[], Any] | None = None) -> Starlette:
+def http_app(svc: Services, host: str = "127.0.0.1", lifespan_extra: Callable[[], Any] | None = None) -> Starlette:
     """The streamable-HTTP server at `/mcp`, with the API's body limit, rate limits and token checks (raises
     `JwtConfigError` when MEMORA_AUTH_* is incomplete, like `create_app`). On a loopback host, requests naming
     another Host are refused (DNS rebinding)."""
     server = build_server(svc, _http_caller)
     loopback = host in ("127.0.0.1", "localhost", "::1")
-    security = TransportSecuritySettings(enable_dns_rebinding_protection=loopback,
-                                         allowed_hosts=LOOPBACK_HOSTS if loopback else [])
-    manager = StreamableHTTPSessionManager(server, json_response=True, stateless=True, security_settings=security,
-                                           max_request_body_size=svc.settings.max_body_bytes)
+    security = TransportSecuritySettings(
+        enable_dns_rebinding_protection=loopback, allowed_hosts=LOOPBACK_HOSTS if loopback else []
+    )
+    manager = StreamableHTTPSessionManager(
+        server,
+        json_response=True,
+        stateless=True,
+        security_settings=security,
+        max_request_body_size=svc.settings.max_body_bytes,
+    )
 
     @asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
@@ -184,8 +213,11 @@ def http_app(svc: Services, host: str = "127.0.0.1",
                 with lifespan_extra():
                     yield
 
-    app = Starlette(routes=[Route(MCP_PATH, endpoint=AuthGate(manager.handle_request))], lifespan=lifespan,
-                    middleware=[Middleware(BodyLimit, limit=svc.settings.max_body_bytes)])
+    app = Starlette(
+        routes=[Route(MCP_PATH, endpoint=AuthGate(manager.handle_request))],
+        lifespan=lifespan,
+        middleware=[Middleware(BodyLimit, limit=svc.settings.max_body_bytes)],
+    )
     app.state.services = svc
     app.state.limits = Limits(svc.settings)
     app.state.jwt = verifier_for(svc.settings)

@@ -20,15 +20,7 @@ from pydantic import BaseModel
 from api.deps import require_member
 from api.mcp.caller import WITNESS_ONLY, Caller
 from api.middleware import too_large
-from api.models import (
-    EntryIn,
-    EntryOut,
-    SearchRequest,
-    SearchResponseOut,
-    WitnessEntryIn,
-    WitnessSearchRequest,
-    WriteOut,
-)
+from api.models import EntryIn, EntryOut, WitnessEntryIn, WitnessSearchRequest, WriteOut
 from api.models_live import LiveContextOut, LiveRequest
 from api.models_mcp import (
     AddEntryIn,
@@ -38,6 +30,7 @@ from api.models_mcp import (
     SummaryIn,
     SummaryToolOut,
 )
+from api.models_search import SearchRequest, SearchResponseOut
 from api.models_summaries import ChapterContextOut, ChapterRequest
 from api.ratelimit import spend_from
 from api.routes import entities, entries, live, summaries, witnesses
@@ -87,13 +80,22 @@ def _entity_question(svc: Services, caller: Caller, args: dict[str, Any]) -> Bas
     if a.question != "importance" and a.entity is None:
         raise _missing("entity")
     if a.kind == "period" and a.question != "similar":
-        raise HTTPException(422, [{"loc": ["arguments", "kind"], "msg": "Input should be 'person', 'place' or "
-                                   "'thing' (a chapter only for `similar`)", "type": "literal_error"}])
+        raise HTTPException(
+            422,
+            [
+                {
+                    "loc": ["arguments", "kind"],
+                    "msg": "Input should be 'person', 'place' or 'thing' (a chapter only for `similar`)",
+                    "type": "literal_error",
+                }
+            ],
+        )
     who, p, kind = caller.viewer, a.project_id, a.kind if a.kind != "period" else None
     out = EntityAnswerOut(question=a.question)
     if a.question == "cooccurrence":
-        out.cooccurrence = entities.get_cooccurrence(p, who, svc, a.entity or "", a.limit, kind,
-                                                     a.measure, a.date_from, a.date_to)
+        out.cooccurrence = entities.get_cooccurrence(
+            p, who, svc, a.entity or "", a.limit, kind, a.measure, a.date_from, a.date_to
+        )
     elif a.question == "timeline":
         out.timeline = entities.get_timeline(p, who, svc, a.entity or "", a.resolution)
     elif a.question == "importance":
@@ -107,8 +109,9 @@ def _summary(svc: Services, caller: Caller, args: dict[str, Any]) -> BaseModel:
     a = SummaryIn.model_validate(args)
     require_member(svc, a.project_id, caller.viewer)  # the routes' `ProjectMember` dependency
     if a.period is None:
-        return SummaryToolOut(project_id=a.project_id,
-                              summary=summaries.project_summary(a.project_id, caller.viewer, svc))
+        return SummaryToolOut(
+            project_id=a.project_id, summary=summaries.project_summary(a.project_id, caller.viewer, svc)
+        )
     for period in summaries.project_periods(a.project_id, caller.viewer, svc):
         if a.period == period.id or period_id(a.project_id, a.period) == period.id:  # the id, or any spelling
             return SummaryToolOut(project_id=a.project_id, period=period, summary=period.summary)
@@ -134,25 +137,70 @@ def _add_entry(svc: Services, caller: Caller, args: dict[str, Any]) -> BaseModel
     return entries.create_entry(body, caller.viewer, svc, wait=wait)
 
 
-TOOLS: dict[str, Tool] = {t.name: t for t in (
-    Tool("search", "Hybrid search (meaning, keywords, names, dates) over the entries the caller may see; the body "
-         "of POST /v1/search. Results cite entry ids.", SearchRequest, SearchResponseOut, _search,
-         WitnessSearchRequest),
-    Tool("get_entry", "One entry as it was written (GET /v1/entries/{id}); a hidden entry answers exactly like a "
-         "missing one.", GetEntryIn, EntryOut, _get_entry, GetEntryIn),
-    Tool("entity_question", "Questions about persons, places and things, counted over visible entries only: "
-         "co-occurrence, timeline, importance, similar (GET /v1/projects/{p}/analytics/...).", EntityQuestionIn,
-         EntityAnswerOut, _entity_question),
-    Tool("summary", "The caller's summary of a project, or of one chapter with `period` "
-         "(GET /v1/projects/{p}/summary and /periods).", SummaryIn, SummaryToolOut, _summary),
-    Tool("chapter_context", "What a chapter about `theme` should draw on within `budget_tokens`: the project "
-         "summary, the matching chapters and their best entries in date order, with entry ids to cite "
-         "(POST /v1/context/chapter).", ChapterRequest, ChapterContextOut, _chapter_context),
-    Tool("live_context", "An interviewer's live context: entries, persons and places related to the end of a "
-         "running transcript (POST /v1/context/live).", LiveRequest, LiveContextOut, _live_context),
-    Tool("add_entry", "Write an entry (owners and coauthors of the project; POST /v1/entries). With a witness "
-         "link: the witness's own account in their chapter.", AddEntryIn, WriteOut, _add_entry, WitnessEntryIn),
-)}
+TOOLS: dict[str, Tool] = {
+    t.name: t
+    for t in (
+        Tool(
+            "search",
+            "Hybrid search (meaning, keywords, names, dates) over the entries the caller may see; the body "
+            "of POST /v1/search. Results cite entry ids.",
+            SearchRequest,
+            SearchResponseOut,
+            _search,
+            WitnessSearchRequest,
+        ),
+        Tool(
+            "get_entry",
+            "One entry as it was written (GET /v1/entries/{id}); a hidden entry answers exactly like a missing one.",
+            GetEntryIn,
+            EntryOut,
+            _get_entry,
+            GetEntryIn,
+        ),
+        Tool(
+            "entity_question",
+            "Questions about persons, places and things, counted over visible entries only: "
+            "co-occurrence, timeline, importance, similar (GET /v1/projects/{p}/analytics/...).",
+            EntityQuestionIn,
+            EntityAnswerOut,
+            _entity_question,
+        ),
+        Tool(
+            "summary",
+            "The caller's summary of a project, or of one chapter with `period` "
+            "(GET /v1/projects/{p}/summary and /periods).",
+            SummaryIn,
+            SummaryToolOut,
+            _summary,
+        ),
+        Tool(
+            "chapter_context",
+            "What a chapter about `theme` should draw on within `budget_tokens`: the project "
+            "summary, the matching chapters and their best entries in date order, with entry ids to cite "
+            "(POST /v1/context/chapter).",
+            ChapterRequest,
+            ChapterContextOut,
+            _chapter_context,
+        ),
+        Tool(
+            "live_context",
+            "An interviewer's live context: entries, persons and places related to the end of a "
+            "running transcript (POST /v1/context/live).",
+            LiveRequest,
+            LiveContextOut,
+            _live_context,
+        ),
+        Tool(
+            "add_entry",
+            "Write an entry (owners and coauthors of the project; POST /v1/entries). With a witness "
+            "link: the witness's own account in their chapter.",
+            AddEntryIn,
+            WriteOut,
+            _add_entry,
+            WitnessEntryIn,
+        ),
+    )
+}
 
 
 def listed(caller: Caller) -> list[tuple[Tool, type[BaseModel]]]:
@@ -170,6 +218,7 @@ def call(svc: Services, caller: Caller, name: str, args: dict[str, Any]) -> dict
     if caller.witness_token is not None and tool.witness_arguments is None:
         raise HTTPException(403, WITNESS_ONLY)
     if caller.body_limit is not None and len(json.dumps(args, ensure_ascii=False).encode()) > caller.body_limit:
-        raise HTTPException(422, [{"loc": ["arguments"], "msg": too_large(caller.body_limit),
-                                   "type": "body_too_large"}])
+        raise HTTPException(
+            422, [{"loc": ["arguments"], "msg": too_large(caller.body_limit), "type": "body_too_large"}]
+        )
     return tool.call(svc, caller, args).model_dump(mode="json", by_alias=True)

@@ -11,15 +11,33 @@ from fastapi import HTTPException, Query
 from api.date_range import BadRange, date_range
 
 _VAGUE = "`YYYY`, `YYYY-MM` or `YYYY-MM-DD`"
-DateFrom = Annotated[str | None, Query(alias="from", max_length=50, description=(
-    f"Only entries whose date ends on or after the start of this date ({_VAGUE}: `2009` means 2009-01-01)."))]
-DateTo = Annotated[str | None, Query(alias="to", max_length=50, description=(
-    f"Only entries whose date starts on or before the end of this date ({_VAGUE}: `2009` means 2009-12-31)."))]
+DateFrom = Annotated[
+    str | None,
+    Query(
+        alias="from",
+        max_length=50,
+        description=(
+            f"Only entries whose date ends on or after the start of this date ({_VAGUE}: `2009` means 2009-01-01)."
+        ),
+    ),
+]
+DateTo = Annotated[
+    str | None,
+    Query(
+        alias="to",
+        max_length=50,
+        description=(
+            f"Only entries whose date starts on or before the end of this date ({_VAGUE}: `2009` means 2009-12-31)."
+        ),
+    ),
+]
 
-MEASURE_DOC = ("How companions are ranked. `jaccard` (default): shared entries / entries naming either, which "
-               "favours neither whoever is everywhere nor whoever appears once; `pmi`: log2(N·shared/(n_x·n_y)) "
-               "over the caller's visible entries in the range, which lifts rare companions; `count`: shared "
-               "entries.")
+MEASURE_DOC = (
+    "How companions are ranked. `jaccard` (default): shared entries / entries naming either, which "
+    "favours neither whoever is everywhere nor whoever appears once; `pmi`: log2(N·shared/(n_x·n_y)) "
+    "over the caller's visible entries in the range, which lifts rare companions; `count`: shared "
+    "entries."
+)
 
 
 def query_range(date_from: str | None, date_to: str | None) -> tuple[date | None, date | None]:

@@ -27,29 +27,48 @@ router = APIRouter(prefix="/v1/projects/{project_id}", tags=["entities"], respon
 def get_entities(project_id: str, who: ProjectMember, svc: ServicesDep) -> list[EntityOut]:
     """Persons, places and things with their aliases, as the caller knows them: named by entries they may see or by
     declarations whose audience includes them."""
-    return [EntityOut(id=e.id, kind=e.kind, name=e.name, aliases=list(e.aliases))  # type: ignore[arg-type]
-            for e in list_visible_entities(svc.graph, [project_id], visibility_params(who))]
+    return [
+        EntityOut(id=e.id, kind=e.kind, name=e.name, aliases=list(e.aliases))  # type: ignore[arg-type]
+        for e in list_visible_entities(svc.graph, [project_id], visibility_params(who))
+    ]
 
 
 @router.get("/analytics/cooccurrence", response_model=CooccurrenceOut)
-def get_cooccurrence(project_id: str, who: ViewerDep, svc: ServicesDep, entity: Annotated[str, Query(max_length=200)],
-                     limit: Annotated[int, Query(ge=1, le=100)] = 10,
-                     kind: Annotated[Literal["person", "place", "thing"] | None, Query()] = None,
-                     measure: Annotated[Literal["jaccard", "pmi", "count"], Query(description=MEASURE_DOC)] = "jaccard",
-                     date_from: DateFrom = None, date_to: DateTo = None) -> CooccurrenceOut:
+def get_cooccurrence(
+    project_id: str,
+    who: ViewerDep,
+    svc: ServicesDep,
+    entity: Annotated[str, Query(max_length=200)],
+    limit: Annotated[int, Query(ge=1, le=100)] = 10,
+    kind: Annotated[Literal["person", "place", "thing"] | None, Query()] = None,
+    measure: Annotated[Literal["jaccard", "pmi", "count"], Query(description=MEASURE_DOC)] = "jaccard",
+    date_from: DateFrom = None,
+    date_to: DateTo = None,
+) -> CooccurrenceOut:
     """Who or what appears with an entity ("who appears with Pep?"), counted over visible entries only; `kind`
     keeps companions of one kind, `from`/`to` entries whose date overlaps the range."""
     require_member(svc, project_id, who)
     start, end = query_range(date_from, date_to)
     e = _visible_entity(svc, project_id, who, entity)
-    return CooccurrenceOut.model_validate({
-        "entity": _ref(e), "measure": measure,
-        "with": co_occurrence(svc.graph, visibility_params(who), project_id, e.id, limit, kind, measure, start, end)})
+    return CooccurrenceOut.model_validate(
+        {
+            "entity": _ref(e),
+            "measure": measure,
+            "with": co_occurrence(
+                svc.graph, visibility_params(who), project_id, e.id, limit, kind, measure, start, end
+            ),
+        }
+    )
 
 
 @router.get("/analytics/timeline", response_model=TimelineOut)
-def get_timeline(project_id: str, who: ViewerDep, svc: ServicesDep, entity: Annotated[str, Query(max_length=200)],
-                 resolution: Annotated[Literal["year", "month"], Query()] = "year") -> TimelineOut:
+def get_timeline(
+    project_id: str,
+    who: ViewerDep,
+    svc: ServicesDep,
+    entity: Annotated[str, Query(max_length=200)],
+    resolution: Annotated[Literal["year", "month"], Query()] = "year",
+) -> TimelineOut:
     """Visible entries per year (and per month with `resolution=month`) mentioning an entity ("when did Marta
     disappear from my life?")."""
     e = _visible_entity(svc, project_id, who, entity)
@@ -61,26 +80,42 @@ def get_timeline(project_id: str, who: ViewerDep, svc: ServicesDep, entity: Anno
 
 
 @router.get("/analytics/importance", response_model=list[ImportanceOut])
-def get_importance(project_id: str, who: ViewerDep, svc: ServicesDep,
-                   kind: Annotated[Literal["person", "place", "thing"] | None, Query()] = None,
-                   limit: Annotated[int, Query(ge=1, le=100)] = 10) -> list[ImportanceOut]:
+def get_importance(
+    project_id: str,
+    who: ViewerDep,
+    svc: ServicesDep,
+    kind: Annotated[Literal["person", "place", "thing"] | None, Query()] = None,
+    limit: Annotated[int, Query(ge=1, le=100)] = 10,
+) -> list[ImportanceOut]:
     """The project's most important entities: visible entries × (1 + chapters + years) they span."""
     require_member(svc, project_id, who)
-    return [ImportanceOut.model_validate(row)
-            for row in importance(svc.graph, visibility_params(who), project_id, kind, limit)]
+    return [
+        ImportanceOut.model_validate(row)
+        for row in importance(svc.graph, visibility_params(who), project_id, kind, limit)
+    ]
 
 
-@router.post("/entities", response_model=EntityOut, dependencies=[WriteBudget],
-             responses=rate_limited("the caller's write budget is spent"))
+@router.post(
+    "/entities",
+    response_model=EntityOut,
+    dependencies=[WriteBudget],
+    responses=rate_limited("the caller's write budget is spent"),
+)
 def add_entity(project_id: str, body: EntityIn, who: ViewerDep, svc: ServicesDep) -> EntityOut:
     """Declare a name and its aliases for an audience (`circle` unless said). The answer is the caller's own
     declaration, never what another source holds about an entity of the same name, and the job re-linking the
     project's existing entries to it (`relink`)."""
     require_writer(svc, project_id, who)
-    e = upsert_entity(svc.graph, project_id, body.kind, body.name, body.aliases, audience=body.audience,
-                      author_id=who.user_id)
-    return EntityOut(id=e.id, kind=body.kind, name=e.name, aliases=list(e.aliases),
-                     relink=job_out(svc.relink_jobs.submit(project_id, who.user_id or "")))
+    e = upsert_entity(
+        svc.graph, project_id, body.kind, body.name, body.aliases, audience=body.audience, author_id=who.user_id
+    )
+    return EntityOut(
+        id=e.id,
+        kind=body.kind,
+        name=e.name,
+        aliases=list(e.aliases),
+        relink=job_out(svc.relink_jobs.submit(project_id, who.user_id or "")),
+    )
 
 
 def _visible_entity(svc: Services, project_id: str, who: Viewer, name: str) -> Entity:

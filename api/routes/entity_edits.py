@@ -22,16 +22,29 @@ router = APIRouter(prefix="/v1/projects/{project_id}", tags=["entities"], respon
 
 EntityKind = Literal["person", "place", "thing"]
 NO_ENTITY = "no such person, place or thing"
-_WRITE = {**rate_limited("the caller's write budget is spent"),
-          404: {"model": ErrorOut, "description": "no entity of this kind answers to this name for the caller"}}
+_WRITE = {
+    **rate_limited("the caller's write budget is spent"),
+    404: {"model": ErrorOut, "description": "no entity of this kind answers to this name for the caller"},
+}
 
 
-@router.patch("/entities/{kind}/{name:path}", response_model=EntityOut, dependencies=[WriteBudget],
-              responses={**_WRITE, 409: {"model": ErrorOut, "description": "another entity of this kind already "
-                                                                          "answers to the new name, or aliases "
-                                                                          "were given for an undeclared entity"}})
-def patch_entity(project_id: str, kind: EntityKind, name: str, body: EntityPatch, who: ViewerDep,
-                 svc: ServicesDep) -> EntityOut:
+@router.patch(
+    "/entities/{kind}/{name:path}",
+    response_model=EntityOut,
+    dependencies=[WriteBudget],
+    responses={
+        **_WRITE,
+        409: {
+            "model": ErrorOut,
+            "description": "another entity of this kind already "
+            "answers to the new name, or aliases "
+            "were given for an undeclared entity",
+        },
+    },
+)
+def patch_entity(
+    project_id: str, kind: EntityKind, name: str, body: EntityPatch, who: ViewerDep, svc: ServicesDep
+) -> EntityOut:
     """Rename the entity that answers to `name` (its name, an alias or its id) and/or replace its aliases, in every
     declaration and entry the caller may see; existing entries are re-linked in the background (`relink`)."""
     require_writer(svc, project_id, who)
@@ -41,14 +54,25 @@ def patch_entity(project_id: str, kind: EntityKind, name: str, body: EntityPatch
     except NameTaken as exc:
         raise HTTPException(409, f"another {kind} is already called {exc}; delete one of them first") from exc
     except NotDeclared as exc:
-        raise HTTPException(409, "this entity is known only from entries: declare it (POST …/entities) to give "
-                                 "it aliases") from exc
-    return EntityOut(id=e.id, kind=kind, name=e.name, aliases=list(e.aliases),
-                     relink=job_out(svc.relink_jobs.submit(project_id, who.user_id or "")))
+        raise HTTPException(
+            409, "this entity is known only from entries: declare it (POST …/entities) to give it aliases"
+        ) from exc
+    return EntityOut(
+        id=e.id,
+        kind=kind,
+        name=e.name,
+        aliases=list(e.aliases),
+        relink=job_out(svc.relink_jobs.submit(project_id, who.user_id or "")),
+    )
 
 
-@router.delete("/entities/{kind}/{name:path}", response_model=RelinkJobOut, status_code=202,
-               dependencies=[WriteBudget], responses=_WRITE)
+@router.delete(
+    "/entities/{kind}/{name:path}",
+    response_model=RelinkJobOut,
+    status_code=202,
+    dependencies=[WriteBudget],
+    responses=_WRITE,
+)
 def remove_entity(project_id: str, kind: EntityKind, name: str, who: ViewerDep, svc: ServicesDep) -> RelinkJobOut:
     """Delete the entity that answers to `name`: its declarations and its mentions in the entries the caller may see
     (which stop listing it). The answer is the re-linking job that then unlinks its names from texts."""
@@ -57,8 +81,11 @@ def remove_entity(project_id: str, kind: EntityKind, name: str, who: ViewerDep, 
     return job_out(svc.relink_jobs.submit(project_id, who.user_id or ""))
 
 
-@router.get("/relink/{job_id}", response_model=RelinkJobOut,
-            responses={404: {"model": ErrorOut, "description": "no such job in this project"}})
+@router.get(
+    "/relink/{job_id}",
+    response_model=RelinkJobOut,
+    responses={404: {"model": ErrorOut, "description": "no such job in this project"}},
+)
 def get_relink_job(project_id: str, job_id: str, who: ViewerDep, svc: ServicesDep) -> RelinkJobOut:
     """Progress of the caller's own re-linking job, counted over the entries the caller may see (kept in the
     server's memory: a restart forgets it; re-linking again is safe)."""

@@ -22,23 +22,38 @@ from graph.visibility import visibility_params
 router = APIRouter(prefix="/v1/projects/{project_id}", tags=["entities"], responses=errors(403, 404))
 
 EntityKind = Literal["person", "place", "thing"]
-_WRITE = {**rate_limited("the caller's write budget is spent"),
-          404: {"model": ErrorOut, "description": "no such candidate or entity for the caller"}}
+_WRITE = {
+    **rate_limited("the caller's write budget is spent"),
+    404: {"model": ErrorOut, "description": "no such candidate or entity for the caller"},
+}
 
 
 @router.get("/entities/candidates", response_model=list[CandidateOut])
-def get_candidates(project_id: str, who: ViewerDep, svc: ServicesDep,
-                   limit: Annotated[int, Query(ge=1, le=500)] = 50) -> list[CandidateOut]:
+def get_candidates(
+    project_id: str, who: ViewerDep, svc: ServicesDep, limit: Annotated[int, Query(ge=1, le=500)] = 50
+) -> list[CandidateOut]:
     """Names found in the entries the caller may see that are not known entities, most mentioned first."""
     require_writer(svc, project_id, who)
-    return [CandidateOut.model_validate(c.as_dict())
-            for c in list_candidates(svc.graph, project_id, visibility_params(who), limit)]
+    return [
+        CandidateOut.model_validate(c.as_dict())
+        for c in list_candidates(svc.graph, project_id, visibility_params(who), limit)
+    ]
 
 
-@router.post("/entities/candidates/{kind}/{name}/{decision}", response_model=CandidateDecisionOut,
-             dependencies=[WriteBudget], responses=_WRITE)
-def decide_candidate(project_id: str, kind: EntityKind, name: str, decision: Literal["confirm", "reject"],
-                     who: ViewerDep, svc: ServicesDep) -> CandidateDecisionOut:
+@router.post(
+    "/entities/candidates/{kind}/{name}/{decision}",
+    response_model=CandidateDecisionOut,
+    dependencies=[WriteBudget],
+    responses=_WRITE,
+)
+def decide_candidate(
+    project_id: str,
+    kind: EntityKind,
+    name: str,
+    decision: Literal["confirm", "reject"],
+    who: ViewerDep,
+    svc: ServicesDep,
+) -> CandidateDecisionOut:
     """Confirm (declare it, then re-link entries in the background) or reject a candidate."""
     require_writer(svc, project_id, who)
     found = candidate_sources(svc.graph, project_id, visibility_params(who), name, kind)
@@ -49,13 +64,21 @@ def decide_candidate(project_id: str, kind: EntityKind, name: str, decision: Lit
         reject_candidate(svc.graph, project_id, source, user)
         return CandidateDecisionOut(name=source.name, kind=kind, status="rejected")
     entity = confirm_candidate(svc.graph, project_id, source, user)
-    return CandidateDecisionOut(name=source.name, kind=kind, status="confirmed", id=entity.id,
-                                relink=job_out(svc.relink_jobs.submit(project_id, user)))
+    return CandidateDecisionOut(
+        name=source.name,
+        kind=kind,
+        status="confirmed",
+        id=entity.id,
+        relink=job_out(svc.relink_jobs.submit(project_id, user)),
+    )
 
 
-@router.post("/entities/merge", response_model=MergeOut, dependencies=[WriteBudget],
-             responses={**_WRITE, 409: {"model": ErrorOut, "description": "the two are of different kinds, or one "
-                                                                          "entity"}})
+@router.post(
+    "/entities/merge",
+    response_model=MergeOut,
+    dependencies=[WriteBudget],
+    responses={**_WRITE, 409: {"model": ErrorOut, "description": "the two are of different kinds, or one entity"}},
+)
 def post_merge(project_id: str, body: MergeIn, who: ViewerDep, svc: ServicesDep) -> MergeOut:
     """Merge entity `from` into `into`: every name of `from` becomes an alias of `into` and its mentions move there
     when entries are re-linked (in the background); `/entities/unmerge` undoes it."""
@@ -67,8 +90,14 @@ def post_merge(project_id: str, body: MergeIn, who: ViewerDep, svc: ServicesDep)
         result = merge_entities(svc.graph, project_id, into, merged, params, who.user_id or "")
     except MergeRefused as exc:
         raise HTTPException(409, str(exc)) from exc
-    return MergeOut(id=into.id, kind=into.kind, name=into.name, merged=merged.name,  # type: ignore[arg-type]
-                    aliases_added=result.aliases, relink=job_out(svc.relink_jobs.submit(project_id, who.user_id or "")))
+    return MergeOut(
+        id=into.id,
+        kind=into.kind,  # type: ignore[arg-type]
+        name=into.name,
+        merged=merged.name,
+        aliases_added=result.aliases,
+        relink=job_out(svc.relink_jobs.submit(project_id, who.user_id or "")),
+    )
 
 
 @router.post("/entities/unmerge", response_model=MergeOut, dependencies=[WriteBudget], responses=_WRITE)
@@ -78,8 +107,13 @@ def post_unmerge(project_id: str, body: UnmergeIn, who: ViewerDep, svc: Services
     done = unmerge(svc.graph, project_id, body.name, body.kind, visibility_params(who))
     if done is None:
         raise HTTPException(404, f"no merge of {body.name} to undo")
-    return MergeOut(id=done["id"], kind=done["kind"], name=done["name"], merged=done["from"],  # type: ignore[arg-type]
-                    relink=job_out(svc.relink_jobs.submit(project_id, who.user_id or "")))
+    return MergeOut(
+        id=done["id"],
+        kind=done["kind"],  # type: ignore[arg-type]
+        name=done["name"],
+        merged=done["from"],
+        relink=job_out(svc.relink_jobs.submit(project_id, who.user_id or "")),
+    )
 
 
 def _find(svc: Services, project_id: str, params: dict[str, object], kind: str | None, name: str) -> Entity:

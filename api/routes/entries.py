@@ -60,12 +60,22 @@ def get_entry(entry_id: EntryIdPath, who: ViewerDep, svc: ServicesDep) -> EntryO
     return entry_out(row)
 
 
-WaitDep = Annotated[bool, Query(description="Answer only once the entry is embedded. By default a write is "
-                                            "acknowledged when committed and embedded by the worker.")]
+WaitDep = Annotated[
+    bool,
+    Query(
+        description="Answer only once the entry is embedded. By default a write is "
+        "acknowledged when committed and embedded by the worker."
+    ),
+]
 
 
-@router.post("", response_model=WriteOut, status_code=201, dependencies=[WriteBudget],
-             responses={**errors(403, 409), **WRITE_LIMITED})
+@router.post(
+    "",
+    response_model=WriteOut,
+    status_code=201,
+    dependencies=[WriteBudget],
+    responses={**errors(403, 409), **WRITE_LIMITED},
+)
 def create_entry(body: EntryIn, who: ViewerDep, svc: ServicesDep, wait: WaitDep = False) -> WriteOut:
     assert who.user_id is not None
     require_writer(svc, body.project_id, who)
@@ -74,17 +84,18 @@ def create_entry(body: EntryIn, who: ViewerDep, svc: ServicesDep, wait: WaitDep 
         # Ids live in the project's namespace, so a writer can never probe another project's ids.
         raise HTTPException(422, [_field_error("entry_id", f"entry_id must start with '{body.project_id}/'")])
     if body.author is not None and body.author != who.user_id:
-        raise HTTPException(422, [_field_error("author", "the author of an entry written through the API is the "
-                                                         "caller")])
+        raise HTTPException(
+            422, [_field_error("author", "the author of an entry written through the API is the caller")]
+        )
     fields = body.model_dump(exclude={"entry_id", "author", "read_only"})
-    record = record_or_422(lambda: EntryRecord.model_validate({**fields, "entry_id": entry_id,
-                                                               "author": who.user_id}))
+    record = record_or_422(lambda: EntryRecord.model_validate({**fields, "entry_id": entry_id, "author": who.user_id}))
     return write_record(svc, record, "created", wait=wait, writer=who)
 
 
 @router.put("/{entry_id:path}", response_model=WriteOut, dependencies=[WriteBudget], responses=EDIT_ERRORS)
-def update_entry(entry_id: EntryIdPath, body: EntryPut, who: ViewerDep, svc: ServicesDep, wait: WaitDep = False
-                 ) -> WriteOut:
+def update_entry(
+    entry_id: EntryIdPath, body: EntryPut, who: ViewerDep, svc: ServicesDep, wait: WaitDep = False
+) -> WriteOut:
     """Replace the entry: a field absent from the body takes its default (a metadata field absent is removed);
     an absent `intimacy` keeps the entry's level, so a correction never opens it. `PATCH` changes only what it
     names."""
@@ -94,16 +105,28 @@ def update_entry(entry_id: EntryIdPath, body: EntryPut, who: ViewerDep, svc: Ser
     fields = body.model_dump(exclude={*UNCHANGEABLE, "read_only"})
     if fields.get("intimacy") is None:
         fields["intimacy"] = stored["intimacy"]
-    record = record_or_422(lambda: EntryRecord.model_validate({
-        **fields, "entry_id": entry_id, "project_id": row["entry"]["project_id"], "author": stored["author"]}))
+    record = record_or_422(
+        lambda: EntryRecord.model_validate(
+            {**fields, "entry_id": entry_id, "project_id": row["entry"]["project_id"], "author": stored["author"]}
+        )
+    )
     return write_record(svc, record, "updated", wait=wait, writer=who)
 
 
-@router.patch("/{entry_id:path}", response_model=WriteOut, dependencies=[WriteBudget], responses=EDIT_ERRORS,
-              openapi_extra={"requestBody": {"content": {"application/merge-patch+json": {
-                  "schema": {"$ref": "#/components/schemas/EntryPatch"}}}}})
-def patch_entry(entry_id: EntryIdPath, body: EntryPatch, who: ViewerDep, svc: ServicesDep, wait: WaitDep = False
-                ) -> WriteOut:
+@router.patch(
+    "/{entry_id:path}",
+    response_model=WriteOut,
+    dependencies=[WriteBudget],
+    responses=EDIT_ERRORS,
+    openapi_extra={
+        "requestBody": {
+            "content": {"application/merge-patch+json": {"schema": {"$ref": "#/components/schemas/EntryPatch"}}}
+        }
+    },
+)
+def patch_entry(
+    entry_id: EntryIdPath, body: EntryPatch, who: ViewerDep, svc: ServicesDep, wait: WaitDep = False
+) -> WriteOut:
     """JSON merge patch: absent fields are kept, `null` clears (`persons`, `places`, `tags` become empty; a metadata
     field is removed); `text`, `intimacy` and `kind` cannot be cleared."""
     _editable(svc, who, entry_id)
@@ -124,7 +147,9 @@ def remove_entry(entry_id: EntryIdPath, who: ViewerDep, svc: ServicesDep) -> Wri
 
 @list_router.get("/v1/projects/{project_id}/entries", response_model=EntryListOut, responses=errors(403))
 def list_project_entries(
-    project_id: str, who: ViewerDep, svc: ServicesDep,
+    project_id: str,
+    who: ViewerDep,
+    svc: ServicesDep,
     period: Annotated[list[str] | None, Query(description="Chapter name; repeat for any of several.")] = None,
     date_from: Annotated[date | None, Query(description="Entries whose date (range) ends on or after it.")] = None,
     date_to: Annotated[date | None, Query(description="Entries whose date (range) starts on or before it.")] = None,
@@ -132,25 +157,37 @@ def list_project_entries(
     person: Annotated[list[str] | None, Query(description="Person name or alias; repeat for any of several.")] = None,
     place: Annotated[list[str] | None, Query(description="Place name or alias; repeat for any of several.")] = None,
     kind: Annotated[list[Kind] | None, Query(description="Kind; repeat for any of several.")] = None,
-    sort: Annotated[Sort, Query(description="By date: `desc` newest first (default), `asc` oldest first; undated "
-                                            "entries last; ties by id.")] = "desc",
+    sort: Annotated[
+        Sort,
+        Query(
+            description="By date: `desc` newest first (default), `asc` oldest first; undated entries last; ties by id."
+        ),
+    ] = "desc",
     limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 20,
-    cursor: Annotated[str | None, Query(max_length=2000, description="`next_cursor` of the previous page, with the "
-                                                                     "same filters and sort.")] = None,
+    cursor: Annotated[
+        str | None,
+        Query(max_length=2000, description="`next_cursor` of the previous page, with the same filters and sort."),
+    ] = None,
 ) -> EntryListOut:
     """The project's entries the caller may see, filtered (list filters mean "any of"), sorted by date and paged.
     No total is given; `next_cursor` is null on the last page."""
     require_member(svc, project_id, who)
     if date_from and date_to and date_to < date_from:
         raise HTTPException(422, [_field_error("date_to", "date_to is before date_from", where="query")])
-    filters = EntryFilters(periods=period, date_from=date_from, date_to=date_to, authors=author, persons=person,
-                           places=place, kinds=list(kind) if kind else None)
+    filters = EntryFilters(
+        periods=period,
+        date_from=date_from,
+        date_to=date_to,
+        authors=author,
+        persons=person,
+        places=place,
+        kinds=list(kind) if kind else None,
+    )
     try:
         page = list_entries(svc.graph, who, project_id, filters, sort=sort, limit=limit, cursor=cursor)
     except BadCursor as exc:
         raise HTTPException(422, [_field_error("cursor", str(exc), where="query")]) from exc
-    return EntryListOut(entries=[entry_out(r) for r in page.rows], next_cursor=page.next_cursor,
-                        warnings=page.warnings)
+    return EntryListOut(entries=[entry_out(r) for r in page.rows], next_cursor=page.next_cursor, warnings=page.warnings)
 
 
 def _field_error(name: str, msg: str, where: str = "body") -> dict[str, Any]:
@@ -159,8 +196,11 @@ def _field_error(name: str, msg: str, where: str = "body") -> dict[str, Any]:
 
 def _same_identity(given: dict[str, Any], stored: dict[str, Any]) -> None:
     """`entry_id`, `project_id` and `author` may be sent back as GET gave them, never changed."""
-    errors = [_field_error(k, f"{k} cannot be changed (it is {stored[k]!r})")
-              for k in UNCHANGEABLE if given.get(k) is not None and given[k] != stored[k]]
+    errors = [
+        _field_error(k, f"{k} cannot be changed (it is {stored[k]!r})")
+        for k in UNCHANGEABLE
+        if given.get(k) is not None and given[k] != stored[k]
+    ]
     if errors:
         raise HTTPException(422, errors)
 
@@ -198,19 +238,22 @@ def record_or_422(build: Callable[[], EntryRecord]) -> EntryRecord:
     try:
         return build()
     except ValidationError as exc:
-        raise HTTPException(422, [{"loc": ["body", *e["loc"]], "msg": e["msg"], "type": e["type"]}
-                                  for e in exc.errors()]) from exc
+        raise HTTPException(
+            422, [{"loc": ["body", *e["loc"]], "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
+        ) from exc
 
 
-def write_record(svc: Services, record: EntryRecord, status: Literal["created", "updated"],
-                 wait: bool = False, *, writer: Viewer) -> WriteOut:
+def write_record(
+    svc: Services, record: EntryRecord, status: Literal["created", "updated"], wait: bool = False, *, writer: Viewer
+) -> WriteOut:
     """Write through ingest (the same path as `memora ingest`). A create is atomic: of two concurrent creates of
     one id exactly one succeeds, the other gets 409. Without `wait` the answer comes once the entry is committed;
     its chunks are embedded by the worker and found by keyword meanwhile. `writer` is the caller: only vectors of
     entries they may see are reused, since `embedding` (and the time taken) would tell them one was."""
     try:
         report = Ingestor(svc.graph, svc.embedder, embed=wait, source="api", writer=writer).ingest(
-            [(1, record)], create_only=status == "created")
+            [(1, record)], create_only=status == "created"
+        )
     except EntryExists as exc:
         raise HTTPException(409, "an entry with this id already exists") from exc
     if report.errors:
@@ -220,8 +263,11 @@ def write_record(svc: Services, record: EntryRecord, status: Literal["created", 
     # The entry's own chunks, not the report's count, which includes the thread neighbours the write re-derived (a
     # turn hidden from the writer among them); and nothing read after the commit, which an outage would turn into
     # a refusal of a stored write.
-    return WriteOut(entry_id=record.entry_id, status=status,
-                    embedding="pending" if record.entry_id in report.pending_ids else "done")
+    return WriteOut(
+        entry_id=record.entry_id,
+        status=status,
+        embedding="pending" if record.entry_id in report.pending_ids else "done",
+    )
 
 
 def entry_out(row: dict[str, Any]) -> EntryOut:
@@ -233,10 +279,18 @@ def entry_out(row: dict[str, Any]) -> EntryOut:
         return v.to_native().isoformat() if v is not None else None
 
     record = {
-        "entry_id": e["id"], "project_id": e["project_id"], "text": e.get("body", ""), "author": e.get("author_id"),
-        "title": e.get("title"), "occurred_on": e.get("occurred_on"), "occurred_at": e.get("occurred_at"),
-        "persons": list(e.get("listed_persons") or []), "places": list(e.get("listed_places") or []),
-        "tags": list(e.get("tags") or []), "intimacy": e["intimacy"], "kind": e["kind"],
+        "entry_id": e["id"],
+        "project_id": e["project_id"],
+        "text": e.get("body", ""),
+        "author": e.get("author_id"),
+        "title": e.get("title"),
+        "occurred_on": e.get("occurred_on"),
+        "occurred_at": e.get("occurred_at"),
+        "persons": list(e.get("listed_persons") or []),
+        "places": list(e.get("listed_places") or []),
+        "tags": list(e.get("tags") or []),
+        "intimacy": e["intimacy"],
+        "kind": e["kind"],
         "period": e.get("period_name"),
     }
     metadata = json.loads(e.get("metadata") or "{}")
@@ -245,12 +299,15 @@ def entry_out(row: dict[str, Any]) -> EntryOut:
     start, end = iso(e.get("occurred_start")), iso(e.get("occurred_end"))
     hashes = (e.get("record_hash"), e.get("file_hash"))
     read_only = EntryReadOnly(
-        created_at=iso(e.get("created_at")), updated_at=iso(e.get("updated_at")),
+        created_at=iso(e.get("created_at")),
+        updated_at=iso(e.get("updated_at")),
         occurred=OccurredOut(start=start, end=end, precision=e.get("occurred_precision") or "day")
-        if start and end else None,
+        if start and end
+        else None,
         linked=LinkedOut(persons=sorted(row["persons"]), places=sorted(row["places"]), things=sorted(row["things"])),
         period_id=row["periods"][0]["id"] if row["periods"] else None,
         embedding="pending" if row["pending"] else "done",
-        written_by=None if hashes[0] is None else ("file" if hashes[0] == hashes[1] else "api"))
+        written_by=None if hashes[0] is None else ("file" if hashes[0] == hashes[1] else "api"),
+    )
     extra = {k: v for k, v in metadata.items() if k not in EntryOut.model_fields}
     return EntryOut.model_validate({**extra, **record, "read_only": read_only})

@@ -29,31 +29,60 @@ class NDJSONDoc(JSONResponse):
 def _json_error(description: str, ref: str | None = None) -> dict[str, Any]:
     """An error answer is JSON (not JSON Lines) with a `detail`; declared by hand so it is not listed under the
     route's own media type."""
-    schema = {"$ref": ref} if ref else {"type": "object", "properties": {"detail": {"type": "string"}},
-                                        "required": ["detail"]}
+    schema = (
+        {"$ref": ref}
+        if ref
+        else {"type": "object", "properties": {"detail": {"type": "string"}}, "required": ["detail"]}
+    )
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
 RESPONSES: dict[int | str, dict[str, Any]] = {
-    200: {"model": ExportLineOut, "description": (
-        "JSON Lines, one record a line: the `project` header first, then `member`, `entity`, `declaration` and "
-        "`witness_grant` records (each with `memora_record`), then every entry the owner may see as an ingest "
-        "record (no `memora_record`), and an `end` record with the number of entries (a stream cut short has "
-        "none). `memora import FILE` restores it.")},
-    401: _json_error("No bearer token, or one that is malformed, forged, expired or revoked.",
-                     "#/components/schemas/ErrorOut"),
-    403: _json_error("not the project's owner (also for a project that does not exist, so project ids cannot be "
-                     "probed)", "#/components/schemas/ErrorOut"),
+    200: {
+        "model": ExportLineOut,
+        "description": (
+            "JSON Lines, one record a line: the `project` header first, then `member`, `entity`, `declaration` and "
+            "`witness_grant` records (each with `memora_record`), then every entry the owner may see as an ingest "
+            "record (no `memora_record`), and an `end` record with the number of entries (a stream cut short has "
+            "none). `memora import FILE` restores it."
+        ),
+    },
+    401: _json_error(
+        "No bearer token, or one that is malformed, forged, expired or revoked.", "#/components/schemas/ErrorOut"
+    ),
+    403: _json_error(
+        "not the project's owner (also for a project that does not exist, so project ids cannot be probed)",
+        "#/components/schemas/ErrorOut",
+    ),
     404: _json_error("no such project", "#/components/schemas/ErrorOut"),
     422: _json_error("Invalid path parameter.", "#/components/schemas/ValidationErrorOut"),
-    429: {**_json_error("Too many requests: too many failed authentications from this address. Retry after the "
-                        "seconds given in `Retry-After`.", "#/components/schemas/RateLimitedOut"),
-          "headers": {"Retry-After": {"description": "seconds to wait, at least 1", "required": True,
-                                      "schema": {"type": "integer", "minimum": 1}}}},
-    503: {**_json_error("Neo4j is unreachable (before the stream starts; a stream cut later lacks its `end` line)",
-                        "#/components/schemas/ErrorOut"),
-          "headers": {"Retry-After": {"description": "seconds to wait before retrying", "required": True,
-                                      "schema": {"type": "integer", "minimum": 1}}}},
+    429: {
+        **_json_error(
+            "Too many requests: too many failed authentications from this address. Retry after the "
+            "seconds given in `Retry-After`.",
+            "#/components/schemas/RateLimitedOut",
+        ),
+        "headers": {
+            "Retry-After": {
+                "description": "seconds to wait, at least 1",
+                "required": True,
+                "schema": {"type": "integer", "minimum": 1},
+            }
+        },
+    },
+    503: {
+        **_json_error(
+            "Neo4j is unreachable (before the stream starts; a stream cut later lacks its `end` line)",
+            "#/components/schemas/ErrorOut",
+        ),
+        "headers": {
+            "Retry-After": {
+                "description": "seconds to wait before retrying",
+                "required": True,
+                "schema": {"type": "integer", "minimum": 1},
+            }
+        },
+    },
 }
 
 

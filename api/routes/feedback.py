@@ -14,8 +14,12 @@ from queries.telemetry.search_log import NoSuchSearch, NotInResults, feedback
 router = APIRouter(tags=["search"])
 
 
-@router.post("/v1/feedback", response_model=FeedbackOut, dependencies=[SearchBudget],
-             responses={**errors(404), **rate_limited("the caller's search budget is spent")})
+@router.post(
+    "/v1/feedback",
+    response_model=FeedbackOut,
+    dependencies=[SearchBudget],
+    responses={**errors(404), **rate_limited("the caller's search budget is spent")},
+)
 def post_feedback(body: FeedbackIn, who: ViewerDep, svc: ServicesDep) -> FeedbackOut:
     """Only the user who made a search can report a click on it, and only on an entry it showed at that position:
     a search id of another user answers exactly like one that never existed (404)."""

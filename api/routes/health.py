@@ -42,9 +42,13 @@ def health(svc: ServicesDep) -> HealthOut:
     return HealthOut(status="degraded", neo4j="down")
 
 
-_READY_503: dict[int | str, dict[str, Any]] = {503: {
-    "model": ReadyOut, "description": "Neo4j is unreachable; retry after `Retry-After` seconds.",
-    "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "seconds"}}}}
+_READY_503: dict[int | str, dict[str, Any]] = {
+    503: {
+        "model": ReadyOut,
+        "description": "Neo4j is unreachable; retry after `Retry-After` seconds.",
+        "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "seconds"}},
+    }
+}
 
 
 @router.get("/ready", response_model=ReadyOut, responses=_READY_503)
@@ -53,5 +57,4 @@ def ready(svc: ServicesDep) -> ReadyOut | JSONResponse:
     if _neo4j_up(svc):
         return ReadyOut(status="ready", neo4j="up")
     body = ReadyOut(status="unavailable", neo4j="down", detail=UNREACHABLE)
-    return JSONResponse(status_code=503, content=body.model_dump(),
-                        headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+    return JSONResponse(status_code=503, content=body.model_dump(), headers={"Retry-After": str(RETRY_AFTER_SECONDS)})

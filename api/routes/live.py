@@ -15,13 +15,18 @@ from queries.context.live import live_context, shared_cache
 router = APIRouter(tags=["context"])
 
 
-@router.post("/v1/context/live", response_model=LiveContextOut, dependencies=[SearchBudget],
-             responses={**errors(403), **rate_limited("the caller's search budget is spent")})
+@router.post(
+    "/v1/context/live",
+    response_model=LiveContextOut,
+    dependencies=[SearchBudget],
+    responses={**errors(403), **rate_limited("the caller's search budget is spent")},
+)
 def context_live(body: LiveRequest, who: ViewerDep, svc: ServicesDep) -> LiveContextOut:
     """The entries most related to the last ~500 tokens of a transcript being recorded, and whom to ask about:
     names the window mentions that few visible entries tell of (docs/live.md)."""
     require_member(svc, body.project_id, who)
-    cache = shared_cache(svc.settings.live_cache_size, svc.settings.live_cache_ttl_seconds,
-                         svc.settings.live_cache_check_seconds)
+    cache = shared_cache(
+        svc.settings.live_cache_size, svc.settings.live_cache_ttl_seconds, svc.settings.live_cache_check_seconds
+    )
     ctx = live_context(svc.graph, svc.embedder, who, body.project_id, body.transcript, cache)
     return LiveContextOut.model_validate(asdict(ctx))

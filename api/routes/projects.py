@@ -26,7 +26,8 @@ router = APIRouter(prefix="/v1/projects", tags=["projects"])
 
 LAST_OWNER = "a project keeps at least one owner: make another member owner first"
 _CONFLICT: dict[int | str, dict[str, Any]] = {
-    409: {"model": ErrorOut, "description": "the change would leave the project without an owner"}}
+    409: {"model": ErrorOut, "description": "the change would leave the project without an owner"}
+}
 
 
 @router.get("", response_model=list[MembershipOut])
@@ -35,9 +36,16 @@ def my_projects(who: ViewerDep, svc: ServicesDep) -> list[MembershipOut]:
     return [MembershipOut.model_validate(p) for p in projects_of(svc.graph, who.user_id or "")]
 
 
-@router.post("", response_model=ProjectOut, status_code=201, dependencies=[WriteBudget],
-             responses={**rate_limited("the caller's write budget is spent"),
-                        409: {"model": ErrorOut, "description": "a project with this id already exists"}})
+@router.post(
+    "",
+    response_model=ProjectOut,
+    status_code=201,
+    dependencies=[WriteBudget],
+    responses={
+        **rate_limited("the caller's write budget is spent"),
+        409: {"model": ErrorOut, "description": "a project with this id already exists"},
+    },
+)
 def post_project(body: ProjectIn, who: ViewerDep, svc: ServicesDep) -> ProjectOut:
     """Create a project; the caller becomes its owner. Without `id`, one is made from the name and 6 random hex
     digits. A taken id answers 409 whoever holds it (project ids are one namespace: see docs/SECURITY.md)."""
@@ -78,8 +86,12 @@ def put_member(project_id: str, body: MemberIn, who: ViewerDep, svc: ServicesDep
     return MemberOut(user_id=body.user_id, role=body.role)
 
 
-@router.delete("/{project_id}/members/{user_id:path}", status_code=204, response_model=None,
-                responses={**errors(403, 404), **_CONFLICT})
+@router.delete(
+    "/{project_id}/members/{user_id:path}",
+    status_code=204,
+    response_model=None,
+    responses={**errors(403, 404), **_CONFLICT},
+)
 def delete_member(project_id: str, user_id: str, who: ProjectOwner, svc: ServicesDep) -> Response:
     """Remove a member; owner only. The last owner cannot leave (409)."""
     try:

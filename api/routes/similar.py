@@ -17,9 +17,14 @@ router = APIRouter(prefix="/v1/projects/{project_id}", tags=["entities"], respon
 
 
 @router.get("/analytics/similar", response_model=SimilarOut)
-def get_similar(project_id: str, who: ViewerDep, svc: ServicesDep, entity: Annotated[str, Query(max_length=200)],
-                limit: Annotated[int, Query(ge=1, le=100)] = 10,
-                kind: Annotated[Literal["person", "place", "thing", "period"] | None, Query()] = None) -> SimilarOut:
+def get_similar(
+    project_id: str,
+    who: ViewerDep,
+    svc: ServicesDep,
+    entity: Annotated[str, Query(max_length=200)],
+    limit: Annotated[int, Query(ge=1, le=100)] = 10,
+    kind: Annotated[Literal["person", "place", "thing", "period"] | None, Query()] = None,
+) -> SimilarOut:
     """Entities (of `kind`; by default the same kind as `entity`) whose vectors, built from the entries the viewer
     may see, are closest to `entity`'s ("otra época como la de Berlín"). Vectors follow the entries within a
     refresh of the background worker (or `memora entity refresh`)."""
@@ -30,6 +35,16 @@ def get_similar(project_id: str, who: ViewerDep, svc: ServicesDep, entity: Annot
         raise HTTPException(404, "no such person, place, thing or chapter")
     tid, name, tkind = target
     found = similar(svc.graph, params, project_id, tid, model, kind or tkind, limit)
-    return SimilarOut(entity=SimilarRef(id=tid, name=name, kind=tkind),  # type: ignore[arg-type]
-                      similar=[SimilarItemOut(id=s.id, name=s.name, kind=s.kind, score=s.score,  # type: ignore[arg-type]
-                                              entries=s.entries) for s in found])
+    return SimilarOut(
+        entity=SimilarRef(id=tid, name=name, kind=tkind),  # type: ignore[arg-type]
+        similar=[
+            SimilarItemOut(
+                id=s.id,
+                name=s.name,
+                kind=s.kind,  # type: ignore[arg-type]
+                score=s.score,
+                entries=s.entries,
+            )
+            for s in found
+        ],
+    )

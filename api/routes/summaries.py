@@ -40,21 +40,29 @@ def project_summary(project_id: str, who: ProjectMember, svc: ServicesDep) -> Su
 def project_periods(project_id: str, who: ProjectMember, svc: ServicesDep) -> list[PeriodOut]:
     """The periods with at least one entry the caller may see, in date order, each with the caller's summary."""
     summaries = serving_summaries(svc.graph, svc.settings, svc.embedder)
-    return [PeriodOut(**p, summary=_summary(summaries.for_viewer(who, project_id, p["id"])))
-            for p in visible_periods(svc.graph, project_id, visibility_params(who))]
+    return [
+        PeriodOut(**p, summary=_summary(summaries.for_viewer(who, project_id, p["id"])))
+        for p in visible_periods(svc.graph, project_id, visibility_params(who))
+    ]
 
 
 def _context(svc: Services, who: Viewer, body: ChapterRequest) -> ChapterContext:
     try:
-        return chapter_context(svc.graph, svc.embedder, svc.settings,
-                               serving_summaries(svc.graph, svc.settings, svc.embedder), who, body.project_id,
-                               body.theme, body.budget_tokens)
+        return chapter_context(
+            svc.graph,
+            svc.embedder,
+            svc.settings,
+            serving_summaries(svc.graph, svc.settings, svc.embedder),
+            who,
+            body.project_id,
+            body.theme,
+            body.budget_tokens,
+        )
     except (NotMember, AccessDenied) as exc:
         raise HTTPException(403, "not a member of this project") from exc
 
 
-@router.post("/v1/context/chapter", response_model=ChapterContextOut, dependencies=[SearchBudget],
-             responses=_SEARCHES)
+@router.post("/v1/context/chapter", response_model=ChapterContextOut, dependencies=[SearchBudget], responses=_SEARCHES)
 def chapter(body: ChapterRequest, who: ViewerDep, svc: ServicesDep) -> ChapterContextOut:
     """Project summary, the periods matching the theme, and their best entries in date order with citations;
     `used_tokens <= budget_tokens`."""
@@ -74,6 +82,10 @@ def chapter_draft(body: ChapterRequest, who: ViewerDep, svc: ServicesDep) -> Dra
     finally:
         if llm is not None:
             llm.close()
-    return DraftOut(text=result.text, producer=result.producer, citations=result.citations,
-                    fallback_reason=result.fallback_reason,
-                    context=ChapterContextOut.model_validate(ctx.as_dict()))
+    return DraftOut(
+        text=result.text,
+        producer=result.producer,
+        citations=result.citations,
+        fallback_reason=result.fallback_reason,
+        context=ChapterContextOut.model_validate(ctx.as_dict()),
+    )

@@ -24,39 +24,66 @@ SVG = "image/svg+xml"
 
 
 @router.get("/analytics/changes", response_model=ChangesOut)
-def get_changes(project_id: str, who: ViewerDep, svc: ServicesDep, date_from: DateFrom = None, date_to: DateTo = None,
-                kind: Annotated[Literal["person", "place", "thing"] | None, Query()] = None,
-                factor: Annotated[float, Query(ge=1, le=100, description=(
-                    "How many mean gaps of silence make a disappearance (a gap counts as at least 30 days)."))]
-                = DEFAULT_FACTOR,
-                limit: Annotated[int, Query(ge=1, le=100)] = 10) -> ChangesOut:
+def get_changes(
+    project_id: str,
+    who: ViewerDep,
+    svc: ServicesDep,
+    date_from: DateFrom = None,
+    date_to: DateTo = None,
+    kind: Annotated[Literal["person", "place", "thing"] | None, Query()] = None,
+    factor: Annotated[
+        float,
+        Query(
+            ge=1,
+            le=100,
+            description=("How many mean gaps of silence make a disappearance (a gap counts as at least 30 days)."),
+        ),
+    ] = DEFAULT_FACTOR,
+    limit: Annotated[int, Query(ge=1, le=100)] = 10,
+) -> ChangesOut:
     """Who came into the story in the period (first visible mention in it) and who left it (last visible mention
     in it, then silence until the story's end of at least `factor` times their mean gap), most entries first."""
     require_member(svc, project_id, who)
     start, end = query_range(date_from, date_to)
     found = changes(svc.graph, visibility_params(who), project_id, start, end, kind, factor, limit)
-    return ChangesOut.model_validate({
-        "from": start.isoformat() if start else None, "to": end.isoformat() if end else None,
-        "story_end": found.story_end.isoformat() if found.story_end else None, "factor": factor,
-        "appeared": found.appeared, "disappeared": found.disappeared})
+    return ChangesOut.model_validate(
+        {
+            "from": start.isoformat() if start else None,
+            "to": end.isoformat() if end else None,
+            "story_end": found.story_end.isoformat() if found.story_end else None,
+            "factor": factor,
+            "appeared": found.appeared,
+            "disappeared": found.disappeared,
+        }
+    )
 
 
 PICTURE: dict[int | str, dict[str, Any]] = {
-    200: {"content": {SVG: {"schema": {"type": "string"}}},
-          "description": "An SVG bar chart of the entity's visible entries per year or month (empty years or months "
-                         "drawn as gaps); the same numbers always give the same bytes."},
+    200: {
+        "content": {SVG: {"schema": {"type": "string"}}},
+        "description": "An SVG bar chart of the entity's visible entries per year or month (empty years or months "
+        "drawn as gaps); the same numbers always give the same bytes.",
+    },
     501: {"model": ErrorOut, "description": "The server cannot draw: matplotlib (extra `plot`) is not installed."},
 }
 
 
 @router.get("/analytics/timeline.svg", response_class=Response, response_model=None, responses=PICTURE)
-def get_timeline_svg(project_id: str, who: ViewerDep, svc: ServicesDep, entity: Annotated[str, Query(max_length=200)],
-                     resolution: Annotated[Literal["year", "month"], Query()] = "year") -> Response:
+def get_timeline_svg(
+    project_id: str,
+    who: ViewerDep,
+    svc: ServicesDep,
+    entity: Annotated[str, Query(max_length=200)],
+    resolution: Annotated[Literal["year", "month"], Query()] = "year",
+) -> Response:
     """`GET /analytics/timeline` as a picture, for people who would rather look than read."""
     e = _visible_entity(svc, project_id, who, entity)
     params = visibility_params(who)
-    rows = (timeline(svc.graph, params, project_id, e.id) if resolution == "year"
-            else timeline_months(svc.graph, params, project_id, e.id)[0])
+    rows = (
+        timeline(svc.graph, params, project_id, e.id)
+        if resolution == "year"
+        else timeline_months(svc.graph, params, project_id, e.id)[0]
+    )
     try:
         picture = draw_timeline(e.name, rows, resolution, "svg")
     except PlotUnavailable as exc:

@@ -24,16 +24,8 @@ from api.deps import (
     require_owner,
 )
 from api.errors import NOT_FOUND
-from api.models import (
-    EntryOut,
-    SearchResponseOut,
-    WitnessEntryIn,
-    WitnessGrantOut,
-    WitnessIn,
-    WitnessOut,
-    WitnessSearchRequest,
-    WriteOut,
-)
+from api.models import EntryOut, WitnessEntryIn, WitnessGrantOut, WitnessIn, WitnessOut, WitnessSearchRequest, WriteOut
+from api.models_search import SearchResponseOut
 from api.ratelimit import rate_limited
 from api.responses import errors
 from api.routes.entries import EntryIdPath, entry_out, record_or_422, write_record
@@ -51,19 +43,26 @@ from queries.search.request import Filters, Scope, SearchOptions
 router = APIRouter(tags=["witnesses"])
 
 
-@router.post("/v1/projects/{project_id}/witnesses", response_model=WitnessOut, status_code=201,
-             responses=errors(403))
+@router.post("/v1/projects/{project_id}/witnesses", response_model=WitnessOut, status_code=201, responses=errors(403))
 def invite_witness(project_id: str, body: WitnessIn, who: ViewerDep, svc: ServicesDep) -> WitnessOut:
     require_owner(svc, project_id, who)
     chapter = body.period_id or period_id(project_id, body.period or "")
-    grant_id = create_grant(svc.graph, project_id, chapter, who.user_id or "", timedelta(days=body.ttl_days),
-                            body.label, typed_name=body.period)
+    grant_id = create_grant(
+        svc.graph,
+        project_id,
+        chapter,
+        who.user_id or "",
+        timedelta(days=body.ttl_days),
+        body.label,
+        typed_name=body.period,
+    )
     if grant_id is None:
         raise HTTPException(404, "no such chapter in this project")
     token = auth.issue_witness(svc.settings, grant_id, body.ttl_days * 86400)
     grant = active_grant(svc.graph, grant_id)
-    return WitnessOut(grant_id=grant_id, token=token, link=f"/v1/w/{token}/search",
-                      expires_at=grant.expires_at if grant else "")
+    return WitnessOut(
+        grant_id=grant_id, token=token, link=f"/v1/w/{token}/search", expires_at=grant.expires_at if grant else ""
+    )
 
 
 @router.get("/v1/projects/{project_id}/witnesses", response_model=list[WitnessGrantOut], responses=errors(403))
@@ -71,31 +70,43 @@ def get_witnesses(project_id: str, who: ProjectOwner, svc: ServicesDep) -> list[
     return [WitnessGrantOut.model_validate(g) for g in list_grants(svc.graph, project_id)]
 
 
-@router.delete("/v1/projects/{project_id}/witnesses/{grant_id}", status_code=204, response_model=None,
-               responses=errors(403, 404))
+@router.delete(
+    "/v1/projects/{project_id}/witnesses/{grant_id}", status_code=204, response_model=None, responses=errors(403, 404)
+)
 def revoke_witness(project_id: str, grant_id: str, who: ProjectOwner, svc: ServicesDep) -> Response:
     if not revoke_grant(svc.graph, project_id, grant_id):
         raise HTTPException(404, "no such witness grant")
     return Response(status_code=204)
 
 
-@router.post("/v1/w/{token}/search", response_model=SearchResponseOut, dependencies=[WitnessSearchBudget],
-             responses=rate_limited("the witness link's search budget is spent"))
+@router.post(
+    "/v1/w/{token}/search",
+    response_model=SearchResponseOut,
+    dependencies=[WitnessSearchBudget],
+    responses=rate_limited("the witness link's search budget is spent"),
+)
 def witness_search(token: str, body: WitnessSearchRequest, svc: ServicesDep) -> SearchResponseOut:
     """Similarity is computed exactly over the chapter's circle and public entries, never the project index."""
     grant = _witness(svc, token)
     viewer_ = Viewer(witness_period_id=grant.period_id)
-    resp = hybrid_search(svc.graph, svc.embedder, svc.settings, viewer_, body.q, Scope(project_id=grant.project_id),
-                         SearchOptions(k=body.k, include_chunks=body.include_chunks,
-                                       filters=Filters(period_id=grant.period_id)),
-                         project_ids=[grant.project_id])
+    resp = hybrid_search(
+        svc.graph,
+        svc.embedder,
+        svc.settings,
+        viewer_,
+        body.q,
+        Scope(project_id=grant.project_id),
+        SearchOptions(k=body.k, include_chunks=body.include_chunks, filters=Filters(period_id=grant.period_id)),
+        project_ids=[grant.project_id],
+    )
     out = SearchResponseOut.model_validate(asdict(resp))
     out.search_id = after_search(svc, viewer_, body.q, grant.project_id, resp, "none")
     return out
 
 
-@router.get("/v1/w/{token}/entries/{entry_id:path}", response_model=EntryOut, dependencies=[WitnessRead],
-            responses=errors(404))
+@router.get(
+    "/v1/w/{token}/entries/{entry_id:path}", response_model=EntryOut, dependencies=[WitnessRead], responses=errors(404)
+)
 def witness_entry(token: str, entry_id: EntryIdPath, svc: ServicesDep) -> EntryOut:
     grant = _witness(svc, token)
     row = get_visible_entry(svc.graph, visibility_params(Viewer(witness_period_id=grant.period_id)), entry_id)
@@ -104,15 +115,29 @@ def witness_entry(token: str, entry_id: EntryIdPath, svc: ServicesDep) -> EntryO
     return entry_out(row)
 
 
-@router.post("/v1/w/{token}/entries", response_model=WriteOut, status_code=201, dependencies=[WitnessWriteBudget],
-             responses=rate_limited("the witness link's write budget is spent"))
+@router.post(
+    "/v1/w/{token}/entries",
+    response_model=WriteOut,
+    status_code=201,
+    dependencies=[WitnessWriteBudget],
+    responses=rate_limited("the witness link's write budget is spent"),
+)
 def witness_write(token: str, body: WitnessEntryIn, svc: ServicesDep) -> WriteOut:
     grant = _witness(svc, token)
     entry_id = f"{grant.project_id}/witness-{uuid.uuid4().hex[:12]}"
-    record = record_or_422(lambda: EntryRecord.model_validate({
-        **body.model_dump(), "entry_id": entry_id, "project_id": grant.project_id,
-        "author": f"{WITNESS_AUTHOR_PREFIX}{grant.id}", "kind": "witness", "intimacy": "circle",
-        "period": grant.period_name}))
+    record = record_or_422(
+        lambda: EntryRecord.model_validate(
+            {
+                **body.model_dump(),
+                "entry_id": entry_id,
+                "project_id": grant.project_id,
+                "author": f"{WITNESS_AUTHOR_PREFIX}{grant.id}",
+                "kind": "witness",
+                "intimacy": "circle",
+                "period": grant.period_name,
+            }
+        )
+    )
     return write_record(svc, record, "created", writer=Viewer(witness_period_id=grant.period_id))
 
 

@@ -57,24 +57,33 @@ class EmbedderSettings(BaseSettings):
     base_url: str | None = Field(default=None, description="openai-compatible: e.g. http://127.0.0.1:8000/v1")
     api_key: SecretStr | None = Field(default=None, description="openai-compatible: sent as a bearer token")
     dimensions: int | None = Field(
-        default=None, ge=1, le=4096,
-        description="Matryoshka truncation (renormalised); openai-compatible also sends it as `dimensions`.")
+        default=None,
+        ge=1,
+        le=4096,
+        description="Matryoshka truncation (renormalised); openai-compatible also sends it as `dimensions`.",
+    )
     send_dimensions: bool = Field(default=True, description="openai-compatible: send `dimensions` in the request")
     timeout_seconds: float = Field(default=30.0, gt=0, description="openai-compatible: per request attempt")
     max_retries: int = Field(default=3, ge=0, le=10, description="retries on connect errors, timeouts, 429, 5xx")
     retry_backoff_seconds: float = Field(default=0.5, ge=0, description="first retry delay; doubles each time")
     batch_size: int = Field(
-        default=64, ge=1, le=4096,
-        description=f"texts per request / forward pass (local providers: at most {PASSAGE_BATCH} per forward pass)")
+        default=64,
+        ge=1,
+        le=4096,
+        description=f"texts per request / forward pass (local providers: at most {PASSAGE_BATCH} per forward pass)",
+    )
     query_instruction: str | None = Field(
-        default=None, description="prefix for queries; None = the model's own prompt, e5's 'query: ', or none")
+        default=None, description="prefix for queries; None = the model's own prompt, e5's 'query: ', or none"
+    )
     passage_instruction: str | None = Field(default=None, description="prefix for passages; None = as above")
     input_type_field: str = Field(
-        default="input_type", description="openai-compatible: request field telling query from document; '' = none")
+        default="input_type", description="openai-compatible: request field telling query from document; '' = none"
+    )
     query_input_type: str = "query"
     passage_input_type: str = "document"
     model_version: str | None = Field(
-        default=None, description="overrides the version in model_id (default: a fingerprint of the local files)")
+        default=None, description="overrides the version in model_id (default: a fingerprint of the local files)"
+    )
     device: str | None = Field(default=None, description="torch device for local providers (default: automatic)")
     trust_remote_code: bool = Field(default=False, description="local providers: run code shipped with the model")
 
@@ -126,8 +135,9 @@ def model_id_for(provider: str, name: str, version: str | None, truncated: int |
     return f"{base}@{truncated}" if truncated else base
 
 
-def default_prompts(model: str, options: EmbedderSettings,
-                    model_prompts: dict[str, str] | None = None) -> tuple[str, str]:
+def default_prompts(
+    model: str, options: EmbedderSettings, model_prompts: dict[str, str] | None = None
+) -> tuple[str, str]:
     """(query, passage) prefixes: configured, else the model's own, else e5's, else none."""
     prompts = model_prompts or {}
     e5 = re.search(r"(^|[^a-z0-9])e5([^a-z0-9]|$)", model.lower()) is not None
@@ -144,4 +154,4 @@ def in_batches(texts: list[str], size: int, embed: Callable[[list[str]], np.ndar
     """`embed` over consecutive slices of at most `size` texts, one call each, rows in input order."""
     if len(texts) <= size:
         return embed(texts)
-    return np.vstack([embed(texts[i:i + size]) for i in range(0, len(texts), size)])
+    return np.vstack([embed(texts[i : i + size]) for i in range(0, len(texts), size)])

@@ -38,10 +38,17 @@ class FlagEmbeddingEmbedder:
         from FlagEmbedding import BGEM3FlagModel
 
         # fp32: fp16 on CPU is slower and FlagEmbedding casts back anyway; one device: no worker-process pool.
-        self._model = BGEM3FlagModel(model, use_fp16=False, devices=options.device, normalize_embeddings=True,
-                                     batch_size=min(options.batch_size, PASSAGE_BATCH), return_dense=True,
-                                     return_sparse=False, return_colbert_vecs=False,
-                                     trust_remote_code=options.trust_remote_code)
+        self._model = BGEM3FlagModel(
+            model,
+            use_fp16=False,
+            devices=options.device,
+            normalize_embeddings=True,
+            batch_size=min(options.batch_size, PASSAGE_BATCH),
+            return_dense=True,
+            return_sparse=False,
+            return_colbert_vecs=False,
+            trust_remote_code=options.trust_remote_code,
+        )
         self._model.target_devices = self._model.target_devices[:1]
         limit = int(getattr(self._model.tokenizer, "model_max_length", MAX_QUERY_TOKENS) or MAX_QUERY_TOKENS)
         self._model.passage_max_length = min(limit, MAX_PASSAGE_TOKENS)

@@ -45,10 +45,18 @@ class ChatClient:
         """What a summary or a draft records as its producer."""
         return f"llm:{self.model}"
 
-    def complete(self, messages: list[ChatMessage], max_tokens: int | None = None, temperature: float = 0.0,
-                 timeout_seconds: float | None = None) -> str:
-        payload: dict[str, object] = {"model": self.model, "temperature": temperature,
-                                      "messages": [{"role": m.role, "content": m.content} for m in messages]}
+    def complete(
+        self,
+        messages: list[ChatMessage],
+        max_tokens: int | None = None,
+        temperature: float = 0.0,
+        timeout_seconds: float | None = None,
+    ) -> str:
+        payload: dict[str, object] = {
+            "model": self.model,
+            "temperature": temperature,
+            "messages": [{"role": m.role, "content": m.content} for m in messages],
+        }
         if max_tokens is not None:
             payload["max_tokens"] = max_tokens
         timeout = httpx.USE_CLIENT_DEFAULT if timeout_seconds is None else timeout_seconds

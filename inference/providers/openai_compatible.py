@@ -44,8 +44,9 @@ class OpenAICompatibleEmbedder:
         self.query_prompt = options.query_instruction or ""
         self.passage_prompt = options.passage_instruction or ""
         # What goes into a passage request defines the vectors, so it defines the model version.
-        identity = "\0".join((options.model_version or "", options.input_type_field, options.passage_input_type,
-                              self.passage_prompt))
+        identity = "\0".join(
+            (options.model_version or "", options.input_type_field, options.passage_input_type, self.passage_prompt)
+        )
         self.model_id = model_id_for(PROVIDER, model, options.model_version, options.dimensions)
         self.slug = model_slug("oa", model, identity, options.dimensions)
 
@@ -68,16 +69,21 @@ class OpenAICompatibleEmbedder:
 
     def _embed(self, texts: list[str], *, query: bool) -> np.ndarray:
         size = self.options.batch_size
-        parts = [self._request(texts[i:i + size], query=query) for i in range(0, len(texts), size)]
+        parts = [self._request(texts[i : i + size], query=query) for i in range(0, len(texts), size)]
         widths = {p.shape[1] for p in parts}
         if len(widths) != 1:
             raise EmbeddingError(f"{self.url} returned vectors of different widths {sorted(widths)}")
         vectors = np.vstack(parts)
         wanted = self.options.dimensions
         if wanted is not None and vectors.shape[1] > wanted and not self._warned_truncation:
-            log.warning("%s ignored dimensions=%d for %s and returned %d; truncating and renormalising "
-                        "(meaningful only for Matryoshka-trained models)", self.url, wanted, self.model,
-                        vectors.shape[1])
+            log.warning(
+                "%s ignored dimensions=%d for %s and returned %d; truncating and renormalising "
+                "(meaningful only for Matryoshka-trained models)",
+                self.url,
+                wanted,
+                self.model,
+                vectors.shape[1],
+            )
             self._warned_truncation = True
         vectors = matryoshka(vectors, wanted)
         with self._lock:
@@ -91,8 +97,9 @@ class OpenAICompatibleEmbedder:
         if self.options.dimensions is not None and self.options.send_dimensions:
             payload["dimensions"] = self.options.dimensions
         if self.options.input_type_field:
-            payload[self.options.input_type_field] = (self.options.query_input_type if query
-                                                      else self.options.passage_input_type)
+            payload[self.options.input_type_field] = (
+                self.options.query_input_type if query else self.options.passage_input_type
+            )
         return payload
 
     def _request(self, texts: list[str], *, query: bool) -> np.ndarray:
@@ -113,9 +120,15 @@ class OpenAICompatibleEmbedder:
                     raise EmbeddingError(f"{self.url} refused the request ({last})")
                 retry_after = _retry_after(resp)
             if attempt + 1 < attempts:
-                delay = min(max(self.options.retry_backoff_seconds * 2 ** attempt, retry_after), MAX_DELAY_SECONDS)
-                log.info("embedding request to %s failed (%s); retry %d/%d in %.2fs", self.url, last, attempt + 1,
-                         attempts - 1, delay)
+                delay = min(max(self.options.retry_backoff_seconds * 2**attempt, retry_after), MAX_DELAY_SECONDS)
+                log.info(
+                    "embedding request to %s failed (%s); retry %d/%d in %.2fs",
+                    self.url,
+                    last,
+                    attempt + 1,
+                    attempts - 1,
+                    delay,
+                )
                 time.sleep(delay * random.uniform(1.0, 1.1))
         raise EmbeddingError(f"{self.url} failed after {attempts} attempt(s): {last}")
 

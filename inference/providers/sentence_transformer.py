@@ -58,8 +58,13 @@ class SentenceTransformerEmbedder:
 
     def _encode(self, texts: list[str], prompt: str, lock: threading.Lock) -> np.ndarray:
         # An explicit prompt (even "") keeps the model's default_prompt_name from applying to both sides.
-        kwargs: dict[str, Any] = {"prompt": prompt, "batch_size": self._batch, "convert_to_numpy": True,
-                                  "normalize_embeddings": False, "show_progress_bar": False}
+        kwargs: dict[str, Any] = {
+            "prompt": prompt,
+            "batch_size": self._batch,
+            "convert_to_numpy": True,
+            "normalize_embeddings": False,
+            "show_progress_bar": False,
+        }
         with lock:
             out = self._model.encode(list(texts), **kwargs)
         return np.atleast_2d(np.asarray(out, dtype=np.float32))
@@ -72,4 +77,3 @@ class SentenceTransformerEmbedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         return matryoshka(self._encode([text], self.query_prompt, self._query_lock), self._truncate)[0]
-

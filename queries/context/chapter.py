@@ -42,8 +42,33 @@ class Summaries(Protocol):
     def for_viewer(self, viewer: Viewer, project_id: str, period_id: str | None) -> dict[str, Any] | None: ...
 
 
-_THEME_STOP = {"toda", "todo", "todos", "todas", "la", "el", "los", "las", "de", "del", "en", "era", "epoca",
-               "the", "of", "in", "all", "whole", "years", "anos", "les", "des", "du", "toute", "tout"}
+_THEME_STOP = {
+    "toda",
+    "todo",
+    "todos",
+    "todas",
+    "la",
+    "el",
+    "los",
+    "las",
+    "de",
+    "del",
+    "en",
+    "era",
+    "epoca",
+    "the",
+    "of",
+    "in",
+    "all",
+    "whole",
+    "years",
+    "anos",
+    "les",
+    "des",
+    "du",
+    "toute",
+    "tout",
+}
 
 
 @dataclass
@@ -64,8 +89,15 @@ def _theme_words(theme: str) -> set[str]:
     return {w for w in words(theme) if w not in _THEME_STOP and len(w) > 2}
 
 
-def _match_periods(graph: Graph, embedder: CheckedEmbedder, summaries: Summaries, viewer: Viewer, project_id: str,
-                   theme: str, periods: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _match_periods(
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    summaries: Summaries,
+    viewer: Viewer,
+    project_id: str,
+    theme: str,
+    periods: list[dict[str, Any]],
+) -> list[dict[str, Any]]:
     """The periods the theme names (id, any spelling of the name, or words of the name), else those whose summary is
     nearest to it."""
     exact = [p for p in periods if theme.strip() == p["id"] or chapter_id(project_id, theme) == p["id"]]
@@ -96,8 +128,16 @@ def _match_periods(graph: Graph, embedder: CheckedEmbedder, summaries: Summaries
     return [ids[sid] for _, _, sid in ranked[:MAX_PERIODS]]
 
 
-def chapter_context(graph: Graph, embedder: CheckedEmbedder, settings: Settings, summaries: Summaries,
-                    viewer: Viewer, project_id: str, theme: str, budget_tokens: int) -> ChapterContext:
+def chapter_context(
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    settings: Settings,
+    summaries: Summaries,
+    viewer: Viewer,
+    project_id: str,
+    theme: str,
+    budget_tokens: int,
+) -> ChapterContext:
     """The bundle for `viewer` (a member: raises NotMember otherwise); `used_tokens <= budget_tokens` always."""
     count, tokenizer = counter_for(embedder)
     params = visibility_params(viewer)
@@ -119,8 +159,15 @@ def chapter_context(graph: Graph, embedder: CheckedEmbedder, settings: Settings,
 
     ranked: list[str] = []
     for period_id in [p["id"] for p in chosen] or [None]:
-        resp = hybrid_search(graph, embedder, settings, viewer, theme, Scope(project_id=project_id),
-                             SearchOptions(k=ENTRIES_PER_PERIOD, filters=Filters(period_id=period_id)))
+        resp = hybrid_search(
+            graph,
+            embedder,
+            settings,
+            viewer,
+            theme,
+            Scope(project_id=project_id),
+            SearchOptions(k=ENTRIES_PER_PERIOD, filters=Filters(period_id=period_id)),
+        )
         ranked.extend(r.entry_id for r in resp.results if r.entry_id not in ranked)
     texts = gs.visible_texts(graph, ranked, params)
     picked: list[dict[str, Any]] = []
@@ -139,8 +186,9 @@ def chapter_context(graph: Graph, embedder: CheckedEmbedder, settings: Settings,
             if not text or cost > remaining:
                 continue
         used += cost
-        picked.append({"entry_id": entry_id, "occurred_on": row["occurred_on"], "author_id": row["author_id"],
-                       "text": text})
+        picked.append(
+            {"entry_id": entry_id, "occurred_on": row["occurred_on"], "author_id": row["author_id"], "text": text}
+        )
     picked.sort(key=lambda e: (e["occurred_on"] or "9999", e["entry_id"]))
     for i, e in enumerate(picked, start=1):
         e["citation"] = f"E{i}"
@@ -178,9 +226,12 @@ def draft(ctx: ChapterContext, theme: str, llm: ChatClient | None) -> Draft:
     bundle = "\n".join(f"[{e['citation']}] {e['occurred_on'] or 'sin fecha'}: {e['text']}" for e in ctx.entries)
     periods = "\n".join(f"{p['name']}: {p['summary']}" for p in ctx.periods)
     messages = [
-        ChatMessage("system", "Escribe en primera persona un primer borrador de capítulo de memorias a partir solo "
-                              "de estos recuerdos. Conserva nombres propios y fechas. Cita cada hecho con su marca "
-                              "entre corchetes, por ejemplo [E1]; no uses otras marcas ni inventes hechos."),
+        ChatMessage(
+            "system",
+            "Escribe en primera persona un primer borrador de capítulo de memorias a partir solo "
+            "de estos recuerdos. Conserva nombres propios y fechas. Cita cada hecho con su marca "
+            "entre corchetes, por ejemplo [E1]; no uses otras marcas ni inventes hechos.",
+        ),
         ChatMessage("user", f"Tema: {theme}\n\nResumen: {ctx.project['summary']}\n\n{periods}\n\n{bundle}"),
     ]
     try:

@@ -147,8 +147,12 @@ class LiveCache:
                 if self.check_seconds > 0:
                     if now - found.checked >= self.check_seconds and key not in self._refreshing:
                         self._refreshing.add(key)
-                        threading.Thread(target=self._refresh, args=(graph, embedder, params, key, found),
-                                         name="memora-live-refresh", daemon=True).start()
+                        threading.Thread(
+                            target=self._refresh,
+                            args=(graph, embedder, params, key, found),
+                            name="memora-live-refresh",
+                            daemon=True,
+                        ).start()
                     return found
         stamp = _stamp(graph, params)
         if found is not None and found.stamp == stamp and now - found.built < self.ttl:
@@ -156,8 +160,9 @@ class LiveCache:
             return found
         return self._store(key, _build_index(graph, embedder, params, stamp))
 
-    def _refresh(self, graph: Graph, embedder: CheckedEmbedder, params: dict[str, Any], key: tuple[str, ...],
-                 found: LiveIndex) -> None:
+    def _refresh(
+        self, graph: Graph, embedder: CheckedEmbedder, params: dict[str, Any], key: tuple[str, ...], found: LiveIndex
+    ) -> None:
         try:
             stamp = _stamp(graph, params)
             if found.stamp == stamp and time.monotonic() - found.built < self.ttl:
@@ -186,8 +191,9 @@ class LiveCache:
             for key in [k for k in self._indexes if project_id is None or k[0] == project_id]:
                 del self._indexes[key]
 
-    def segment_vectors(self, embedder: CheckedEmbedder, viewer: Viewer, project_id: str,
-                        segments: list[str]) -> np.ndarray:
+    def segment_vectors(
+        self, embedder: CheckedEmbedder, viewer: Viewer, project_id: str, segments: list[str]
+    ) -> np.ndarray:
         """One unit vector per segment; only segments this viewer's window has not had before are embedded."""
         out = []
         for text in segments:
@@ -206,8 +212,9 @@ class LiveCache:
         return np.vstack(out)
 
 
-def live_context(graph: Graph, embedder: CheckedEmbedder, viewer: Viewer, project_id: str, transcript: str,
-                 cache: LiveCache) -> LiveContext:
+def live_context(
+    graph: Graph, embedder: CheckedEmbedder, viewer: Viewer, project_id: str, transcript: str, cache: LiveCache
+) -> LiveContext:
     """The caller must be a member of the project (checked by the route or command before)."""
     t0 = time.perf_counter()
     latency: dict[str, float] = {}
@@ -256,8 +263,11 @@ def segments(text: str, drop_first: bool = False) -> list[str]:
     for word in text.split():
         current.append(word)
         key = fold(word.strip(_SENTENCE_END + ",:\"'()¿¡"))
-        if (word[-1] in _SENTENCE_END or len(current) >= SEGMENT_MAX_WORDS
-                or (key and zlib.crc32(key.encode()) % SEGMENT_HASH_MODULUS == 0)):
+        if (
+            word[-1] in _SENTENCE_END
+            or len(current) >= SEGMENT_MAX_WORDS
+            or (key and zlib.crc32(key.encode()) % SEGMENT_HASH_MODULUS == 0)
+        ):
             out.append(" ".join(current))
             current = []
     if current:
@@ -338,9 +348,20 @@ def _details(graph: Graph, viewer: Viewer, ranked: list[tuple[str, float]], tail
             continue
         snip, _ = snippet(row["body"] or "", terms)
         occurred = row["occurred_start"]
-        out.append(LiveEntry(entry_id, round(score, 6), row["title"], occurred.iso_format() if occurred else None,
-                             row["author_id"], row["intimacy"], row["kind"], snip, sorted(row["persons"]),
-                             sorted(row["places"])))
+        out.append(
+            LiveEntry(
+                entry_id,
+                round(score, 6),
+                row["title"],
+                occurred.iso_format() if occurred else None,
+                row["author_id"],
+                row["intimacy"],
+                row["kind"],
+                snip,
+                sorted(row["persons"]),
+                sorted(row["places"]),
+            )
+        )
     return out
 
 
@@ -351,7 +372,6 @@ def _unit(v: np.ndarray) -> np.ndarray:
 
 def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000, 2)
-
 
 
 _SHARED: dict[tuple[int, float, float], LiveCache] = {}

@@ -17,13 +17,17 @@ def counter_for(embedder: Any) -> tuple[Callable[[str], int], str]:
     model = getattr(inner, "_model", None)
     count = getattr(model, "token_count", None)
     if callable(count):
+
         def nano(text: str) -> int:
             return int(count(text)) if text else 0
+
         return nano, f"tokenizer:{getattr(embedder, 'model_id', 'embedder')}"
     tokenizer = getattr(model, "tokenizer", None)
     if tokenizer is not None and callable(getattr(tokenizer, "encode", None)):
+
         def hf(text: str) -> int:
             return len(tokenizer.encode(text, add_special_tokens=False)) if text else 0
+
         return hf, f"tokenizer:{getattr(embedder, 'model_id', 'embedder')}"
     return approximate, APPROXIMATION
 

@@ -15,20 +15,26 @@ from dataclasses import dataclass
 from graph.textnorm import fold
 
 # Most specific first: "¿quién se parece a Pep?" is a similarity question, not a co-occurrence one.
-SIMILAR = re.compile(r"""\b(?:
+SIMILAR = re.compile(
+    r"""\b(?:
     se\ parecen?\ a | parecid[oa]s?\ a | similar(?:es)?\ a | semejantes?\ a
   | (?:otr[oa]s?|algun[oa]?|alguien)\ (?:\w+\ ){0,2}como
   | similar\ to | resembl\w* | reminds?\ me\ of
   | (?:someone|somebody|anyone|people|persons?|places?|periods?|times?|eras?|chapters?|another\ \w+
      |who(?:'s|\ is|\ was|\ are|\ were))\ (?:\w+\ ){0,2}like
   | ressembl\w* | similaires?\ a | semblables?\ a | pareils?\ a | comme\ (?:celle|celui|ceux|celles)\ de
-)\b""", re.X)
+)\b""",
+    re.X,
+)
 
 _ES_WITH = r"(?:aparec\w*|sal[ei]\w*|esta\w*|suel\w*|van?|iban?|anda\w*|coincid\w*|se\ ve\w*)"
-_EN_WITH = (r"(?:shows?\ up|showed\ up|appears?|appeared|turns?\ up|turned\ up|is|was|are|were|hangs?\ out"
-            r"|hung\ out|comes?\ up|came\ up|goes|went|spends?\ time|spent\ time|is\ seen|gets?\ mentioned)")
+_EN_WITH = (
+    r"(?:shows?\ up|showed\ up|appears?|appeared|turns?\ up|turned\ up|is|was|are|were|hangs?\ out"
+    r"|hung\ out|comes?\ up|came\ up|goes|went|spends?\ time|spent\ time|is\ seen|gets?\ mentioned)"
+)
 _FR_WITH = r"(?:appar\w*|est|etait|sont|etaient|sort\w*|va|vont|allait|trouv\w*|se\ voi\w*)"
-COOCCURRENCE = re.compile(rf"""\b(?:
+COOCCURRENCE = re.compile(
+    rf"""\b(?:
     con\ quien(?:es)? | junto\ a\ quien(?:es)?
   | (?:quien(?:es)?|que\ (?:lugares|sitios|personas)|cuales)\ (?:\w+\ ){{0,2}}{_ES_WITH}\ (?:\w+\ ){{0,2}}
     (?:con|junto\ a)
@@ -38,9 +44,12 @@ COOCCURRENCE = re.compile(rf"""\b(?:
   | avec\ qui
   | (?:qui|quels?\ (?:lieux|endroits|personnes|gens))\ (?:\w+\ ){{0,2}}{_FR_WITH}\ (?:\w+\ ){{0,2}}
     (?:avec|aux\ cotes\ de)
-)\b""", re.X)
+)\b""",
+    re.X,
+)
 
-TIMELINE = re.compile(r"""\b(?:
+TIMELINE = re.compile(
+    r"""\b(?:
     cuando\ (?:\w+\ ){0,4}(?:desaparec\w* | dejo\ de\ (?:aparecer|salir|estar) | aparec\w* | entro\ en\ mi\ vida
                             | salio\ de\ mi\ vida | se\ fue | conoci\w*)
   | desde\ cuando
@@ -48,23 +57,34 @@ TIMELINE = re.compile(r"""\b(?:
                           | stop(?:ped)?\ (?:appearing|showing) | (?:came|come|enter\w*)\ (?:into\ )?my\ life
                           | left | leave)
   | quand\ (?:[\w'-]+\ ){0,5}(?:dispar\w* | appar\w* | entre\w*\ dans\ ma\ vie | quitt\w*)
-)\b""", re.X)
+)\b""",
+    re.X,
+)
 DISAPPEAR = re.compile(r"\b(?:desaparec|dejo de|salio de|se fue|disappear|vanish|stop|left|leave|dispar|quitt)")
 
-IMPORTANCE = re.compile(r"""\b(?:
+IMPORTANCE = re.compile(
+    r"""\b(?:
     (?:lo|la|el|los|las)\ mas\ important\w* | mas\ importantes? | (?:que|quien|quienes)\ (?:\w+\ ){0,2}mas\ importa\w*
   | importa(?:n)?\ mas | mas\ presentes?
   | most\ important | matters?\ (?:the\ )?most | mean(?:s|t)?\ the\ most | most\ present
   | plus\ important\w* | compte(?:nt)?\ le\ plus | plus\ presente?s?
-)\b""", re.X)
+)\b""",
+    re.X,
+)
 
 _KIND_WORDS = {
-    "period": re.compile(r"\b(?:epocas?|etapas?|periodos?|temporadas?|eras?|periods?|times?|chapters?|capitulos?"
-                         r"|epoques?|periodes?|chapitres?|moments?)\b"),
-    "place": re.compile(r"\b(?:lugar(?:es)?|sitios?|ciudad(?:es)?|donde|places?|cities|city|where|lieux?|endroits?"
-                        r"|villes?)\b"),
-    "person": re.compile(r"\b(?:quien(?:es)?|personas?|alguien|gente|who|whom|someone|anyone|people|persons?"
-                         r"|qui|quelqu'?un|personnes?|gens)\b"),
+    "period": re.compile(
+        r"\b(?:epocas?|etapas?|periodos?|temporadas?|eras?|periods?|times?|chapters?|capitulos?"
+        r"|epoques?|periodes?|chapitres?|moments?)\b"
+    ),
+    "place": re.compile(
+        r"\b(?:lugar(?:es)?|sitios?|ciudad(?:es)?|donde|places?|cities|city|where|lieux?|endroits?"
+        r"|villes?)\b"
+    ),
+    "person": re.compile(
+        r"\b(?:quien(?:es)?|personas?|alguien|gente|who|whom|someone|anyone|people|persons?"
+        r"|qui|quelqu'?un|personnes?|gens)\b"
+    ),
     "thing": re.compile(r"\b(?:cosas?|objetos?|things?|objects?|choses?|objets?)\b"),
 }
 

@@ -61,8 +61,9 @@ class Answered:
     support: list[tuple[str, int]]
 
 
-def answer_question(graph: Graph, viewer_params: dict[str, Any], projects: list[str], question: str, model: str,
-                    k: int = 10) -> Answered | None:
+def answer_question(
+    graph: Graph, viewer_params: dict[str, Any], projects: list[str], question: str, model: str, k: int = 10
+) -> Answered | None:
     """The answer to an entity question over what the viewer may see; None for any other question, and for one
     that names nothing the viewer may know of (hidden and unknown alike)."""
     intent = classify(question)
@@ -79,8 +80,9 @@ def answer_question(graph: Graph, viewer_params: dict[str, Any], projects: list[
     return None
 
 
-def _target(graph: Graph, viewer_params: dict[str, Any], project: str, question: str, model: str,
-            intent: Intent) -> Target | None:
+def _target(
+    graph: Graph, viewer_params: dict[str, Any], project: str, question: str, model: str, intent: Intent
+) -> Target | None:
     """The first name in the question of an entity (or, for a similarity question, a chapter) the viewer may know:
     earliest, then longest; for the same words a chapter when the question asks about periods, else the entity
     ("otra época como la de Berlín": the chapter; "lugares parecidos a Berlín": the place)."""
@@ -99,8 +101,11 @@ def _target(graph: Graph, viewer_params: dict[str, Any], project: str, question:
 def _grams(folded: str, longest: int = 6) -> list[str]:
     """Every run of up to `longest` consecutive words of the question, as written between them ("jean-luc")."""
     spans = [(m.start(), m.end()) for m in re.finditer(r"\w+", folded)]
-    return list(dict.fromkeys(folded[spans[i][0]:spans[j][1]] for i in range(len(spans))
-                              for j in range(i, min(i + longest, len(spans)))))
+    return list(
+        dict.fromkeys(
+            folded[spans[i][0] : spans[j][1]] for i in range(len(spans)) for j in range(i, min(i + longest, len(spans)))
+        )
+    )
 
 
 def _position(folded: str, keys: list[str]) -> tuple[int, int] | None:
@@ -115,8 +120,9 @@ def _position(folded: str, keys: list[str]) -> tuple[int, int] | None:
     return best
 
 
-def _answer(graph: Graph, params: dict[str, Any], project: str, intent: Intent, target: Target, model: str,
-            k: int) -> Answered:
+def _answer(
+    graph: Graph, params: dict[str, Any], project: str, intent: Intent, target: Target, model: str, k: int
+) -> Answered:
     entity = {"id": target.id, "name": target.name}
     items: list[dict[str, Any]]
     if intent.kind == "similar":
@@ -125,41 +131,81 @@ def _answer(graph: Graph, params: dict[str, Any], project: str, intent: Intent, 
         anchors, boost = [i["id"] for i in items[:BOOST]], [target.id]
     elif intent.kind == "cooccurrence" and target.kind != "period":
         rows = analytics.co_occurrence(graph, params, project, target.id, ITEMS, intent.wants)
-        items = [{"id": r["id"], "name": r["name"], "kind": r["kind"], "score": float(r["together"]),
-                  "together": r["together"], "first": r["first"], "last": r["last"]} for r in rows]
+        items = [
+            {
+                "id": r["id"],
+                "name": r["name"],
+                "kind": r["kind"],
+                "score": float(r["together"]),
+                "together": r["together"],
+                "first": r["first"],
+                "last": r["last"],
+            }
+            for r in rows
+        ]
         anchors, boost = [target.id], [i["id"] for i in items[:BOOST]]
     elif target.kind != "period":  # timeline
         years = analytics.timeline(graph, params, project, target.id)
         years.sort(key=lambda y: y["year"], reverse=intent.disappeared)
-        items = [{"id": str(y["year"]), "name": str(y["year"]), "kind": "year", "score": float(y["entries"]),
-                  "year": y["year"], "entries": y["entries"], "mentions": y["mentions"]} for y in years]
+        items = [
+            {
+                "id": str(y["year"]),
+                "name": str(y["year"]),
+                "kind": "year",
+                "score": float(y["entries"]),
+                "year": y["year"],
+                "entries": y["entries"],
+                "mentions": y["mentions"],
+            }
+            for y in years
+        ]
         anchors, boost = [target.id], []
     else:
         items, anchors, boost = [], [], []
     newest = not (intent.kind == "timeline" and not intent.disappeared)
-    return Answered({"kind": intent.kind, "entity": entity, "items": items}, project,
-                    _support(graph, params, project, anchors, boost, newest, k))
+    return Answered(
+        {"kind": intent.kind, "entity": entity, "items": items},
+        project,
+        _support(graph, params, project, anchors, boost, newest, k),
+    )
 
 
 def _importance(graph: Graph, params: dict[str, Any], project: str, intent: Intent, k: int) -> Answered:
     rows = analytics.importance(graph, params, project, intent.wants, ITEMS)
-    items = [{"id": r["id"], "name": r["name"], "kind": r["kind"], "score": float(r["importance"]),
-              "entries": r["entries"], "mentions": r["mentions"], "periods": r["periods"], "years": r["years"]}
-             for r in rows]
-    return Answered({"kind": "importance", "entity": None, "items": items}, project,
-                    _support(graph, params, project, [i["id"] for i in items[:1]],
-                             [i["id"] for i in items[1:BOOST]], True, k))
+    items = [
+        {
+            "id": r["id"],
+            "name": r["name"],
+            "kind": r["kind"],
+            "score": float(r["importance"]),
+            "entries": r["entries"],
+            "mentions": r["mentions"],
+            "periods": r["periods"],
+            "years": r["years"],
+        }
+        for r in rows
+    ]
+    return Answered(
+        {"kind": "importance", "entity": None, "items": items},
+        project,
+        _support(graph, params, project, [i["id"] for i in items[:1]], [i["id"] for i in items[1:BOOST]], True, k),
+    )
 
 
-def _support(graph: Graph, params: dict[str, Any], project: str, anchors: list[str], boost: list[str],
-             newest: bool, k: int) -> list[tuple[str, int]]:
+def _support(
+    graph: Graph, params: dict[str, Any], project: str, anchors: list[str], boost: list[str], newest: bool, k: int
+) -> list[tuple[str, int]]:
     """Visible entries naming an anchor, those naming more of `boost` first, then newest (or oldest) first."""
     if not anchors:
         return []
+
     def compute() -> list[tuple[str, int]]:
-        rows = graph.read(SUPPORT_NEWEST if newest else SUPPORT_OLDEST,
-                          {"anchor_ids": anchors, "boost_ids": boost, "project_id": project, "k": k, **params})
+        rows = graph.read(
+            SUPPORT_NEWEST if newest else SUPPORT_OLDEST,
+            {"anchor_ids": anchors, "boost_ids": boost, "project_id": project, "k": k, **params},
+        )
         return [(r["id"], int(r["boost"])) for r in rows]
 
-    return analytics_cache.cached(graph, params, project, "support",
-                                  {"anchors": anchors, "boost": boost, "newest": newest, "k": k}, compute)
+    return analytics_cache.cached(
+        graph, params, project, "support", {"anchors": anchors, "boost": boost, "newest": newest, "k": k}, compute
+    )

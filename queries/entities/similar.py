@@ -1,4 +1,4 @@
-""""Similar to X": persons, places, things and chapters whose entity vector is closest to X's, for one viewer.
+""" "Similar to X": persons, places, things and chapters whose entity vector is closest to X's, for one viewer.
 
 The viewer's variant of each entity (graph/entity_vectors.py) is chosen inside the statement from the viewer's
 membership, read on every call: `writer`/`inner` for owners and coauthors, `reader` for readers, `shared` when they
@@ -90,18 +90,44 @@ class Similar:
     entries: int  # visible entries behind its vector
 
 
-def similar(graph: Graph, viewer_params: dict[str, Any], project_id: str, entity_id: str, model: str,
-            kind: str | None = None, limit: int = 10) -> list[Similar]:
+def similar(
+    graph: Graph,
+    viewer_params: dict[str, Any],
+    project_id: str,
+    entity_id: str,
+    model: str,
+    kind: str | None = None,
+    limit: int = 10,
+) -> list[Similar]:
     """Closest entities to `entity_id` (of `kind`, when given) by cosine of the viewer's variants, best first."""
+
     def compute() -> list[Similar]:
-        rows = graph.read(SIMILAR, {"project_id": project_id, "entity_id": entity_id, "model": model, "kind": kind,
-                                    "limit": limit, "over": limit + 20, **viewer_params})
+        rows = graph.read(
+            SIMILAR,
+            {
+                "project_id": project_id,
+                "entity_id": entity_id,
+                "model": model,
+                "kind": kind,
+                "limit": limit,
+                "over": limit + 20,
+                **viewer_params,
+            },
+        )
         return [Similar(r["id"], r["name"], r["kind"], round(float(r["score"]), 6), int(r["entries"])) for r in rows]
 
     # Variants change only by a refresh, which bumps the generations of exactly the audiences whose variant moved.
-    return list(analytics_cache.cached(graph, viewer_params, project_id, "similar",
-                                       {"entity": entity_id, "model": model, "kind": kind, "limit": limit},
-                                       lambda: tuple(compute()), immutable=True))
+    return list(
+        analytics_cache.cached(
+            graph,
+            viewer_params,
+            project_id,
+            "similar",
+            {"entity": entity_id, "model": model, "kind": kind, "limit": limit},
+            lambda: tuple(compute()),
+            immutable=True,
+        )
+    )
 
 
 @dataclass(frozen=True)
@@ -112,22 +138,30 @@ class Named:
     keys: tuple[str, ...]  # folded names and aliases
 
 
-def visible_names(graph: Graph, viewer_params: dict[str, Any], project_id: str, model: str,
-                  grams: list[str] | None = None) -> list[Named]:
+def visible_names(
+    graph: Graph, viewer_params: dict[str, Any], project_id: str, model: str, grams: list[str] | None = None
+) -> list[Named]:
     """The entities and chapters the viewer may know of and has entries about (as of the last refresh), plus those
     declared for them; with `grams` (folded word sequences, or ids), only those answering to one of them. With the
     analytics cache on, the viewer's whole list is kept (a scan of every variant of the project) and looked up."""
     if grams is None or not analytics_cache.enabled(viewer_params):
         return _visible_names(graph, viewer_params, project_id, model, grams)
-    every = analytics_cache.cached(graph, viewer_params, project_id, "names", {"model": model},
-                                   lambda: tuple(_visible_names(graph, viewer_params, project_id, model, None)),
-                                   immutable=True)
+    every = analytics_cache.cached(
+        graph,
+        viewer_params,
+        project_id,
+        "names",
+        {"model": model},
+        lambda: tuple(_visible_names(graph, viewer_params, project_id, model, None)),
+        immutable=True,
+    )
     wanted = set(grams)
     return [n for n in every if n.id in wanted or not wanted.isdisjoint(n.keys)]
 
 
-def _visible_names(graph: Graph, viewer_params: dict[str, Any], project_id: str, model: str,
-                   grams: list[str] | None) -> list[Named]:
+def _visible_names(
+    graph: Graph, viewer_params: dict[str, Any], project_id: str, model: str, grams: list[str] | None
+) -> list[Named]:
     from graph.textnorm import fold
 
     found: dict[str, Named] = {}
@@ -136,8 +170,7 @@ def _visible_names(graph: Graph, viewer_params: dict[str, Any], project_id: str,
     for r in graph.read(VISIBLE_DECLARATIONS, {"project_id": project_id, **viewer_params}):
         first.setdefault(r["id"], (r["name"], r["kind"]))
         declared.setdefault(r["id"], []).extend(fold(k) for k in [r["name"], *(r["aliases"] or [])] if k)
-    for r in graph.read(VISIBLE_NAMES, {"project_id": project_id, "model": model, "grams": grams,
-                                        **viewer_params}):
+    for r in graph.read(VISIBLE_NAMES, {"project_id": project_id, "model": model, "grams": grams, **viewer_params}):
         name = first.get(r["id"], (r["name"], ""))[0]
         keys = tuple(dict.fromkeys([*r["keys"], *declared.get(r["id"], [])]))
         if name:
@@ -149,8 +182,9 @@ def _visible_names(graph: Graph, viewer_params: dict[str, Any], project_id: str,
     return [found[k] for k in sorted(found)]
 
 
-def find_target(graph: Graph, viewer_params: dict[str, Any], project_id: str, name: str,
-                model: str) -> tuple[str, str, str] | None:
+def find_target(
+    graph: Graph, viewer_params: dict[str, Any], project_id: str, name: str, model: str
+) -> tuple[str, str, str] | None:
     """(id, name, kind) of the entity or chapter called `name` (or with that id) that the viewer may know of; an
     entity wins over a chapter of the same name; None for hidden and unknown alike. Looked up among the viewer's
     vectors first (one cheap statement), then among every visible entity (one without embedded entries yet)."""
@@ -158,8 +192,9 @@ def find_target(graph: Graph, viewer_params: dict[str, Any], project_id: str, na
     from graph.textnorm import fold
 
     key = fold(name.strip())
-    named = [n for n in visible_names(graph, viewer_params, project_id, model, [key, name])
-             if n.id == name or key in n.keys]
+    named = [
+        n for n in visible_names(graph, viewer_params, project_id, model, [key, name]) if n.id == name or key in n.keys
+    ]
     named.sort(key=lambda n: (n.kind == "period", n.id))
     if named:
         return named[0].id, named[0].name, named[0].kind

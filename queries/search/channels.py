@@ -39,7 +39,7 @@ _CONSTRAINTS = f"""
   AND ($q_from IS NULL OR e.occurred_end >= $q_from)
   AND ($q_to IS NULL OR e.occurred_start <= $q_to)
   AND (size($q_entity_ids) = 0 OR EXISTS {{ MATCH (e)-[qm:MENTIONS]->(x) WHERE x.id IN $q_entity_ids
-                                             AND {mention_seen('qm')} }})
+                                             AND {mention_seen("qm")} }})
   AND (size($q_author_keys) = 0 OR toLower(e.author_id) IN $q_author_keys)
   AND ($q_occ IS NULL OR (e.occurred_start IS NOT NULL
        AND (e.occurred_end > e.occurred_start + duration({{days: {COARSE_DAYS}}})
@@ -120,7 +120,7 @@ STRUCTURED = f"""
 MATCH (e:Entry) WHERE {QUERY_SCOPE}
   AND ($q_occ IS NULL OR e.occurred_end <= e.occurred_start + duration({{days: {COARSE_DAYS}}}))
 WITH e LIMIT $limit + 1
-OPTIONAL MATCH (e)-[m:MENTIONS]->(x) WHERE x.id IN $rank_entity_ids AND {mention_seen('m')}
+OPTIONAL MATCH (e)-[m:MENTIONS]->(x) WHERE x.id IN $rank_entity_ids AND {mention_seen("m")}
 WITH e, count(DISTINCT x) AS matched, sum(coalesce({MENTION_COUNT}, 0)) AS mentions
 WITH e, matched + 0.01 * mentions AS score
 ORDER BY score DESC, e.occurred_start DESC, e.id
@@ -175,7 +175,7 @@ UNWIND $ids AS id
 MATCH (e:Entry {{id: id}})
 WITH e, e.intimacy AS level, e.author_id AS author
 WHERE {CAN_SEE} AND e.intimacy = level AND coalesce(e.author_id, '') = coalesce(author, '')
-OPTIONAL MATCH (e)-[xm:MENTIONS]->(x) WHERE {mention_seen('xm')}
+OPTIONAL MATCH (e)-[xm:MENTIONS]->(x) WHERE {mention_seen("xm")}
 WITH e, level, author, collect(DISTINCT {{kind: x.kind, name: xm.name}}) AS xs
 OPTIONAL MATCH (e)-[:IN_PERIOD]->(per:Period)
 WITH e, level, author, xs, collect(DISTINCT per) AS pers
@@ -192,8 +192,9 @@ RETURN e.id AS id, e.project_id AS project_id, e.title AS title, e.body AS body,
 """
 
 # An entry deleted while the search reads it may show no body: an empty text, not a failed search.
-ENTRY_TEXTS = ("UNWIND $ids AS id MATCH (e:Entry {id: id}) "
-               "RETURN id, coalesce(e.title, '') + ' ' + coalesce(e.body, '') AS text")
+ENTRY_TEXTS = (
+    "UNWIND $ids AS id MATCH (e:Entry {id: id}) RETURN id, coalesce(e.title, '') + ' ' + coalesce(e.body, '') AS text"
+)
 
 
 def run_channel(graph: Graph, statement: str, params: dict[str, Any]) -> tuple[list[Hit], dict[str, str]]:

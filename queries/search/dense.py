@@ -26,8 +26,15 @@ def _chunks(graph: Graph, statement: str, params: dict[str, Any]) -> int:
     return int(graph.read(statement, params)[0]["n"] or 0)
 
 
-def dense(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer, base: dict[str, Any],
-          vector: list[float], limit: int) -> tuple[list[Hit], dict[str, str]]:
+def dense(
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    settings: Settings,
+    viewer: Viewer,
+    base: dict[str, Any],
+    vector: list[float],
+    limit: int,
+) -> tuple[list[Hit], dict[str, str]]:
     """Exact cosine over a small scope (and always for witnesses); the vector index with over-fetch otherwise.
 
     The index answers a global top-`fetch` over every project; the scope and visibility predicate then keep the
@@ -35,8 +42,13 @@ def dense(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: V
     scope makes up; it grows fourfold until `limit` visible entries came back and the INDEX_EXACT_TOP-th scores
     above what any unfetched chunk could (the cut plus the quantisation error seen), so those top hits are the
     exact ones (docs/BENCHMARKS.md, "Exact-scan threshold and the index path")."""
-    params = {**base, "vector": vector, "prop": vector_property(embedder.slug), "model": embedder.model_id,
-              "limit": limit}
+    params = {
+        **base,
+        "vector": vector,
+        "prop": vector_property(embedder.slug),
+        "model": embedder.model_id,
+        "limit": limit,
+    }
     if visible_view.usable(settings, viewer, params):
         found = dense_matrix.dense(graph, settings, viewer, params, stores_key(embedder.slug), vector, limit)
         if found is not None:

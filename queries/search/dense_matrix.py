@@ -13,22 +13,30 @@ import numpy as np
 from graph.db import Graph
 from graph.settings import Settings
 from graph.visibility import Viewer
-from queries.search import visible_view
+from queries.search import view_filter, visible_view
 from queries.search.fusion import Hit
 
 
-def dense(graph: Graph, settings: Settings, viewer: Viewer, params: dict[str, Any], stores_key: str,
-          vector: list[float], limit: int) -> tuple[list[Hit], dict[str, str]] | None:
+def dense(
+    graph: Graph,
+    settings: Settings,
+    viewer: Viewer,
+    params: dict[str, Any],
+    stores_key: str,
+    vector: list[float],
+    limit: int,
+) -> tuple[list[Hit], dict[str, str]] | None:
     """The top `limit` visible entries meeting the query's constraints by their best chunk's cosine with `vector`,
     with that chunk; None when the view could not be had (the caller asks Cypher)."""
     view = visible_view.view_for(graph, settings, viewer, params, stores_key, len(vector))
     if view is None:
         return None
-    return _rank(view, vector, limit, visible_view.meeting(view, params))
+    return _rank(view, vector, limit, view_filter.meeting(view, params))
 
 
-def _rank(view: visible_view.View, vector: list[float], limit: int,
-          meeting: np.ndarray | None = None) -> tuple[list[Hit], dict[str, str]]:
+def _rank(
+    view: visible_view.View, vector: list[float], limit: int, meeting: np.ndarray | None = None
+) -> tuple[list[Hit], dict[str, str]]:
     if not len(view.embedded) or limit <= 0:
         return [], {}
     q = np.asarray(vector, dtype=np.float32)

@@ -37,8 +37,9 @@ def _alike(a: frozenset[str], b: frozenset[str], threshold: float) -> bool:
     return _jaccard(a, b) >= threshold
 
 
-def diversify(candidates: list[Fused], texts: Mapping[str, frozenset[str]], k: int,
-              threshold: float = NEAR_DUPLICATE) -> list[Fused]:
+def diversify(
+    candidates: list[Fused], texts: Mapping[str, frozenset[str]], k: int, threshold: float = NEAR_DUPLICATE
+) -> list[Fused]:
     """The fused order with near-duplicates of earlier picks deferred to the end."""
     chosen: list[Fused] = []
     deferred: list[Fused] = []

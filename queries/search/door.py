@@ -63,8 +63,16 @@ def resolve_projects(graph: Graph, viewer: Viewer, scope: Scope) -> list[str]:
 
 
 @generations.reading_once
-def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer, query: str,
-                  scope: Scope, options: SearchOptions, project_ids: list[str] | None = None) -> SearchResponse:
+def hybrid_search(
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    settings: Settings,
+    viewer: Viewer,
+    query: str,
+    scope: Scope,
+    options: SearchOptions,
+    project_ids: list[str] | None = None,
+) -> SearchResponse:
     """Search what `viewer` may see. `project_ids` is given only by callers that already resolved the scope."""
     run = SearchRun(graph, embedder, settings, viewer, options, query)
     t0, latency, warnings = run.started, run.latency, run.warnings
@@ -78,21 +86,37 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
         return result_cache.hit_response(hit, t0)
 
     t = time.perf_counter()
-    answered = answer_question(graph, visibility_params(viewer), projects, query, embedder.slug, options.k) \
-        if options.understand and options.filters == Filters() and viewer.user_id is not None else None
+    answered = (
+        answer_question(graph, visibility_params(viewer), projects, query, embedder.slug, options.k)
+        if options.understand and options.filters == Filters() and viewer.user_id is not None
+        else None
+    )
     if answered is not None:  # an entity question: the answer, and the entries behind it as results
-        top = [Fused(i, float(b), {"answer": {"rank": n + 1, "score": float(b)}})
-               for n, (i, b) in enumerate(answered.support)]
+        top = [
+            Fused(i, float(b), {"answer": {"rank": n + 1, "score": float(b)}})
+            for n, (i, b) in enumerate(answered.support)
+        ]
         out = _materialise(graph, viewer, top, query, {})
         latency["answer"] = _ms(t)
         latency["total"] = _ms(t0)
-        return result_cache.put(cache_key, settings, SearchResponse(
-            out, len(top), "answer", latency, {"entity_question": answered.answer["kind"]} if options.explain
-            else None, warnings, answer=answered.answer))
+        return result_cache.put(
+            cache_key,
+            settings,
+            SearchResponse(
+                out,
+                len(top),
+                "answer",
+                latency,
+                {"entity_question": answered.answer["kind"]} if options.explain else None,
+                warnings,
+                answer=answered.answer,
+            ),
+        )
     lexicons = _lexicons(graph, projects, viewer)
     base = _base_params(viewer, projects, options.filters, lexicons)
-    parsed = (early.understanding(lexicons) if early is not None and projects == guessed else None) or \
-        parse_query(graph, query, lexicons, projects, options.understand, options.now or date.today(), options.locale)
+    parsed = (early.understanding(lexicons) if early is not None and projects == guessed else None) or parse_query(
+        graph, query, lexicons, projects, options.understand, options.now or date.today(), options.locale
+    )
     warnings.extend(_filter_warnings(graph, viewer, projects, options.filters, lexicons))
     latency["parse"] = _ms(t)
 
@@ -119,8 +143,9 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
     texts: dict[str, str] = {}
     if learned:
         tt = time.perf_counter()
-        record, top_text, texts, thread_hits = ranker.gather(graph, query, results, parsed.constraints,
-                                                             visibility_params(viewer), top_id, ask)
+        record, top_text, texts, thread_hits = ranker.gather(
+            graph, query, results, parsed.constraints, visibility_params(viewer), top_id, ask
+        )
         if ask is not None:
             results = with_thread(results, thread_hits)
             latency["thread"] = _ms(tt)  # with the facts: the same statement
@@ -150,13 +175,15 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
         pool = fused[: max(options.k * 3, 30)]
         if settings.diversify == "mmr":
             vectors = entry_vectors(graph, [f.id for f in pool], vector_property(embedder.slug))
-            fused = mmr(pool, vectors, settings.mmr_lambda) + fused[len(pool):]
+            fused = mmr(pool, vectors, settings.mmr_lambda) + fused[len(pool) :]
         else:  # the texts the ranker's facts brought, and the others read here
             missing = [f.id for f in pool if f.id not in texts]
             if missing:
                 texts = {**texts, **{r["id"]: r["text"] for r in graph.read(ch.ENTRY_TEXTS, {"ids": missing})}}
-            fused = diversify(pool, {f.id: word_set(texts[f.id]) for f in pool if f.id in texts},
-                              len(pool)) + fused[len(pool):]
+            fused = (
+                diversify(pool, {f.id: word_set(texts[f.id]) for f in pool if f.id in texts}, len(pool))
+                + fused[len(pool) :]
+            )
         latency["diversify"] = _ms(t)
         t = time.perf_counter()
     top = fused[: options.k]
@@ -165,11 +192,25 @@ def hybrid_search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, v
     latency["total"] = _ms(t0)
     explained = None
     if options.explain:
-        explained = {**parsed.explain, "relaxed": relaxed, "weights": {c: weights[c] for c in results},
-                     "channels": {c: len(h) for c, h in results.items()}}
-    return result_cache.put(cache_key, settings, SearchResponse(
-        out, len(fused), source, latency, explained, warnings,
-        channel_candidates={c: len(h) for c, h in results.items()}))
+        explained = {
+            **parsed.explain,
+            "relaxed": relaxed,
+            "weights": {c: weights[c] for c in results},
+            "channels": {c: len(h) for c, h in results.items()},
+        }
+    return result_cache.put(
+        cache_key,
+        settings,
+        SearchResponse(
+            out,
+            len(fused),
+            source,
+            latency,
+            explained,
+            warnings,
+            channel_candidates={c: len(h) for c, h in results.items()},
+        ),
+    )
 
 
 def _lexicons(graph: Graph, projects: list[str], viewer: Viewer) -> dict[str, ProjectLexicon]:
@@ -178,8 +219,9 @@ def _lexicons(graph: Graph, projects: list[str], viewer: Viewer) -> dict[str, Pr
     return {p: lexicons.lexicon(graph, p, viewer) for p in projects}
 
 
-def _resolve_names(lexicons: dict[str, ProjectLexicon], kind: str, names: list[str] | None,
-                   ids: list[str] | None) -> list[str] | None:
+def _resolve_names(
+    lexicons: dict[str, ProjectLexicon], kind: str, names: list[str] | None, ids: list[str] | None
+) -> list[str] | None:
     if names is None and ids is None:
         return None
     out = list(ids or [])
@@ -190,8 +232,9 @@ def _resolve_names(lexicons: dict[str, ProjectLexicon], kind: str, names: list[s
     return out
 
 
-def _base_params(viewer: Viewer, projects: list[str], f: Filters,
-                 lexicons: dict[str, ProjectLexicon]) -> dict[str, Any]:
+def _base_params(
+    viewer: Viewer, projects: list[str], f: Filters, lexicons: dict[str, ProjectLexicon]
+) -> dict[str, Any]:
     return {
         "project_ids": projects,
         "date_from": f.date_from,
@@ -207,19 +250,31 @@ def _base_params(viewer: Viewer, projects: list[str], f: Filters,
     }
 
 
-def _filter_warnings(graph: Graph, viewer: Viewer, projects: list[str], f: Filters,
-                     lexicons: dict[str, ProjectLexicon]) -> list[str]:
+def _filter_warnings(
+    graph: Graph, viewer: Viewer, projects: list[str], f: Filters, lexicons: dict[str, ProjectLexicon]
+) -> list[str]:
     """One warning per filter value that names nothing the viewer may see: decided from visible entities and
     entries only, so a hidden name and a missing one read the same."""
-    out = [f"no visible {kind} named {name!r}: the {field} filter matches nothing for it"
-           for kind, field, names, ids in (("person", "persons", f.persons, f.person_ids),
-                                           ("place", "places", f.places, f.place_ids))
-           for name in unknown_names(lexicons, kind, names, ids)]
+    out = [
+        f"no visible {kind} named {name!r}: the {field} filter matches nothing for it"
+        for kind, field, names, ids in (
+            ("person", "persons", f.persons, f.person_ids),
+            ("place", "places", f.places, f.place_ids),
+        )
+        for name in unknown_names(lexicons, kind, names, ids)
+    ]
     if f.author_ids:
-        seen = {r["a"] for r in graph.read(ch.VISIBLE_AUTHORS, {"project_ids": projects, "author_ids": f.author_ids,
-                                                               **visibility_params(viewer)})}
-        out += [f"no visible entry by author {a!r}: the author_ids filter matches nothing for it"
-                for a in f.author_ids if a not in seen]
+        seen = {
+            r["a"]
+            for r in graph.read(
+                ch.VISIBLE_AUTHORS, {"project_ids": projects, "author_ids": f.author_ids, **visibility_params(viewer)}
+            )
+        }
+        out += [
+            f"no visible entry by author {a!r}: the author_ids filter matches nothing for it"
+            for a in f.author_ids
+            if a not in seen
+        ]
     return out
 
 
@@ -230,13 +285,16 @@ def _source(results: dict[str, list[Hit]]) -> str:
     return live[0] if len(live) == 1 else "hybrid"
 
 
-def _materialise(graph: Graph, viewer: Viewer, top: list[Fused], query: str,
-                 best_chunk: dict[str, str]) -> list[SearchResult]:
+def _materialise(
+    graph: Graph, viewer: Viewer, top: list[Fused], query: str, best_chunk: dict[str, str]
+) -> list[SearchResult]:
     if not top:
         return []
     chunks = {f.id: best_chunk[f.id] for f in top if f.id in best_chunk}  # read with the details: one round trip
-    rows = {r["id"]: r for r in graph.read(ch.DETAILS, {"ids": [f.id for f in top], "chunks": chunks,
-                                                        **visibility_params(viewer)})}
+    rows = {
+        r["id"]: r
+        for r in graph.read(ch.DETAILS, {"ids": [f.id for f in top], "chunks": chunks, **visibility_params(viewer)})
+    }
     terms = query_terms(query)
     out: list[SearchResult] = []
     for f in top:
@@ -245,15 +303,27 @@ def _materialise(graph: Graph, viewer: Viewer, top: list[Fused], query: str,
             continue
         snip, marks = snippet(row["body"] or "", terms)
         chunk = row["chunk"]
-        out.append(SearchResult(
-            entry_id=row["id"], project_id=row["project_id"], score=round(f.score, 6), score_breakdown=f.channels,
-            snippet_md=snip, highlights=marks, title=row["title"],
-            occurred_on=row["occurred_start"], occurred_end=row["occurred_end"],  # ISO text from the statement
-            occurred_precision=row["occurred_precision"], author_id=row["author_id"], intimacy_level=row["intimacy"],
-            kind=row["kind"], persons=sorted(row["persons"]), places=sorted(row["places"]),
-            things=sorted(row["things"]), tags=list(row["tags"] or []), periods=list(row["periods"]),
-            chunk={"id": chunk["id"], "ord": chunk["ord"], "text": chunk["text"]} if chunk else None,
-        ))
+        out.append(
+            SearchResult(
+                entry_id=row["id"],
+                project_id=row["project_id"],
+                score=round(f.score, 6),
+                score_breakdown=f.channels,
+                snippet_md=snip,
+                highlights=marks,
+                title=row["title"],
+                occurred_on=row["occurred_start"],
+                occurred_end=row["occurred_end"],  # ISO text from the statement
+                occurred_precision=row["occurred_precision"],
+                author_id=row["author_id"],
+                intimacy_level=row["intimacy"],
+                kind=row["kind"],
+                persons=sorted(row["persons"]),
+                places=sorted(row["places"]),
+                things=sorted(row["things"]),
+                tags=list(row["tags"] or []),
+                periods=list(row["periods"]),
+                chunk={"id": chunk["id"], "ord": chunk["ord"], "text": chunk["text"]} if chunk else None,
+            )
+        )
     return out
-
-

@@ -49,8 +49,15 @@ class EarlyVector:
         return self.parsed if all(current[p] is self.lexicons[p] for p in current) else None
 
 
-def start(graph: Graph, embedder: CheckedEmbedder, viewer: Viewer, projects: list[str], query: str,
-          options: SearchOptions, cache_size: int) -> EarlyVector | None:
+def start(
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    viewer: Viewer,
+    projects: list[str],
+    query: str,
+    options: SearchOptions,
+    cache_size: int,
+) -> EarlyVector | None:
     """The query embedded in the background, as this viewer's kept lexicons of `projects` understand it; None when
     the search has no dense channel, would skip it (a keyword query), the query has an entity question's shape (its
     answer needs no vector: an embedding beside it would only slow it), or a lexicon is not kept yet."""
@@ -71,5 +78,9 @@ def start(graph: Graph, embedder: CheckedEmbedder, viewer: Viewer, projects: lis
     if not text.strip():
         return None
     text = embeddable(text)
-    return EarlyVector(text, _EMBED.submit(copy_context().run, query_vector, embedder, text, cache_size,
-                                           f"user:{viewer.user_id}"), parsed, found)
+    return EarlyVector(
+        text,
+        _EMBED.submit(copy_context().run, query_vector, embedder, text, cache_size, f"user:{viewer.user_id}"),
+        parsed,
+        found,
+    )

@@ -34,22 +34,25 @@ def rrf(lists: Mapping[str, Sequence[Hit]], k: int = 60, weights: Mapping[str, f
 
 
 # Function words of es/en/fr: they say nothing about whether keywords matched the topic.
-STOPWORDS = frozenset(fold(w) for w in """
+STOPWORDS = frozenset(
+    fold(w)
+    for w in """
 the a an of to in on at for and or is are was were did does do what when where who whom which how why with by from
 that this these those it its as be been has have had his her their they she he you your my me we our us i not
 el la los las lo de del y o u que qué en un una unos unas por para con es son fue fueron ser se su sus al como
 cuál cuáles cuándo dónde quién quiénes cómo cuánto cuántos cuánta cuántas le les me mi mis te tu tus nos
 le la les du des et est sont était un une pour par avec qui quoi quand où comment ce cette ces son sa ses au aux
-""".split())
+""".split()
+)
 
 # Channel weights (RRF stays k = 60; a weight scales a channel's 1/(k + rank) votes). Measured on the dev sets,
 # written down in docs/BENCHMARKS.md.
-DENSE_WEIGHT_CONVERSATIONAL = 3.0   # a question of 6+ words: meaning matters more than exact words
-DENSE_WEIGHT_SHORT = 0.5            # 1-2 words: names and keywords lead, dense still finds synonyms
-FULLTEXT_WEAK_MATCH = 0.3           # keywords barely matched the best keyword hit (e.g. Spanish question, English text)
+DENSE_WEIGHT_CONVERSATIONAL = 3.0  # a question of 6+ words: meaning matters more than exact words
+DENSE_WEIGHT_SHORT = 0.5  # 1-2 words: names and keywords lead, dense still finds synonyms
+FULLTEXT_WEAK_MATCH = 0.3  # keywords barely matched the best keyword hit (e.g. Spanish question, English text)
 WEAK_COVERAGE = 0.3
-STRUCTURED_WEIGHT_DATED = 2.0       # the query named a date: entries of that time, ranked by its people and places
-THREAD_WEIGHT = 0.3                 # neighbours in a conversation of the best dense hits: fill, never lead
+STRUCTURED_WEIGHT_DATED = 2.0  # the query named a date: entries of that time, ranked by its people and places
+THREAD_WEIGHT = 0.3  # neighbours in a conversation of the best dense hits: fill, never lead
 
 
 def coverage_terms(query: str) -> list[str]:
@@ -78,5 +81,11 @@ def channel_weights(query: str, top_keyword_text: str | None, dated: bool = Fals
     fulltext = 1.0
     if top_keyword_text is not None and n_words >= 3 and lexical_coverage(query, top_keyword_text) < WEAK_COVERAGE:
         fulltext = FULLTEXT_WEAK_MATCH
-    return {"dense": dense, "dense_next": dense, "sparse": fulltext, "fulltext": fulltext, "structured": structured,
-            "thread": THREAD_WEIGHT}
+    return {
+        "dense": dense,
+        "dense_next": dense,
+        "sparse": fulltext,
+        "fulltext": fulltext,
+        "structured": structured,
+        "thread": THREAD_WEIGHT,
+    }

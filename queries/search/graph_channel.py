@@ -25,34 +25,51 @@ from graph.visibility import mention_seen
 from queries.search.channels import QUERY_SCOPE
 from queries.search.fusion import Hit
 
-SEED_HITS = 5              # the best dense (or keyword) hits that seed the walk
-SHARED_MIN = 2             # an entity mentioned by at least this many of them counts as "what the hits share"
-MAX_NODES = 3000           # entries read into the walk's graph at most (closest to the seeds first)
-ALPHA = 0.85               # damping: the walk restarts at the seeds with probability 1 - ALPHA at each step
-THREAD_EDGE = 1.0          # weight of the edge between two consecutive visible turns of one conversation
-GRAPH_WEIGHT = 1.0         # the channel's RRF weight (measured, docs/BENCHMARKS.md)
+SEED_HITS = 5  # the best dense (or keyword) hits that seed the walk
+SHARED_MIN = 2  # an entity mentioned by at least this many of them counts as "what the hits share"
+MAX_NODES = 3000  # entries read into the walk's graph at most (closest to the seeds first)
+ALPHA = 0.85  # damping: the walk restarts at the seeds with probability 1 - ALPHA at each step
+THREAD_EDGE = 1.0  # weight of the edge between two consecutive visible turns of one conversation
+GRAPH_WEIGHT = 1.0  # the channel's RRF weight (measured, docs/BENCHMARKS.md)
 
 # Visible entries in scope that are in `$core`, mention one of `$entities`, are in one of `$periods` or belong to
 # one of `$threads`; those of `$core` first. Each row carries the entry's entities, chapters and thread position.
 NEIGHBOURS = f"""
 MATCH (e:Entry) WHERE {QUERY_SCOPE}
   AND (e.id IN $core
-       OR EXISTS {{ MATCH (e)-[gm:MENTIONS]->(x) WHERE x.id IN $entities AND {mention_seen('gm')} }}
+       OR EXISTS {{ MATCH (e)-[gm:MENTIONS]->(x) WHERE x.id IN $entities AND {mention_seen("gm")} }}
        OR EXISTS {{ MATCH (e)-[:IN_PERIOD]->(p:Period) WHERE p.id IN $periods }}
        OR (e.thread_id IS NOT NULL AND e.thread_id IN $threads))
 WITH e ORDER BY CASE WHEN e.id IN $core THEN 0 ELSE 1 END, e.id
 LIMIT $max_nodes
 RETURN e.id AS id, e.thread_id AS thread_id, e.thread_pos AS thread_pos,
-       [(e)-[gm:MENTIONS]->(x) WHERE {mention_seen('gm')} | x.id] AS entities,
+       [(e)-[gm:MENTIONS]->(x) WHERE {mention_seen("gm")} | x.id] AS entities,
        [(e)-[:IN_PERIOD]->(p:Period) | p.id] AS periods
 """
 
 
-def _neighbours(graph: Graph, params: dict[str, Any], core: Sequence[str] = (), entities: Sequence[str] = (),
-                periods: Sequence[str] = (), threads: Sequence[str] = ()) -> list[dict[str, Any]]:
-    return [dict(r) for r in graph.read(NEIGHBOURS, {
-        **params, "core": list(core), "entities": list(entities), "periods": list(periods), "threads": list(threads),
-        "max_nodes": MAX_NODES})]
+def _neighbours(
+    graph: Graph,
+    params: dict[str, Any],
+    core: Sequence[str] = (),
+    entities: Sequence[str] = (),
+    periods: Sequence[str] = (),
+    threads: Sequence[str] = (),
+) -> list[dict[str, Any]]:
+    return [
+        dict(r)
+        for r in graph.read(
+            NEIGHBOURS,
+            {
+                **params,
+                "core": list(core),
+                "entities": list(entities),
+                "periods": list(periods),
+                "threads": list(threads),
+                "max_nodes": MAX_NODES,
+            },
+        )
+    ]
 
 
 def shared_entities(links: Sequence[dict[str, Any]]) -> list[str]:
@@ -103,8 +120,7 @@ def personalised_rank(g: nx.Graph, entities: Sequence[str], entries: Sequence[st
     return [Hit(i, s) for i, s in ranked]
 
 
-def run_graph(graph: Graph, params: dict[str, Any], named: Sequence[str], best: Sequence[Hit],
-              limit: int) -> list[Hit]:
+def run_graph(graph: Graph, params: dict[str, Any], named: Sequence[str], best: Sequence[Hit], limit: int) -> list[Hit]:
     """The channel's hits: empty when the query names no entity the viewer may know of and its best hits share
     none. `params` are the search's scope parameters (viewer, filters, soft constraints); the query's people, places
     and author do not narrow this channel (reaching past them is its job), its dates do."""
@@ -117,10 +133,14 @@ def run_graph(graph: Graph, params: dict[str, Any], named: Sequence[str], best: 
     seed_entries = [i for i in seed_entries if i in {r["id"] for r in links}]
     # Two steps out: the entries of the seeds, then everything sharing an entity, chapter or conversation with them.
     core = _neighbours(graph, params, core=seed_entries, entities=seeds)
-    rows = _neighbours(graph, params, core=[r["id"] for r in core],
-                       entities=sorted({x for r in core for x in r["entities"]}),
-                       periods=sorted({p for r in core for p in r["periods"]}),
-                       threads=sorted({r["thread_id"] for r in core if r["thread_id"] is not None}))
+    rows = _neighbours(
+        graph,
+        params,
+        core=[r["id"] for r in core],
+        entities=sorted({x for r in core for x in r["entities"]}),
+        periods=sorted({p for r in core for p in r["periods"]}),
+        threads=sorted({r["thread_id"] for r in core if r["thread_id"] is not None}),
+    )
     if not rows:
         return []
     return personalised_rank(build(rows), seeds, seed_entries)[:limit]

@@ -24,8 +24,8 @@ from queries.search.lucene import to_lucene
 
 K1 = 1.2
 B = 0.75
-POOL = 1000          # visible candidates rescored: Lucene's best, in its own order (docs/SECURITY.md)
-TEXT_CHARS = 8000    # of each candidate's indexed text, for term frequencies (BM25 saturates long before)
+POOL = 1000  # visible candidates rescored: Lucene's best, in its own order (docs/SECURITY.md)
+TEXT_CHARS = 8000  # of each candidate's indexed text, for term frequencies (BM25 saturates long before)
 
 # What both candidate statements return for an entry `e`: its length and each query term's count, or its text, as
 # the viewer may read them (graph/keyword_terms.py: a witness does not count names declared for members only).
@@ -40,7 +40,9 @@ RETURN e.id AS id, ft_len AS length,
 # within two millionths) leave the database, with the statistics Python needs to score them again exactly (`scored`).
 # A candidate written before `ft_terms` existed is counted in Python from its text: then `legacy` > 0 and the caller
 # runs the candidate statement instead.
-_SCORED = f"WITH e, {VIEWER_FT_TERMS} AS ft, {VIEWER_FT_LEN} AS ft_len" + """
+_SCORED = (
+    f"WITH e, {VIEWER_FT_TERMS} AS ft, {VIEWER_FT_LEN} AS ft_len"
+    + """
 WITH collect({id: e.id, length: coalesce(ft_len, 0), legacy: ft IS NULL,
        tf: [t IN $terms | (size(ft) - size(replace(ft, ' ' + t + ' ', ''))) / (size(t) + 2)]}) AS rows
 WITH rows, size(rows) AS n, size([r IN rows WHERE r.legacy]) AS legacy,
@@ -62,6 +64,7 @@ WITH n, legacy, total_length, df, ranked,
      CASE WHEN size(ranked) > $limit THEN ranked[$limit - 1].score - 0.000002 ELSE -1.0 END AS floor
 RETURN n, legacy, total_length, df, [h IN ranked WHERE h.score >= floor] AS top
 """
+)
 
 
 # The index matched the entry's `names` too; a witness reads them without the names declared for members only, so an
@@ -122,8 +125,9 @@ class Stats:
     df: dict[str, int]
 
 
-def bm25(rows: list[dict[str, Any]], terms: list[str], limit: int, visible: int,
-         stats: Stats | None = None) -> list[Hit]:
+def bm25(
+    rows: list[dict[str, Any]], terms: list[str], limit: int, visible: int, stats: Stats | None = None
+) -> list[Hit]:
     """Okapi BM25 of each candidate for `terms`, with N (`visible`), document frequencies and average length of
     the rows, or of all the candidates `stats` describes when `rows` are only the best of them."""
     if not rows or not terms:
@@ -162,8 +166,9 @@ def scored(stmt: str) -> str:
     return stmt.replace(_CANDIDATE, _SCORED)
 
 
-def run_keyword(graph: Graph, stmt: str, count_stmt: str, params: dict[str, Any], text: str,
-                limit: int, visible: int | None = None) -> list[Hit]:
+def run_keyword(
+    graph: Graph, stmt: str, count_stmt: str, params: dict[str, Any], text: str, limit: int, visible: int | None = None
+) -> list[Hit]:
     """`visible`, when the caller knows it (a kept view), is BM25's N; else `count_stmt` counts it."""
     terms = query_terms(text)
     lucene = to_lucene(" ".join(terms))
@@ -172,13 +177,23 @@ def run_keyword(graph: Graph, stmt: str, count_stmt: str, params: dict[str, Any]
     found = _top(graph, stmt, count_stmt, params, {"lucene": lucene, "pool": POOL}, terms, limit, visible)
     if found is not None:
         return found
-    rows = [dict(r) for r in graph.read(stmt, {**params, "lucene": lucene, "terms": terms, "pool": POOL,
-                                                  "chars": TEXT_CHARS})]
+    rows = [
+        dict(r)
+        for r in graph.read(stmt, {**params, "lucene": lucene, "terms": terms, "pool": POOL, "chars": TEXT_CHARS})
+    ]
     return _ranked(graph, count_stmt, params, rows, terms, limit, visible)
 
 
-def run_keyword_among(graph: Graph, stmt: str, count_stmt: str, params: dict[str, Any], text: str, limit: int,
-                      among: list[str], visible: int | None = None) -> list[Hit]:
+def run_keyword_among(
+    graph: Graph,
+    stmt: str,
+    count_stmt: str,
+    params: dict[str, Any],
+    text: str,
+    limit: int,
+    among: list[str],
+    visible: int | None = None,
+) -> list[Hit]:
     """`run_keyword` over the entries `among` names (at most `POOL`, so the index would have yielded every one of
     them that it matches): an entry counted in Python (no `ft_terms` yet) is a candidate only if a term is in it."""
     terms = query_terms(text)
@@ -193,26 +208,45 @@ def run_keyword_among(graph: Graph, stmt: str, count_stmt: str, params: dict[str
     return _ranked(graph, count_stmt, params, rows, terms, limit, visible)
 
 
-def _top(graph: Graph, stmt: str, count_stmt: str, params: dict[str, Any], extra: dict[str, Any],
-         terms: list[str], limit: int, visible: int | None) -> list[Hit] | None:
+def _top(
+    graph: Graph,
+    stmt: str,
+    count_stmt: str,
+    params: dict[str, Any],
+    extra: dict[str, Any],
+    terms: list[str],
+    limit: int,
+    visible: int | None,
+) -> list[Hit] | None:
     """BM25 in the statement: its best `limit` candidates (and near ties), scored again here by `bm25` from the
     statistics of every candidate, so that scores and order are exactly those of the rows ranked in Python. None
     when a candidate still lacks `ft_terms` (its text must be counted here: the caller reads the rows). N is counted
     from the scope's `params` alone (kept per viewer), never from the words in `extra`."""
     n_visible = visible if visible is not None else visible_count(graph, count_stmt, params)
-    row = graph.read(scored(stmt), {**params, **extra, "terms": terms, "visible": n_visible, "limit": limit,
-                                    "k1": K1, "b": B})[0]
+    row = graph.read(
+        scored(stmt), {**params, **extra, "terms": terms, "visible": n_visible, "limit": limit, "k1": K1, "b": B}
+    )[0]
     if row["legacy"]:
         return None
     if not row["n"]:
         return []
-    stats = Stats(n=int(row["n"]), total_length=int(row["total_length"]),
-                  df={t: int(d) for t, d in zip(terms, row["df"], strict=True) if d})
+    stats = Stats(
+        n=int(row["n"]),
+        total_length=int(row["total_length"]),
+        df={t: int(d) for t, d in zip(terms, row["df"], strict=True) if d},
+    )
     return bm25(row["top"], terms, limit, n_visible, stats)
 
 
-def _ranked(graph: Graph, count_stmt: str, params: dict[str, Any], rows: list[dict[str, Any]], terms: list[str],
-            limit: int, visible: int | None) -> list[Hit]:
+def _ranked(
+    graph: Graph,
+    count_stmt: str,
+    params: dict[str, Any],
+    rows: list[dict[str, Any]],
+    terms: list[str],
+    limit: int,
+    visible: int | None,
+) -> list[Hit]:
     """BM25 over the candidate rows; N is counted only when there is something to rank and the caller did not know
     it."""
     if not rows:

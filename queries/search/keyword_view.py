@@ -19,7 +19,7 @@ import numpy as np
 from graph.db import Graph
 from graph.settings import Settings
 from graph.visibility import Viewer
-from queries.search import visible_view
+from queries.search import view_filter, visible_view
 from queries.search.keyword import POOL
 
 counters = {"among": 0}
@@ -35,8 +35,9 @@ class Meeting:
     ids: list[str] | None
 
 
-def meeting(graph: Graph, settings: Settings, viewer: Viewer, params: dict[str, Any],
-            stores_key: str) -> Meeting | None:
+def meeting(
+    graph: Graph, settings: Settings, viewer: Viewer, params: dict[str, Any], stores_key: str
+) -> Meeting | None:
     """None when the view cannot answer: the index and the Cypher count are asked. No constraint: every entry of
     the view, by count only. `params` names `prop`, the view's vectors."""
     if not visible_view.usable(settings, viewer, params):
@@ -44,7 +45,7 @@ def meeting(graph: Graph, settings: Settings, viewer: Viewer, params: dict[str, 
     view = visible_view.view_for(graph, settings, viewer, params, stores_key, 0)
     if view is None:
         return None
-    mask = visible_view.meeting(view, params)
+    mask = view_filter.meeting(view, params)
     if mask is None:
         return Meeting(len(view.entry_ids), None)
     chosen = np.flatnonzero(mask)

@@ -65,8 +65,9 @@ def lexicon(graph: Graph, project_id: str, viewer: Viewer) -> ProjectLexicon:
         found = False
     if found and kept.generations == gens:
         return kept.lexicon
-    changed = generations.changed_since(graph, user_id, kept.generations, gens, "entity_ids", AMONG_MAX) \
-        if found else None
+    changed = (
+        generations.changed_since(graph, user_id, kept.generations, gens, "entity_ids", AMONG_MAX) if found else None
+    )
     if changed is not None:
         again = list_visible_entities_among(graph, [project_id], params, sorted(changed)) if changed else []
         entities = _ordered([e for e in kept.entities if e.id not in changed] + again)

@@ -59,8 +59,14 @@ class SoftConstraints:
 
     def params(self) -> dict[str, Any]:
         occ = [list(o) if o else None for o in self.occurrences] if self.occurrences else None
-        return {"q_from": self.date_from, "q_to": self.date_to, "q_entity_ids": list(self.entity_ids),
-                "q_author_keys": list(self.author_keys), "q_occ": occ, "q_occ_base": self.first_year}
+        return {
+            "q_from": self.date_from,
+            "q_to": self.date_to,
+            "q_entity_ids": list(self.entity_ids),
+            "q_author_keys": list(self.author_keys),
+            "q_occ": occ,
+            "q_occ_base": self.first_year,
+        }
 
 
 def date_constraints(t: TemporalRange | None, now: date) -> dict[str, Any]:
@@ -82,8 +88,15 @@ class Parsed:
     explain: dict[str, Any]
 
 
-def parse_query(graph: Graph, query: str, lexicons: dict[str, ProjectLexicon], projects: list[str], enabled: bool,
-                now: date, locale: str | None) -> Parsed:
+def parse_query(
+    graph: Graph,
+    query: str,
+    lexicons: dict[str, ProjectLexicon],
+    projects: list[str],
+    enabled: bool,
+    now: date,
+    locale: str | None,
+) -> Parsed:
     """Dates, people, places and author out of the query (no language model); the rest is what gets embedded."""
     if not enabled or not query.strip():
         return Parsed(query, "balanced", SoftConstraints(), [], {"understanding": "off"})
@@ -95,8 +108,9 @@ def parse_query(graph: Graph, query: str, lexicons: dict[str, ProjectLexicon], p
     if u.author is not None:
         entity = entities.get(u.author.id)
         author_keys = tuple(entity.answers_to()) if entity else (fold(u.author.name),)
-    constraints = SoftConstraints(entity_ids=tuple(people_places), author_keys=author_keys,
-                                  **date_constraints(u.temporal, now))
+    constraints = SoftConstraints(
+        entity_ids=tuple(people_places), author_keys=author_keys, **date_constraints(u.temporal, now)
+    )
     text = u.cleaned_text or query
     return Parsed(text, u.layer, constraints, people_places + [m.id for m in u.things], to_json(u))
 
@@ -107,8 +121,9 @@ def project_hemisphere(graph: Graph, projects: list[str]) -> str:
     return "south" if rows and all(r["h"] == "south" for r in rows) else "north"
 
 
-def unknown_names(lexicons: dict[str, ProjectLexicon], kind: str, names: list[str] | None,
-                  ids: list[str] | None) -> list[str]:
+def unknown_names(
+    lexicons: dict[str, ProjectLexicon], kind: str, names: list[str] | None, ids: list[str] | None
+) -> list[str]:
     """Filter values (names or ids) no entity the viewer may know of answers to. The lexicons hold visible entities
     only, so a name known only from hidden entries gets the same answer as one that does not exist."""
     known_ids = {e.id for lex in lexicons.values() for e in lex.entities() if e.kind == kind}
@@ -124,12 +139,16 @@ def relaxed_warnings(relaxed: list[str], explain: dict[str, Any]) -> list[str]:
     for what in relaxed:
         if what == "temporal":
             words = (explain.get("temporal") or {}).get("text")
-            said.append(f"nothing you can see matched the query's date{f' ({words!r})' if words else ''}; "
-                        f"these results ignore it")
+            said.append(
+                f"nothing you can see matched the query's date{f' ({words!r})' if words else ''}; "
+                f"these results ignore it"
+            )
         elif what == "entities":
             names = [e["name"] for k in ("persons", "places", "things") for e in explain.get(k) or []]
-            said.append(f"nothing you can see matched the people, places or things the query names "
-                        f"({', '.join(names)}); these results ignore them")
+            said.append(
+                f"nothing you can see matched the people, places or things the query names "
+                f"({', '.join(names)}); these results ignore them"
+            )
         else:
             said.append("nothing you can see by the author the query names matched; these results ignore the author")
     return said

@@ -53,7 +53,7 @@ _FACTS_OF_E = f"""
        CASE WHEN NOT counted THEN coalesce({VIEWER_NAMES}, '') END AS names,
        toLower(coalesce(e.author_id, '')) AS author, e.thread_id AS thread,
        toString(e.occurred_start) AS start, toString(e.occurred_end) AS end,
-       size([(e)-[fm:MENTIONS]->(x) WHERE x.id IN $entity_ids AND {mention_seen('fm')} | x]) AS matched,
+       size([(e)-[fm:MENTIONS]->(x) WHERE x.id IN $entity_ids AND {mention_seen("fm")} | x]) AS matched,
        CASE WHEN e.id = $top_id THEN {TOP_TEXT_OF_E} END AS top_text"""
 
 CANDIDATE_FACTS = f"""
@@ -105,8 +105,12 @@ def parse_weights(data: Any, source: str) -> Ranker:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RankerWeightsError(f"{source}: not a {FORMAT} weights file")
     channels = data.get("channels")
-    if not isinstance(channels, list) or not channels or not all(isinstance(c, str) and c for c in channels) \
-            or len(set(channels)) != len(channels):
+    if (
+        not isinstance(channels, list)
+        or not channels
+        or not all(isinstance(c, str) and c for c in channels)
+        or len(set(channels)) != len(channels)
+    ):
         raise RankerWeightsError(f"{source}: 'channels' must be a list of distinct channel names")
     weights = data.get("weights")
     if not isinstance(weights, dict):
@@ -115,8 +119,10 @@ def parse_weights(data: Any, source: str) -> Ranker:
     missing = [n for n in expected if n not in weights]
     unknown = [n for n in weights if n not in expected]
     if missing or unknown:
-        raise RankerWeightsError(f"{source}: weights do not fit the features (missing {missing[:5]}, "
-                                 f"unknown {unknown[:5]}); retrain with bench/train_ranker.py")
+        raise RankerWeightsError(
+            f"{source}: weights do not fit the features (missing {missing[:5]}, "
+            f"unknown {unknown[:5]}); retrain with bench/train_ranker.py"
+        )
     values = [weights[n] for n in expected]
     if not all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in values):
         raise RankerWeightsError(f"{source}: every weight must be a finite number")
@@ -150,8 +156,12 @@ def _date_in(start: date | None, end: date | None, soft: SoftConstraints) -> flo
 
 def facts_params(query: str, soft: SoftConstraints, top_id: str | None) -> dict[str, Any]:
     """The parameters of the facts projection, besides visibility (CANDIDATE_FACTS, FACTS_AND_THREAD)."""
-    return {"entity_ids": list(soft.entity_ids), "top_id": top_id, "text_chars": PLAIN_TEXT_CHARS,
-            "cov_terms": list(dict.fromkeys(coverage_terms(query)))}
+    return {
+        "entity_ids": list(soft.entity_ids),
+        "top_id": top_id,
+        "text_chars": PLAIN_TEXT_CHARS,
+        "cov_terms": list(dict.fromkeys(coverage_terms(query))),
+    }
 
 
 class Gathered(NamedTuple):
@@ -161,9 +171,15 @@ class Gathered(NamedTuple):
     thread: list[Hit]
 
 
-def gather(graph: Graph, query: str, results: Mapping[str, list[Hit]], soft: SoftConstraints,
-           visibility: Mapping[str, Any], top_id: str | None = None,
-           thread: Mapping[str, Any] | None = None) -> Gathered:
+def gather(
+    graph: Graph,
+    query: str,
+    results: Mapping[str, list[Hit]],
+    soft: SoftConstraints,
+    visibility: Mapping[str, Any],
+    top_id: str | None = None,
+    thread: Mapping[str, Any] | None = None,
+) -> Gathered:
     """The raw record `ranker_features.build` reads: channel lists plus facts about each candidate. Facts are read
     under the visibility predicate too: an entry hidden since a channel found it contributes nothing. With it, the
     text of the candidate `top_id` (the keyword channel's best hit, whose words set that channel's weight), read in
@@ -173,9 +189,15 @@ def gather(graph: Graph, query: str, results: Mapping[str, list[Hit]], soft: Sof
     "thread" channel, with their facts, and come back as `thread`."""
     channels = {c: [[h.id, h.score] for h in hits] for c, hits in results.items() if hits}
     record: dict[str, Any] = {
-        "query": {"n_words": len(query.split()), "named": len(soft.entity_ids), "author": bool(soft.author_keys),
-                  "dated": soft.dated},
-        "channels": channels, "facts": {}}
+        "query": {
+            "n_words": len(query.split()),
+            "named": len(soft.entity_ids),
+            "author": bool(soft.author_keys),
+            "dated": soft.dated,
+        },
+        "channels": channels,
+        "facts": {},
+    }
     ids = rf.candidate_ids(record)
     params = {"ids": ids, **facts_params(query, soft, top_id), **visibility}
     if thread is not None:
@@ -201,16 +223,24 @@ def gather(graph: Graph, query: str, results: Mapping[str, list[Hit]], soft: Sof
     for r, (start, end) in zip(rows, days, strict=True):
         others = sum(1 for t in top_threads if t == r["thread"]) - (1 if r["id"] in tops and r["thread"] else 0)
         record["facts"][r["id"]] = {
-            "cov": round(coverage(terms, set(r["present"]) if r["present"] is not None
-                                  else set(words(r["plain"] + " " + r["names"]))), 4),
+            "cov": round(
+                coverage(
+                    terms, set(r["present"]) if r["present"] is not None else set(words(r["plain"] + " " + r["names"]))
+                ),
+                4,
+            ),
             "ent": round(r["matched"] / len(soft.entity_ids), 4) if soft.entity_ids else 0.0,
             "author": 1.0 if authors and r["author"] in authors else 0.0,
             "date_in": _date_in(start, end, soft),
             "same_thread": 1.0 if others > 0 else 0.0,
             "recency": round(ends[end] / span, 4) if end is not None and len(ends) > 1 else 0.5,
         }
-    return Gathered(record, next((r["top_text"] for r in rows if r["top_text"] is not None), None),
-                    {r["id"]: r["plain"] for r in rows if r["plain"] is not None}, hits)
+    return Gathered(
+        record,
+        next((r["top_text"] for r in rows if r["top_text"] is not None), None),
+        {r["id"]: r["plain"] for r in rows if r["plain"] is not None},
+        hits,
+    )
 
 
 def probability(score: float) -> float:
@@ -246,15 +276,22 @@ def _protect(ranked: list[Fused], record: Mapping[str, Any], k: int) -> list[Fus
     outside = [f for f in below if f.id in protected]
     if not outside or len(protected) > k:
         return ranked
-    free = [n for n, f in enumerate(page) if f.id not in protected][-len(outside):]
+    free = [n for n, f in enumerate(page) if f.id not in protected][-len(outside) :]
     bumped = [page[n] for n in free]
     kept = [f for n, f in enumerate(page) if n not in set(free)]
     return kept + outside + bumped + [f for f in below if f.id not in protected]
 
 
-def apply(record: Mapping[str, Any] | None, mode: str, weights_path: str | None, fused: list[Fused], k: int,
-          warnings: list[str], capture: list[dict[str, Any]] | None = None,
-          rrf_weights: Mapping[str, float] | None = None) -> list[Fused]:
+def apply(
+    record: Mapping[str, Any] | None,
+    mode: str,
+    weights_path: str | None,
+    fused: list[Fused],
+    k: int,
+    warnings: list[str],
+    capture: list[dict[str, Any]] | None = None,
+    rrf_weights: Mapping[str, float] | None = None,
+) -> list[Fused]:
     """Search's fusion step: `fused` (the RRF order) re-ordered by the ranker when `mode` is "learned", from the
     `record` `gather` read (None when neither the ranker nor `capture` wants one). `capture`, when given,
     receives the raw record (bench/capture_fusion.py caches it to train offline)."""

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 RRF_K = 60
-LOG_DEPTH = math.log(51.0)          # ranks past 50 count as nothing on the log-rank scale
+LOG_DEPTH = math.log(51.0)  # ranks past 50 count as nothing on the log-rank scale
 EVIDENCE = ("cov", "ent", "author", "date_in", "same_thread", "recency")
 PER_CHANNEL = ("lr", "rr", "top", "rel", "top_gap", "lr_weakkw", "lr_short", "lr_long")
 
@@ -88,10 +88,16 @@ def build(record: Mapping[str, Any], channels: Sequence[str]) -> tuple[list[str]
         for rank, hit in enumerate(hits, start=1):
             row = index[hit[0]]
             lr = max(0.0, 1.0 - math.log(rank) / LOG_DEPTH)
-            vals = {"lr": lr, "rr": 1.0 / rank, "top": 1.0 if rank == 1 else 0.0,
-                    "rel": (float(hit[1]) - low) / (top - low) if top > low else 1.0,
-                    "top_gap": gap if rank == 1 else 0.0, "lr_weakkw": lr * weak_kw, "lr_short": lr * short,
-                    "lr_long": lr * long_}
+            vals = {
+                "lr": lr,
+                "rr": 1.0 / rank,
+                "top": 1.0 if rank == 1 else 0.0,
+                "rel": (float(hit[1]) - low) / (top - low) if top > low else 1.0,
+                "top_gap": gap if rank == 1 else 0.0,
+                "lr_weakkw": lr * weak_kw,
+                "lr_short": lr * short,
+                "lr_long": lr * long_,
+            }
             for f, v in vals.items():
                 x[row, col[f"{channel}:{f}"]] = v
     facts = record["facts"]

@@ -36,7 +36,8 @@ PREMIUM_PASSAGE_CHARS = 200  # the seed's "top-20 docs resumidos (200 chars c/u)
 PREMIUM_PROMPT = (
     "You rank memory entries by how well they answer a person's question. You get the question and numbered "
     "entries. Answer ONLY with the entry numbers, most relevant first, separated by commas (for example: 3, 1, 2). "
-    "Leave out entries that are not relevant.")
+    "Leave out entries that are not relevant."
+)
 
 CANDIDATE_TEXTS = f"""
 UNWIND $ids AS id
@@ -62,9 +63,10 @@ class SentenceTransformersScorer:
         """One forward pass per `batch_size` pairs (bounds memory whatever the candidate count)."""
         out: list[float] = []
         for start in range(0, len(pairs), self.batch_size):
-            batch = [list(p) for p in pairs[start:start + self.batch_size]]
-            scores = self._model.predict(batch, batch_size=self.batch_size, show_progress_bar=False,
-                                         convert_to_numpy=True)
+            batch = [list(p) for p in pairs[start : start + self.batch_size]]
+            scores = self._model.predict(
+                batch, batch_size=self.batch_size, show_progress_bar=False, convert_to_numpy=True
+            )
             out.extend(float(s) for s in scores)
         return out
 
@@ -73,8 +75,7 @@ class FlagScorer:
     def __init__(self, model: str, max_length: int, batch_size: int) -> None:
         from FlagEmbedding import FlagReranker
 
-        self._model = FlagReranker(model, use_fp16=False, devices="cpu", batch_size=batch_size,
-                                   max_length=max_length)
+        self._model = FlagReranker(model, use_fp16=False, devices="cpu", batch_size=batch_size, max_length=max_length)
         self.batch_size, self.max_length = batch_size, max_length
 
     def score(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
@@ -108,14 +109,23 @@ def scorer_for(settings: Settings) -> PairScorer | None:
                 raise RerankerUnavailable(f"the {kind} reranker needs the `ml` extra ({exc.name} is missing)") from exc
             except Exception as exc:  # a missing path, no network for a name, a bad checkpoint: one reason
                 log.warning("reranker %s could not be loaded: %s", settings.reranker_model, exc)
-                raise RerankerUnavailable(f"the {kind} reranker {settings.reranker_model!r} could not be loaded "
-                                          f"({type(exc).__name__})") from exc
+                raise RerankerUnavailable(
+                    f"the {kind} reranker {settings.reranker_model!r} could not be loaded ({type(exc).__name__})"
+                ) from exc
             _SCORERS[key] = found
         return found
 
 
-def rerank(graph: Graph, settings: Settings, viewer: Viewer, query: str, fused: list[Fused], tier: str,
-           warnings: list[str], scorer: PairScorer | None = None) -> list[Fused]:
+def rerank(
+    graph: Graph,
+    settings: Settings,
+    viewer: Viewer,
+    query: str,
+    fused: list[Fused],
+    tier: str,
+    warnings: list[str],
+    scorer: PairScorer | None = None,
+) -> list[Fused]:
     """`fused` reordered by `tier` (a new list; the candidates past the tier's pool follow unchanged). `scorer`
     overrides the configured cross-encoder (tests)."""
     if tier not in TIERS:
@@ -132,8 +142,15 @@ def _texts(graph: Graph, viewer: Viewer, ids: list[str], chars: int) -> dict[str
     return {r["id"]: r["text"][:chars] for r in rows}
 
 
-def _fast(graph: Graph, settings: Settings, viewer: Viewer, query: str, fused: list[Fused], warnings: list[str],
-          scorer: PairScorer | None) -> list[Fused]:
+def _fast(
+    graph: Graph,
+    settings: Settings,
+    viewer: Viewer,
+    query: str,
+    fused: list[Fused],
+    warnings: list[str],
+    scorer: PairScorer | None,
+) -> list[Fused]:
     if scorer is None:
         try:
             scorer = scorer_for(settings)
@@ -143,7 +160,7 @@ def _fast(graph: Graph, settings: Settings, viewer: Viewer, query: str, fused: l
     if scorer is None:
         warnings.append("rerank 'fast': no reranker is configured (MEMORA_RERANKER); the fused order is kept")
         return fused
-    pool, rest = fused[: settings.rerank_candidates], fused[settings.rerank_candidates:]
+    pool, rest = fused[: settings.rerank_candidates], fused[settings.rerank_candidates :]
     texts = _texts(graph, viewer, [f.id for f in pool], PASSAGE_CHARS)
     scored = [f for f in pool if f.id in texts]
     try:
@@ -160,22 +177,26 @@ def _fast(graph: Graph, settings: Settings, viewer: Viewer, query: str, fused: l
     return out + [f for f in pool if f.id not in texts] + rest
 
 
-def _premium(graph: Graph, settings: Settings, viewer: Viewer, query: str, fused: list[Fused],
-             warnings: list[str]) -> list[Fused]:
+def _premium(
+    graph: Graph, settings: Settings, viewer: Viewer, query: str, fused: list[Fused], warnings: list[str]
+) -> list[Fused]:
     client = chat_client(settings)
     if client is None:
-        warnings.append("rerank 'premium': no language model is configured (MEMORA_LLM_BASE_URL, MEMORA_LLM_MODEL); "
-                        "the fused order is kept")
+        warnings.append(
+            "rerank 'premium': no language model is configured (MEMORA_LLM_BASE_URL, MEMORA_LLM_MODEL); "
+            "the fused order is kept"
+        )
         return fused
-    pool, rest = fused[: settings.rerank_premium_candidates], fused[settings.rerank_premium_candidates:]
+    pool, rest = fused[: settings.rerank_premium_candidates], fused[settings.rerank_premium_candidates :]
     texts = _texts(graph, viewer, [f.id for f in pool], PREMIUM_PASSAGE_CHARS)
     shown = [f for f in pool if f.id in texts]
     listing = "\n".join(f"[{n}] {' '.join(texts[f.id].split())}" for n, f in enumerate(shown, start=1))
     try:
-        answer = client.complete([ChatMessage("system", PREMIUM_PROMPT),
-                                  ChatMessage("user", f"Question: {query}\n\nEntries:\n{listing}")],
-                                 max_tokens=8 * len(shown) + 16,
-                                 timeout_seconds=settings.rerank_premium_timeout_seconds)
+        answer = client.complete(
+            [ChatMessage("system", PREMIUM_PROMPT), ChatMessage("user", f"Question: {query}\n\nEntries:\n{listing}")],
+            max_tokens=8 * len(shown) + 16,
+            timeout_seconds=settings.rerank_premium_timeout_seconds,
+        )
     except LLMError as exc:
         warnings.append(f"rerank 'premium': {exc}; the fused order is kept")
         return fused

@@ -66,8 +66,15 @@ def normalise_query(query: str) -> str:
     return " ".join(unicodedata.normalize("NFC", query).split())
 
 
-def key_for(graph: Graph, embedder: CheckedEmbedder, settings: Settings, viewer: Viewer, query: str,
-            projects: list[str], options: SearchOptions) -> CacheKey | None:
+def key_for(
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    settings: Settings,
+    viewer: Viewer,
+    query: str,
+    projects: list[str],
+    options: SearchOptions,
+) -> CacheKey | None:
     """The cache key of this search, or None when the cache is off."""
     if settings.search_cache_seconds <= 0 or settings.search_cache_size <= 0:
         return None
@@ -143,4 +150,3 @@ def clear() -> None:
 
 def size() -> int:
     return _entries.size()
-

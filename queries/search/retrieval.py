@@ -32,8 +32,9 @@ log = logging.getLogger(__name__)
 DENSE_FLOORS = {"e5small": 0.86}
 
 
-def run_channels(run: SearchRun, base: dict[str, Any], parsed: Parsed, soft: SoftConstraints,
-                 early: EarlyVector | None) -> tuple[dict[str, list[Hit]], dict[str, str]]:
+def run_channels(
+    run: SearchRun, base: dict[str, Any], parsed: Parsed, soft: SoftConstraints, early: EarlyVector | None
+) -> tuple[dict[str, list[Hit]], dict[str, str]]:
     """Each wanted channel's hits, and the best chunk of each dense hit."""
     wanted, options = run.options.channels, run.options
     limit = max(options.candidates_per_channel, options.k)
@@ -43,16 +44,27 @@ def run_channels(run: SearchRun, base: dict[str, Any], parsed: Parsed, soft: Sof
     started: dict[str, float] = {}
     if "fulltext" in wanted and lucene:
         started["fulltext"] = time.perf_counter()
-        futures["fulltext"] = POOL.submit(copy_context().run, _keyword, run, params,  # the request's reads
-                                          parsed.text_for_search, limit)
+        futures["fulltext"] = POOL.submit(
+            copy_context().run,
+            _keyword,
+            run,
+            params,  # the request's reads
+            parsed.text_for_search,
+            limit,
+        )
     structured: Future[tuple[list[Hit], int]] | None = None
     ranked_entities = parsed.rank_entity_ids if soft.entity_ids or soft.dated else []
     if "structured" in wanted and (ranked_entities or soft.dated or soft.author_keys):
         started["structured"] = time.perf_counter()
-        structured = POOL.submit(copy_context().run, run_structured, run.graph, run.settings, run.viewer,
-                                 {**params, "rank_entity_ids": ranked_entities, "limit": limit,
-                                  "prop": vector_property(run.embedder.slug)},
-                                 stores_key(run.embedder.slug))
+        structured = POOL.submit(
+            copy_context().run,
+            run_structured,
+            run.graph,
+            run.settings,
+            run.viewer,
+            {**params, "rank_entity_ids": ranked_entities, "limit": limit, "prop": vector_property(run.embedder.slug)},
+            stores_key(run.embedder.slug),
+        )
     results: dict[str, list[Hit]] = {}
     best_chunk: dict[str, str] = {}
     skip_dense = parsed.layer == "keyword" and len(wanted) > 1
@@ -70,8 +82,9 @@ def run_channels(run: SearchRun, base: dict[str, Any], parsed: Parsed, soft: Sof
         _all_dense(run, params, parsed.text_for_search, limit, results, best_chunk, early)
     if "graph" in wanted:  # seeded by the named entities and the best hits (queries/search/graph_channel.py)
         t = time.perf_counter()
-        results["graph"] = run_graph(run.graph, params, parsed.rank_entity_ids,
-                                     results.get("dense") or results.get("fulltext") or [], limit)
+        results["graph"] = run_graph(
+            run.graph, params, parsed.rank_entity_ids, results.get("dense") or results.get("fulltext") or [], limit
+        )
         run.took("graph", t)
     return results, best_chunk
 
@@ -82,18 +95,26 @@ def _keyword(run: SearchRun, params: dict[str, Any], text: str, limit: int) -> l
     graph, slug = run.graph, run.embedder.slug
     if len(params["project_ids"]) == 1:
         one = {**params, "project_id": params["project_ids"][0]}
-        met = keyword_meeting(graph, run.settings, run.viewer, {**one, "prop": vector_property(slug)},
-                              stores_key(slug))
+        met = keyword_meeting(graph, run.settings, run.viewer, {**one, "prop": vector_property(slug)}, stores_key(slug))
         if met is not None and met.ids is not None:
-            return run_keyword_among(graph, ch.FULLTEXT_AMONG, ch.FULLTEXT_VISIBLE, one, text, limit, met.ids,
-                                     met.count)
-        return run_keyword(graph, ch.FULLTEXT_IN_PROJECT, ch.FULLTEXT_VISIBLE, one, text, limit,
-                           met.count if met is not None else None)
+            return run_keyword_among(
+                graph, ch.FULLTEXT_AMONG, ch.FULLTEXT_VISIBLE, one, text, limit, met.ids, met.count
+            )
+        return run_keyword(
+            graph, ch.FULLTEXT_IN_PROJECT, ch.FULLTEXT_VISIBLE, one, text, limit, met.count if met is not None else None
+        )
     return run_keyword(graph, ch.FULLTEXT, ch.FULLTEXT_VISIBLE, params, text, limit)
 
 
-def _all_dense(run: SearchRun, params: dict[str, Any], text: str, limit: int, results: dict[str, list[Hit]],
-               best_chunk: dict[str, str], early: EarlyVector | None) -> None:
+def _all_dense(
+    run: SearchRun,
+    params: dict[str, Any],
+    text: str,
+    limit: int,
+    results: dict[str, list[Hit]],
+    best_chunk: dict[str, str],
+    early: EarlyVector | None,
+) -> None:
     """The active model's index, plus the target's while a model migration is under way (fused by RRF)."""
     embedder = run.embedder
     _dense_into(run, embedder, params, text, limit, results, best_chunk, "dense", early)
@@ -101,8 +122,9 @@ def _all_dense(run: SearchRun, params: dict[str, Any], text: str, limit: int, re
         t = time.perf_counter()
         try:
             weights = embedder.embed_sparse([text], query=True)[0]
-            results["sparse"], _ = ch.run_channel(run.graph, ch.SPARSE, {**params, "weights": weights,
-                                                                         "model": embedder.model_id, "limit": limit})
+            results["sparse"], _ = ch.run_channel(
+                run.graph, ch.SPARSE, {**params, "weights": weights, "model": embedder.model_id, "limit": limit}
+            )
         except EmbeddingError as exc:
             run.warnings.append("sparse channel unavailable: the query could not be weighted")
             log.warning("sparse query weights failed: %s", exc)
@@ -117,9 +139,17 @@ def _all_dense(run: SearchRun, params: dict[str, Any], text: str, limit: int, re
         _dense_into(run, target, params, text, limit, results, best_chunk, "dense_next")
 
 
-def _dense_into(run: SearchRun, embedder: CheckedEmbedder, params: dict[str, Any], text: str, limit: int,
-                results: dict[str, list[Hit]], best_chunk: dict[str, str], channel: str = "dense",
-                early: EarlyVector | None = None) -> None:
+def _dense_into(
+    run: SearchRun,
+    embedder: CheckedEmbedder,
+    params: dict[str, Any],
+    text: str,
+    limit: int,
+    results: dict[str, list[Hit]],
+    best_chunk: dict[str, str],
+    channel: str = "dense",
+    early: EarlyVector | None = None,
+) -> None:
     t = time.perf_counter()
     try:
         if early is not None and early.text == embeddable(text):  # the guess was right (queries/search/early_vector.py)

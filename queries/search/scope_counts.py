@@ -13,6 +13,7 @@ from graph.db import Graph
 
 def count(graph: Graph, statement: str, params: dict[str, Any], column: str) -> int:
     """`statement`'s single `column` value for `params` (the scope, visibility parameters included)."""
+
     def compute() -> int:
         rows = graph.read(statement, params)
         return int(rows[0][column] or 0) if rows else 0
@@ -21,5 +22,6 @@ def count(graph: Graph, statement: str, params: dict[str, Any], column: str) -> 
     if len(projects) != 1:
         return compute()
     scope = {k: v for k, v in params.items() if k not in ("viewer_id", "witness_period_id")}
-    return analytics_cache.cached(graph, params, projects[0], "scope_count", {"statement": statement,
-                                                                             "scope": scope}, compute)
+    return analytics_cache.cached(
+        graph, params, projects[0], "scope_count", {"statement": statement, "scope": scope}, compute
+    )

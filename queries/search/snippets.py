@@ -9,7 +9,7 @@ from queries.search.fusion import STOPWORDS
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 WINDOW = 240
-MAX_TERMS = 64           # a 10,000-character query highlights its first 64 content words, not all of them
+MAX_TERMS = 64  # a 10,000-character query highlights its first 64 content words, not all of them
 MAX_SCAN_CHARS = 250_000  # longer than any entry (200,000): bounds the work per result whatever is stored
 
 

@@ -18,12 +18,13 @@ from graph.db import Graph
 from graph.settings import Settings
 from graph.visibility import Viewer
 from queries.search import channels as ch
-from queries.search import visible_view
+from queries.search import view_filter, visible_view
 from queries.search.fusion import Hit
 
 
-def structured(graph: Graph, settings: Settings, viewer: Viewer, params: dict[str, Any],
-               stores_key: str) -> tuple[list[Hit], int]:
+def structured(
+    graph: Graph, settings: Settings, viewer: Viewer, params: dict[str, Any], stores_key: str
+) -> tuple[list[Hit], int]:
     """Hits in rank order and how many entries met the constraints (counted up to `limit + 1`)."""
     if visible_view.usable(settings, viewer, params):
         view = visible_view.view_for(graph, settings, viewer, params, stores_key, 0)
@@ -34,7 +35,7 @@ def structured(graph: Graph, settings: Settings, viewer: Viewer, params: dict[st
 
 def rank(view: visible_view.View, params: dict[str, Any]) -> tuple[list[Hit], int]:
     limit = int(params["limit"])
-    mask = visible_view.meeting(view, params)
+    mask = view_filter.meeting(view, params)
     meeting = np.arange(len(view.entry_ids)) if mask is None else np.flatnonzero(mask)
     if len(meeting) > limit:
         return [], limit + 1

@@ -15,8 +15,9 @@ from queries.search.fusion import Hit
 SEEDS = 5
 
 
-def thread_ask(results: dict[str, list[Hit]], wanted: tuple[str, ...], params: dict[str, Any],
-               limit: int) -> dict[str, Any] | None:
+def thread_ask(
+    results: dict[str, list[Hit]], wanted: tuple[str, ...], params: dict[str, Any], limit: int
+) -> dict[str, Any] | None:
     """The channel's parameters (the turns around the best dense hits, in the scope `params`), or None when it does
     not run: no dense hit to start from, or a search of one channel only."""
     if not results.get("dense") or len(wanted) < 2:

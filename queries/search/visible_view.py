@@ -81,8 +81,19 @@ RETURN c.id AS chunk_id, coalesce(c.embedding_hash, '') AS hash, coalesce(c[$sto
 """
 
 # What ENTRY_SCOPE reads: a view is listed once per distinct set of them (the query's own constraints are not).
-SCOPE_KEYS = ("project_ids", "date_from", "date_to", "intimacy_levels", "author_ids", "kinds", "tags", "period_id",
-              "person_ids", "place_ids", "prop")
+SCOPE_KEYS = (
+    "project_ids",
+    "date_from",
+    "date_to",
+    "intimacy_levels",
+    "author_ids",
+    "kinds",
+    "tags",
+    "period_id",
+    "person_ids",
+    "place_ids",
+    "prop",
+)
 FETCH_BATCH = 2000
 VIEWS_PER_POOL = 4
 # A pool is rebuilt from its live view once stale rows (vectors no view names any more) outnumber live ones.
@@ -136,8 +147,8 @@ class _Pool:
             if start:
                 grown[:start] = self.matrix
             self._buffer = grown
-        self._buffer[start:start + len(block)] = block
-        self.matrix = self._buffer[:start + len(block)]
+        self._buffer[start : start + len(block)] = block
+        self.matrix = self._buffer[: start + len(block)]
         for i, (stamp, _) in enumerate(rows):
             self.slots[stamp] = start + i
 
@@ -164,8 +175,9 @@ def usable(settings: Settings, viewer: Viewer, params: dict[str, Any]) -> bool:
     return params.get("q_occ") is None
 
 
-def view_for(graph: Graph, settings: Settings, viewer: Viewer, params: dict[str, Any], stores_key: str,
-             dim: int) -> View | None:
+def view_for(
+    graph: Graph, settings: Settings, viewer: Viewer, params: dict[str, Any], stores_key: str, dim: int
+) -> View | None:
     """The viewer's view of the scope `params` names, listed again when their generations moved; None when it could
     not be listed consistently (a write landed meanwhile) or the viewer is no member: the caller asks Cypher. `dim`
     only shapes a new pool's empty matrix (0 when unknown: the first vectors fetched decide it)."""
@@ -196,24 +208,40 @@ def view_for(graph: Graph, settings: Settings, viewer: Viewer, params: dict[str,
         if not expired and view.epoch == epoch:
             pool.views.move_to_end(scope_key)
             return view
-        changed = None if expired else \
-            generations.changed_since(graph, user_id, view.generations[0], gens[0], "entry_ids", AMONG_MAX)
+        changed = (
+            None
+            if expired
+            else generations.changed_since(graph, user_id, view.generations[0], gens[0], "entry_ids", AMONG_MAX)
+        )
         if changed is not None:
             return _list(graph, pool, params, stores_key, scope_key, user_id, gens, epoch, view, changed)
         if len(view.entry_ids) > settings.dense_matrix_background_entries:
             if scope_key not in pool.relisting:
                 pool.relisting.add(scope_key)
-                threading.Thread(target=_relist_behind, daemon=True, name="memora-view-relist",
-                                 args=(graph, pool, dict(params), stores_key, scope_key, user_id)).start()
+                threading.Thread(
+                    target=_relist_behind,
+                    daemon=True,
+                    name="memora-view-relist",
+                    args=(graph, pool, dict(params), stores_key, scope_key, user_id),
+                ).start()
             return None
         return _list(graph, pool, params, stores_key, scope_key, user_id, gens, epoch)
     finally:
         pool.lock.release()
 
 
-def _list(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, scope_key: str, user_id: str,
-          gens: list[dict[str, Any]], epoch: str, base: View | None = None,
-          changed: set[str] | None = None) -> View | None:
+def _list(
+    graph: Graph,
+    pool: _Pool,
+    params: dict[str, Any],
+    stores_key: str,
+    scope_key: str,
+    user_id: str,
+    gens: list[dict[str, Any]],
+    epoch: str,
+    base: View | None = None,
+    changed: set[str] | None = None,
+) -> View | None:
     """List the view under `gens` (the caller holds the pool's lock): in full, or from `base` with the `changed`
     entries listed again. Kept only if no write moved the generations meanwhile."""
     if base is not None and changed is not None:
@@ -222,8 +250,9 @@ def _list(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, sc
             return kept
         found = graph.read(VISIBLE_AMONG, {**params, "stores_key": stores_key, "among": sorted(changed)})
         counters["listings_in_part"] += 1
-        view = _merge(graph, pool, params, stores_key, scope_key, gens, epoch, base, changed,
-                      found[0]["entries"] if found else [])
+        view = _merge(
+            graph, pool, params, stores_key, scope_key, gens, epoch, base, changed, found[0]["entries"] if found else []
+        )
     else:
         found = graph.read(VISIBLE_CHUNKS, {**params, "stores_key": stores_key})
         counters["listings"] += 1
@@ -234,8 +263,9 @@ def _list(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, sc
     return view
 
 
-def _relist_behind(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, scope_key: str,
-                   user_id: str) -> None:
+def _relist_behind(
+    graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, scope_key: str, user_id: str
+) -> None:
     """List a large view again in full off the request path: its searches take the Cypher path until it is done
     (~3.6 s at 100,000 entries, which every search of the viewer would wait for). The stale view is never
     served."""
@@ -243,8 +273,16 @@ def _relist_behind(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key
         try:
             gens = generations.read(graph, params["project_ids"], user_id, fresh=True)
             if gens and gens[0].get("role") is not None:
-                _list(graph, pool, params, stores_key, scope_key, user_id, gens,
-                      json.dumps(gens, sort_keys=True, default=str))
+                _list(
+                    graph,
+                    pool,
+                    params,
+                    stores_key,
+                    scope_key,
+                    user_id,
+                    gens,
+                    json.dumps(gens, sort_keys=True, default=str),
+                )
         except Exception:
             log.exception("listing a kept view again in the background failed; the next search tries again")
         finally:
@@ -256,11 +294,16 @@ def _fetch(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, s
     listing and the fetch."""
     missing = [s for s in stamps if s not in pool.slots]
     for i in range(0, len(missing), FETCH_BATCH):
-        ids = [s[0] for s in missing[i:i + FETCH_BATCH]]
+        ids = [s[0] for s in missing[i : i + FETCH_BATCH]]
         rows = graph.read(CHUNK_VECTORS, {**params, "ids": ids, "stores_key": stores_key})
         counters["vectors_fetched"] += len(rows)
-        pool.add([((r["chunk_id"], r["hash"], int(r["stores"])), list(r["vector"])) for r in rows
-                  if (r["chunk_id"], r["hash"], int(r["stores"])) not in pool.slots])
+        pool.add(
+            [
+                ((r["chunk_id"], r["hash"], int(r["stores"])), list(r["vector"]))
+                for r in rows
+                if (r["chunk_id"], r["hash"], int(r["stores"])) not in pool.slots
+            ]
+        )
     if any(s not in pool.slots for s in missing):
         return False
     for key, kept in pool.views.items():  # the rows they index are the same in the grown matrix
@@ -273,8 +316,7 @@ def _keep(pool: _Pool, scope_key: str, view: View) -> View:
     renumbered, and the pool's other views dropped)."""
     if len(pool.slots) > 2 * len(view.stamps) + COMPACT_SLACK:
         pool.compact(view.stamps)
-        view = replace(view, rows=np.asarray([pool.slots[s] for s in view.stamps], dtype=np.int64),
-                       matrix=pool.matrix)
+        view = replace(view, rows=np.asarray([pool.slots[s] for s in view.stamps], dtype=np.int64), matrix=pool.matrix)
     pool.views[scope_key] = view
     pool.views.move_to_end(scope_key)
     while len(pool.views) > VIEWS_PER_POOL:
@@ -282,8 +324,16 @@ def _keep(pool: _Pool, scope_key: str, view: View) -> View:
     return view
 
 
-def _build(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, scope_key: str,
-           gens: list[dict[str, Any]], epoch: str, listed: list[list[Any]]) -> View | None:
+def _build(
+    graph: Graph,
+    pool: _Pool,
+    params: dict[str, Any],
+    stores_key: str,
+    scope_key: str,
+    gens: list[dict[str, Any]],
+    epoch: str,
+    listed: list[list[Any]],
+) -> View | None:
     """The view of every listed entry (VISIBLE_CHUNKS' records, in id order); None when a vector could not be
     fetched as listed."""
     stamps: list[Stamp] = [(c[0], c[1], int(c[2])) for r in listed for c in r[4]]
@@ -303,19 +353,47 @@ def _build(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, s
             starts.append(row)
             row += len(r[4])
     span = np.asarray([(r[1], r[2]) for r in listed], dtype=np.float64).reshape(-1, 2)  # None is NaN
-    return _keep(pool, scope_key, View(
-        epoch=epoch, generations=gens, listed_at=time.monotonic(), entry_ids=entry_ids,
-        start=span[:, 0], end=span[:, 1], author_keys=[r[3] for r in listed],
-        mentioned_by={x: (np.fromiter(c.keys(), dtype=np.int64, count=len(c)),
-                          np.fromiter(c.values(), dtype=np.int64, count=len(c))) for x, c in mentioned.items()},
-        embedded=np.asarray(embedded, dtype=np.int64), embedded_ids=[entry_ids[i] for i in embedded],
-        starts=np.asarray(starts, dtype=np.int64), rows=np.asarray([pool.slots[s] for s in stamps], dtype=np.int64),
-        chunk_ids=[s[0] for s in stamps], stamps=stamps, matrix=pool.matrix))
+    return _keep(
+        pool,
+        scope_key,
+        View(
+            epoch=epoch,
+            generations=gens,
+            listed_at=time.monotonic(),
+            entry_ids=entry_ids,
+            start=span[:, 0],
+            end=span[:, 1],
+            author_keys=[r[3] for r in listed],
+            mentioned_by={
+                x: (
+                    np.fromiter(c.keys(), dtype=np.int64, count=len(c)),
+                    np.fromiter(c.values(), dtype=np.int64, count=len(c)),
+                )
+                for x, c in mentioned.items()
+            },
+            embedded=np.asarray(embedded, dtype=np.int64),
+            embedded_ids=[entry_ids[i] for i in embedded],
+            starts=np.asarray(starts, dtype=np.int64),
+            rows=np.asarray([pool.slots[s] for s in stamps], dtype=np.int64),
+            chunk_ids=[s[0] for s in stamps],
+            stamps=stamps,
+            matrix=pool.matrix,
+        ),
+    )
 
 
-def _merge(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, scope_key: str,
-           gens: list[dict[str, Any]], epoch: str, base: View, changed: set[str],
-           listed: list[list[Any]]) -> View | None:
+def _merge(
+    graph: Graph,
+    pool: _Pool,
+    params: dict[str, Any],
+    stores_key: str,
+    scope_key: str,
+    gens: list[dict[str, Any]],
+    epoch: str,
+    base: View,
+    changed: set[str],
+    listed: list[list[Any]],
+) -> View | None:
     """`base` with the `changed` entries replaced by what was listed of them again (`listed`, in id order; one
     not listed is hidden, deleted or out of scope now and leaves). The same view `_build` makes of a full listing
     (tests/test_dense_matrix.py compares them), spliced in numpy instead of rebuilt entry by entry."""
@@ -381,52 +459,27 @@ def _merge(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, s
             at, counts = np.concatenate([mentioned[x][0], at]), np.concatenate([mentioned[x][1], counts])
         by = np.argsort(at, kind="stable")
         mentioned[x] = (at[by], counts[by])
-    return _keep(pool, scope_key, View(
-        epoch=epoch, generations=gens, listed_at=base.listed_at, entry_ids=entry_ids, start=start, end=end,
-        author_keys=author_keys, mentioned_by=mentioned, embedded=embedded,
-        embedded_ids=[entry_ids[i] for i in embedded.tolist()], starts=offsets[embedded], rows=all_rows[pick],
-        chunk_ids=[s[0] for s in stamps], stamps=stamps, matrix=pool.matrix))
-
-
-def _day(value: Any) -> float:
-    """A date as its day number; NaN for none, so that every comparison with it fails as Cypher's null does."""
-    if value is None:
-        return float("nan")
-    native = value.to_native() if hasattr(value, "to_native") else value
-    return float(native.toordinal())
-
-
-def constrained(params: dict[str, Any]) -> bool:
-    """Whether the query sets any of its own constraints that `meeting` tests (dates, named entities, an author)."""
-    return (params.get("q_from") is not None or params.get("q_to") is not None
-            or bool(params.get("q_entity_ids")) or bool(params.get("q_author_keys")))
-
-
-def meeting(view: View, params: dict[str, Any]) -> np.ndarray | None:
-    """Which entries of the view meet the query's own constraints, tested as QUERY_SCOPE tests them (None: no
-    constraint). An undated entry meets no date bound; an entry without author no author phrase."""
-    if not constrained(params):
-        return None
-    n = len(view.entry_ids)
-    mask: np.ndarray | None = None
-
-    def both(m: np.ndarray) -> np.ndarray:
-        return m if mask is None else mask & m
-
-    if params.get("q_from") is not None:
-        mask = both(view.end >= _day(params["q_from"]))
-    if params.get("q_to") is not None:
-        mask = both(view.start <= _day(params["q_to"]))
-    if params.get("q_entity_ids"):
-        named = np.zeros(n, dtype=bool)
-        for x in params["q_entity_ids"]:
-            if x in view.mentioned_by:
-                named[view.mentioned_by[x][0]] = True
-        mask = both(named)
-    if params.get("q_author_keys"):
-        keys = set(params["q_author_keys"])
-        mask = both(np.fromiter((a is not None and a in keys for a in view.author_keys), dtype=bool, count=n))
-    return mask
+    return _keep(
+        pool,
+        scope_key,
+        View(
+            epoch=epoch,
+            generations=gens,
+            listed_at=base.listed_at,
+            entry_ids=entry_ids,
+            start=start,
+            end=end,
+            author_keys=author_keys,
+            mentioned_by=mentioned,
+            embedded=embedded,
+            embedded_ids=[entry_ids[i] for i in embedded.tolist()],
+            starts=offsets[embedded],
+            rows=all_rows[pick],
+            chunk_ids=[s[0] for s in stamps],
+            stamps=stamps,
+            matrix=pool.matrix,
+        ),
+    )
 
 
 def clear() -> None:

@@ -105,8 +105,16 @@ def query_hash(settings: Settings, query: str) -> str:
     return hmac.new(salt_of(settings), text.encode(), hashlib.sha256).hexdigest()
 
 
-def record(graph: Graph, settings: Settings, viewer: Viewer, query: str, projects: list[str],
-           resp: SearchResponse, rerank: str, sample: float | None = None) -> str:
+def record(
+    graph: Graph,
+    settings: Settings,
+    viewer: Viewer,
+    query: str,
+    projects: list[str],
+    resp: SearchResponse,
+    rerank: str,
+    sample: float | None = None,
+) -> str:
     """A new search id for `resp`; the search is remembered for feedback and, when sampled, logged. A failure to
     write the log is logged and never fails the search."""
     search_id = secrets.token_urlsafe(16)
@@ -122,16 +130,33 @@ def record(graph: Graph, settings: Settings, viewer: Viewer, query: str, project
     return search_id
 
 
-def _write(graph: Graph, settings: Settings, search_id: str, viewer: Viewer, query: str, projects: list[str],
-           resp: SearchResponse, rerank: str) -> None:
+def _write(
+    graph: Graph,
+    settings: Settings,
+    search_id: str,
+    viewer: Viewer,
+    query: str,
+    projects: list[str],
+    resp: SearchResponse,
+    rerank: str,
+) -> None:
     ensure_schema(graph)
-    graph.write(WRITE, {
-        "id": search_id, "user_id": viewer.user_id, "witness": viewer.is_witness, "project_ids": sorted(projects),
-        "query_hash": query_hash(settings, query), "candidates": json.dumps(resp.channel_candidates, sort_keys=True),
-        "rerank": rerank, "latency": json.dumps(resp.latency_ms, sort_keys=True), "cached": resp.cached,
-        "result_ids": [r.entry_id for r in resp.results],
-        "result_channels": [",".join(sorted(r.score_breakdown)) for r in resp.results],
-    })
+    graph.write(
+        WRITE,
+        {
+            "id": search_id,
+            "user_id": viewer.user_id,
+            "witness": viewer.is_witness,
+            "project_ids": sorted(projects),
+            "query_hash": query_hash(settings, query),
+            "candidates": json.dumps(resp.channel_candidates, sort_keys=True),
+            "rerank": rerank,
+            "latency": json.dumps(resp.latency_ms, sort_keys=True),
+            "cached": resp.cached,
+            "result_ids": [r.entry_id for r in resp.results],
+            "result_channels": [",".join(sorted(r.score_breakdown)) for r in resp.results],
+        },
+    )
     if random.randrange(PRUNE_EVERY) == 0:  # noqa: S311
         graph.write(PRUNE, {"days": settings.search_log_days})
 
@@ -148,8 +173,9 @@ def ensure_schema(graph: Graph) -> None:
 def _remember(search_id: str, item: Remembered) -> None:
     with _lock:
         _recent[search_id] = item
-        while len(_recent) > REMEMBER_MAX or (_recent and time.monotonic() - next(iter(_recent.values())).at
-                                              > REMEMBER_SECONDS):
+        while len(_recent) > REMEMBER_MAX or (
+            _recent and time.monotonic() - next(iter(_recent.values())).at > REMEMBER_SECONDS
+        ):
             _recent.popitem(last=False)
 
 

@@ -67,12 +67,16 @@ def compute(rows: list[dict[str, Any]]) -> SearchStats:
         for p in range(1, len(row["channels"] or []) + 1):
             shown[p] += 1
         clicked.update(int(p) for p in row["clicks"] or [])
-    out.latency_ms = {s: {"p50": percentile(v, 50), "p95": percentile(v, 95), "n": len(v)}
-                      for s, v in sorted(stages.items())}
+    out.latency_ms = {
+        s: {"p50": percentile(v, 50), "p95": percentile(v, 95), "n": len(v)} for s, v in sorted(stages.items())
+    }
     out.channel_share_top10 = {c: round(n / results_top, 4) for c, n in sorted(shares.items())} if results_top else {}
     out.mean_candidates = {c: round(sum(v) / len(v), 1) for c, v in sorted(candidates.items())}
-    out.click_through = {p: {"shown": shown[p], "clicks": clicked[p], "rate": round(clicked[p] / shown[p], 4)}
-                         for p in sorted(shown) if p <= TOP}
+    out.click_through = {
+        p: {"shown": shown[p], "clicks": clicked[p], "rate": round(clicked[p] / shown[p], 4)}
+        for p in sorted(shown)
+        if p <= TOP
+    }
     return out
 
 

@@ -30,13 +30,31 @@ def main() -> None:
     reader = AuthenticatedClient(base_url=base, token=os.environ["MEMORA_READER_TOKEN"], timeout=None)
 
     shown = f"{project}/berlin"
-    written = create_entry.sync(client=owner, wait=True, body=EntryIn(
-        project_id=project, entry_id=shown, text="Pep y Marta lloraron en la estación de Berlín.",
-        persons=["Pep", "Marta"], places=["Berlín"], occurred_on="2009-02", intimacy=EntryInIntimacy.CIRCLE))
+    written = create_entry.sync(
+        client=owner,
+        wait=True,
+        body=EntryIn(
+            project_id=project,
+            entry_id=shown,
+            text="Pep y Marta lloraron en la estación de Berlín.",
+            persons=["Pep", "Marta"],
+            places=["Berlín"],
+            occurred_on="2009-02",
+            intimacy=EntryInIntimacy.CIRCLE,
+        ),
+    )
     assert isinstance(written, WriteOut) and written.status == WriteOutStatus.CREATED, written
-    hidden = create_entry.sync(client=owner, wait=True, body=EntryIn(
-        project_id=project, entry_id=f"{project}/secret", text="Pep y Lucía, un secreto en Berlín.",
-        persons=["Pep", "Lucía"], intimacy=EntryInIntimacy.PRIVATE))
+    hidden = create_entry.sync(
+        client=owner,
+        wait=True,
+        body=EntryIn(
+            project_id=project,
+            entry_id=f"{project}/secret",
+            text="Pep y Lucía, un secreto en Berlín.",
+            persons=["Pep", "Lucía"],
+            intimacy=EntryInIntimacy.PRIVATE,
+        ),
+    )
     assert isinstance(hidden, WriteOut), hidden
 
     entry = get_entry.sync(client=reader, entry_id=shown)

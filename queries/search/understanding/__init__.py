@@ -55,6 +55,12 @@ from .parse import understand
 from .results import EntityMatch, KnownEntity, TemporalRange, Understanding, to_json
 
 __all__ = [
-    "EntityMatch", "EntityMatcher", "KnownEntity", "TemporalRange", "Understanding", "matcher_for", "to_json",
+    "EntityMatch",
+    "EntityMatcher",
+    "KnownEntity",
+    "TemporalRange",
+    "Understanding",
+    "matcher_for",
+    "to_json",
     "understand",
 ]

@@ -14,14 +14,52 @@ from .text import QueryText, Token, rx
 
 _BROWSE = re.compile(rf"(?<!\w)(?:{rx(lx.BROWSE_PHRASES)})(?!\w)")
 _RECALL_FILLER = re.compile(rf"^[\s¿¡\"'«(]*(?P<f>(?:{rx(lx.RECALL_FILLERS)}))(?!\w)")
-_FILLER_WORDS = frozenset({
-    "solo", "only", "seulement", "todo", "todos", "todas", "everything", "all", "tout", "toutes", "entradas",
-    "entries", "entrees", "notes", "notas", "show", "me", "muestrame", "montre", "moi", "lo", "que", "qu", "what",
-    "est", "ce", "se", "te", "nos", "le", "les", "es", "is", "was", "did", "do", "does", "are", "were",
-})
+_FILLER_WORDS = frozenset(
+    {
+        "solo",
+        "only",
+        "seulement",
+        "todo",
+        "todos",
+        "todas",
+        "everything",
+        "all",
+        "tout",
+        "toutes",
+        "entradas",
+        "entries",
+        "entrees",
+        "notes",
+        "notas",
+        "show",
+        "me",
+        "muestrame",
+        "montre",
+        "moi",
+        "lo",
+        "que",
+        "qu",
+        "what",
+        "est",
+        "ce",
+        "se",
+        "te",
+        "nos",
+        "le",
+        "les",
+        "es",
+        "is",
+        "was",
+        "did",
+        "do",
+        "does",
+        "are",
+        "were",
+    }
+)
 _STOP = lx.DANGLING | lx.QUESTION_WORDS | lx.LEADING_CONNECTORS | _FILLER_WORDS
 
-_CLOSERS = frozenset("?!.,;:)]»…\"")
+_CLOSERS = frozenset('?!.,;:)]»…"')
 _SPACE_BEFORE = re.compile(r"\s+([?!.,;:)\]»…])")
 _SPACE_AFTER = re.compile(r"([¿¡(\[«])\s+")
 _REPEAT_PUNCT = re.compile(r"([,;:])(?:\s*[,;:])+")

@@ -34,12 +34,23 @@ FUZZY_CUTOFF = 85.0
 
 _ARTICLES = frozenset({"el", "la", "los", "las", "the", "le", "les", "l", "un", "una", "a", "an", "une"})
 _TEMPORAL_WORDS = (
-    set(tw.MONTHS) | set(tw.SEASONS) | set(tw.WEEKDAYS) | set(tw.UNITS) | set(tw.NUMBERS)
+    set(tw.MONTHS)
+    | set(tw.SEASONS)
+    | set(tw.WEEKDAYS)
+    | set(tw.UNITS)
+    | set(tw.NUMBERS)
     | {w for k in tw.DECADE_WORDS for w in k.split()}
 )
 _NO_FUZZY = frozenset(
-    lx.DANGLING | lx.QUESTION_WORDS | lx.CLITICS | lx.PAST_WORDS | lx.EMOTION_POSITIVE_WORDS
-    | lx.EMOTION_NEGATIVE_WORDS | lx.EMOTION_INQUIRY | lx.NEGATORS | _TEMPORAL_WORDS
+    lx.DANGLING
+    | lx.QUESTION_WORDS
+    | lx.CLITICS
+    | lx.PAST_WORDS
+    | lx.EMOTION_POSITIVE_WORDS
+    | lx.EMOTION_NEGATIVE_WORDS
+    | lx.EMOTION_INQUIRY
+    | lx.NEGATORS
+    | _TEMPORAL_WORDS
     | {w for ws in lx.LANGUAGE_WORDS.values() for w in ws}
 )
 
@@ -138,7 +149,6 @@ def matcher_for(entities: Sequence[KnownEntity] | EntityMatcher) -> EntityMatche
         return EntityMatcher(key)
 
 
-
 _AUTHOR_BEFORE = re.compile(
     r"(?<!\w)(?:(?:solo|solamente|unicamente)\s+)?(?:(?:las\s+|los\s+)?(?:entradas|notas|cosas|textos|recuerdos"
     r"|paginas)\s+)?(?:(?:lo|las|los|la|el)\s+)?que\s+(?:escribio|ha\s+escrito|habia\s+escrito|escribiera|anoto"
@@ -167,7 +177,10 @@ Mention = tuple[EntityHit, tuple[int, int], list[int]]
 
 
 def entity_mentions(
-    toks: list[Token], tx: QueryText, matcher: EntityMatcher, tag_spans: list[tuple[int, int]],
+    toks: list[Token],
+    tx: QueryText,
+    matcher: EntityMatcher,
+    tag_spans: list[tuple[int, int]],
     temporal: list[DateCandidate],
 ) -> tuple[list[Mention], list[DateCandidate]]:
     """Entity hits with their folded span and token indices.
@@ -177,10 +190,13 @@ def entity_mentions(
     """
     folded = tx.folded
     word_pos = [k for k, tok in enumerate(toks) if tok.word]
-    joinable = [_joinable(folded[toks[a].end:toks[b].start]) for a, b in pairwise(word_pos)]
+    joinable = [_joinable(folded[toks[a].end : toks[b].start]) for a, b in pairwise(word_pos)]
     blocked = frozenset(w for w, k in enumerate(word_pos) if any(a <= toks[k].start < b for a, b in tag_spans))
-    hits = select(matcher.find([toks[k].text for k in word_pos], joinable, blocked),
-                   lambda h: (toks[word_pos[h.i]].start, toks[word_pos[h.j - 1]].end), lambda h: int(h.exact))
+    hits = select(
+        matcher.find([toks[k].text for k in word_pos], joinable, blocked),
+        lambda h: (toks[word_pos[h.i]].start, toks[word_pos[h.j - 1]].end),
+        lambda h: int(h.exact),
+    )
     mentions: list[Mention] = []
     for h in hits:
         s, e = toks[word_pos[h.i]].start, toks[word_pos[h.j - 1]].end
@@ -188,9 +204,8 @@ def entity_mentions(
         if clash and not (h.exact and all(c.weak for c in clash) and tx.slice(s, s + 1).isupper()):
             continue
         temporal = [c for c in temporal if c not in clash]
-        mentions.append((h, (s, e), word_pos[h.i:h.j]))
+        mentions.append((h, (s, e), word_pos[h.i : h.j]))
     return mentions, temporal
-
 
 
 def _joinable(gap: str) -> bool:
@@ -198,10 +213,9 @@ def _joinable(gap: str) -> bool:
     return all(ch.isspace() or ch in "'-." for ch in gap)
 
 
-
 def author_span(folded: str, s: int, e: int) -> tuple[int, int] | None:
     """Span of an authorship phrase around a person mention ("solo lo que escribió Pep", "what Pep wrote")."""
-    window = folded[max(0, s - 60):s]
+    window = folded[max(0, s - 60) : s]
     m = _AUTHOR_BEFORE.search(window)
     if m:
         return s - (len(window) - m.start()), e
@@ -219,4 +233,3 @@ def add_unique(bucket: list[EntityMatch], em: EntityMatch) -> None:
                 bucket[k] = em
             return
     bucket.append(em)
-

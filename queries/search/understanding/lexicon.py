@@ -6,6 +6,8 @@ Kept apart from the parser so the vocabulary can grow without touching the gramm
 
 from __future__ import annotations
 
+# Word lists read best a few words to a line, as written.
+# fmt: off
 from .temporal_words import (
     MONTHS_EN,
     MONTHS_ES,

@@ -83,8 +83,17 @@ def understand(
     cleaned = cleaned_text(tx, toks, removed, replace)
     layer = choose_layer(trange is not None, sum(tok.word for tok in toks))
     return Understanding(
-        text=raw, cleaned_text=cleaned, temporal=trange, persons=buckets["person"], places=buckets["place"],
-        things=buckets["thing"], tags=tags, author=author, emotion=emotion, intent=intent, language=language,
+        text=raw,
+        cleaned_text=cleaned,
+        temporal=trange,
+        persons=buckets["person"],
+        places=buckets["place"],
+        things=buckets["thing"],
+        tags=tags,
+        author=author,
+        emotion=emotion,
+        intent=intent,
+        language=language,
         layer=layer,
     )
 

@@ -26,11 +26,13 @@ def _is_past(tok: str, orig: str, lang: str, after_question: bool) -> bool:
         return True
     if lang == "es":
         return (len(orig) >= 4 and orig[-1] in "óé" and tok not in lx.QUESTION_WORDS) or (
-            len(tok) >= 5 and tok.endswith(lx.SPANISH_PAST_ENDINGS))
+            len(tok) >= 5 and tok.endswith(lx.SPANISH_PAST_ENDINGS)
+        )
     if lang == "en":
         return len(tok) >= 5 and tok.endswith("ed")
     return (len(tok) >= 5 and tok.endswith(("ait", "ais", "ions", "aient"))) or (
-        len(orig) >= 4 and orig.rstrip("se").endswith("é"))
+        len(orig) >= 4 and orig.rstrip("se").endswith("é")
+    )
 
 
 def guess_language(toks: list[Token], skip: set[int], orig: str, locale: str | None) -> str:
@@ -75,7 +77,7 @@ def guess_emotion(toks: list[Token], skip: set[int]) -> str:
             polarity = 1
         elif w in lx.EMOTION_INQUIRY:
             inquiry = True
-        if polarity and any(toks[p].text in lx.NEGATORS for p in word_idx[max(0, n - 2):n]):
+        if polarity and any(toks[p].text in lx.NEGATORS for p in word_idx[max(0, n - 2) : n]):
             inquiry = True
             polarity = -1 if polarity > 0 else 0
         pos += polarity > 0
@@ -94,7 +96,7 @@ def _fr_passe(toks: list[Token], word_idx: list[int], skip: set[int], text: Quer
     for n, k in enumerate(word_idx[:-1]):
         if k in skip or toks[k].text not in lx.FR_AUXILIARIES:
             continue
-        for nxt in word_idx[n + 1:n + 3]:
+        for nxt in word_idx[n + 1 : n + 3]:
             t = toks[nxt]
             if nxt in skip:
                 break

@@ -54,12 +54,14 @@ _S = alt(tw.SEASONS)
 _WD = alt(tw.WEEKDAYS)
 _HOL_FRAGMENTS = sorted(
     (f for table in (tw.HOLIDAYS, tw.MOVABLE_HOLIDAYS) for frags, *_ in table.values() for f in frags),
-    key=len, reverse=True,
+    key=len,
+    reverse=True,
 )
 _H = "|".join(_HOL_FRAGMENTS)
 _HOL_KEYS = [
     (re.compile("(?:" + "|".join(frags) + ")"), key)
-    for table in (tw.HOLIDAYS, tw.MOVABLE_HOLIDAYS) for key, (frags, *_) in table.items()
+    for table in (tw.HOLIDAYS, tw.MOVABLE_HOLIDAYS)
+    for key, (frags, *_) in table.items()
 ]
 _PAIR = "|".join(tw.PAIR_WORDS)
 _FEW = "|".join(tw.FEW_WORDS)
@@ -117,8 +119,14 @@ Handler = Callable[[re.Match[str], DateContext], DateCandidate | None]
 
 
 def _cand(
-    m: re.Match[str], span: tuple[date, date] | None, precision: str, *, weak: bool = False, yr: int | None = None,
-    whole_year: bool = False, anchor: Maker | None = None,
+    m: re.Match[str],
+    span: tuple[date, date] | None,
+    precision: str,
+    *,
+    weak: bool = False,
+    yr: int | None = None,
+    whole_year: bool = False,
+    anchor: Maker | None = None,
 ) -> DateCandidate | None:
     if span is None:
         return None
@@ -322,38 +330,69 @@ _PATTERNS: list[tuple[str, Handler]] = [
     (rf"(?<![\w/.-])(?P<y>{_Y4})-(?P<mo>[01]?\d)-(?P<d>[0-3]?\d)(?![\w-])", _h_iso),
     (r"(?<![\w/.-])(?P<a>[0-3]?\d)[/.-](?P<b>[0-3]?\d)[/.-](?P<y>\d{4}|\d\d)(?![\w/.-])", _h_numeric),
     (rf"(?<![\w/.-])(?P<y>{_Y4})-(?P<mo>0[1-9]|1[0-2])(?![\w/-])", _h_iso_month),
-    (rf"{_B}(?P<lead>(?:el|le|the|on\s+the|on)\s+)?(?:(?:dia|jour)\s+)?(?P<d>{_DAYNUM}){_ORD}(?:\s+(?:de|of))?\s+"
-     rf"(?P<mon>{_M}){_E}{_YSG}?", _h_day_month),
+    (
+        rf"{_B}(?P<lead>(?:el|le|the|on\s+the|on)\s+)?(?:(?:dia|jour)\s+)?(?P<d>{_DAYNUM}){_ORD}(?:\s+(?:de|of))?\s+"
+        rf"(?P<mon>{_M}){_E}{_YSG}?",
+        _h_day_month,
+    ),
     (rf"{_B}(?P<mon>{_M})\s+(?:the\s+)?(?P<d>[0-3]?\d){_ORD}{_E}(?:,?\s*(?P<y>{_Y4}){_E})?", _h_day_month),
-    (rf"{_B}(?:del?|du|entre(?:\s+el)?|from(?:\s+the)?|between(?:\s+the)?)\s+(?P<d1>[0-3]?\d){_ORD}\s+"
-     rf"(?:al|a|au|y|et|to|and|-)\s+(?:(?:el|le|the)\s+)?(?P<d2>[0-3]?\d){_ORD}(?:\s+(?:de|of))?\s+(?P<mon>{_M})"
-     rf"{_E}{_YSG}?", _h_day_range),
+    (
+        rf"{_B}(?:del?|du|entre(?:\s+el)?|from(?:\s+the)?|between(?:\s+the)?)\s+(?P<d1>[0-3]?\d){_ORD}\s+"
+        rf"(?:al|a|au|y|et|to|and|-)\s+(?:(?:el|le|the)\s+)?(?P<d2>[0-3]?\d){_ORD}(?:\s+(?:de|of))?\s+(?P<mon>{_M})"
+        rf"{_E}{_YSG}?",
+        _h_day_range,
+    ),
     (rf"{_B}(?:(?:el\s+)?mes\s+de\s+|le\s+mois\s+d'|the\s+month\s+of\s+)?(?P<mon>{_M}){_E}{_YSG}", _h_month_year),
-    (rf"{_B}(?:(?:el\s+)?(?:mes\s+de\s+)?(?P<m1>{_M})\s+(?:pasado|anterior)|(?:el\s+)?pasado\s+(?:mes\s+de\s+)?"
-     rf"(?P<m2>{_M})|last\s+(?P<m3>{_M})|(?:en\s+)?(?P<m4>{_M})\s+(?:dernier|passe)){_E}", _h_month_last),
+    (
+        rf"{_B}(?:(?:el\s+)?(?:mes\s+de\s+)?(?P<m1>{_M})\s+(?:pasado|anterior)|(?:el\s+)?pasado\s+(?:mes\s+de\s+)?"
+        rf"(?P<m2>{_M})|last\s+(?P<m3>{_M})|(?:en\s+)?(?P<m4>{_M})\s+(?:dernier|passe)){_E}",
+        _h_month_last,
+    ),
     (rf"{_B}(?:este|this)\s+(?:mes\s+de\s+)?(?P<mon>{_M}){_E}", _h_month_this),
-    (rf"{_B}(?P<pre>(?:en|in|durante|during|pendant|por|around|vers|from|between|since|until|desde|hasta|entre)\s+"
-     rf"(?:(?:el\s+)?mes\s+de\s+|le\s+mois\s+d'"
-     rf"|the\s+month\s+of\s+)?|(?:el\s+)?mes\s+de\s+|(?:au\s+)?mois\s+d'|the\s+month\s+of\s+)?(?P<mon>{_M}){_E}",
-     _h_month_bare),
+    (
+        rf"{_B}(?P<pre>(?:en|in|durante|during|pendant|por|around|vers|from|between|since|until|desde|hasta|entre)\s+"
+        rf"(?:(?:el\s+)?mes\s+de\s+|le\s+mois\s+d'"
+        rf"|the\s+month\s+of\s+)?|(?:el\s+)?mes\s+de\s+|(?:au\s+)?mois\s+d'|the\s+month\s+of\s+)?(?P<mon>{_M}){_E}",
+        _h_month_bare,
+    ),
     (rf"{_B}(?:(?:el|la|the)\s+|l')?(?P<sea>{_S}){_E}{_YSG}", _h_season_year),
-    (rf"{_B}(?:(?:el|la|the)\s+|l')?(?:(?P<s1>{_S})\s+(?:pasad[oa]|anterior|derni(?:er|ere)|passee?)|(?:pasad[oa]"
-     rf"|ultim[oa])\s+(?P<s2>{_S})|last\s+(?P<s3>{_S})|derni(?:er|ere)\s+(?P<s4>{_S})){_E}", _h_season_last),
+    (
+        rf"{_B}(?:(?:el|la|the)\s+|l')?(?:(?P<s1>{_S})\s+(?:pasad[oa]|anterior|derni(?:er|ere)|passee?)|(?:pasad[oa]"
+        rf"|ultim[oa])\s+(?P<s2>{_S})|last\s+(?P<s3>{_S})|derni(?:er|ere)\s+(?P<s4>{_S})){_E}",
+        _h_season_last,
+    ),
     (rf"{_B}(?:este|esta|this|cet|cette|ce)\s+(?P<sea>{_S}){_E}", _h_season_this),
-    (rf"{_B}(?P<pre>(?:en|in|durante|during|pendant|por|au|over)\s+)?(?P<art>(?:el|la|the)\s+|l')?(?P<sea>{_S})"
-     rf"{_E}", _h_season_bare),
+    (
+        rf"{_B}(?P<pre>(?:en|in|durante|during|pendant|por|au|over)\s+)?(?P<art>(?:el|la|the)\s+|l')?(?P<sea>{_S})"
+        rf"{_E}",
+        _h_season_bare,
+    ),
     (rf"{_B}{_ART}?(?P<hol>{_H}){_E}{_YSG}", _h_hol_year),
-    (rf"{_B}{_ART}?(?:(?P<h1>{_H})\s+(?:pasad[oa]s?|anterior|derni(?:er|ere)|passee?)|(?:pasad[oa]s?|ultim[oa]s?)"
-     rf"\s+(?P<h2>{_H})|last\s+(?P<h3>{_H})|derni(?:er|ere)\s+(?P<h4>{_H})){_E}", _h_hol_last),
+    (
+        rf"{_B}{_ART}?(?:(?P<h1>{_H})\s+(?:pasad[oa]s?|anterior|derni(?:er|ere)|passee?)|(?:pasad[oa]s?|ultim[oa]s?)"
+        rf"\s+(?P<h2>{_H})|last\s+(?P<h3>{_H})|derni(?:er|ere)\s+(?P<h4>{_H})){_E}",
+        _h_hol_last,
+    ),
     (rf"{_B}(?:esta|este|estas|this|cette|ce|cet)\s+(?P<hol>{_H}){_E}", _h_hol_this),
-    (rf"{_B}(?P<pre>(?:en|por|in|at|on|for|a|pour|pendant|durante|during|over|around|hacia|vers)\s+)?{_ART}?"
-     rf"(?P<hol>{_H}){_E}", _h_hol_bare),
-    (rf"{_B}(?:los|las)\s+(?:anos\s+)?(?:'?(?P<dd>\d0)|(?P<dfull>(?:19|20)\d0)|(?P<dw>{alt(tw.DECADE_WORDS_ES)}))"
-     rf"{_E}(?!\s*(?:anos|ano|dias|meses|semanas|euros|personas|km|minutos|horas|veces)(?!\w))", _h_decade),
-    (rf"{_B}(?:the\s+)?(?:'?(?P<dd>\d0)'?s|(?P<dfull>(?:19|20)\d0)'?s|the\s+(?P<dw>{alt(tw.DECADE_WORDS_EN)})){_E}",
-     _h_decade),
-    (rf"{_B}(?:les|des)\s+annees\s+(?:'?(?P<dd>\d0)|(?P<dfull>(?:19|20)\d0)|(?P<dw>{alt(tw.DECADE_WORDS_FR)}))"
-     rf"{_E}", _h_decade),
+    (
+        rf"{_B}(?P<pre>(?:en|por|in|at|on|for|a|pour|pendant|durante|during|over|around|hacia|vers)\s+)?{_ART}?"
+        rf"(?P<hol>{_H}){_E}",
+        _h_hol_bare,
+    ),
+    (
+        rf"{_B}(?:los|las)\s+(?:anos\s+)?(?:'?(?P<dd>\d0)|(?P<dfull>(?:19|20)\d0)|(?P<dw>{alt(tw.DECADE_WORDS_ES)}))"
+        rf"{_E}(?!\s*(?:anos|ano|dias|meses|semanas|euros|personas|km|minutos|horas|veces)(?!\w))",
+        _h_decade,
+    ),
+    (
+        rf"{_B}(?:the\s+)?(?:'?(?P<dd>\d0)'?s|(?P<dfull>(?:19|20)\d0)'?s|the\s+(?P<dw>{alt(tw.DECADE_WORDS_EN)})){_E}",
+        _h_decade,
+    ),
+    (
+        rf"{_B}(?:les|des)\s+annees\s+(?:'?(?P<dd>\d0)|(?P<dfull>(?:19|20)\d0)|(?P<dw>{alt(tw.DECADE_WORDS_FR)}))"
+        rf"{_E}",
+        _h_decade,
+    ),
     (rf"(?<![\w.,/€$£])(?:(?:(?:el|the)\s+|l')?(?:ano|year|annee)\s+)?(?P<y>{_Y4})(?![\w]|'s){_NOT_QTY}", _h_year),
     (r"(?<![\w'])'(?P<yy>\d\d)(?![\w'])", _h_year2),
     (rf"(?<![\w.,/])(?P<y1>{_Y4})\s*-\s*(?P<y2>{_Y4})(?![\w-])", _h_year_range),
@@ -362,11 +401,15 @@ _PATTERNS: list[tuple[str, Handler]] = [
     (rf"{_B}il\s+y\s+a\s+(?P<n>{_NUM})\s+(?P<u>{_U}){_E}", _h_ago),
     (rf"{_B}(?:(?:los|las)\s+ultim[oa]s|(?:the\s+)?(?:last|past))\s+(?P<n>{_NUM})\s+(?P<u>{_U}){_E}", _h_last_n),
     (rf"{_B}(?:les|ces)\s+(?P<n>{_NUM})\s+(?P<u>{_U})\s+derni(?:er|ere)s{_E}", _h_last_n),
-    (rf"{_B}(?:(?:el\s+)?(?P<w1>{_WD})\s+(?:pasado|anterior)|(?:el\s+)?pasado\s+(?P<w2>{_WD})|last\s+(?P<w3>{_WD})"
-     rf"|(?P<w4>{_WD})\s+dernier){_E}", _h_weekday_last),
+    (
+        rf"{_B}(?:(?:el\s+)?(?P<w1>{_WD})\s+(?:pasado|anterior)|(?:el\s+)?pasado\s+(?P<w2>{_WD})|last\s+(?P<w3>{_WD})"
+        rf"|(?P<w4>{_WD})\s+dernier){_E}",
+        _h_weekday_last,
+    ),
     *((rf"{_B}(?:{rx}){_E}", _rel(cal.RELATIVE_SPANS[key])) for key, rx in tw.RELATIVE_PHRASES.items()),
 ]
 _COMPILED: list[tuple[re.Pattern[str], Handler]] = [(re.compile(rx), h) for rx, h in _PATTERNS]
+
 
 def _candidates(folded: str, ctx: DateContext, blocked: list[tuple[int, int]]) -> list[DateCandidate]:
     found: list[DateCandidate] = []

@@ -33,7 +33,7 @@ _OPENER = re.compile(r"(?<!\w)(?:entre|del|de|desde|between|from|du|depuis|des)\
 def _apply_modifier(t: DateCandidate, folded: str) -> None:
     if t.precision not in ("year", "decade", "month", "season"):
         return
-    window = folded[max(0, t.start - 40):t.start]
+    window = folded[max(0, t.start - 40) : t.start]
     m = _MODIFIER.search(window)
     if not m:
         return
@@ -72,9 +72,9 @@ def _merge(a: DateCandidate, b: DateCandidate, folded: str) -> DateCandidate:
 
 def _opener_start(start: int, folded: str) -> int:
     """Where a range begins once its opening word ("entre", "from", "du") is included."""
-    m = _OPENER.search(folded[max(0, start - 12):start])
+    m = _OPENER.search(folded[max(0, start - 12) : start])
     if m:
-        start -= len(folded[max(0, start - 12):start]) - m.start()
+        start -= len(folded[max(0, start - 12) : start]) - m.start()
     return start
 
 
@@ -82,8 +82,8 @@ def _combine(ts: list[DateCandidate], folded: str) -> list[DateCandidate]:
     """Merge connected pairs, then let a lone year anchor year-less expressions elsewhere in the query."""
     i = 0
     while i < len(ts) - 1:
-        if _CONNECTOR.fullmatch(folded[ts[i].end:ts[i + 1].start]):
-            ts[i:i + 2] = [_merge(ts[i], ts[i + 1], folded)]
+        if _CONNECTOR.fullmatch(folded[ts[i].end : ts[i + 1].start]):
+            ts[i : i + 2] = [_merge(ts[i], ts[i + 1], folded)]
         else:
             i += 1
     years = [t for t in ts if t.whole_year and t.yr is not None]
@@ -102,7 +102,7 @@ def _quote(ts: list[DateCandidate], text: QueryText) -> str:
     parts: list[str] = []
     start = ts[0].text_start
     for prev, cur in pairwise(ts):
-        if _WORD_CHAR.search(text.folded[prev.end:cur.start]):
+        if _WORD_CHAR.search(text.folded[prev.end : cur.start]):
             parts.append(text.slice(start, prev.end).strip())
             start = cur.text_start
     parts.append(text.slice(start, ts[-1].end).strip())
@@ -127,7 +127,8 @@ def _final_range(ts: list[DateCandidate], text: QueryText) -> TemporalRange | No
 
 
 def resolve_dates(
-    cands: list[DateCandidate], text: QueryText,
+    cands: list[DateCandidate],
+    text: QueryText,
 ) -> tuple[list[DateCandidate], TemporalRange | None]:
     """Apply modifiers and combine: the expressions as finally read, and the one range they name."""
     for cand in cands:

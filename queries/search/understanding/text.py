@@ -15,10 +15,19 @@ from graph.textnorm import fold
 MAX_CHARS = 2000
 _T = TypeVar("_T")
 
-_PUNCT_MAP = str.maketrans({
-    "\u2019": "'", "\u2018": "'", "`": "'", "\u00b4": "'", "\u02bc": "'", "\u2013": "-", "\u2014": "-",
-    "\u2010": "-", "\u2011": "-",
-})
+_PUNCT_MAP = str.maketrans(
+    {
+        "\u2019": "'",
+        "\u2018": "'",
+        "`": "'",
+        "\u00b4": "'",
+        "\u02bc": "'",
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u2010": "-",
+        "\u2011": "-",
+    }
+)
 _INVISIBLE = re.compile(r"[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _FOLD_CACHE: dict[str, str] = {}
@@ -71,7 +80,7 @@ class QueryText:
         return self.index[j] if j < len(self.index) else len(self.orig)
 
     def slice(self, i: int, j: int) -> str:
-        return self.orig[self.ostart(i):self.oend(j)]
+        return self.orig[self.ostart(i) : self.oend(j)]
 
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -87,8 +96,10 @@ class Token:
 
 def tokenize(folded: str) -> list[Token]:
     """Words and single punctuation marks of the folded text, with their offsets."""
-    return [Token(m.start(), m.end(), m.group(), m.group()[0].isalnum() or m.group()[0] == "_")
-            for m in _TOKEN.finditer(folded)]
+    return [
+        Token(m.start(), m.end(), m.group(), m.group()[0].isalnum() or m.group()[0] == "_")
+        for m in _TOKEN.finditer(folded)
+    ]
 
 
 def select(cands: list[_T], key: Callable[[_T], tuple[int, int]], rank: Callable[[_T], int]) -> list[_T]:

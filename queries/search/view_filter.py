@@ -1,0 +1,55 @@
+"""Which entries of a kept view meet a search's own constraints (dates, named entities, an author): a mask over the
+view's arrays, the same selection the structured channel's Cypher makes (tests/test_dense_matrix.py compares them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from queries.search.visible_view import View
+
+
+def _day(value: Any) -> float:
+    """A date as its day number; NaN for none, so that every comparison with it fails as Cypher's null does."""
+    if value is None:
+        return float("nan")
+    native = value.to_native() if hasattr(value, "to_native") else value
+    return float(native.toordinal())
+
+
+def constrained(params: dict[str, Any]) -> bool:
+    """Whether the query sets any of its own constraints that `meeting` tests (dates, named entities, an author)."""
+    return (
+        params.get("q_from") is not None
+        or params.get("q_to") is not None
+        or bool(params.get("q_entity_ids"))
+        or bool(params.get("q_author_keys"))
+    )
+
+
+def meeting(view: View, params: dict[str, Any]) -> np.ndarray | None:
+    """Which entries of the view meet the query's own constraints, tested as QUERY_SCOPE tests them (None: no
+    constraint). An undated entry meets no date bound; an entry without author no author phrase."""
+    if not constrained(params):
+        return None
+    n = len(view.entry_ids)
+    mask: np.ndarray | None = None
+
+    def both(m: np.ndarray) -> np.ndarray:
+        return m if mask is None else mask & m
+
+    if params.get("q_from") is not None:
+        mask = both(view.end >= _day(params["q_from"]))
+    if params.get("q_to") is not None:
+        mask = both(view.start <= _day(params["q_to"]))
+    if params.get("q_entity_ids"):
+        named = np.zeros(n, dtype=bool)
+        for x in params["q_entity_ids"]:
+            if x in view.mentioned_by:
+                named[view.mentioned_by[x][0]] = True
+        mask = both(named)
+    if params.get("q_author_keys"):
+        keys = set(params["q_author_keys"])
+        mask = both(np.fromiter((a is not None and a in keys for a in view.author_keys), dtype=bool, count=n))
+    return mask
