@@ -3,7 +3,7 @@ path, summary, description and answers, as the OpenAPI document at `/docs` has t
 
     .venv/bin/python -m api.api_doc > docs/api.md      (or `make docs`)
 
-tests/test_docs_api.py fails when the page differs from what this module renders. A route's text is its function's
+tests/house/test_docs_api.py fails when the page differs from what this module renders. A route's text is its function's
 docstring and its declared responses in `api/routes/`; a resource's introduction is in `TAGS` below.
 """
 

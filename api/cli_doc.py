@@ -3,8 +3,8 @@
 
     .venv/bin/python -m api.cli_doc > docs/cli.md      (or `make docs`)
 
-tests/test_docs_cli.py fails when the page differs from what this module renders. What a command does is said by its
-`help=` in `api/commands/`; the page of docs/ that describes the feature is linked from `PAGES`.
+tests/house/test_docs_cli.py fails when the page differs from what this module renders. What a command does is said by
+its `help=` in `api/commands/`; the page of docs/ that describes the feature is linked from `PAGES`.
 """
 
 from __future__ import annotations

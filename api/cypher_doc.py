@@ -5,8 +5,8 @@
 Statements are assembled from shared fragments (the visibility predicate, the viewer prelude, the keyword fields), so
 the text a reader needs is the value the module holds at run time, not its source. A file per statement, named
 `<module>.<NAME>.cypher`, shows it whole; a change to one fragment shows in every statement it reaches.
-tests/test_cypher_statements.py fails when a file differs from this rendering, and runs `EXPLAIN` on each statement
-against the real Neo4j, so a statement that no longer plans fails before it is run.
+tests/house/test_cypher_statements.py fails when a file differs from this rendering, and runs `EXPLAIN` on each
+statement against the real Neo4j, so a statement that no longer plans fails before it is run.
 
 A named statement is a module-level string constant whose text reads (MATCH, MERGE, CREATE, UNWIND, CALL, WITH, RETURN,
 SHOW) and then returns or writes, and does not end open (a last top-level `WITH`). Fragments (a predicate, a prelude, a

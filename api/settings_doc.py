@@ -6,7 +6,7 @@ default and its meaning, grouped by concern.
 The variables are the fields of `graph.settings.Settings` (`MEMORA_*`, and `NEO4J_URI`/`NEO4J_USER`/
 `NEO4J_PASSWORD`) and of `inference.providers.base.EmbedderSettings` (`MEMORA_EMBEDDER_*`). A field's meaning is its
 `description`; fields declared without one take theirs from `DESCRIPTIONS` below, and every field belongs to one group
-of `GROUPS`. tests/test_docs_configuration.py fails when a field has no group or no meaning, when the page differs
+of `GROUPS`. tests/house/test_docs_configuration.py fails when a field has no group or no meaning, when the page differs
 from what this module renders, and when a `MEMORA_*` variable named in the code is not a setting.
 """
 

@@ -50,7 +50,7 @@ def measure() -> dict[str, object]:
     import networkx as nx
 
     from api.cypher_doc import named_statements
-    from tests.test_layers import BELOW, IMPORTS
+    from tests.house.test_layers import BELOW, IMPORTS
 
     upward = [(a, b) for a, b in IMPORTS.edges if b.split(".")[0] not in BELOW[a.split(".")[0]]]
     return {

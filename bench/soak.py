@@ -15,7 +15,7 @@ level), level changes, deletes, writes a reader must be refused, and searches. E
    search began and the state of any write in flight during it; its reported level must be one of those states.
 
 Each client writes only the entries it created, so the last acknowledged write of an entry is its final state.
-`tests/test_soak.py` runs a shortened soak with the same code in `make test`; this script serves the API from a
+`tests/bench/test_soak.py` runs a shortened soak with the same code in `make test`; this script serves the API from a
 `memora serve` subprocess (embedding worker included, rate limits off) against the managed Neo4j of MEMORA_HOME.
 """
 

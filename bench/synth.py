@@ -12,8 +12,9 @@ writes, in `--out`:
   with names and dates (`filtered`), and entity questions (`entity`).
 
 Everything comes from one `random.Random(seed)`, and the files are written with fixed key order and `\\n` line ends,
-so the same arguments give byte-identical files (tests/test_bench_scale.py checks it). The mix: about 60 % Spanish,
-every intimacy level (circle most), exact days, months, seasons (`START/END`), bare years and a few undated entries,
+so the same arguments give byte-identical files (tests/bench/test_bench_scale.py checks it). The mix: about 60 %
+Spanish, every intimacy level (circle most), exact days, months, seasons (`START/END`), bare years and a few
+undated entries,
 chapters (`period`) by date, several authors, sessions of 3 to 8 turns sharing an `occurred_at`, and a few
 chronicles long enough to be chunked.
 """

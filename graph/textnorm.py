@@ -9,7 +9,7 @@ from collections.abc import Iterable
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
-# Every code point with a combining class lies in [U+0300, U+1F000) (tests/test_textnorm.py scans them all): the
+# Every code point with a combining class lies in [U+0300, U+1F000) (tests/graph/test_textnorm.py scans them all): the
 # marks `fold` strips, as a table `str.translate` applies in C.
 _MARKS_FROM, _MARKS_TO = 0x300, 0x1F000
 _MARKS: dict[int, None] = {cp: None for cp in range(_MARKS_FROM, _MARKS_TO) if unicodedata.combining(chr(cp))}

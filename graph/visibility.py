@@ -69,9 +69,9 @@ CAN_SEE_DECLARATION = f"""(
 # (binding `vis_roles`, the viewer's roles in `$project_id`, and `vis_periods`, the chapters a witness grant covers),
 # carries both variables through its WITH clauses, and filters entries with `can_see_in_project(var)`, plain property
 # predicates plus, for a witness only, one expansion. For an entry whose `project_id` is `$project_id` (the statement
-# must also require that), it is the same predicate as `can_see(var)`: tests/test_visibility_in_project.py checks
-# every (role x intimacy x author x witness) combination on the real Neo4j. Such statements must not bind `vis_role`
-# or `vis_chapter` (the predicate's own variables).
+# must also require that), it is the same predicate as `can_see(var)`: tests/privacy/test_visibility_in_project.py
+# checks every (role x intimacy x author x witness) combination on the real Neo4j. Such statements must not bind
+# `vis_role` or `vis_chapter` (the predicate's own variables).
 VIEWER_IN_PROJECT = """
 WITH COLLECT { MATCH (:User {id: $viewer_id})-[vis_m:MEMBER_OF]->(:Project {id: $project_id})
                RETURN coalesce(vis_m.role, '') } AS vis_roles,

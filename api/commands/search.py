@@ -12,7 +12,7 @@ from typing import Any
 from api.commands.common import Subparsers, connect, err, out
 from graph.settings import Settings
 
-# The search channels a caller may ask for (queries.search.door.CHANNELS; tests/test_cli.py checks they agree).
+# The search channels a caller may ask for (queries.search.door.CHANNELS; tests/api/test_cli.py checks they agree).
 CHANNEL_CHOICES = ("dense", "fulltext", "structured", "graph")
 
 

@@ -105,8 +105,8 @@ ORDER BY score DESC, id LIMIT $limit
 # Candidates for keyword ranking; queries/search/keyword.py ranks them with statistics of visible entries only.
 FULLTEXT = keyword.statement(QUERY_SCOPE)
 # The same over ONE project (`$project_id`, also in `$project_ids`): `VIEWER_IN_PROJECT` looks the viewer's membership
-# up once, not once per candidate (graph/visibility.py; tests/test_visibility_in_project.py proves the predicates
-# equal). The index's candidates are thousands per query in a large project: there this is most of the time.
+# up once, not once per candidate (graph/visibility.py; tests/privacy/test_visibility_in_project.py proves the
+# predicates equal). The index's candidates are thousands per query in a large project: there this is most of the time.
 FULLTEXT_IN_PROJECT = VIEWER_IN_PROJECT + keyword.statement(f"""{_FILTERS}
   AND {CAN_SEE_IN_PROJECT}{_CONSTRAINTS}""")
 # A constrained question's candidates named by the kept view (`$among`), in the scope of FULLTEXT_IN_PROJECT.

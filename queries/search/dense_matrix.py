@@ -1,7 +1,7 @@
 """Exact dense similarity in numpy over the chunks a viewer may see in one project (queries/search/visible_view.py).
 
 Scores are Neo4j's: `vector.similarity.cosine` is (1 + cos) / 2, and an entry scores as its best chunk, ties by
-entry id, as `DENSE_EXACT` ranks them (tests/test_dense_matrix.py checks both on the real Neo4j).
+entry id, as `DENSE_EXACT` ranks them (tests/search/test_dense_matrix.py checks both on the real Neo4j).
 """
 
 from __future__ import annotations

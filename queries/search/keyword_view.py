@@ -5,7 +5,7 @@ every entry about that person contains): the index yields tens of thousands of h
 against the scope and the constraints until it has `POOL` visible ones. The kept view (queries/search/visible_view.py)
 already knows which of the viewer's entries meet the constraints; when they are at most `POOL`, the statement
 starts from them instead (`FULLTEXT_AMONG`), and still tests the scope and the viewer's right on each. Up to `POOL`
-the index path returns every matching entry too, so both rank the same candidates (tests/test_keyword_view.py).
+the index path returns every matching entry too, so both rank the same candidates (tests/search/test_keyword_view.py).
 Either way their number is BM25's N, counted on the view rather than over the project; for a question with no
 constraint N is the view's size (the count statement would scan the project again after every visible write)."""
 

@@ -3,8 +3,8 @@ how many of the named entities they mention, then by date (latest first; undated
 descending order), then id. Only a selective result is used (at most `limit` entries, queries/search/door.py).
 
 A member's one-project search ranks the kept view (queries/search/visible_view.py), whose entries were chosen by the
-visibility predicate; otherwise `STRUCTURED` in Cypher (queries/search/channels.py) does. tests/test_dense_matrix.py
-checks
+visibility predicate; otherwise `STRUCTURED` in Cypher (queries/search/channels.py) does.
+tests/search/test_dense_matrix.py checks
 that both give the same hits for every role.
 """
 

@@ -1,5 +1,6 @@
 """Which entries of a kept view meet a search's own constraints (dates, named entities, an author): a mask over the
-view's arrays, the same selection the structured channel's Cypher makes (tests/test_dense_matrix.py compares them)."""
+view's arrays, the same selection the structured channel's Cypher makes (tests/search/test_dense_matrix.py compares
+them)."""
 
 from __future__ import annotations
 

@@ -25,8 +25,8 @@ own generations, their steps, the clock and the view's size.
 
 The query's own constraints (`q_from`, `q_to`, `q_entity_ids`, `q_author_keys`) are tested on the view as
 `QUERY_SCOPE` tests them; a recurring date (`q_occ`), witnesses, several-project scopes and
-`MEMORA_DENSE_MATRIX_VIEWERS=0` go to Cypher. tests/test_dense_matrix.py checks both channels against their Cypher
-statements for every role on the real Neo4j.
+`MEMORA_DENSE_MATRIX_VIEWERS=0` go to Cypher. tests/search/test_dense_matrix.py checks both channels against their
+Cypher statements for every role on the real Neo4j.
 """
 
 from __future__ import annotations
@@ -396,7 +396,7 @@ def _merge(
 ) -> View | None:
     """`base` with the `changed` entries replaced by what was listed of them again (`listed`, in id order; one
     not listed is hidden, deleted or out of scope now and leaves). The same view `_build` makes of a full listing
-    (tests/test_dense_matrix.py compares them), spliced in numpy instead of rebuilt entry by entry."""
+    (tests/search/test_dense_matrix.py compares them), spliced in numpy instead of rebuilt entry by entry."""
     new_stamps: list[Stamp] = [(c[0], c[1], int(c[2])) for r in listed for c in r[4]]
     if not _fetch(graph, pool, params, stores_key, new_stamps):
         return None

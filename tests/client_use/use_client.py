@@ -1,5 +1,5 @@
 """Uses the client generated from /openapi.json as an integrator would; type-checked with mypy --strict and run
-against the live service by tests/test_generated_client.py (environment: base URL, project, two tokens)."""
+against the live service by tests/api/test_generated_client.py (environment: base URL, project, two tokens)."""
 
 from __future__ import annotations
 
