@@ -1,4 +1,5 @@
-"""docs/cypher/: every named Cypher statement of graph/, ingest/ and queries/, one file each, fully expanded.
+"""docs/cypher/: every named Cypher statement of graph/, inference/, ingest/ and queries/, one file each, fully
+expanded.
 
     .venv/bin/python -m api.cypher_doc docs/cypher      (or `make docs`)
 
@@ -15,6 +16,7 @@ subquery) are not statements; they show inside the ones that use them.
 
 from __future__ import annotations
 
+import ast
 import importlib
 import pkgutil
 import re
@@ -64,36 +66,35 @@ def _last_clause(text: str) -> str | None:
 
 
 def named_strings() -> dict[str, str]:
-    """Every module-level string constant of the Cypher packages, keyed `module.NAME` (where it is defined only)."""
+    """Every module-level string constant of the Cypher packages, keyed `module.NAME` under the module that assigns
+    it (a constant imported into another module is not listed again there)."""
     found: dict[str, str] = {}
     for module_name in modules():
         module = importlib.import_module(module_name)
+        own = _assigned(module)
         for name, value in vars(module).items():
-            if isinstance(value, str) and name.isupper() and not name.startswith("_"):
-                found.setdefault(f"{module_name}.{name}", value)
+            if isinstance(value, str) and name.isupper() and not name.startswith("_") and name in own:
+                found[f"{module_name}.{name}"] = value
     return found
 
 
 def named_statements() -> dict[str, str]:
-    """The statements among the named strings, each under the module that defines it (not those that import it)."""
-    strings = named_strings()
-    found: dict[str, str] = {}
-    for key, text in sorted(strings.items()):
-        if not is_statement(text):
-            continue
-        module_name, name = key.rsplit(".", 1)
-        if _defined_in(importlib.import_module(module_name), name):
-            found[key] = text
-    return found
+    """The statements among the named strings."""
+    return {key: text for key, text in sorted(named_strings().items()) if is_statement(text)}
 
 
-def _defined_in(module: object, name: str) -> bool:
-    """True when `name` is assigned in the module's own source, not imported into it."""
+def _assigned(module: object) -> set[str]:
+    """The names the module's own source assigns at top level, read once per module."""
     path = getattr(module, "__file__", None)
     if not path:
-        return False
-    source = Path(path).read_text(encoding="utf-8")
-    return re.search(rf"(?m)^{re.escape(name)}\s*(?::[^=\n]+)?=", source) is not None
+        return set()
+    names: set[str] = set()
+    for node in ast.parse(Path(path).read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign):
+            names.update(target.id for target in node.targets if isinstance(target, ast.Name))
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    return names
 
 
 def render(statements: dict[str, str]) -> dict[str, str]:

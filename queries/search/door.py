@@ -75,15 +75,14 @@ def hybrid_search(
 ) -> SearchResponse:
     """Search what `viewer` may see. `project_ids` is given only by callers that already resolved the scope."""
     run = SearchRun(graph, embedder, settings, viewer, options, query)
-    t0, latency, warnings = run.started, run.latency, run.warnings
     guessed = project_ids or ([scope.project_id] if scope.project_id and not scope.multi_project else [])
     early = start_early_vector(graph, embedder, viewer, guessed, query, options, run.embed_cache_size)
     projects = project_ids if project_ids is not None else resolve_projects(graph, viewer, scope)
     if not projects:
-        return SearchResponse([], 0, "none", {"total": _ms(t0)})
+        return SearchResponse([], 0, "none", {"total": _ms(run.started)})
     cache_key = result_cache.key_for(graph, embedder, settings, viewer, query, projects, options)
     if (hit := result_cache.get(cache_key, settings)) is not None:
-        return result_cache.hit_response(hit, t0)
+        return result_cache.hit_response(hit, run.started)
 
     t = time.perf_counter()
     answered = (
@@ -97,8 +96,8 @@ def hybrid_search(
             for n, (i, b) in enumerate(answered.support)
         ]
         out = _materialise(graph, viewer, top, query, {})
-        latency["answer"] = _ms(t)
-        latency["total"] = _ms(t0)
+        run.took("answer", t)
+        run.took("total", run.started)
         return result_cache.put(
             cache_key,
             settings,
@@ -106,9 +105,9 @@ def hybrid_search(
                 out,
                 len(top),
                 "answer",
-                latency,
+                run.latency,
                 {"entity_question": answered.answer["kind"]} if options.explain else None,
-                warnings,
+                run.warnings,
                 answer=answered.answer,
             ),
         )
@@ -117,8 +116,8 @@ def hybrid_search(
     parsed = (early.understanding(lexicons) if early is not None and projects == guessed else None) or parse_query(
         graph, query, lexicons, projects, options.understand, options.now or date.today(), options.locale
     )
-    warnings.extend(_filter_warnings(graph, viewer, projects, options.filters, lexicons))
-    latency["parse"] = _ms(t)
+    run.warnings.extend(_filter_warnings(graph, viewer, projects, options.filters, lexicons))
+    run.took("parse", t)
 
     wanted = options.channels
     relaxed: list[str] = []
@@ -129,7 +128,7 @@ def hybrid_search(
             break
         relaxed.append(soft.next_relaxation())
         soft = soft.relaxed(relaxed[-1])
-    warnings.extend(relaxed_warnings(relaxed, parsed.explain))
+    run.warnings.extend(relaxed_warnings(relaxed, parsed.explain))
 
     t = time.perf_counter()
     mode = options.fusion or settings.fusion
@@ -148,27 +147,29 @@ def hybrid_search(
         )
         if ask is not None:
             results = with_thread(results, thread_hits)
-            latency["thread"] = _ms(tt)  # with the facts: the same statement
+            run.took("thread", tt)  # with the facts: the same statement
     else:
-        thread = POOL.submit(copy_context().run, run_thread, graph, ask, latency) if ask is not None else None
+        thread = POOL.submit(copy_context().run, run_thread, graph, ask, run.latency) if ask is not None else None
         rows = graph.read(ch.TOP_TEXT, {"id": top_id}) if top_id is not None else []
         top_text = rows[0]["text"] if rows else None
         if thread is not None:
             results = with_thread(results, thread.result())
     weights = {**channel_weights(parsed.text_for_search, top_text, dated=soft.dated), "graph": GRAPH_WEIGHT}
     fused = rrf({c: h for c, h in results.items() if h}, k=settings.rrf_k, weights=weights)
-    fused = ranker.apply(record, mode, settings.ranker_weights, fused, options.k, warnings, options.capture, weights)
+    fused = ranker.apply(
+        record, mode, settings.ranker_weights, fused, options.k, run.warnings, options.capture, weights
+    )
     source = _source(results)
     if not fused:
         recent, _ = ch.run_channel(graph, ch.RECENT, {**base, "limit": options.k})
         fused = [Fused(h.id, 0.0, {"recency": {"rank": i + 1, "score": 0.0}}) for i, h in enumerate(recent)]
         source = "recency" if fused else "none"
-    latency["fuse"] = _ms(t)
+    run.took("fuse", t)
 
     if options.rerank != "none":  # a second stage over the fused candidates, before diversity and the cut to k
         t = time.perf_counter()
-        fused = rerank(graph, settings, viewer, query, fused, options.rerank, warnings)
-        latency["rerank"] = _ms(t)
+        fused = rerank(graph, settings, viewer, query, fused, options.rerank, run.warnings)
+        run.took("rerank", t)
 
     t = time.perf_counter()
     if options.diversify and len(fused) > 1:
@@ -184,12 +185,12 @@ def hybrid_search(
                 diversify(pool, {f.id: word_set(texts[f.id]) for f in pool if f.id in texts}, len(pool))
                 + fused[len(pool) :]
             )
-        latency["diversify"] = _ms(t)
+        run.took("diversify", t)
         t = time.perf_counter()
     top = fused[: options.k]
     out = _materialise(graph, viewer, top, query, best_chunk if options.include_chunks else {})
-    latency["details"] = _ms(t)
-    latency["total"] = _ms(t0)
+    run.took("details", t)
+    run.took("total", run.started)
     explained = None
     if options.explain:
         explained = {
@@ -205,9 +206,9 @@ def hybrid_search(
             out,
             len(fused),
             source,
-            latency,
+            run.latency,
             explained,
-            warnings,
+            run.warnings,
             channel_candidates={c: len(h) for c, h in results.items()},
         ),
     )
