@@ -16,7 +16,8 @@ _RELINK_LOCK = threading.Lock()
 
 
 class Services:
-    """What a request needs, built once per app."""
+    """What a request needs, built once per app. What the service keeps about the database's content (answers,
+    aggregates, query vectors, views, live indexes) lives on its graph handle, `graph.kept` (graph/kept.py)."""
 
     def __init__(self, settings: Settings, graph: Graph | None = None, embedder: CheckedEmbedder | None = None):
         self.settings = settings

@@ -114,10 +114,10 @@ def main() -> int:
         print("loaded", file=sys.stderr, flush=True)
         out: dict[str, Any] = {"questions": len(questions), "entries": 124}
         out["no_cache_ms"] = summary(timed(off, questions))
-        query_vectors.clear()
+        query_vectors.clear(graph)
         timed(lru_only, questions)
         out["embedding_lru_only_ms"] = summary(timed(lru_only, questions))
-        result_cache.clear()
+        result_cache.clear(graph)
         timed(on, questions)
         out["result_cache_repeat_ms"] = summary(timed(on, questions))
         print("phases 1-3 done", out, file=sys.stderr, flush=True)
@@ -149,8 +149,8 @@ def stream(
         "distinct_questions": len({q["query_id"] for q in picks}),
     }
     for name, settings in (("off", off), ("on", on)):
-        query_vectors.clear()
-        result_cache.clear()
+        query_vectors.clear(graph)
+        result_cache.clear(graph)
         times = []
         for i, q in enumerate(picks, start=1):
             times.append(search(settings, q))
@@ -166,9 +166,9 @@ def stream(
         results[f"cache_{name}_ms"] = summary(times)
         print(f"stream, cache {name}: done", file=sys.stderr, flush=True)
         if name == "on":
-            hits, misses = result_cache.stats.hits, result_cache.stats.misses
+            hits, misses = result_cache.kept(graph).stats.hits, result_cache.kept(graph).stats.misses
             results["result_hit_rate"] = round(hits / max(1, hits + misses), 3)
-            e_hits, e_misses = query_vectors.stats.hits, query_vectors.stats.misses
+            e_hits, e_misses = query_vectors.kept(graph).stats.hits, query_vectors.kept(graph).stats.misses
             results["embedding_hit_rate"] = round(e_hits / max(1, e_hits + e_misses), 3)
     return results
 

@@ -289,19 +289,19 @@ def main() -> None:
         viewer = Viewer(user_id=USERS[role])
         params = visibility_params(viewer)
         sims, sims_cold, asks = [], [], []
-        analytics_cache.clear()
+        analytics_cache.clear(graph)
         targets = [rng.choice(built["persons"][:60] + built["places"][:30]) for _ in range(args.calls)]
         for kept in (True, False):  # as served, then with the viewer's kept answers emptied before each call
             for target in targets:
                 if not kept:
-                    analytics_cache.clear()
+                    analytics_cache.clear(graph)
                 t = time.perf_counter()
                 similar(graph, params, PROJECT, target[0], slug, None, 10)
                 (sims if kept else sims_cold).append((time.perf_counter() - t) * 1000)
         answered, by_kind, cold = 0, dict[str, list[float]](), dict[str, list[float]]()
         cpu: dict[str, dict[str, list[float]]] = {"served": {}, "cold": {}}
-        analytics_cache.clear()
-        result_cache.clear()
+        analytics_cache.clear(graph)
+        result_cache.clear(graph)
         asked = [
             questions[n % len(questions)].format(
                 p=rng.choice(built["persons"][:60])[1],
@@ -314,8 +314,8 @@ def main() -> None:
         for served in (True, False):
             for q in asked:
                 if not served:
-                    analytics_cache.clear()
-                    result_cache.clear()
+                    analytics_cache.clear(graph)
+                    result_cache.clear(graph)
                 c = cpu_ns(server_pid)
                 t = time.perf_counter()
                 resp = hybrid_search(

@@ -201,7 +201,7 @@ def measure(
     indexed = int(graph.read(ch.INDEXED_CHUNKS, {"prop": prop})[0]["n"])
     forced = settings.model_copy(update={"exact_scan_max_chunks": 0, "dense_matrix_viewers": 0})
     in_numpy = settings.model_copy(update={"dense_matrix_viewers": max(settings.dense_matrix_viewers, 1)})
-    dense_module._INDEXED.clear()  # the index grew since the last size: count it again
+    dense_module.indexed_counts(graph).clear()  # the index grew since the last size: count it again
     rounds = [0]
     real_read = graph.read
 

@@ -46,7 +46,7 @@ def dump(out: Path, data: Path | None, only: list[str] | None, most: int) -> int
             questions = questions[:: max(1, len(questions) // most)][:most]
         for fusion in FUSIONS:
             for q in questions:
-                result_cache.clear()
+                result_cache.clear(graph)
                 r = hybrid_search(
                     graph,
                     embedder,

@@ -78,7 +78,7 @@ def systems(graph: Graph, embedder: CheckedEmbedder, settings: Settings, run: Pe
 
     def memora(channels: tuple[str, ...], understand: bool) -> Search:
         def search(q: EvalQuery) -> list[str]:
-            result_cache.clear()
+            result_cache.clear(graph)
             options = SearchOptions(k=K, channels=channels, understand=understand, now=q.now)
             r = hybrid_search(
                 graph,

@@ -29,7 +29,11 @@ from graph.viewer_lru import ViewerLRU
 
 T = TypeVar("T")
 
-_entries = ViewerLRU()
+ROOM = "analytics.aggregates"
+
+
+def _entries(graph: Graph) -> ViewerLRU:
+    return graph.kept.room(ROOM, ViewerLRU)
 
 
 def cached(
@@ -53,13 +57,15 @@ def cached(
         json.dumps([name, args, project_id, viewer_id, epoch], sort_keys=True, default=str).encode()
     ).hexdigest()
     part = (viewer_id, project_id)
-    found, value = _entries.get(part, key, settings.analytics_cache_seconds)
+    found, value = _entries(graph).get(part, key, settings.analytics_cache_seconds)
     if found:
         return value if immutable else copy.deepcopy(value)
     value = compute()
     # Stored only if no write the viewer depends on (a role change included) landed while it was computed.
     if generations.read(graph, [project_id], viewer_id, fresh=True) == gens:
-        _entries.put(part, key, value if immutable else copy.deepcopy(value), settings.analytics_cache_size, epoch)
+        _entries(graph).put(
+            part, key, value if immutable else copy.deepcopy(value), settings.analytics_cache_size, epoch
+        )
     return value
 
 
@@ -74,9 +80,9 @@ def enabled(viewer_params: dict[str, Any]) -> bool:
     )
 
 
-def clear() -> None:
-    _entries.clear()
+def clear(graph: Graph) -> None:
+    _entries(graph).clear()
 
 
-def size() -> int:
-    return _entries.size()
+def size(graph: Graph) -> int:
+    return _entries(graph).size()

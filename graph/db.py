@@ -36,6 +36,7 @@ from neo4j.exceptions import (
     TransientError,
 )
 
+from graph.kept import Kept
 from graph.runtime import Neo4jRuntime
 from graph.settings import Settings, get_settings
 
@@ -106,12 +107,14 @@ def close_all() -> None:
 
 
 class Graph:
-    """Thin wrapper that runs named, parameterised statements in managed transactions."""
+    """Thin wrapper that runs named, parameterised statements in managed transactions; `kept` holds what the process
+    keeps about this database's content (graph/kept.py)."""
 
     def __init__(self, driver: Driver, database: str) -> None:
         self.driver = driver
         self.database = database
         self.bookmarks = bookmarks_of(driver)
+        self.kept = Kept()
 
     def session(self, read: bool = False, **options: Any) -> Session:
         """A session chained to this process's earlier transactions; `read` opens it in read mode (auto-commit

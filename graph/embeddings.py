@@ -11,9 +11,10 @@ embedded by the one worker holding it, and a dead worker's chunks are taken by t
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from neo4j import ManagedTransaction
@@ -161,32 +162,39 @@ def get_state(graph: Graph) -> EmbeddingState | None:
     return EmbeddingState(r["active"], r["active_slug"], r["target"], r["target_slug"], tuple(r["retired"] or ()))
 
 
-# A short-lived copy of the state node per database, which every search reads once per request (to know whether a
-# model migration is under way). Within one process a `set_state` forgets the copy at once; another process
-# (`memora embeddings` while `memora serve` runs) is seen within `MEMORA_STATE_CACHE_SECONDS` (default 2 s). Until
-# then a search keeps querying the model it knew, whose index still exists: a switch retires the old index later.
-_lock = threading.Lock()
-_states: dict[tuple[int, str], tuple[float, EmbeddingState | None]] = {}
+# A short-lived copy of the state node, kept on the database handle (graph/kept.py), which every search reads once
+# per request (to know whether a model migration is under way). A `set_state` anywhere in this process is seen at
+# once by every handle (it moves `_changes`); another process (`memora embeddings` while `memora serve` runs) within
+# `MEMORA_STATE_CACHE_SECONDS` (default 2 s). Until then a search keeps querying the model it knew, whose index still
+# exists: a switch retires the old index later.
+_changes = itertools.count()
+_changed = 0
+
+
+@dataclass
+class _StateCopy:
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    copy: tuple[float, int, EmbeddingState | None] | None = None
 
 
 def recent_state(graph: Graph, max_age: float) -> EmbeddingState | None:
     """The embedding state as read at most `max_age` seconds ago (0 reads it now)."""
-    key = (id(graph.driver), graph.database)
-    now = time.monotonic()
-    with _lock:
-        cached = _states.get(key)
-    if cached is not None and now - cached[0] < max_age:
-        return cached[1]
+    kept = graph.kept.room("embeddings.state", _StateCopy)
+    now, changed = time.monotonic(), _changed
+    with kept.lock:
+        copy = kept.copy
+    if copy is not None and now - copy[0] < max_age and copy[1] == changed:
+        return copy[2]
     state = get_state(graph)
-    with _lock:
-        _states[key] = (now, state)
+    with kept.lock:
+        kept.copy = (now, changed, state)
     return state
 
 
 def forget() -> None:
-    """Drop every cached copy (this process just changed the state)."""
-    with _lock:
-        _states.clear()
+    """Every handle's copy is stale (this process just changed the state)."""
+    global _changed
+    _changed = next(_changes) + 1
 
 
 def set_state(graph: Graph, state: EmbeddingState) -> None:

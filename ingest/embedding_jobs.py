@@ -199,16 +199,15 @@ def current_state(graph: Graph, settings: Settings) -> EmbeddingState:
     return state
 
 
-_indexed: set[str] = set()
-
-
 def active_embedder(graph: Graph, settings: Settings) -> CheckedEmbedder:
-    """The active model, with its vector index ensured once per process (a non-default model needs its own)."""
+    """The active model, with its vector index ensured once per database handle (a non-default model needs its
+    own)."""
     embedder = embedder_for_spec(settings, current_state(graph, settings).active)
-    if embedder.slug not in _indexed:
+    indexed = graph.kept.room("embeddings.indexed", set[str])
+    if embedder.slug not in indexed:
         try:
             ensure_vector_index(graph, embedder.slug, embedder.dimensions)
-            _indexed.add(embedder.slug)
+            indexed.add(embedder.slug)
         except EmbeddingError as exc:
             log.warning("vector index for %s not ensured yet (chunks stay pending): %s", embedder.model_id, exc)
     return embedder

@@ -27,7 +27,9 @@ def cmd_live(args: argparse.Namespace, settings: Settings) -> int:
     if role_of(graph, args.project, args.as_user) is None:
         err("not a member of this project")
         return 4
-    cache = shared_cache(settings.live_cache_size, settings.live_cache_ttl_seconds, settings.live_cache_check_seconds)
+    cache = shared_cache(
+        graph, settings.live_cache_size, settings.live_cache_ttl_seconds, settings.live_cache_check_seconds
+    )
     ctx = live_context(
         graph, active_embedder(graph, settings), Viewer(user_id=args.as_user), args.project, transcript, cache
     )

@@ -26,7 +26,10 @@ def context_live(body: LiveRequest, who: ViewerDep, svc: ServicesDep) -> LiveCon
     names the window mentions that few visible entries tell of (docs/live.md)."""
     require_member(svc, body.project_id, who)
     cache = shared_cache(
-        svc.settings.live_cache_size, svc.settings.live_cache_ttl_seconds, svc.settings.live_cache_check_seconds
+        svc.graph,
+        svc.settings.live_cache_size,
+        svc.settings.live_cache_ttl_seconds,
+        svc.settings.live_cache_check_seconds,
     )
     ctx = live_context(svc.graph, svc.embedder, who, body.project_id, body.transcript, cache)
     return LiveContextOut.model_validate(asdict(ctx))

@@ -29,7 +29,6 @@ from ingest.embedding_jobs import status
 router = APIRouter(tags=["health"])
 QUEUE_REFRESH_SECONDS = 15.0
 _queue_lock = threading.Lock()
-_queue_read = [float("-inf")]
 
 
 def _check(request: Request, svc: Services) -> None:
@@ -49,10 +48,11 @@ def _check(request: Request, svc: Services) -> None:
 
 def _refresh_queue(svc: Services) -> None:
     """The pending-chunk count, read at most every QUEUE_REFRESH_SECONDS (it counts every chunk)."""
+    read = svc.graph.kept.room("metrics.queue_read", lambda: [float("-inf")])
     with _queue_lock:
-        if time.monotonic() - _queue_read[0] < QUEUE_REFRESH_SECONDS:
+        if time.monotonic() - read[0] < QUEUE_REFRESH_SECONDS:
             return
-        _queue_read[0] = time.monotonic()
+        read[0] = time.monotonic()
     with contextlib.suppress(*UNAVAILABLE):  # the gauge keeps its last value; /ready says the graph is down
         EMBEDDING_QUEUE.set(status(svc.graph, svc.embedder)["pending"])
 

@@ -374,12 +374,12 @@ def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000, 2)
 
 
-_SHARED: dict[tuple[int, float, float], LiveCache] = {}
-_SHARED_LOCK = threading.Lock()
-
-
-def shared_cache(size: int, ttl_seconds: float, check_seconds: float) -> LiveCache:
-    """The process's live cache (the service's routes and a command share it; tests build their own)."""
+def shared_cache(graph: Graph, size: int, ttl_seconds: float, check_seconds: float) -> LiveCache:
+    """The live cache kept on this database handle (graph/kept.py), shared by the service's routes; tests build their
+    own."""
+    caches = graph.kept.room("context.live", dict[tuple[int, float, float], LiveCache])
     with _SHARED_LOCK:
-        key = (size, ttl_seconds, check_seconds)
-        return _SHARED.setdefault(key, LiveCache(size, ttl_seconds, check_seconds))
+        return caches.setdefault((size, ttl_seconds, check_seconds), LiveCache(size, ttl_seconds, check_seconds))
+
+
+_SHARED_LOCK = threading.Lock()

@@ -92,7 +92,6 @@ def first_fetch(want: int, visible: int, indexed: int) -> int:
     return int(min(INDEX_MAX_FETCH, max(INDEX_MIN_FETCH, want * 1.25 / share)))
 
 
-_INDEXED: dict[str, tuple[float, int]] = {}
 INDEXED_TTL_SECONDS = 60.0
 
 
@@ -100,8 +99,14 @@ def _indexed_chunks(graph: Graph, prop: str, fresh: bool = False) -> int:
     """How many chunks the model's index holds: bounds the over-fetch; counted at most once a minute unless the
     caller is about to stop on it."""
     now = time.monotonic()
-    cached = _INDEXED.get(prop)
+    counts = indexed_counts(graph)
+    cached = counts.get(prop)
     if fresh or cached is None or now - cached[0] > INDEXED_TTL_SECONDS:
         cached = (now, int(graph.read(ch.INDEXED_CHUNKS, {"prop": prop})[0]["n"]))
-        _INDEXED[prop] = cached
+        counts[prop] = cached
     return cached[1]
+
+
+def indexed_counts(graph: Graph) -> dict[str, tuple[float, int]]:
+    """When each model's index was last counted, and its count, on this database handle (graph/kept.py)."""
+    return graph.kept.room("search.indexed_counts", dict[str, tuple[float, int]])

@@ -81,7 +81,7 @@ def hybrid_search(
     if not projects:
         return SearchResponse([], 0, "none", {"total": _ms(run.started)})
     cache_key = result_cache.key_for(graph, embedder, settings, viewer, query, projects, options)
-    if (hit := result_cache.get(cache_key, settings)) is not None:
+    if (hit := result_cache.get(graph, cache_key, settings)) is not None:
         return result_cache.hit_response(hit, run.started)
 
     t = time.perf_counter()
@@ -99,6 +99,7 @@ def hybrid_search(
         run.took("answer", t)
         run.took("total", run.started)
         return result_cache.put(
+            graph,
             cache_key,
             settings,
             SearchResponse(
@@ -156,9 +157,7 @@ def hybrid_search(
             results = with_thread(results, thread.result())
     weights = {**channel_weights(parsed.text_for_search, top_text, dated=soft.dated), "graph": GRAPH_WEIGHT}
     fused = rrf({c: h for c, h in results.items() if h}, k=settings.rrf_k, weights=weights)
-    fused = ranker.apply(
-        record, mode, settings.ranker_weights, fused, options.k, run.warnings, options.capture, weights
-    )
+    fused = ranker.apply(run, record, fused, weights)
     source = _source(results)
     if not fused:
         recent, _ = ch.run_channel(graph, ch.RECENT, {**base, "limit": options.k})
@@ -168,7 +167,7 @@ def hybrid_search(
 
     if options.rerank != "none":  # a second stage over the fused candidates, before diversity and the cut to k
         t = time.perf_counter()
-        fused = rerank(graph, settings, viewer, query, fused, options.rerank, run.warnings)
+        fused = rerank(run, fused)
         run.took("rerank", t)
 
     t = time.perf_counter()
@@ -200,6 +199,7 @@ def hybrid_search(
             "channels": {c: len(h) for c, h in results.items()},
         }
     return result_cache.put(
+        graph,
         cache_key,
         settings,
         SearchResponse(

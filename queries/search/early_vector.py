@@ -67,7 +67,7 @@ def start(
         return None
     text, parsed, found = query, None, {}
     if options.understand:
-        kept = {p: lexicons.kept(p, viewer) for p in projects}
+        kept = {p: lexicons.kept(graph, p, viewer) for p in projects}
         found = {p: lex for p, lex in kept.items() if lex is not None}
         if len(found) < len(kept):
             return None
@@ -80,7 +80,7 @@ def start(
     text = embeddable(text)
     return EarlyVector(
         text,
-        _EMBED.submit(copy_context().run, query_vector, embedder, text, cache_size, f"user:{viewer.user_id}"),
+        _EMBED.submit(copy_context().run, query_vector, graph, embedder, text, cache_size, f"user:{viewer.user_id}"),
         parsed,
         found,
     )

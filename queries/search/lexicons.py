@@ -35,7 +35,9 @@ class _Kept:
     lexicon: ProjectLexicon
 
 
-_kept = ViewerLRU()
+def _lexicons(graph: Graph) -> ViewerLRU:
+    """The lexicons kept on this database handle (graph/kept.py)."""
+    return graph.kept.room("search.lexicons", ViewerLRU)
 
 
 def _ordered(entities: list[Entity]) -> list[Entity]:
@@ -58,9 +60,10 @@ def lexicon(graph: Graph, project_id: str, viewer: Viewer) -> ProjectLexicon:
         counters["listed"] += 1
         return _lexicon_of(project_id, list_visible_entities(graph, [project_id], params))
     settings = get_settings()
-    _kept.max_viewers = max(1, settings.analytics_cache_size)
+    store = _lexicons(graph)
+    store.max_viewers = max(1, settings.analytics_cache_size)
     gens = generations.read(graph, [project_id], user_id)[0]
-    found, kept = _kept.get(user_id, project_id, float("inf"))
+    found, kept = store.get(user_id, project_id, float("inf"))
     if found and time.monotonic() - kept.listed_at > settings.analytics_cache_seconds:
         found = False
     if found and kept.generations == gens:
@@ -80,18 +83,18 @@ def lexicon(graph: Graph, project_id: str, viewer: Viewer) -> ProjectLexicon:
     made = _lexicon_of(project_id, entities)
     # Kept only if no write the viewer depends on landed while listing (the next one lists what changed since).
     if generations.read(graph, [project_id], user_id, fresh=True)[0] == gens:
-        _kept.put(user_id, project_id, _Kept(gens, listed_at, tuple(entities), made), 4)
+        store.put(user_id, project_id, _Kept(gens, listed_at, tuple(entities), made), 4)
     return made
 
 
-def kept(project_id: str, viewer: Viewer) -> ProjectLexicon | None:
+def kept(graph: Graph, project_id: str, viewer: Viewer) -> ProjectLexicon | None:
     """The lexicon last kept for this viewer and project, as it is, without asking whether a write changed it: a
     guess a search may start from (queries/search/early_vector.py), never what it answers with."""
     if viewer.user_id is None:
         return None
-    found, k = _kept.get(viewer.user_id, project_id, float("inf"))
+    found, k = _lexicons(graph).get(viewer.user_id, project_id, float("inf"))
     return k.lexicon if found else None
 
 
-def clear() -> None:
-    _kept.clear()
+def clear(graph: Graph) -> None:
+    _lexicons(graph).clear()

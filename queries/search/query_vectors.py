@@ -4,17 +4,19 @@ slug, which carries the width) and the exact text embedded.
 Per viewer, because a hit is visible in a search's `latency_ms.embed` (near zero): a shared cache would tell anyone
 whether someone else asked exactly that question lately.
 
-A repeated or paginated question is embedded once per process: on CPU the e5-small query costs most of a search's
-time. Only successful embeddings are kept (a failure is retried on the next search), and the cached vector is a tuple,
-so no caller can change what the next one gets.
+A repeated or paginated question is embedded once per service (the LRU is kept on its database handle,
+graph/kept.py): on CPU the e5-small query costs most of a search's time. Only successful embeddings are kept (a
+failure is retried on the next search), and the cached vector is a tuple, so no caller can change what the next one
+gets.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from graph.db import Graph
 from inference.embedders import CheckedEmbedder
 
 
@@ -27,30 +29,42 @@ class CacheStats:
 # A query's first characters embedded (cut at a word), about 250 tokens, far more than any question: embedding a
 # 10,000-character query window by window would cost seconds for nothing.
 QUERY_EMBED_CHARS = 1000
-_lock = threading.Lock()
-_vectors: OrderedDict[tuple[str, str, str, str], tuple[float, ...]] = OrderedDict()
-stats = CacheStats()
 
 
-def query_vector(embedder: CheckedEmbedder, text: str, size: int, viewer: str) -> list[float]:
+@dataclass
+class QueryVectors:
+    """The query vectors kept on one database handle (graph/kept.py): the searches of its service embed a repeated
+    question once."""
+
+    vectors: OrderedDict[tuple[str, str, str, str], tuple[float, ...]] = field(default_factory=OrderedDict)
+    stats: CacheStats = field(default_factory=CacheStats)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def kept(graph: Graph) -> QueryVectors:
+    return graph.kept.room("search.query_vectors", QueryVectors)
+
+
+def query_vector(graph: Graph, embedder: CheckedEmbedder, text: str, size: int, viewer: str) -> list[float]:
     """`embedder.embed_query(text)` as floats, from the cache when this model embedded this text before for this
     `viewer` (a user id, or a witness grant). Raises EmbeddingError like the embedder (nothing is cached then)."""
     key = (viewer, embedder.model_id, embedder.slug, text)
+    cache = kept(graph)
     if size > 0:
-        with _lock:
-            hit = _vectors.get(key)
+        with cache.lock:
+            hit = cache.vectors.get(key)
             if hit is not None:
-                _vectors.move_to_end(key)
-                stats.hits += 1
+                cache.vectors.move_to_end(key)
+                cache.stats.hits += 1
                 return list(hit)
-            stats.misses += 1
+            cache.stats.misses += 1
     vector = tuple(float(x) for x in embedder.embed_query(text))
     if size > 0:
-        with _lock:
-            _vectors[key] = vector
-            _vectors.move_to_end(key)
-            while len(_vectors) > size:
-                _vectors.popitem(last=False)
+        with cache.lock:
+            cache.vectors[key] = vector
+            cache.vectors.move_to_end(key)
+            while len(cache.vectors) > size:
+                cache.vectors.popitem(last=False)
     return list(vector)
 
 
@@ -62,7 +76,8 @@ def embeddable(text: str) -> str:
     return cut.rsplit(" ", 1)[0] if " " in cut else cut
 
 
-def clear() -> None:
-    with _lock:
-        _vectors.clear()
-        stats.hits = stats.misses = 0
+def clear(graph: Graph) -> None:
+    cache = kept(graph)
+    with cache.lock:
+        cache.vectors.clear()
+        cache.stats.hits = cache.stats.misses = 0

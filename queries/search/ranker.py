@@ -29,6 +29,7 @@ from queries.search import ranker_features as rf
 from queries.search.channels import THREAD_NEIGHBOURS, TOP_TEXT_OF_E
 from queries.search.fusion import Fused, Hit, coverage, coverage_terms
 from queries.search.query_constraints import SoftConstraints
+from queries.search.run import SearchRun
 
 log = logging.getLogger(__name__)
 WEIGHTS_FILE = Path(__file__).with_name("ranker_weights.json")
@@ -283,28 +284,23 @@ def _protect(ranked: list[Fused], record: Mapping[str, Any], k: int) -> list[Fus
 
 
 def apply(
-    record: Mapping[str, Any] | None,
-    mode: str,
-    weights_path: str | None,
-    fused: list[Fused],
-    k: int,
-    warnings: list[str],
-    capture: list[dict[str, Any]] | None = None,
-    rrf_weights: Mapping[str, float] | None = None,
+    run: SearchRun, record: Mapping[str, Any] | None, fused: list[Fused], rrf_weights: Mapping[str, float]
 ) -> list[Fused]:
-    """Search's fusion step: `fused` (the RRF order) re-ordered by the ranker when `mode` is "learned", from the
-    `record` `gather` read (None when neither the ranker nor `capture` wants one). `capture`, when given,
-    receives the raw record (bench/capture_fusion.py caches it to train offline)."""
+    """Search's fusion step: `fused` (the RRF order) re-ordered by the ranker when the search's fusion is
+    "learned", from the `record` `gather` read (None when neither the ranker nor a capture wants one). The
+    options' `capture`, when given, receives the raw record (bench/capture_fusion.py caches it to train
+    offline)."""
     if record is None:
         return fused
-    if capture is not None:
-        capture.append({**record, "rrf_weights": dict(rrf_weights or {})})
-    if mode != "learned" or not fused:
+    options, settings = run.options, run.settings
+    if options.capture is not None:
+        options.capture.append({**record, "rrf_weights": dict(rrf_weights)})
+    if (options.fusion or settings.fusion) != "learned" or not fused:
         return fused
     try:
-        ranker = load_ranker(weights_path)
+        ranker = load_ranker(settings.ranker_weights)
     except RankerWeightsError as exc:
         log.warning("learned fusion unavailable: %s", exc)  # the path and reason go to the log, not to the caller
-        warnings.append("learned fusion unavailable (the ranker weights file does not fit): fused by RRF")
+        run.warnings.append("learned fusion unavailable (the ranker weights file does not fit): fused by RRF")
         return fused
-    return order(record, ranker, fused, k)
+    return order(record, ranker, fused, options.k)

@@ -6,11 +6,11 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from queries.search.rerank import TIERS
-
 CHANNELS = ("dense", "fulltext", "structured", "graph")
 # The channels of a search that names none ("graph" is opt-in: docs/BENCHMARKS.md, "Graph channel").
 DEFAULT_CHANNELS = ("dense", "fulltext", "structured")
+# The rerank tiers (queries/search/rerank.py).
+TIERS = ("none", "fast", "premium")
 
 
 class AccessDenied(PermissionError):

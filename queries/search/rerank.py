@@ -27,9 +27,10 @@ from graph.settings import Settings
 from graph.visibility import CAN_SEE, Viewer, visibility_params
 from inference.providers.llm import ChatMessage, LLMError, chat_client
 from queries.search.fusion import Fused
+from queries.search.request import TIERS
+from queries.search.run import SearchRun
 
 log = logging.getLogger(__name__)
-TIERS = ("none", "fast", "premium")
 RERANKERS = ("flag", "cross-encoder")
 PASSAGE_CHARS = 4000  # far more than max_length tokens: the model's tokenizer truncates, this bounds the work before
 PREMIUM_PASSAGE_CHARS = 200  # the seed's "top-20 docs resumidos (200 chars c/u)"
@@ -116,25 +117,17 @@ def scorer_for(settings: Settings) -> PairScorer | None:
         return found
 
 
-def rerank(
-    graph: Graph,
-    settings: Settings,
-    viewer: Viewer,
-    query: str,
-    fused: list[Fused],
-    tier: str,
-    warnings: list[str],
-    scorer: PairScorer | None = None,
-) -> list[Fused]:
-    """`fused` reordered by `tier` (a new list; the candidates past the tier's pool follow unchanged). `scorer`
-    overrides the configured cross-encoder (tests)."""
+def rerank(run: SearchRun, fused: list[Fused]) -> list[Fused]:
+    """`fused` reordered by the search's tier (`run.options.rerank`; a new list, the candidates past the tier's pool
+    follow unchanged). A reranker that cannot answer keeps the fused order and says so in `run.warnings`."""
+    tier = run.options.rerank
     if tier not in TIERS:
         raise ValueError(f"unknown rerank tier {tier!r}; choose from {list(TIERS)}")
-    if tier == "none" or not fused or not query.strip():
+    if tier == "none" or not fused or not run.query.strip():
         return fused
     if tier == "fast":
-        return _fast(graph, settings, viewer, query, fused, warnings, scorer)
-    return _premium(graph, settings, viewer, query, fused, warnings)
+        return _fast(run, fused)
+    return _premium(run, fused)
 
 
 def _texts(graph: Graph, viewer: Viewer, ids: list[str], chars: int) -> dict[str, str]:
@@ -142,29 +135,21 @@ def _texts(graph: Graph, viewer: Viewer, ids: list[str], chars: int) -> dict[str
     return {r["id"]: r["text"][:chars] for r in rows}
 
 
-def _fast(
-    graph: Graph,
-    settings: Settings,
-    viewer: Viewer,
-    query: str,
-    fused: list[Fused],
-    warnings: list[str],
-    scorer: PairScorer | None,
-) -> list[Fused]:
-    if scorer is None:
-        try:
-            scorer = scorer_for(settings)
-        except RerankerUnavailable as exc:
-            warnings.append(f"rerank 'fast': {exc}; the fused order is kept")
-            return fused
+def _fast(run: SearchRun, fused: list[Fused]) -> list[Fused]:
+    settings, warnings = run.settings, run.warnings
+    try:
+        scorer = scorer_for(settings)
+    except RerankerUnavailable as exc:
+        warnings.append(f"rerank 'fast': {exc}; the fused order is kept")
+        return fused
     if scorer is None:
         warnings.append("rerank 'fast': no reranker is configured (MEMORA_RERANKER); the fused order is kept")
         return fused
     pool, rest = fused[: settings.rerank_candidates], fused[settings.rerank_candidates :]
-    texts = _texts(graph, viewer, [f.id for f in pool], PASSAGE_CHARS)
+    texts = _texts(run.graph, run.viewer, [f.id for f in pool], PASSAGE_CHARS)
     scored = [f for f in pool if f.id in texts]
     try:
-        scores = scorer.score([(query, texts[f.id]) for f in scored])
+        scores = scorer.score([(run.query, texts[f.id]) for f in scored])
     except Exception as exc:  # a model failing at inference must not fail the search
         log.warning("reranker failed: %s", exc)
         warnings.append(f"rerank 'fast': the reranker failed ({type(exc).__name__}); the fused order is kept")
@@ -177,9 +162,8 @@ def _fast(
     return out + [f for f in pool if f.id not in texts] + rest
 
 
-def _premium(
-    graph: Graph, settings: Settings, viewer: Viewer, query: str, fused: list[Fused], warnings: list[str]
-) -> list[Fused]:
+def _premium(run: SearchRun, fused: list[Fused]) -> list[Fused]:
+    settings, warnings, query = run.settings, run.warnings, run.query
     client = chat_client(settings)
     if client is None:
         warnings.append(
@@ -188,7 +172,7 @@ def _premium(
         )
         return fused
     pool, rest = fused[: settings.rerank_premium_candidates], fused[settings.rerank_premium_candidates :]
-    texts = _texts(graph, viewer, [f.id for f in pool], PREMIUM_PASSAGE_CHARS)
+    texts = _texts(run.graph, run.viewer, [f.id for f in pool], PREMIUM_PASSAGE_CHARS)
     shown = [f for f in pool if f.id in texts]
     listing = "\n".join(f"[{n}] {' '.join(texts[f.id].split())}" for n, f in enumerate(shown, start=1))
     try:

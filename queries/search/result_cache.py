@@ -28,7 +28,7 @@ import pickle
 import threading
 import time
 import unicodedata
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, cast
 
@@ -56,10 +56,22 @@ class CacheKey:
     viewer: Viewer
 
 
+@dataclass
+class ResultCache:
+    """The kept responses of one database handle (graph/kept.py) and their hit and miss counts."""
+
+    entries: ViewerLRU = field(default_factory=ViewerLRU)
+    stats: CacheStats = field(default_factory=CacheStats)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def kept(graph: Graph) -> ResultCache:
+    return graph.kept.room("search.results", ResultCache)
+
+
+# A memo of a pure function of the settings object (no data of any database): module level.
 _lock = threading.Lock()
-_entries = ViewerLRU()
 _digests: dict[int, tuple[Settings, str]] = {}
-stats = CacheStats()
 
 
 def normalise_query(query: str) -> str:
@@ -112,25 +124,28 @@ def _settings_digest(settings: Settings) -> str:
     return digest
 
 
-def get(key: CacheKey | None, settings: Settings) -> SearchResponse | None:
+def get(graph: Graph, key: CacheKey | None, settings: Settings) -> SearchResponse | None:
     """A private copy of the stored response, if it is fresh and was made for this very viewer."""
     if key is None:
         return None
-    found, stored = _entries.get(key.viewer, key.digest, settings.search_cache_seconds)
-    with _lock:
+    cache = kept(graph)
+    found, stored = cache.entries.get(key.viewer, key.digest, settings.search_cache_seconds)
+    with cache.lock:
         if not found:
-            stats.misses += 1
+            cache.stats.misses += 1
             return None
-        stats.hits += 1
+        cache.stats.hits += 1
     return cast("SearchResponse", pickle.loads(stored))
 
 
-def put(key: CacheKey | None, settings: Settings, response: SearchResponse) -> SearchResponse:
+def put(graph: Graph, key: CacheKey | None, settings: Settings, response: SearchResponse) -> SearchResponse:
     """Keep a copy of `response` under `key` (nothing when the cache is off); returns `response` itself. The copy is
     pickled: a quarter of a deep copy's time for 30 results, and each hit unpickles a private copy of its own."""
     if key is None:
         return response
-    _entries.put(key.viewer, key.digest, pickle.dumps(response, pickle.HIGHEST_PROTOCOL), settings.search_cache_size)
+    kept(graph).entries.put(
+        key.viewer, key.digest, pickle.dumps(response, pickle.HIGHEST_PROTOCOL), settings.search_cache_size
+    )
     return response
 
 
@@ -142,11 +157,12 @@ def hit_response(found: SearchResponse, started: float) -> SearchResponse:
     return found
 
 
-def clear() -> None:
-    _entries.clear()
-    with _lock:
-        stats.hits = stats.misses = 0
+def clear(graph: Graph) -> None:
+    cache = kept(graph)
+    cache.entries.clear()
+    with cache.lock:
+        cache.stats.hits = cache.stats.misses = 0
 
 
-def size() -> int:
-    return _entries.size()
+def size(graph: Graph) -> int:
+    return kept(graph).entries.size()

@@ -8,6 +8,7 @@ import logging
 import time
 from concurrent.futures import Future
 from contextvars import copy_context
+from dataclasses import dataclass, field
 from typing import Any
 
 from graph.embeddings import recent_state, stores_key
@@ -32,6 +33,23 @@ log = logging.getLogger(__name__)
 DENSE_FLOORS = {"e5small": 0.86}
 
 
+@dataclass(frozen=True)
+class _Ask:
+    """What each channel of the search is asked: the scope and constraints (`params`), the text, how many hits."""
+
+    params: dict[str, Any]
+    text: str
+    limit: int
+
+
+@dataclass
+class _Found:
+    """Each channel's hits as they come in, and the best chunk of each dense hit (its snippet)."""
+
+    hits: dict[str, list[Hit]] = field(default_factory=dict)
+    best_chunk: dict[str, str] = field(default_factory=dict)
+
+
 def run_channels(
     run: SearchRun, base: dict[str, Any], parsed: Parsed, soft: SoftConstraints, early: EarlyVector | None
 ) -> tuple[dict[str, list[Hit]], dict[str, str]]:
@@ -39,19 +57,13 @@ def run_channels(
     wanted, options = run.options.channels, run.options
     limit = max(options.candidates_per_channel, options.k)
     params = {**base, **soft.params()}
+    ask = _Ask(params, parsed.text_for_search, limit)
     lucene = to_lucene(parsed.text_for_search)
     futures: dict[str, Future[list[Hit]]] = {}
     started: dict[str, float] = {}
     if "fulltext" in wanted and lucene:
         started["fulltext"] = time.perf_counter()
-        futures["fulltext"] = POOL.submit(
-            copy_context().run,
-            _keyword,
-            run,
-            params,  # the request's reads
-            parsed.text_for_search,
-            limit,
-        )
+        futures["fulltext"] = POOL.submit(copy_context().run, _keyword, run, ask)  # the request's reads
     structured: Future[tuple[list[Hit], int]] | None = None
     ranked_entities = parsed.rank_entity_ids if soft.entity_ids or soft.dated else []
     if "structured" in wanted and (ranked_entities or soft.dated or soft.author_keys):
@@ -65,11 +77,11 @@ def run_channels(
             {**params, "rank_entity_ids": ranked_entities, "limit": limit, "prop": vector_property(run.embedder.slug)},
             stores_key(run.embedder.slug),
         )
-    results: dict[str, list[Hit]] = {}
-    best_chunk: dict[str, str] = {}
+    found = _Found()
+    results = found.hits
     skip_dense = parsed.layer == "keyword" and len(wanted) > 1
     if "dense" in wanted and parsed.text_for_search.strip() and not skip_dense:
-        _all_dense(run, params, parsed.text_for_search, limit, results, best_chunk, early)
+        _all_dense(run, ask, found, early)
     for name, fut in futures.items():
         results[name] = fut.result()
         run.took(name, started[name])
@@ -79,20 +91,21 @@ def run_channels(
         if total <= limit:
             results["structured"] = hits
     if skip_dense and not any(results.values()) and "dense" in wanted:
-        _all_dense(run, params, parsed.text_for_search, limit, results, best_chunk, early)
+        _all_dense(run, ask, found, early)
     if "graph" in wanted:  # seeded by the named entities and the best hits (queries/search/graph_channel.py)
         t = time.perf_counter()
         results["graph"] = run_graph(
             run.graph, params, parsed.rank_entity_ids, results.get("dense") or results.get("fulltext") or [], limit
         )
         run.took("graph", t)
-    return results, best_chunk
+    return results, found.best_chunk
 
 
-def _keyword(run: SearchRun, params: dict[str, Any], text: str, limit: int) -> list[Hit]:
+def _keyword(run: SearchRun, ask: _Ask) -> list[Hit]:
     """One project: the viewer is resolved once in the statement, not once per candidate (channels.py); a
     constrained question starts from the entries of the kept view that meet it (queries/search/keyword_view.py)."""
     graph, slug = run.graph, run.embedder.slug
+    params, text, limit = ask.params, ask.text, ask.limit
     if len(params["project_ids"]) == 1:
         one = {**params, "project_id": params["project_ids"][0]}
         met = keyword_meeting(graph, run.settings, run.viewer, {**one, "prop": vector_property(slug)}, stores_key(slug))
@@ -106,24 +119,18 @@ def _keyword(run: SearchRun, params: dict[str, Any], text: str, limit: int) -> l
     return run_keyword(graph, ch.FULLTEXT, ch.FULLTEXT_VISIBLE, params, text, limit)
 
 
-def _all_dense(
-    run: SearchRun,
-    params: dict[str, Any],
-    text: str,
-    limit: int,
-    results: dict[str, list[Hit]],
-    best_chunk: dict[str, str],
-    early: EarlyVector | None,
-) -> None:
+def _all_dense(run: SearchRun, ask: _Ask, found: _Found, early: EarlyVector | None) -> None:
     """The active model's index, plus the target's while a model migration is under way (fused by RRF)."""
     embedder = run.embedder
-    _dense_into(run, embedder, params, text, limit, results, best_chunk, "dense", early)
+    _dense_into(run, embedder, ask, found, "dense", early)
     if embedder.supports_sparse:
         t = time.perf_counter()
         try:
-            weights = embedder.embed_sparse([text], query=True)[0]
-            results["sparse"], _ = ch.run_channel(
-                run.graph, ch.SPARSE, {**params, "weights": weights, "model": embedder.model_id, "limit": limit}
+            weights = embedder.embed_sparse([ask.text], query=True)[0]
+            found.hits["sparse"], _ = ch.run_channel(
+                run.graph,
+                ch.SPARSE,
+                {**ask.params, "weights": weights, "model": embedder.model_id, "limit": ask.limit},
             )
         except EmbeddingError as exc:
             run.warnings.append("sparse channel unavailable: the query could not be weighted")
@@ -136,37 +143,33 @@ def _all_dense(
         except EmbeddingError as exc:
             log.warning("target model %s unavailable: %s", state.target, exc)
             return
-        _dense_into(run, target, params, text, limit, results, best_chunk, "dense_next")
+        _dense_into(run, target, ask, found, "dense_next")
 
 
 def _dense_into(
-    run: SearchRun,
-    embedder: CheckedEmbedder,
-    params: dict[str, Any],
-    text: str,
-    limit: int,
-    results: dict[str, list[Hit]],
-    best_chunk: dict[str, str],
-    channel: str = "dense",
-    early: EarlyVector | None = None,
+    run: SearchRun, embedder: CheckedEmbedder, ask: _Ask, found: _Found, channel: str, early: EarlyVector | None = None
 ) -> None:
+    """`embedder`'s index as `channel`: its hits above the model's floor, and the best chunk of each."""
+    text = ask.text
     t = time.perf_counter()
     try:
         if early is not None and early.text == embeddable(text):  # the guess was right (queries/search/early_vector.py)
             vector = early.vector.result()
         else:
-            vector = query_vector(embedder, embeddable(text), run.embed_cache_size, f"user:{run.viewer.user_id}")
+            vector = query_vector(
+                run.graph, embedder, embeddable(text), run.embed_cache_size, f"user:{run.viewer.user_id}"
+            )
     except EmbeddingError as exc:
         run.warnings.append("dense channel unavailable: the query could not be embedded")
         log.warning("query embedding failed: %s", exc)
         return
     run.took(f"embed_{channel}" if channel != "dense" else "embed", t)
     t = time.perf_counter()
-    hits, chunks = dense(run.graph, embedder, run.settings, run.viewer, params, vector, limit)
+    hits, chunks = dense(run.graph, embedder, run.settings, run.viewer, ask.params, vector, ask.limit)
     floor = run.settings.dense_floor if run.settings.dense_floor is not None else DENSE_FLOORS.get(embedder.slug, 0.0)
     if hits:
         log.info("top %s similarity %.4f (floor %.2f)", channel, hits[0].score, floor)
-    results[channel] = [h for h in hits if h.score >= floor]
-    for h in results[channel]:
-        best_chunk.setdefault(h.id, chunks[h.id])
+    found.hits[channel] = [h for h in hits if h.score >= floor]
+    for h in found.hits[channel]:
+        found.best_chunk.setdefault(h.id, chunks[h.id])
     run.took(channel, t)

@@ -160,8 +160,32 @@ class _Pool:
         self.views.clear()
 
 
+@dataclass(frozen=True)
+class _Scope:
+    """One viewer's scope as a listing reads it (`graph`, `params`, `stores_key`) and keeps its view (in `pool`,
+    under `scope_key`)."""
+
+    graph: Graph
+    pool: _Pool
+    params: dict[str, Any]
+    stores_key: str
+    scope_key: str
+    user_id: str
+
+
+@dataclass(frozen=True)
+class _Under:
+    """The viewer's generations a listing is made under, and the key they make (`View.epoch`)."""
+
+    generations: list[dict[str, Any]]
+    epoch: str
+
+
+def _under(gens: list[dict[str, Any]]) -> _Under:
+    return _Under(gens, json.dumps(gens, sort_keys=True, default=str))
+
+
 log = logging.getLogger(__name__)
-_pools = ViewerLRU()
 # Listings run and vectors fetched by this process (tests and bench/scale.py read them).
 counters = {"listings": 0, "listings_in_part": 0, "vectors_fetched": 0}
 
@@ -187,15 +211,17 @@ def view_for(
     gens = generations.read(graph, [project], user_id)
     if not gens or gens[0].get("role") is None:
         return None
-    epoch = json.dumps(gens, sort_keys=True, default=str)
+    under = _under(gens)
     scope = {k: params.get(k) for k in SCOPE_KEYS}
     scope_key = hashlib.sha256(json.dumps(scope, sort_keys=True, default=str).encode()).hexdigest()
     part = (user_id, project, params["prop"])
-    _pools.max_viewers = settings.dense_matrix_viewers
-    found, pool = _pools.get(part, "pool", float("inf"))
+    pools = _pools(graph)
+    pools.max_viewers = settings.dense_matrix_viewers
+    found, pool = pools.get(part, "pool", float("inf"))
     if not found:
         pool = _Pool(dim)
-        _pools.put(part, "pool", pool, 1)
+        pools.put(part, "pool", pool, 1)
+    where = _Scope(graph, pool, params, stores_key, scope_key, user_id)
     if not pool.lock.acquire(blocking=False):
         if pool.relisting:
             return None  # a background relisting holds the pool: Cypher answers meanwhile
@@ -203,9 +229,9 @@ def view_for(
     try:
         view = pool.views.get(scope_key)
         if view is None:
-            return _list(graph, pool, params, stores_key, scope_key, user_id, gens, epoch)
+            return _list(where, under)
         expired = time.monotonic() - view.listed_at > settings.dense_matrix_seconds  # the backstop: list in full
-        if not expired and view.epoch == epoch:
+        if not expired and view.epoch == under.epoch:
             pool.views.move_to_end(scope_key)
             return view
         changed = (
@@ -214,7 +240,7 @@ def view_for(
             else generations.changed_since(graph, user_id, view.generations[0], gens[0], "entry_ids", AMONG_MAX)
         )
         if changed is not None:
-            return _list(graph, pool, params, stores_key, scope_key, user_id, gens, epoch, view, changed)
+            return _list(where, under, view, changed)
         if len(view.entry_ids) > settings.dense_matrix_background_entries:
             if scope_key not in pool.relisting:
                 pool.relisting.add(scope_key)
@@ -222,80 +248,61 @@ def view_for(
                     target=_relist_behind,
                     daemon=True,
                     name="memora-view-relist",
-                    args=(graph, pool, dict(params), stores_key, scope_key, user_id),
+                    args=(replace(where, params=dict(params)),),
                 ).start()
             return None
-        return _list(graph, pool, params, stores_key, scope_key, user_id, gens, epoch)
+        return _list(where, under)
     finally:
         pool.lock.release()
 
 
-def _list(
-    graph: Graph,
-    pool: _Pool,
-    params: dict[str, Any],
-    stores_key: str,
-    scope_key: str,
-    user_id: str,
-    gens: list[dict[str, Any]],
-    epoch: str,
-    base: View | None = None,
-    changed: set[str] | None = None,
-) -> View | None:
-    """List the view under `gens` (the caller holds the pool's lock): in full, or from `base` with the `changed`
+def _list(where: _Scope, under: _Under, base: View | None = None, changed: set[str] | None = None) -> View | None:
+    """List the view under `under` (the caller holds the pool's lock): in full, or from `base` with the `changed`
     entries listed again. Kept only if no write moved the generations meanwhile."""
+    graph, params = where.graph, {**where.params, "stores_key": where.stores_key}
     if base is not None and changed is not None:
         if not changed:  # the steps changed nothing it lists (entity vectors)
-            kept = pool.views[scope_key] = replace(base, epoch=epoch, generations=gens)
+            kept = where.pool.views[where.scope_key] = replace(base, epoch=under.epoch, generations=under.generations)
             return kept
-        found = graph.read(VISIBLE_AMONG, {**params, "stores_key": stores_key, "among": sorted(changed)})
+        found = graph.read(VISIBLE_AMONG, {**params, "among": sorted(changed)})
         counters["listings_in_part"] += 1
-        view = _merge(
-            graph, pool, params, stores_key, scope_key, gens, epoch, base, changed, found[0]["entries"] if found else []
-        )
+        view = _merge(where, under, base, changed, found[0]["entries"] if found else [])
     else:
-        found = graph.read(VISIBLE_CHUNKS, {**params, "stores_key": stores_key})
+        found = graph.read(VISIBLE_CHUNKS, params)
         counters["listings"] += 1
-        view = _build(graph, pool, params, stores_key, scope_key, gens, epoch, found[0]["entries"] if found else [])
-    if view is not None and generations.read(graph, params["project_ids"], user_id, fresh=True) != gens:
-        # A write landed while listing: never served again; the next search lists what changed since `gens`.
-        pool.views[scope_key] = replace(view, epoch="")
+        view = _build(where, under, found[0]["entries"] if found else [])
+    if (
+        view is not None
+        and generations.read(graph, params["project_ids"], where.user_id, fresh=True) != under.generations
+    ):
+        # A write landed while listing: never served again; the next search lists what changed since then.
+        where.pool.views[where.scope_key] = replace(view, epoch="")
     return view
 
 
-def _relist_behind(
-    graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, scope_key: str, user_id: str
-) -> None:
+def _relist_behind(where: _Scope) -> None:
     """List a large view again in full off the request path: its searches take the Cypher path until it is done
     (~3.6 s at 100,000 entries, which every search of the viewer would wait for). The stale view is never
     served."""
-    with pool.lock:
+    with where.pool.lock:
         try:
-            gens = generations.read(graph, params["project_ids"], user_id, fresh=True)
+            gens = generations.read(where.graph, where.params["project_ids"], where.user_id, fresh=True)
             if gens and gens[0].get("role") is not None:
-                _list(
-                    graph,
-                    pool,
-                    params,
-                    stores_key,
-                    scope_key,
-                    user_id,
-                    gens,
-                    json.dumps(gens, sort_keys=True, default=str),
-                )
+                _list(where, _under(gens))
         except Exception:
             log.exception("listing a kept view again in the background failed; the next search tries again")
         finally:
-            pool.relisting.discard(scope_key)
+            where.pool.relisting.discard(where.scope_key)
 
 
-def _fetch(graph: Graph, pool: _Pool, params: dict[str, Any], stores_key: str, stamps: list[Stamp]) -> bool:
+def _fetch(where: _Scope, stamps: list[Stamp]) -> bool:
     """Fetch the vectors of `stamps` the pool lacks; False when one changed (or its entry was hidden) between the
     listing and the fetch."""
+    pool = where.pool
     missing = [s for s in stamps if s not in pool.slots]
     for i in range(0, len(missing), FETCH_BATCH):
         ids = [s[0] for s in missing[i : i + FETCH_BATCH]]
-        rows = graph.read(CHUNK_VECTORS, {**params, "ids": ids, "stores_key": stores_key})
+        rows = where.graph.read(CHUNK_VECTORS, {**where.params, "ids": ids, "stores_key": where.stores_key})
         counters["vectors_fetched"] += len(rows)
         pool.add(
             [
@@ -324,21 +331,13 @@ def _keep(pool: _Pool, scope_key: str, view: View) -> View:
     return view
 
 
-def _build(
-    graph: Graph,
-    pool: _Pool,
-    params: dict[str, Any],
-    stores_key: str,
-    scope_key: str,
-    gens: list[dict[str, Any]],
-    epoch: str,
-    listed: list[list[Any]],
-) -> View | None:
+def _build(where: _Scope, under: _Under, listed: list[list[Any]]) -> View | None:
     """The view of every listed entry (VISIBLE_CHUNKS' records, in id order); None when a vector could not be
     fetched as listed."""
     stamps: list[Stamp] = [(c[0], c[1], int(c[2])) for r in listed for c in r[4]]
-    if not _fetch(graph, pool, params, stores_key, stamps):
+    if not _fetch(where, stamps):
         return None
+    pool = where.pool
     entry_ids = [r[0] for r in listed]
     mentioned: dict[str, dict[int, int]] = {}
     embedded: list[int] = []
@@ -355,10 +354,10 @@ def _build(
     span = np.asarray([(r[1], r[2]) for r in listed], dtype=np.float64).reshape(-1, 2)  # None is NaN
     return _keep(
         pool,
-        scope_key,
+        where.scope_key,
         View(
-            epoch=epoch,
-            generations=gens,
+            epoch=under.epoch,
+            generations=under.generations,
             listed_at=time.monotonic(),
             entry_ids=entry_ids,
             start=span[:, 0],
@@ -382,24 +381,14 @@ def _build(
     )
 
 
-def _merge(
-    graph: Graph,
-    pool: _Pool,
-    params: dict[str, Any],
-    stores_key: str,
-    scope_key: str,
-    gens: list[dict[str, Any]],
-    epoch: str,
-    base: View,
-    changed: set[str],
-    listed: list[list[Any]],
-) -> View | None:
+def _merge(where: _Scope, under: _Under, base: View, changed: set[str], listed: list[list[Any]]) -> View | None:
     """`base` with the `changed` entries replaced by what was listed of them again (`listed`, in id order; one
     not listed is hidden, deleted or out of scope now and leaves). The same view `_build` makes of a full listing
     (tests/search/test_dense_matrix.py compares them), spliced in numpy instead of rebuilt entry by entry."""
     new_stamps: list[Stamp] = [(c[0], c[1], int(c[2])) for r in listed for c in r[4]]
-    if not _fetch(graph, pool, params, stores_key, new_stamps):
+    if not _fetch(where, new_stamps):
         return None
+    pool = where.pool
     old_ids, n, m = base.entry_ids, len(base.entry_ids), len(listed)
     # Found by id, not by bisection: Neo4j may order ids outside the BMP otherwise than Python, and an entry hidden
     # now must leave the view whatever its id. Only where a listed entry is placed follows Python's order, which
@@ -461,10 +450,10 @@ def _merge(
         mentioned[x] = (at[by], counts[by])
     return _keep(
         pool,
-        scope_key,
+        where.scope_key,
         View(
-            epoch=epoch,
-            generations=gens,
+            epoch=under.epoch,
+            generations=under.generations,
             listed_at=base.listed_at,
             entry_ids=entry_ids,
             start=start,
@@ -482,5 +471,10 @@ def _merge(
     )
 
 
-def clear() -> None:
-    _pools.clear()
+def _pools(graph: Graph) -> ViewerLRU:
+    """The viewers' views kept on this database handle (graph/kept.py)."""
+    return graph.kept.room("search.views", ViewerLRU)
+
+
+def clear(graph: Graph) -> None:
+    _pools(graph).clear()

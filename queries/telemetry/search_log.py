@@ -9,7 +9,7 @@ Records older than `MEMORA_SEARCH_LOG_DAYS` are deleted as new ones are written.
 
 A click (`POST /v1/feedback`) is accepted only from the user who made the search and only for an entry of its results
 at the position it was shown; anything else reads as "no such search" (404) or a 422 about the caller's own search,
-so feedback tells nobody anything about another user's searches. Searches are remembered in process for an hour (so
+so feedback tells nobody anything about another user's searches. Searches are remembered by the service for an hour (so
 a click on an unsampled search is answered, but not recorded); a sampled search is found in the graph after that or
 from another process.
 
@@ -29,7 +29,7 @@ import threading
 import time
 import unicodedata
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from neo4j.exceptions import Neo4jError
@@ -85,9 +85,20 @@ class Remembered:
     sampled: bool
 
 
-_lock = threading.Lock()
-_recent: OrderedDict[str, Remembered] = OrderedDict()
-_schema_ready: set[int] = set()
+@dataclass
+class _Recent:
+    """The searches of one database handle's service, remembered for their feedback (graph/kept.py)."""
+
+    searches: OrderedDict[str, Remembered] = field(default_factory=OrderedDict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    schema_ready: bool = False
+
+
+def _kept(graph: Graph) -> _Recent:
+    return graph.kept.room("telemetry.searches", _Recent)
+
+
+# The salt file read once per installation folder (a memo of a file, no data of any search).
 _salts: dict[Path, bytes] = {}
 
 
@@ -121,7 +132,7 @@ def record(
     rate = settings.search_log_sample if sample is None else sample
     sampled = rate > 0 and random.random() < rate  # noqa: S311 - sampling, not security
     ids = tuple(r.entry_id for r in resp.results)
-    _remember(search_id, Remembered(time.monotonic(), viewer.user_id, ids, sampled))
+    _remember(graph, search_id, Remembered(time.monotonic(), viewer.user_id, ids, sampled))
     if sampled:
         try:
             _write(graph, settings, search_id, viewer, query, projects, resp, rerank)
@@ -162,28 +173,32 @@ def _write(
 
 
 def ensure_schema(graph: Graph) -> None:
-    """The log's constraint and index, once per process (not a migration: the log is optional)."""
-    if id(graph.driver) in _schema_ready:
+    """The log's constraint and index, once per database handle (not a migration: the log is optional)."""
+    kept = _kept(graph)
+    if kept.schema_ready:
         return
     for statement in SCHEMA:
         graph.run_auto(statement)
-    _schema_ready.add(id(graph.driver))
+    kept.schema_ready = True
 
 
-def _remember(search_id: str, item: Remembered) -> None:
-    with _lock:
-        _recent[search_id] = item
-        while len(_recent) > REMEMBER_MAX or (
-            _recent and time.monotonic() - next(iter(_recent.values())).at > REMEMBER_SECONDS
+def _remember(graph: Graph, search_id: str, item: Remembered) -> None:
+    kept = _kept(graph)
+    with kept.lock:
+        recent = kept.searches
+        recent[search_id] = item
+        while len(recent) > REMEMBER_MAX or (
+            recent and time.monotonic() - next(iter(recent.values())).at > REMEMBER_SECONDS
         ):
-            _recent.popitem(last=False)
+            recent.popitem(last=False)
 
 
 def feedback(graph: Graph, viewer: Viewer, search_id: str, entry_id: str, position: int) -> bool:
     """Record a click on the entry shown at `position` (1-based) of the caller's search. Returns whether it was
     written to the log (False for a search that was not sampled). Raises NoSuchSearch or NotInResults."""
-    with _lock:
-        found = _recent.get(search_id)
+    kept = _kept(graph)
+    with kept.lock:
+        found = kept.searches.get(search_id)
     if found is not None and time.monotonic() - found.at > REMEMBER_SECONDS:
         found = None
     if found is None:

@@ -186,7 +186,7 @@ def test_metrics_are_off_by_default_and_guarded_by_their_token(
 ) -> None:
     with _client(graph, embedder, settings, metrics_token=None, metrics_open=False) as c:
         assert c.get("/metrics").status_code == 404
-    result_cache.clear()
+    result_cache.clear(graph)
     token = "scrape-" + "x" * 30
     with _client(graph, embedder, settings, metrics_token=SecretStr(token), search_log_sample=0.0) as c:
         _search(c, auth(family["owner"]), family["project"])

@@ -37,7 +37,7 @@ def _cache_on(
     """The cache on with `per_viewer` slots, emptied; a project with Ana as owner and Lola as reader."""
     on = settings.model_copy(update={"analytics_cache_seconds": 600.0, "analytics_cache_size": per_viewer})
     monkeypatch.setattr(analytics_cache, "get_settings", lambda: on)
-    analytics_cache.clear()
+    analytics_cache.clear(graph)
     project, ana, lola = f"{prefix}fam", f"{prefix}ana", f"{prefix}lola"
     set_member(graph, project, ana, "owner")
     set_member(graph, project, lola, "reader")
@@ -220,7 +220,7 @@ def test_a_viewers_stale_aggregates_are_dropped_when_their_generations_move(
     for name in ("a", "b", "c"):
         analytics_cache.cached(graph, reader, project, name, {}, lambda n=name: n)
     analytics_cache.cached(graph, owner, project, "x", {}, lambda: "x")
-    assert analytics_cache.size() == 4
+    assert analytics_cache.size(graph) == 4
     assert not ingest(
         [
             {
@@ -234,7 +234,7 @@ def test_a_viewers_stale_aggregates_are_dropped_when_their_generations_move(
         ]
     ).errors  # moves the owner's key only
     analytics_cache.cached(graph, owner, project, "y", {}, lambda: "y")
-    assert analytics_cache.size() == 4  # the owner's dead "x" went, the reader's three stay
+    assert analytics_cache.size(graph) == 4  # the owner's dead "x" went, the reader's three stay
     computed: list[str] = []
     for name in ("a", "b", "c"):
         analytics_cache.cached(graph, reader, project, name, {}, lambda n=name: computed.append(n) or n)

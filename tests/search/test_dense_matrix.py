@@ -121,7 +121,7 @@ def world(graph: Graph, prefix: str) -> dict[str, Any]:
             }
         )
     _write(graph, world, rows)
-    visible_view.clear()
+    visible_view.clear(graph)
     return world
 
 
@@ -494,7 +494,7 @@ def test_after_pipeline_writes_a_view_lists_only_the_changed_entries_and_equals_
     assert part is not None
     assert visible_view.counters["listings"] == start["listings"]  # nothing listed in full
     assert visible_view.counters["listings_in_part"] > start["listings_in_part"]
-    visible_view.clear()
+    visible_view.clear(graph)
     full = visible_view.view_for(graph, settings, viewer, params, key, DIM)
     assert full is not None and visible_view.counters["listings"] == start["listings"] + 1
     _same(part, full)

@@ -70,7 +70,7 @@ def flat(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> dict[str, str
 
 
 def _search(graph: Graph, embedder: CheckedEmbedder, settings: Settings, flat: dict[str, str]) -> SearchResponse:
-    result_cache.clear()
+    result_cache.clear(graph)
     return hybrid_search(
         graph,
         embedder,
@@ -93,9 +93,9 @@ def test_a_right_guess_embeds_once_and_a_stale_one_again(
     counting = Counting(embedder.inner)
     checked = CheckedEmbedder(counting)
     viewer = Viewer(user_id=flat["owner"])
-    assert lexicons.kept(flat["project"], viewer) is None
+    assert lexicons.kept(graph, flat["project"], viewer) is None
     first = _search(graph, checked, cold, flat)  # no lexicon kept yet: nothing guessed, one embedding
-    assert counting.queries == [QUESTION] and lexicons.kept(flat["project"], viewer) is not None
+    assert counting.queries == [QUESTION] and lexicons.kept(graph, flat["project"], viewer) is not None
     counting.queries.clear()
     parses: list[str] = []
     parse = search_module.parse_query

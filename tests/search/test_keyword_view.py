@@ -23,7 +23,7 @@ from queries.search import keyword, keyword_view, visible_view
 from queries.search.keyword import run_keyword, run_keyword_among
 from queries.search.query_constraints import SoftConstraints
 from queries.search.request import SearchOptions
-from queries.search.retrieval import _keyword
+from queries.search.retrieval import _Ask, _keyword
 from queries.search.run import SearchRun
 
 WRITE = """
@@ -94,7 +94,7 @@ def world(graph: Graph, prefix: str) -> dict[str, Any]:
         "MATCH (e:Entry) WHERE e.id IN $ids SET e.ft_terms = null, e.ft_len = null",
         {"ids": [r["id"] for r in rows[::7]]},
     )
-    visible_view.clear()
+    visible_view.clear(graph)
     embedder = CheckedEmbedder(HashEmbedder())
     return {
         "project": project,
@@ -110,7 +110,7 @@ def _keyword_as(
 ) -> list[Any]:
     """The door's keyword step for one question, as a search of `viewer` runs it."""
     run = SearchRun(graph, world["embedder"], settings, viewer, SearchOptions(), question)
-    return _keyword(run, params, question, 50)
+    return _keyword(run, _Ask(params, question, 50))
 
 
 def _params(world: dict[str, Any], role: str, **constraints: Any) -> dict[str, Any]:

@@ -50,7 +50,7 @@ def world(graph: Graph, prefix: str) -> dict[str, Any]:
         )
     _write(world, "quim", "owner", "circle", ["Quim Soler"])
     _write(world, "lola", "coauthor", "public", ["Lola Vidal"])
-    lexicons.clear()
+    lexicons.clear(graph)
     return world
 
 
@@ -92,7 +92,7 @@ def test_a_lexicon_kept_in_part_is_the_lexicon_listed_in_full(graph: Graph, worl
     kept = lexicons.lexicon(graph, project, viewer)
     assert lexicons.counters["listed"] == start["listed"]
     assert lexicons.counters["listed_in_part"] == start["listed_in_part"] + 1
-    lexicons.clear()
+    lexicons.clear(graph)
     full = lexicons.lexicon(graph, project, viewer)
     assert _shape(kept) == _shape(full)
     names = _names(kept)

@@ -32,7 +32,7 @@ Q = "Zanahoria secreta"
 @pytest.fixture()
 def api(graph: Graph, embedder: CheckedEmbedder, settings: Settings) -> Iterator[TestClient]:
     cached = settings.model_copy(update={"search_cache_seconds": 300.0, "search_log_sample": 0.0})
-    result_cache.clear()
+    result_cache.clear(graph)
     with TestClient(create_app(Services(cached, graph=graph, embedder=embedder))) as c:
         yield c
 
@@ -259,9 +259,9 @@ def test_keys_separate_viewers_and_a_stored_response_is_never_returned_to_anothe
     floor = on.model_copy(update={"dense_floor": 0.5})
     assert result_cache.key_for(graph, embedder, floor, owner, Q, [p], options) != k_owner
     resp = hybrid_search(graph, embedder, on, owner, Q, Scope(project_id=p), options)
-    result_cache.put(k_owner, on, resp)
+    result_cache.put(graph, k_owner, on, resp)
     forged = result_cache.CacheKey(k_owner.digest, reader)  # even a colliding digest keeps the viewer apart
-    assert result_cache.get(forged, on) is None
+    assert result_cache.get(graph, forged, on) is None
     assert (
         result_cache.key_for(
             graph, embedder, settings.model_copy(update={"search_cache_seconds": 0.0}), owner, Q, [p], options
@@ -270,19 +270,21 @@ def test_keys_separate_viewers_and_a_stored_response_is_never_returned_to_anothe
     )
 
 
-def test_the_query_embedding_is_computed_once_per_viewer_model_and_text(embedder: CheckedEmbedder) -> None:
-    query_vectors.clear()
+def test_the_query_embedding_is_computed_once_per_viewer_model_and_text(
+    graph: Graph, embedder: CheckedEmbedder
+) -> None:
+    query_vectors.clear(graph)
     text = "¿qué dijo papá del piso?"
-    first = query_vectors.query_vector(embedder, text, 16, "user:ana")
-    second = query_vectors.query_vector(embedder, text, 16, "user:ana")
-    assert (query_vectors.stats.misses, query_vectors.stats.hits) == (1, 1)
+    first = query_vectors.query_vector(graph, embedder, text, 16, "user:ana")
+    second = query_vectors.query_vector(graph, embedder, text, 16, "user:ana")
+    assert (query_vectors.kept(graph).stats.misses, query_vectors.kept(graph).stats.hits) == (1, 1)
     assert first == second == [float(x) for x in embedder.embed_query(text)]
     second[0] = 99.0  # a caller's change never reaches the next caller
-    assert query_vectors.query_vector(embedder, text, 16, "user:ana")[0] == first[0]
+    assert query_vectors.query_vector(graph, embedder, text, 16, "user:ana")[0] == first[0]
     # Another viewer asking the same words misses: a hit (a near-zero `embed` latency) would tell them ana asked it.
-    query_vectors.query_vector(embedder, text, 16, "user:lola")
-    assert (query_vectors.stats.misses, query_vectors.stats.hits) == (2, 2)
+    query_vectors.query_vector(graph, embedder, text, 16, "user:lola")
+    assert (query_vectors.kept(graph).stats.misses, query_vectors.kept(graph).stats.hits) == (2, 2)
     for i in range(20):
-        query_vectors.query_vector(embedder, f"pregunta {i}", 16, "user:ana")
-    query_vectors.query_vector(embedder, text, 16, "user:ana")  # evicted by the 20 newer texts: embedded again
-    assert query_vectors.stats.misses == 23
+        query_vectors.query_vector(graph, embedder, f"pregunta {i}", 16, "user:ana")
+    query_vectors.query_vector(graph, embedder, text, 16, "user:ana")  # evicted by the 20 newer texts: embedded again
+    assert query_vectors.kept(graph).stats.misses == 23

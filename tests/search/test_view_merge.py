@@ -61,7 +61,7 @@ def test_a_view_merged_in_part_is_the_view_built_in_full(seed: int) -> None:
     pool = visible_view._Pool(DIM)
     listed = [records[i] for i in sorted(records)]
     _pooled(pool, listed, vectors)
-    view = visible_view._build(None, pool, {}, "k", "scope", [], "e0", listed)  # type: ignore[arg-type]
+    view = visible_view._build(_scope(pool, "scope"), _under("e0"), listed)
     assert view is not None
     for step in range(1, 6):
         changed: set[str] = set()
@@ -76,31 +76,20 @@ def test_a_view_merged_in_part_is_the_view_built_in_full(seed: int) -> None:
                 records.pop(entry, None)  # hidden from the viewer now, deleted, or out of scope
         again = [records[i] for i in sorted(changed) if i in records]
         _pooled(pool, again, vectors)
-        merged = visible_view._merge(
-            None,
-            pool,
-            {},
-            "k",
-            "scope",
-            [],
-            f"e{step}",
-            view,  # type: ignore[arg-type]
-            changed,
-            again,
-        )
-        full = visible_view._build(
-            None,
-            pool,
-            {},
-            "k",
-            "other",
-            [],
-            f"e{step}",  # type: ignore[arg-type]
-            [records[i] for i in sorted(records)],
-        )
+        merged = visible_view._merge(_scope(pool, "scope"), _under(f"e{step}"), view, changed, again)
+        full = visible_view._build(_scope(pool, "other"), _under(f"e{step}"), [records[i] for i in sorted(records)])
         assert merged is not None and full is not None
         _same(merged, full)
         view = merged
+
+
+def _scope(pool: visible_view._Pool, key: str) -> visible_view._Scope:
+    """A scope whose vectors are all in `pool` already: nothing is read (no graph)."""
+    return visible_view._Scope(None, pool, {}, "k", key, "viewer")  # type: ignore[arg-type]
+
+
+def _under(epoch: str) -> visible_view._Under:
+    return visible_view._Under([], epoch)
 
 
 def _by_id(view: visible_view.View) -> dict[str, Any]:
@@ -136,41 +125,16 @@ def test_an_entry_whose_id_neo4j_orders_otherwise_than_python_still_leaves_the_v
     records = {i: _record(rng, i, 0) for i in ids}
     pool = visible_view._Pool(DIM)
     _pooled(pool, list(records.values()), vectors)
-    view = visible_view._build(
-        None,
-        pool,
-        {},
-        "k",
-        "scope",
-        [],
-        "e0",  # type: ignore[arg-type]
-        [records[i] for i in ordered],
-    )
+    view = visible_view._build(_scope(pool, "scope"), _under("e0"), [records[i] for i in ordered])
     assert view is not None
     del records["a\U0001f600"]
     records["c\U0001f33b"] = _record(rng, "c\U0001f33b", 1)
     _pooled(pool, [records["c\U0001f33b"]], vectors)
     merged = visible_view._merge(
-        None,
-        pool,
-        {},
-        "k",
-        "scope",
-        [],
-        "e1",
-        view,  # type: ignore[arg-type]
-        {"a\U0001f600", "c\U0001f33b"},
-        [records["c\U0001f33b"]],
+        _scope(pool, "scope"), _under("e1"), view, {"a\U0001f600", "c\U0001f33b"}, [records["c\U0001f33b"]]
     )
     full = visible_view._build(
-        None,
-        pool,
-        {},
-        "k",
-        "other",
-        [],
-        "e1",  # type: ignore[arg-type]
-        [records[i] for i in sorted(records, key=lambda x: x.encode("utf-16-be"))],
+        _scope(pool, "other"), _under("e1"), [records[i] for i in sorted(records, key=lambda x: x.encode("utf-16-be"))]
     )
     assert merged is not None and full is not None
     assert "a\U0001f600" not in merged.entry_ids
