@@ -3,6 +3,7 @@ projects named uniquely per test so runs never see each other's data."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -66,11 +67,18 @@ def graph(settings: Settings) -> Graph:
     return g
 
 
+TEST_PREFIX = re.compile(r"\bt[0-9a-f]{10}-")
+CANONICAL_PREFIX = "t0000000000-"
+
+
 class RememberedPassages:
-    """The real provider, remembering the vector of each passage it embedded. Tests write the same texts again and
-    again (the family fixture's eight entries in every test), and the model is deterministic, so a remembered vector
-    is the one it would compute: the suite spends its time on what it tests, not on embedding a sentence for the
-    hundredth time. Only the suite remembers: the service never keeps passages across writes, since a write that
+    """The real provider, embedding each passage as written under one canonical test prefix, and remembering the
+    vector. A passage carries its author's id (the chunk's context line), and every test's ids start with a random
+    prefix (`prefix`), so without the canonical one no two tests would write the same passage; the prefix only keeps
+    tests' data apart, and no result may depend on it. Tests write the same texts again and again (the family
+    fixture's eight entries in every test), and the model is deterministic, so a remembered vector is the one it
+    computes for the canonical passage: the suite spends its time on what it tests, not on embedding a sentence for
+    the hundredth time. Only the suite remembers: the service never keeps passages across writes, since a write that
     came back faster would tell its writer that someone else had written the same words."""
 
     MAX = 100_000
@@ -83,7 +91,8 @@ class RememberedPassages:
         return getattr(self.inner, name)
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
-        missing = [text for text in dict.fromkeys(texts) if text not in self._vectors]
+        canonical = [TEST_PREFIX.sub(CANONICAL_PREFIX, text) for text in texts]
+        missing = [text for text in dict.fromkeys(canonical) if text not in self._vectors]
         if missing:
             if len(self._vectors) > self.MAX:
                 self._vectors.clear()
@@ -91,7 +100,7 @@ class RememberedPassages:
                 missing, np.atleast_2d(np.asarray(self.inner.embed_passages(missing))), strict=True
             ):
                 self._vectors[text] = vector
-        return np.stack([self._vectors[text] for text in texts])
+        return np.stack([self._vectors[text] for text in canonical])
 
 
 @pytest.fixture(scope="session")
