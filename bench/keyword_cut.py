@@ -38,7 +38,7 @@ from queries.search.door import _base_params, _lexicons  # noqa: E402
 from queries.search.keyword import run_keyword  # noqa: E402
 from queries.search.query_constraints import parse_query  # noqa: E402
 from queries.search.request import Filters, SearchOptions  # noqa: E402
-from queries.search.retrieval import _keyword  # noqa: E402
+from queries.search.retrieval import ChannelAsk, keyword_channel  # noqa: E402
 from queries.search.run import SearchRun  # noqa: E402
 
 FULL_SORT = ch.FULLTEXT_IN_PROJECT.replace(
@@ -81,7 +81,7 @@ def main() -> int:
             before = keyword_view.counters["among"]
             t = time.perf_counter()
             run = SearchRun(graph, embedder, settings, viewer, SearchOptions(), q)
-            c = _keyword(run, params, parsed.text_for_search, 50)
+            c = keyword_channel(run, ChannelAsk(params, parsed.text_for_search, 50))
             if keyword_view.counters["among"] > before:
                 viewed.append((time.perf_counter() - t) * 1000)
                 same_viewed += [h.id for h in c[:10]] == [h.id for h in b[:10]]

@@ -34,7 +34,7 @@ DENSE_FLOORS = {"e5small": 0.86}
 
 
 @dataclass(frozen=True)
-class _Ask:
+class ChannelAsk:
     """What each channel of the search is asked: the scope and constraints (`params`), the text, how many hits."""
 
     params: dict[str, Any]
@@ -57,13 +57,13 @@ def run_channels(
     wanted, options = run.options.channels, run.options
     limit = max(options.candidates_per_channel, options.k)
     params = {**base, **soft.params()}
-    ask = _Ask(params, parsed.text_for_search, limit)
+    ask = ChannelAsk(params, parsed.text_for_search, limit)
     lucene = to_lucene(parsed.text_for_search)
     futures: dict[str, Future[list[Hit]]] = {}
     started: dict[str, float] = {}
     if "fulltext" in wanted and lucene:
         started["fulltext"] = time.perf_counter()
-        futures["fulltext"] = POOL.submit(copy_context().run, _keyword, run, ask)  # the request's reads
+        futures["fulltext"] = POOL.submit(copy_context().run, keyword_channel, run, ask)  # the request's reads
     structured: Future[tuple[list[Hit], int]] | None = None
     ranked_entities = parsed.rank_entity_ids if soft.entity_ids or soft.dated else []
     if "structured" in wanted and (ranked_entities or soft.dated or soft.author_keys):
@@ -101,7 +101,7 @@ def run_channels(
     return results, found.best_chunk
 
 
-def _keyword(run: SearchRun, ask: _Ask) -> list[Hit]:
+def keyword_channel(run: SearchRun, ask: ChannelAsk) -> list[Hit]:
     """One project: the viewer is resolved once in the statement, not once per candidate (channels.py); a
     constrained question starts from the entries of the kept view that meet it (queries/search/keyword_view.py)."""
     graph, slug = run.graph, run.embedder.slug
@@ -119,7 +119,7 @@ def _keyword(run: SearchRun, ask: _Ask) -> list[Hit]:
     return run_keyword(graph, ch.FULLTEXT, ch.FULLTEXT_VISIBLE, params, text, limit)
 
 
-def _all_dense(run: SearchRun, ask: _Ask, found: _Found, early: EarlyVector | None) -> None:
+def _all_dense(run: SearchRun, ask: ChannelAsk, found: _Found, early: EarlyVector | None) -> None:
     """The active model's index, plus the target's while a model migration is under way (fused by RRF)."""
     embedder = run.embedder
     _dense_into(run, embedder, ask, found, "dense", early)
@@ -147,7 +147,12 @@ def _all_dense(run: SearchRun, ask: _Ask, found: _Found, early: EarlyVector | No
 
 
 def _dense_into(
-    run: SearchRun, embedder: CheckedEmbedder, ask: _Ask, found: _Found, channel: str, early: EarlyVector | None = None
+    run: SearchRun,
+    embedder: CheckedEmbedder,
+    ask: ChannelAsk,
+    found: _Found,
+    channel: str,
+    early: EarlyVector | None = None,
 ) -> None:
     """`embedder`'s index as `channel`: its hits above the model's floor, and the best chunk of each."""
     text = ask.text

@@ -23,7 +23,7 @@ from queries.search import keyword, keyword_view, visible_view
 from queries.search.keyword import run_keyword, run_keyword_among
 from queries.search.query_constraints import SoftConstraints
 from queries.search.request import SearchOptions
-from queries.search.retrieval import _Ask, _keyword
+from queries.search.retrieval import ChannelAsk, keyword_channel
 from queries.search.run import SearchRun
 
 WRITE = """
@@ -110,7 +110,7 @@ def _keyword_as(
 ) -> list[Any]:
     """The door's keyword step for one question, as a search of `viewer` runs it."""
     run = SearchRun(graph, world["embedder"], settings, viewer, SearchOptions(), question)
-    return _keyword(run, _Ask(params, question, 50))
+    return keyword_channel(run, ChannelAsk(params, question, 50))
 
 
 def _params(world: dict[str, Any], role: str, **constraints: Any) -> dict[str, Any]:
