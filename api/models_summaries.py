@@ -14,7 +14,9 @@ class SummaryOut(BaseModel):
     """One level-1 (period) or level-2 (project) summary, as the caller's audience variant. `audience` is `circle`
     (circle and public entries), `inner` (and every intimate entry), optionally `+own:<you>` (and your own entries
     the base leaves out). `producer` is `extractive` or `llm:<model>`; `fallback_reason` says why a configured model
-    was not used. `stale` is true only if an entry changed while it was being served."""
+    was not used. `stale` is true only if an entry changed while it was being served. An extractive `text` is a list
+    of events, one per line; `cites` holds the entry each line was taken from, in the same order (empty for a
+    model's text)."""
 
     id: str
     scope: str
@@ -27,6 +29,7 @@ class SummaryOut(BaseModel):
     stale: bool
     entry_count: int
     words: int
+    cites: list[str] = Field(default_factory=list)
     generated_at: str | None = None
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from api.cli import connect
 from api.evaluation import EvalQuery, add_entities, ingest_dataset, load_queries, namespace, run_eval
+from api.summary_evaluation import run_summary_eval
 from graph.db import Graph
 from graph.settings import REPO_ROOT, get_settings
 from inference.embedders import CheckedEmbedder, get_embedder
@@ -41,6 +42,11 @@ def dataset_files(data: Path | None) -> dict[str, tuple[Path, Path, Path | None]
 
 
 EXTERNAL = ("locomo", "xquad-es", "xquad-en")
+SUMMARY_BUDGETS = (150, 300)
+SUMMARY_HEAD = (
+    "| words per session | coverage | lead | per conversation (coverage/lead) | project summary, 800 words |\n"
+    "|---|---|---|---|---|"
+)
 TABLE_HEAD = (
     "| configuration | R@5 | R@10 | R@30 | MRR@10 | nDCG@10 | p50 ms | p95 ms |\n|---|---|---|---|---|---|---|---|"
 )
@@ -119,6 +125,15 @@ def main() -> int:
                     f"\n{label}, recall@10 by category: "
                     + ", ".join(f"{c} {v['recall@10']:.3f} (n={v['n_queries']})" for c, v in cats.items())
                 )
+    events = args.data / "locomo-dev" / "events.jsonl" if args.data else None
+    if events is not None and events.is_file() and "locomo" in sets and args.only in (None, "locomo"):
+        print(f"\n{SUMMARY_HEAD}")
+        for budget in SUMMARY_BUDGETS:
+            r = run_summary_eval(graph, embedder, sets["locomo"][0], events, budget)
+            everything[f"locomo/summaries@{budget}"] = {k: v for k, v in r.items() if k != "sessions"}
+            per = ", ".join(f"{p} {v['coverage']:.3f}/{v['lead_coverage']:.3f}" for p, v in r["per_project"].items())
+            projects = ", ".join(f"{p['project_id']} {p['coverage']:.3f}" for p in r["project_summaries"])
+            print(f"| {budget} | {r['coverage']:.3f} | {r['lead_coverage']:.3f} | {per} | {projects} |")
     if args.json:
         Path(args.json).write_text(json.dumps(everything, indent=2))
     return 0

@@ -58,8 +58,9 @@ OPTIONAL MATCH (e)-[m:MENTIONS]->(x)
 WITH e, collect(DISTINCT {{kind: x.kind, name: m.name}}) AS xs
 RETURN e.id AS id, e.body AS text, e.title AS title, coalesce(e.occurred_on, toString(e.occurred_start)) AS occurred_on,
        e.author_id AS author_id, coalesce(e.tags, []) AS tags,
-       [x IN xs WHERE x.kind = 'person' | x.name] AS persons, [x IN xs WHERE x.kind = 'place' | x.name] AS places
-ORDER BY e.occurred_start, e.id
+       [x IN xs WHERE x.kind = 'person' | x.name] AS persons, [x IN xs WHERE x.kind = 'place' | x.name] AS places,
+       COLLECT {{ MATCH (e)-[:IN_PERIOD]->(per:Period) RETURN per.id }}[0] AS period_id
+ORDER BY e.occurred_start, e.occurred_at, e.thread_pos, e.id
 """
 
 # Does the viewer have entries of their own in the scope that the base audience does not admit?
@@ -109,7 +110,7 @@ SERVE = f"""
 MATCH (s:Summary {{id: $id}})
 WHERE NOT EXISTS {{ MATCH (s)-[:FED_BY]->(e:Entry) WHERE NOT {CAN_SEE} }}
 RETURN s {{.id, .scope, .level, .period_id, .audience, .text, .producer, .fallback_reason, .stale, .entry_count,
-          .words, generated_at: toString(s.generated_at)}} AS summary
+          .words, cites: coalesce(s.cites, []), generated_at: toString(s.generated_at)}} AS summary
 """
 
 # Periods of the project with at least one entry the viewer may see (a chapter made only of hidden entries has a

@@ -13,6 +13,7 @@ summariser (fast, and never served stale), and flagged `pending_llm` when a mode
 
 from __future__ import annotations
 
+import itertools
 import logging
 import threading
 from dataclasses import dataclass, field
@@ -26,7 +27,18 @@ from graph.summaries import EXTRACTIVE, Audience, audience_for
 from graph.visibility import Viewer, visibility_params
 from inference.embedders import CheckedEmbedder, EmbeddingError
 from inference.providers.llm import ChatClient, chat_client
-from ingest.summarise import PERIOD_WORDS, PROJECT_WORDS, extractive, summarise, word_count
+from ingest.summarise import (
+    PERIOD_WORDS,
+    PROJECT_WORDS,
+    Event,
+    events,
+    extractive_summary,
+    ranked,
+    render,
+    summarise,
+    within,
+    word_count,
+)
 
 log = logging.getLogger(__name__)
 LLM_INPUT_WORDS = 6000
@@ -54,24 +66,30 @@ class Summaries:
         embedder: CheckedEmbedder | None,
         llm: ChatClient | None = None,
         llm_configured: bool = False,
+        period_words: int = PERIOD_WORDS,
+        project_words: int = PROJECT_WORDS,
     ) -> None:
         """`llm_configured` without `llm`: serve-path builds stay extractive but are left for the refresh."""
         self.graph, self.embedder, self.llm = graph, embedder, llm
         self.llm_configured = llm_configured or llm is not None
+        self.period_words, self.project_words = period_words, project_words
 
     def build(self, project_id: str, period_id: str | None, audience: Audience, use_llm: bool = True) -> dict[str, Any]:
         """Summarise the entries the audience admits, store the variant (linked, embedded) and return its props."""
         sid = gs.summary_id(project_id, period_id, audience.base, audience.owner)
         dirty_before = gs.dirty(self.graph, sid)
         entries = gs.scope_entries(self.graph, project_id, period_id, audience.base, audience.owner)
-        max_words = PROJECT_WORDS if period_id is None else PERIOD_WORDS
+        max_words = self.project_words if period_id is None else self.period_words
+        # A project is summarised from its periods' events (level 2 from level 1), not from its raw entries.
+        chosen = period_events(entries, self.period_words) if period_id is None else None
         llm = self.llm if use_llm else None
         feed = entries
         if llm is not None and sum(word_count(e["text"] or "") for e in entries) > LLM_INPUT_WORDS:
-            feed = [{"text": extractive(entries, max_words * 3)}]
-        result = summarise(feed, max_words, llm, scope_name=period_id or project_id)
+            digest = within(chosen, max_words * 3) if chosen is not None else events(entries, max_words * 3)
+            feed = [{"text": render(digest)}]
+        result = summarise(feed, max_words, llm, scope_name=period_id or project_id, chosen=chosen)
         if result.producer == EXTRACTIVE and feed is not entries:
-            result = type(result)(extractive(entries, max_words), EXTRACTIVE, result.fallback_reason)
+            result = extractive_summary(entries, max_words, result.fallback_reason, chosen)
         props = {
             "project_id": project_id,
             "scope": "project" if period_id is None else "period",
@@ -85,6 +103,7 @@ class Summaries:
             "fallback_reason": result.fallback_reason,
             "entry_count": len(entries),
             "words": word_count(result.text),
+            "cites": list(result.cites),
             "pending_llm": self.llm_configured and llm is None,
         }
         gs.store(self.graph, sid, project_id, period_id, props, [e["id"] for e in entries], dirty_before)
@@ -160,6 +179,17 @@ class Summaries:
             report.abstractive += 1
         elif props["fallback_reason"]:
             report.fallbacks.append(f"{props['id']}: {props['fallback_reason']}")
+
+
+def period_events(entries: list[dict[str, Any]], period_words: int) -> list[Event]:
+    """The events each period's summary tells (the same choice as its own summary, from the same admitted entries;
+    the entries in no period as one more group), taken in turns: every period's most telling event, then every
+    period's second, and so on, so that a project summary cut to its budget tells of every period."""
+    groups: dict[str | None, list[dict[str, Any]]] = {}
+    for entry in entries:
+        groups.setdefault(entry.get("period_id"), []).append(entry)
+    lists = [ranked(group, period_words) for group in groups.values()]
+    return [ev for turn in itertools.zip_longest(*lists) for ev in turn if ev is not None]
 
 
 def summaries_for(graph: Graph, settings: Settings, embedder: CheckedEmbedder | None) -> Summaries:

@@ -1,4 +1,5 @@
-"""`memora eval`: ingest a dataset into its own projects and score retrieval (recall, MRR, nDCG, latency)."""
+"""`memora eval`: ingest a dataset into its own projects and score retrieval (recall, MRR, nDCG, latency), or, with
+`memora eval summaries`, the period summaries against the life events each session tells."""
 
 from __future__ import annotations
 
@@ -11,10 +12,15 @@ from graph.settings import Settings
 
 
 def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
+    if args.what == "summaries":
+        return _eval_summaries(args, settings)
     from api.evaluation import add_entities, ingest_dataset, load_queries, namespace, run_eval
     from ingest.embedding_jobs import active_embedder
     from queries.search.request import DEFAULT_CHANNELS
 
+    if args.queries is None:
+        err("--queries is required to evaluate retrieval (or say `memora eval summaries --events FILE`)")
+        return 2
     entries, queries = Path(args.entries), Path(args.queries)
     for p in (entries, queries):
         if not p.is_file():
@@ -55,10 +61,58 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _eval_summaries(args: argparse.Namespace, settings: Settings) -> int:
+    from api.summary_evaluation import run_summary_eval
+    from ingest.embedding_jobs import active_embedder
+
+    if args.events is None:
+        err("--events is required to evaluate summaries (JSON lines of {project_id, session, events})")
+        return 2
+    if args.budget < 10:
+        err("--budget must be at least 10 words")
+        return 2
+    entries, events = Path(args.entries), Path(args.events)
+    for p in (entries, events):
+        if not p.is_file():
+            err(f"no such file: {p}")
+            return 2
+    graph = connect(settings)
+    total = sum(1 for line in events.open(encoding="utf-8") if line.strip())
+    with progress(total, "sessions") as bar:
+        result = run_summary_eval(
+            graph, active_embedder(graph, settings), entries, events, args.budget, progress=bar.update
+        )
+    if args.json:
+        out(result)
+        return 0
+    for s in result["sessions"]:
+        print(f"== {s['project_id']} session {s['session']}: {s['coverage']} (lead {s['lead_coverage']})")
+        print(s["summary"])
+    for project, scores in result["per_project"].items():
+        print(
+            f"{project:>12}: coverage {scores['coverage']} (lead {scores['lead_coverage']}), {scores['events']} events"
+        )
+    print(f"{'all':>12}: coverage {result['coverage']} (lead {result['lead_coverage']}) at {args.budget} words")
+    for p in result["project_summaries"]:
+        print(f"{p['project_id']:>12}: project summary covers {p['coverage']} of {p['events']} events")
+    return 0
+
+
 def add_eval(sub: Subparsers) -> None:
-    ev = sub.add_parser("eval", help="evaluate retrieval on a dataset")
+    ev = sub.add_parser("eval", help="evaluate retrieval (or summaries) on a dataset")
+    ev.add_argument(
+        "what",
+        nargs="?",
+        choices=("retrieval", "summaries"),
+        default="retrieval",
+        help="retrieval (default: --queries) or summaries (--events: each session's period summary against its events)",
+    )
     ev.add_argument("--entries", required=True)
-    ev.add_argument("--queries", required=True)
+    ev.add_argument("--queries", help="retrieval: JSON lines of questions and their relevant entries")
+    ev.add_argument("--events", help="summaries: JSON lines of {project_id, session, events: [{speaker, text}]}")
+    ev.add_argument(
+        "--budget", type=int, default=150, help="summaries: words per session's period summary (default 150)"
+    )
     ev.add_argument("--k", type=int, default=10)
     ev.add_argument(
         "--channels",

@@ -13,4 +13,4 @@ WHERE NOT EXISTS { MATCH (s)-[:FED_BY]->(e:Entry) WHERE NOT (
   })
 ) }
 RETURN s {.id, .scope, .level, .period_id, .audience, .text, .producer, .fallback_reason, .stale, .entry_count,
-          .words, generated_at: toString(s.generated_at)} AS summary
+          .words, cites: coalesce(s.cites, []), generated_at: toString(s.generated_at)} AS summary
