@@ -59,12 +59,25 @@ class ProjectSummaryOut(BaseModel):
     producer: str
 
 
+class ChapterEventOut(BaseModel):
+    """One line of a period's summary: the entry it was taken from, and that entry's `[E<n>]` marker when the
+    bundle's entries carry it."""
+
+    text: str
+    entry_id: str
+    citation: str | None = None
+
+
 class ChapterPeriodOut(BaseModel):
+    """A period the theme matched, in date order: its summary cut to its share of the budget, and the events of
+    that summary (an extractive one: a model's text lists none)."""
+
     id: str
     name: str
     start: str | None = None
     end: str | None = None
     summary: str
+    events: list[ChapterEventOut] = Field(default_factory=list)
 
 
 class ChapterEntryOut(BaseModel):

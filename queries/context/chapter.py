@@ -151,11 +151,20 @@ def chapter_context(
     used += count(project_text)
     out_periods = []
     share = int(budget_tokens * PERIODS_SHARE) // max(1, len(chosen))
-    for p in chosen:
+    for p in sorted(chosen, key=lambda p: (p["start"] or "9999", p["name"])):
         period_row = summaries.for_viewer(viewer, project_id, p["id"]) or {}
         text = fit(period_row.get("text") or "", share, count)
         used += count(text)
-        out_periods.append({"id": p["id"], "name": p["name"], "start": p["start"], "end": p["end"], "summary": text})
+        out_periods.append(
+            {
+                "id": p["id"],
+                "name": p["name"],
+                "start": p["start"],
+                "end": p["end"],
+                "summary": text,
+                "events": _events(text, period_row.get("text") or "", period_row.get("cites") or []),
+            }
+        )
 
     ranked: list[str] = []
     for period_id in [p["id"] for p in chosen] or [None]:
@@ -192,8 +201,26 @@ def chapter_context(
     picked.sort(key=lambda e: (e["occurred_on"] or "9999", e["entry_id"]))
     for i, e in enumerate(picked, start=1):
         e["citation"] = f"E{i}"
+    markers = {e["entry_id"]: e["citation"] for e in picked}
+    for period in out_periods:
+        for event in period["events"]:
+            event["citation"] = markers.get(event["entry_id"])
     project = {"summary": project_text, "producer": (project_row or {}).get("producer", EXTRACTIVE)}
     return ChapterContext(project, out_periods, picked, used, budget_tokens, tokenizer, warnings)
+
+
+def _events(kept: str, whole: str, cites: list[str]) -> list[dict[str, Any]]:
+    """The period summary's events that its kept part (cut to the budget) holds whole, each with the entry it cites
+    (an extractive summary: one line per event, `cites` in the same order; a model's text cites nothing)."""
+    lines = whole.splitlines()
+    if len(cites) != len(lines):
+        return []
+    out = []
+    for line, whole_line, cite in zip(kept.splitlines(), lines, cites, strict=False):
+        if line != whole_line:  # the line the budget cut, and nothing after it
+            break
+        out.append({"text": line, "entry_id": cite})
+    return out
 
 
 @dataclass
@@ -205,13 +232,22 @@ class Draft:
 
 
 def outline(ctx: ChapterContext, theme: str) -> str:
-    """A dated outline of the bundle: what a writer starts from without a model."""
+    """A dated outline of the bundle: what a writer starts from without a model. Each period in date order with its
+    events (marked with the citation of their entry when the bundle carries it), then the bundle's other entries."""
     lines = [f"# {theme}"]
     if ctx.project["summary"]:
         lines.append(ctx.project["summary"])
+    told: set[str] = set()
     for p in ctx.periods:
         lines.append(f"## {p['name']} ({p['start'] or '?'} – {p['end'] or '?'})")
-    for e in ctx.entries:
+        for event in p.get("events") or []:
+            marker = f" [{event['citation']}]" if event.get("citation") else ""
+            lines.append(f"- {event['text']}{marker}")
+            told.add(event["entry_id"])
+    rest = [e for e in ctx.entries if e["entry_id"] not in told]
+    if rest and ctx.periods:
+        lines.append("## Más recuerdos")
+    for e in rest:
         first = re.split(r"(?<=[.!?])\s", " ".join(e["text"].split()), maxsplit=1)[0]
         lines.append(f"- {e['occurred_on'] or 'sin fecha'}: {first} [{e['citation']}]")
     return "\n".join(lines)

@@ -105,6 +105,29 @@ def test_the_outline_draft_cites_only_the_bundle(
     assert result.text.index("2008-07-02") < result.text.index("2008-07-15")
 
 
+def test_the_bundle_carries_each_periods_events_with_their_entries_and_the_outline_tells_them(
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, world: dict[str, Any]
+) -> None:
+    summaries = Summaries(graph, embedder)
+    viewer = _as(world, "owner")
+    ctx = chapter_context(graph, embedder, settings, summaries, viewer, world["project"], "Cádiz", 4000)
+    assert ctx.periods, ctx.warnings
+    period = ctx.periods[0]
+    stored = summaries.for_viewer(viewer, world["project"], period["id"])
+    assert stored is not None and period["events"], period
+    assert [e["text"] for e in period["events"]] == stored["text"].splitlines()[: len(period["events"])]
+    assert [e["entry_id"] for e in period["events"]] == stored["cites"][: len(period["events"])]
+    markers = {e["entry_id"]: e["citation"] for e in ctx.entries}
+    assert all(e["citation"] == markers.get(e["entry_id"]) for e in period["events"])
+    text = draft(ctx, "Cádiz", None).text
+    for event in period["events"]:
+        assert event["text"] in text, "the outline tells every event of the period"
+        if event["citation"]:
+            assert f"{event['text']} [{event['citation']}]" in text
+    starts = [p["start"] or "" for p in ctx.periods]
+    assert starts == sorted(starts), "periods in date order"
+
+
 def test_an_llm_draft_loses_every_citation_outside_the_bundle(
     graph: Graph, embedder: CheckedEmbedder, settings: Settings, world: dict[str, Any]
 ) -> None:

@@ -89,9 +89,11 @@ def test_summaries_and_chapter_bundles_carry_nothing_hidden(
                 if world.roles[i][j] is None:
                     continue
                 project = names.project(j)
+                allowed = {names.entry(world, k) for k in range(n) if can_see(world, who, k)}
                 row = summaries.for_viewer(viewer, project, None)
                 assert row is not None and row["entry_count"] == _visible(world, who, j, None), (i, j, row)
                 _check(f"project summary for u{i}", row["text"], hidden, n)
+                assert set(row["cites"]) <= allowed, "a summary cites an entry its viewer may not see"
                 listed = visible_periods(graph, project, visibility_params(viewer))
                 expected = {c for c in CHAPTERS if _visible(world, who, j, c)}
                 assert {p["name"] for p in listed} == expected, (i, j, listed)
@@ -99,12 +101,13 @@ def test_summaries_and_chapter_bundles_carry_nothing_hidden(
                     row = summaries.for_viewer(viewer, project, p["id"])
                     assert row is not None and row["entry_count"] == _visible(world, who, j, p["name"])
                     _check(f"summary of {p['name']} for u{i}", row["text"], hidden, n)
+                    assert set(row["cites"]) <= allowed
                 for budget in BUDGETS:
                     ctx = chapter_context(graph, embedder, settings, summaries, viewer, project, KEYWORD, budget)
                     assert ctx.used_tokens <= budget
                     _check(f"chapter bundle for u{i}", json.dumps(ctx.as_dict(), ensure_ascii=False), hidden, n)
                     cited = {e["entry_id"] for e in ctx.entries}
-                    allowed = {names.entry(world, k) for k in range(n) if can_see(world, who, k)}
+                    cited |= {event["entry_id"] for p in ctx.periods for event in p["events"]}
                     assert cited <= allowed
         if world.grant is not None:
             j, chapter = world.grant
