@@ -26,6 +26,10 @@ from graph.visibility import CAN_SEE, Viewer, can_see
 EXTRACTIVE = "extractive"
 """The producer of a summary built without a model."""
 
+FORM = 2
+"""The form summaries are built in (2: a list of events citing their entries). A variant stored in another form is
+built again when asked for or refreshed, as a stale one is, so an upgrade never serves the old form."""
+
 AUDIENCE_BASES = ("circle", "inner")
 
 ADMITS = """(e.intimacy IN ['circle', 'public'] OR (s.base = 'inner' AND e.intimacy = 'intimate')
@@ -110,7 +114,8 @@ SERVE = f"""
 MATCH (s:Summary {{id: $id}})
 WHERE NOT EXISTS {{ MATCH (s)-[:FED_BY]->(e:Entry) WHERE NOT {CAN_SEE} }}
 RETURN s {{.id, .scope, .level, .period_id, .audience, .text, .producer, .fallback_reason, .stale, .entry_count,
-          .words, cites: coalesce(s.cites, []), generated_at: toString(s.generated_at)}} AS summary
+          .words, cites: coalesce(s.cites, []), form: coalesce(s.form, 1), generated_at: toString(s.generated_at)}}
+       AS summary
 """
 
 # Periods of the project with at least one entry the viewer may see (a chapter made only of hidden entries has a
@@ -148,7 +153,8 @@ RETURN e.id AS id, e.body AS text, coalesce(e.occurred_on, toString(e.occurred_s
 
 STALE_SUMMARIES = """
 MATCH (s:Summary)
-WHERE (s.stale = true OR s.pending_llm = true) AND ($project_id IS NULL OR s.project_id = $project_id)
+WHERE (s.stale = true OR s.pending_llm = true OR coalesce(s.form, 1) <> $form)
+  AND ($project_id IS NULL OR s.project_id = $project_id)
 RETURN s.id AS id, s.project_id AS project_id, s.period_id AS period_id, s.base AS base, s.owner AS owner
 ORDER BY s.project_id, s.level DESC, s.id
 LIMIT $limit
@@ -256,7 +262,7 @@ def visible_texts(graph: Graph, ids: list[str], viewer_params: dict[str, Any]) -
 
 
 def stale_summaries(graph: Graph, project_id: str | None, limit: int = 200) -> list[dict[str, Any]]:
-    return [dict(r) for r in graph.read(STALE_SUMMARIES, {"project_id": project_id, "limit": limit})]
+    return [dict(r) for r in graph.read(STALE_SUMMARIES, {"project_id": project_id, "limit": limit, "form": FORM})]
 
 
 def project_scopes(graph: Graph, project_id: str) -> list[str | None]:

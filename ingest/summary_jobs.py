@@ -104,6 +104,7 @@ class Summaries:
             "entry_count": len(entries),
             "words": word_count(result.text),
             "cites": list(result.cites),
+            "form": gs.FORM,
             "pending_llm": self.llm_configured and llm is None,
         }
         gs.store(self.graph, sid, project_id, period_id, props, [e["id"] for e in entries], dirty_before)
@@ -130,7 +131,7 @@ class Summaries:
         sid = gs.summary_id(project_id, period_id, audience.base, audience.owner)
         params = visibility_params(viewer)
         row = gs.serve(self.graph, sid, params)
-        if row is None or row["stale"]:
+        if row is None or row["stale"] or row["form"] != gs.FORM:
             self.build(project_id, period_id, audience, use_llm=False)
             row = gs.serve(self.graph, sid, params)
         return row
@@ -151,9 +152,10 @@ class Summaries:
             for audience in wanted:
                 sid = gs.summary_id(project_id, period_id, audience.base, audience.owner)
                 current = self.graph.read(
-                    "MATCH (s:Summary {id: $id}) RETURN s.stale AS stale, s.pending_llm AS pending", {"id": sid}
+                    "MATCH (s:Summary {id: $id}) RETURN s.stale AS stale, s.pending_llm AS pending, s.form AS form",
+                    {"id": sid},
                 )
-                if current and not current[0]["stale"] and not current[0]["pending"]:
+                if current and not current[0]["stale"] and not current[0]["pending"] and current[0]["form"] == gs.FORM:
                     continue
                 self._count(self.build(project_id, period_id, audience), report)
         return report

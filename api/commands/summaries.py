@@ -123,11 +123,22 @@ def cmd_chapter(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+SHOWN_LINES = 5
+
+
 def print_context(body: dict[str, Any], indent: str = "") -> None:
     """The human form of a chapter context (also what `memora demo` prints)."""
-    print(f"{indent}project summary: {body['project']['summary'][:300] or '(none)'}")
+    lines = body["project"]["summary"].splitlines()
+    print(f"{indent}project summary ({len(lines)} lines):" if lines else f"{indent}project summary: (none)")
+    for line in lines[:SHOWN_LINES]:
+        print(f"{indent}  {line[:160]}")
+    if len(lines) > SHOWN_LINES:
+        print(f"{indent}  …")
     for p in body["periods"]:
-        print(f"{indent}period {p['name']} ({p['start']} – {p['end']}): {p['summary'][:200]}")
+        print(f"{indent}period {p['name']} ({p['start']} – {p['end']}):")
+        for event in p.get("events") or [{"text": p["summary"][:200], "citation": None}]:
+            marker = f" [{event['citation']}]" if event.get("citation") else ""
+            print(f"{indent}  - {event['text'][:160]}{marker}")
     for e in body["entries"]:
         print(
             f"{indent}[{e['citation']}] {e['occurred_on'] or 'undated'} {e['entry_id']} ({e['author_id']}): "

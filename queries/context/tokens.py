@@ -5,6 +5,7 @@ tokenizers average 3.5-4.5 characters per token on Spanish, English and French),
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -37,17 +38,22 @@ def approximate(text: str) -> int:
 
 
 def fit(text: str, budget: int, count: Callable[[str], int]) -> str:
-    """The longest prefix of `text`, cut at a word, whose count is within `budget` (an ellipsis marks a cut)."""
+    """The longest prefix of `text`, cut at a word, whose count is within `budget` (an ellipsis marks a cut); the
+    kept part keeps its line breaks (a summary's events are one per line)."""
     if budget <= 0 or not text:
         return ""
     if count(text) <= budget:
         return text
-    words = text.split()
-    lo, hi = 0, len(words)
+    pieces = re.findall(r"\S+\s*", text)
+
+    def prefix(n: int) -> str:
+        return "".join(pieces[:n]).rstrip()
+
+    lo, hi = 0, len(pieces)
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if count(" ".join(words[:mid]) + " …") <= budget:
+        if count(prefix(mid) + " …") <= budget:
             lo = mid
         else:
             hi = mid - 1
-    return " ".join(words[:lo]) + " …" if lo else ""
+    return prefix(lo) + " …" if lo else ""

@@ -162,3 +162,30 @@ def test_eval_summaries_scores_each_session_against_the_lead_baseline(
         )
     assert result["per_project"][project]["events"] == 2
     assert main(["eval", "--entries", str(entries)]) == 2, "retrieval needs --queries"
+
+
+@pytest.mark.neo4j
+def test_a_summary_stored_in_an_older_form_is_built_again_when_asked_for(
+    graph: Graph, prefix: str, ingest: Callable[..., Any]
+) -> None:
+    project, owner = f"{prefix}p", f"{prefix}ana"
+    set_member(graph, project, owner, "owner")
+    rows = [
+        {
+            "entry_id": f"{project}/e{n}",
+            "project_id": project,
+            "author": owner,
+            "occurred_on": "2009-03-0" + str(n + 1),
+            "text": text,
+        }
+        for n, text in enumerate(["Fuimos a Lisboa en tren con la abuela Rosa.", "Compramos un piano viejo en Lyon."])
+    ]
+    assert not ingest(rows).errors
+    viewer, summaries = Viewer(user_id=owner), Summaries(graph, None)
+    first = summaries.for_viewer(viewer, project, None)
+    assert first is not None and first["form"] == 2 and len(first["cites"]) == 2
+    graph.write(
+        "MATCH (s:Summary {id: $id}) SET s.text = 'old prose', s.cites = null, s.form = null", {"id": first["id"]}
+    )
+    again = summaries.for_viewer(viewer, project, None)
+    assert again is not None and again["text"] == first["text"] and again["cites"] == first["cites"]
