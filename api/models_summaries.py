@@ -34,13 +34,15 @@ class SummaryOut(BaseModel):
 
 
 class PeriodOut(BaseModel):
-    """A period with at least one entry the caller may see; `start`/`end` span those entries."""
+    """A period with at least one entry the caller may see; `start`/`end` span those entries; `automatic` when the
+    entries declared none and it was cut from their sessions or dates."""
 
     id: str
     name: str
     start: str | None = None
     end: str | None = None
     entries: int
+    automatic: bool = False
     summary: SummaryOut | None = None
 
 

@@ -21,8 +21,8 @@ from typing import Any
 
 from graph import summaries as gs
 from graph.db import Graph
-from graph.ids import period_id
 from graph.members import ensure_owner
+from graph.periods import automatic_period
 from graph.summaries import audience_for
 from graph.textnorm import words
 from graph.visibility import Viewer
@@ -95,9 +95,12 @@ def _str(value: object) -> str | None:
     return None if value is None else str(value)
 
 
-def session_period(session: object) -> str:
-    """The period the evaluation declares for a session's entries (a record's own `period` wins)."""
-    return f"Session {session}"
+def session_period(project_id: str, session: object) -> str:
+    """The automatic chapter a session's entries are put in (graph/periods.py)."""
+    found = automatic_period(project_id, None, None, session)
+    if found is None:
+        raise ValueError(f"no session chapter for session {session!r}")
+    return found.id
 
 
 def namespace(entries: Path) -> str:
@@ -111,13 +114,9 @@ def _records(entries: Path, prefix: str) -> Iterator[tuple[int, EntryRecord | Li
         if isinstance(item, LineError):
             yield number, item
             continue
-        session = (item.model_extra or {}).get("session")
-        period = item.period or (session_period(session) if session is not None else None)
         yield (
             number,
-            item.model_copy(
-                update={"project_id": prefix + item.project_id, "entry_id": prefix + item.entry_id, "period": period}
-            ),
+            item.model_copy(update={"project_id": prefix + item.project_id, "entry_id": prefix + item.entry_id}),
         )
 
 
@@ -129,9 +128,9 @@ def run_summary_eval(
     budget: int,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
-    """Ingest `entries` (each session a period), build each session's period summary within `budget` words as the
-    projects' owner sees it, and score it and the lead baseline against the session's events in `events`; the
-    project summaries likewise against all their events."""
+    """Ingest `entries` (each session its automatic chapter), build each session's period summary within `budget`
+    words as the projects' owner sees it, and score it and the lead baseline against the session's events in
+    `events`; the project summaries likewise against all their events."""
     prefix = namespace(entries)
     report = Ingestor(graph, embedder).ingest(_records(entries, prefix))
     wanted = [json.loads(line) for line in events.open(encoding="utf-8") if line.strip()]
@@ -144,7 +143,7 @@ def run_summary_eval(
     totals: dict[str, dict[str, list[int]]] = defaultdict(lambda: {"summary": [0, 0], "lead": [0, 0]})
     for item in wanted:
         project = prefix + item["project_id"]
-        period = period_id(project, session_period(item["session"]))
+        period = session_period(project, item["session"])
         audience = audience_for(graph, viewer, project, period)
         texts = [e["text"] for e in item["events"]]
         if audience is None:

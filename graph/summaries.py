@@ -132,7 +132,7 @@ CALL {{
          min(CASE WHEN p = per THEN {PERIOD_NAME} END) AS name
 }}
 WITH per, n, start, end, name WHERE n > 0
-RETURN per.id AS id, coalesce(name, per.id) AS name, start, end, n AS entries
+RETURN per.id AS id, coalesce(name, per.id) AS name, start, end, n AS entries, per.automatic IS NOT NULL AS automatic
 ORDER BY start, name
 """
 
@@ -173,6 +173,12 @@ MATCH (e:Entry {{project_id: $project_id}})
 WHERE e.author_id IS NOT NULL AND ($period_id IS NULL OR {IN_PERIOD % "$period_id"})
   AND e.intimacy IN ['private', 'intimate']
 RETURN DISTINCT e.author_id AS author_id, collect(DISTINCT e.intimacy) AS levels
+"""
+
+SCOPE_LEVELS = f"""
+MATCH (e:Entry {{project_id: $project_id}})
+WHERE $period_id IS NULL OR {IN_PERIOD % "$period_id"}
+RETURN collect(DISTINCT e.intimacy) AS levels
 """
 
 DELETE_ORPHANS = """
@@ -274,6 +280,11 @@ def project_scopes(graph: Graph, project_id: str) -> list[str | None]:
 def own_authors(graph: Graph, project_id: str, period_id: str | None) -> dict[str, set[str]]:
     rows = graph.read(OWN_AUTHORS, {"project_id": project_id, "period_id": period_id})
     return {r["author_id"]: set(r["levels"]) for r in rows}
+
+
+def scope_levels(graph: Graph, project_id: str, period_id: str | None) -> set[str]:
+    """The intimacy levels of a scope's entries: which base variants admit any of them."""
+    return set(graph.read(SCOPE_LEVELS, {"project_id": project_id, "period_id": period_id})[0]["levels"])
 
 
 def delete_orphans(graph: Graph, project_id: str) -> None:

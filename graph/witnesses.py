@@ -18,9 +18,9 @@ from graph.visibility import CAN_SEE, Viewer, visibility_params
 # hidden or deleted entries named answers as one never named. The grant keeps the name its witness's accounts are
 # filed under, which every member reads on those circle accounts: the spelling of the chapter's circle and public
 # entries (what every member and the witness see), else the name the creator typed, else the chapter's slug (never
-# the spelling of an intimate or private entry).
+# the spelling of an intimate or private entry). An automatic chapter is never shared: its entries did not choose it.
 CREATE_GRANT = f"""
-MATCH (per:Period {{id: $period_id, project_id: $project_id}})
+MATCH (per:Period {{id: $period_id, project_id: $project_id}}) WHERE per.automatic IS NULL
 CALL (per) {{
   MATCH (e:Entry)-[:IN_PERIOD]->(p:Period)-[:PART_OF*0..5]->(per)
   WHERE {CAN_SEE}

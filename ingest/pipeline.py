@@ -30,12 +30,14 @@ from graph.entries import (
     load_records,
     write_batch,
 )
-from graph.ids import chunk_id, period_id, sha256
+from graph.ids import chunk_id, sha256
 from graph.lexicon import ProjectLexicon
+from graph.periods import AUTO_RULE
 from graph.schema import vector_property
 from graph.textnorm import term_string, words
 from graph.visibility import Viewer, visibility_params
 from inference.embedders import CheckedEmbedder, EmbeddingError
+from ingest.chapters import automatic_chapter, chapter_of
 from ingest.chunking import chunk_text
 from ingest.context import chunk_context
 from ingest.linking import Mention, WitnessView, link, linked_names
@@ -257,15 +259,9 @@ class Ingestor:
                     adopted.append({"id": rec.entry_id, "hash": fingerprint})  # the file now agrees with it
                 continue
             entries.append({"id": rec.entry_id, "project_id": rec.project_id, "props": prepared["props"]})
-            if rec.period:
-                periods.append(
-                    {
-                        "entry_id": rec.entry_id,
-                        "project_id": rec.project_id,
-                        "period_id": period_id(rec.project_id, rec.period),
-                        "name": rec.period,
-                    }
-                )
+            chapter = chapter_of(rec)
+            if chapter is not None:
+                periods.append({"entry_id": rec.entry_id, "project_id": rec.project_id, **chapter})
             for m in prepared["mentions"]:
                 mentions[m["kind"]].append(m)
             chunks.extend(prepared["chunks"])
@@ -281,6 +277,7 @@ class Ingestor:
 
     def _prepare(self, rec: EntryRecord, placed: Placement, recognized: Recognition) -> dict[str, Any]:
         occurred = rec.occurred()
+        auto = automatic_chapter(rec)
         thread_id, lent_text = placed.thread_id, placed.lent_text
         lex = self.lexicon(rec)
         found = link(lex, f"{rec.title or ''}\n{rec.text}", rec.persons, rec.places)
@@ -321,6 +318,8 @@ class Ingestor:
             "occurred_precision": occurred.precision if occurred else None,
             "occurred_at": rec.occurred_at,
             "period_name": rec.period,
+            "auto_period_name": auto.name if auto and not rec.period else None,
+            "period_rule": AUTO_RULE,
             "content_hash": content_hash,
             "metadata": metadata,
             "thread_id": thread_id,

@@ -20,7 +20,8 @@ from typing import Any
 from graph.db import Graph
 from graph.entities import Entity, list_visible_entities
 from graph.entries import entry_details
-from graph.ids import period_id, sha256
+from graph.ids import sha256
+from graph.periods import chapter_ids
 from graph.textnorm import fold
 from graph.visibility import CAN_SEE, Viewer, visibility_params
 
@@ -162,7 +163,7 @@ def list_entries(
         "author_ids": filters.authors or None,
         "date_from": filters.date_from,
         "date_to": filters.date_to,
-        "period_ids": [period_id(project_id, p) for p in filters.periods] if filters.periods else None,
+        "period_ids": [i for p in filters.periods for i in chapter_ids(project_id, p)] if filters.periods else None,
         "person_ids": _entity_ids(known, "person", filters.persons, warnings),
         "place_ids": _entity_ids(known, "place", filters.places, warnings),
         **visibility_params(viewer),

@@ -106,7 +106,9 @@ def auth_config_ok(settings: Settings) -> bool:
 
 
 def connect(settings: Settings, migrate_schema: bool = True) -> Any:
-    """The graph, starting the managed Neo4j first when needed and applying pending migrations."""
+    """The graph, starting the managed Neo4j first when needed and applying pending migrations (and cutting the
+    automatic chapters of entries stored before the current rule)."""
+    from graph.automatic_periods import recut
     from graph.db import get_graph
     from graph.runtime import Neo4jRuntime
     from graph.schema import migrate
@@ -119,6 +121,7 @@ def connect(settings: Settings, migrate_schema: bool = True) -> Any:
     graph = get_graph(settings)
     if migrate_schema:
         migrate(graph)
+        recut(graph)
     return graph
 
 

@@ -54,7 +54,9 @@ def cmd_backup(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
-    """The schema, then the data steps that need ingest: entries written before their witness view was derived."""
+    """The schema, then the data steps: automatic chapters for entries stored before the current rule, entries
+    written before their witness view was derived."""
+    from graph.automatic_periods import recut
     from graph.schema import migrate
     from ingest.embedding_jobs import active_embedder
     from ingest.relink import refresh_witness_views, witness_views_missing
@@ -62,6 +64,9 @@ def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
     graph = connect(settings, migrate_schema=False)
     applied = migrate(graph)
     result: dict[str, object] = {"applied": applied}
+    recut_count = recut(graph)
+    if recut_count:
+        result["automatic_periods"] = {"examined": recut_count}
     missing = witness_views_missing(graph)
     if missing:
         err(f"re-deriving what witnesses see of {len(missing)} circle entries …")

@@ -14,8 +14,8 @@ NOT_MEMBER_EXIT = 4
 
 def cmd_summary(args: argparse.Namespace, settings: Settings) -> int:
     from api.models_summaries import SummaryOut
-    from graph.ids import period_id as period_id_of
     from graph.members import role_of
+    from graph.periods import chapter_ids
     from graph.summaries import NotMember, visible_periods
     from graph.visibility import Viewer, visibility_params
     from ingest.embedding_jobs import active_embedder
@@ -31,7 +31,8 @@ def cmd_summary(args: argparse.Namespace, settings: Settings) -> int:
     try:
         if args.period:
             periods = visible_periods(graph, args.project, visibility_params(viewer))
-            found = [p for p in periods if args.period == p["id"] or period_id_of(args.project, args.period) == p["id"]]
+            named = [args.period, *chapter_ids(args.project, args.period)]
+            found = [p for p in periods if p["id"] in named]
             if not found:
                 err(f"no period {args.period!r} with entries {args.as_user} may see in {args.project}")
                 return 2

@@ -33,6 +33,7 @@ from api.services import Services
 from api.telemetry import after_search
 from graph.entries import get_visible_entry
 from graph.ids import period_id
+from graph.periods import is_automatic
 from graph.visibility import Viewer, visibility_params
 from graph.witnesses import Grant, active_grant, create_grant, list_grants, revoke_grant
 from ingest.pipeline import WITNESS_AUTHOR_PREFIX
@@ -41,12 +42,18 @@ from queries.search.door import hybrid_search
 from queries.search.request import Filters, Scope, SearchOptions
 
 router = APIRouter(tags=["witnesses"])
+AUTOMATIC_NOT_SHARED = (
+    "an automatic chapter (a session, month or year) cannot be shared with a witness: "
+    "declare a chapter on the entries (their `period`) and invite the witness to it"
+)
 
 
 @router.post("/v1/projects/{project_id}/witnesses", response_model=WitnessOut, status_code=201, responses=errors(403))
 def invite_witness(project_id: str, body: WitnessIn, who: ViewerDep, svc: ServicesDep) -> WitnessOut:
     require_owner(svc, project_id, who)
     chapter = body.period_id or period_id(project_id, body.period or "")
+    if is_automatic(chapter):
+        raise HTTPException(422, AUTOMATIC_NOT_SHARED)
     grant_id = create_grant(
         svc.graph,
         project_id,

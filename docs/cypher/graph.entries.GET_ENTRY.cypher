@@ -21,5 +21,5 @@ RETURN e {.*} AS entry,
        [x IN xs WHERE x.kind = 'person' | x.name] AS persons,
        [x IN xs WHERE x.kind = 'place' | x.name] AS places,
        [x IN xs WHERE x.kind = 'thing' | x.name] AS things,
-       [p IN pers | {id: p.id, name: coalesce(e.period_name, substring(p.id, size(p.project_id) + size('/period/')))}] AS periods,
+       [p IN pers | {id: p.id, name: coalesce(e.period_name, e.auto_period_name, substring(p.id, size(p.project_id) + size('/period/')))}] AS periods,
        COUNT { MATCH (c:Chunk)-[:OF]->(e) WHERE c.embedding_status <> 'done' } AS pending

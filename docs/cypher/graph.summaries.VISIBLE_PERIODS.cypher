@@ -17,8 +17,8 @@ CALL {
 )
   RETURN count(DISTINCT e) AS n, toString(min(e.occurred_start)) AS start,
          toString(max(coalesce(e.occurred_end, e.occurred_start))) AS end,
-         min(CASE WHEN p = per THEN coalesce(e.period_name, substring(p.id, size(p.project_id) + size('/period/'))) END) AS name
+         min(CASE WHEN p = per THEN coalesce(e.period_name, e.auto_period_name, substring(p.id, size(p.project_id) + size('/period/'))) END) AS name
 }
 WITH per, n, start, end, name WHERE n > 0
-RETURN per.id AS id, coalesce(name, per.id) AS name, start, end, n AS entries
+RETURN per.id AS id, coalesce(name, per.id) AS name, start, end, n AS entries, per.automatic IS NOT NULL AS automatic
 ORDER BY start, name

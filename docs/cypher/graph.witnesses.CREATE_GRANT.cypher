@@ -1,5 +1,5 @@
 // graph.witnesses.CREATE_GRANT
-MATCH (per:Period {id: $period_id, project_id: $project_id})
+MATCH (per:Period {id: $period_id, project_id: $project_id}) WHERE per.automatic IS NULL
 CALL (per) {
   MATCH (e:Entry)-[:IN_PERIOD]->(p:Period)-[:PART_OF*0..5]->(per)
   WHERE (
@@ -14,7 +14,7 @@ CALL (per) {
      MATCH (e)-[:IN_PERIOD]->(:Period)-[:PART_OF*0..5]->(:Period {id: $witness_period_id})
   })
 )
-  WITH e, CASE WHEN p = per THEN coalesce(e.period_name, substring(p.id, size(p.project_id) + size('/period/'))) END AS spelling
+  WITH e, CASE WHEN p = per THEN coalesce(e.period_name, e.auto_period_name, substring(p.id, size(p.project_id) + size('/period/'))) END AS spelling
   RETURN count(e) AS seen, min(CASE WHEN e.intimacy IN ['circle', 'public'] THEN spelling END) AS shared
 }
 WITH per, seen, shared WHERE seen > 0

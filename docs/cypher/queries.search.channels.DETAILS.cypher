@@ -26,5 +26,5 @@ RETURN e.id AS id, e.project_id AS project_id, e.title AS title, e.body AS body,
        [x IN xs WHERE x.kind = 'person' | x.name] AS persons,
        [x IN xs WHERE x.kind = 'place' | x.name] AS places,
        [x IN xs WHERE x.kind = 'thing' | x.name] AS things,
-       [p IN pers | {id: p.id, name: coalesce(e.period_name, substring(p.id, size(p.project_id) + size('/period/')))}] AS periods,
+       [p IN pers | {id: p.id, name: coalesce(e.period_name, e.auto_period_name, substring(p.id, size(p.project_id) + size('/period/')))}] AS periods,
        CASE WHEN c IS NULL THEN null ELSE {id: c.id, ord: c.ord, text: c.text} END AS chunk

@@ -41,4 +41,4 @@ WITH e ORDER BY CASE WHEN e.id IN $core THEN 0 ELSE 1 END, e.id
 LIMIT $max_nodes
 RETURN e.id AS id, e.thread_id AS thread_id, e.thread_pos AS thread_pos,
        [(e)-[gm:MENTIONS]->(x) WHERE ($witness_period_id IS NULL OR gm.witness_hidden IS NULL) | x.id] AS entities,
-       [(e)-[:IN_PERIOD]->(p:Period) | p.id] AS periods
+       [(e)-[:IN_PERIOD]->(p:Period) WHERE p.automatic IS NULL | p.id] AS periods

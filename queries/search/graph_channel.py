@@ -33,7 +33,8 @@ THREAD_EDGE = 1.0  # weight of the edge between two consecutive visible turns of
 GRAPH_WEIGHT = 1.0  # the channel's RRF weight (measured, docs/BENCHMARKS.md)
 
 # Visible entries in scope that are in `$core`, mention one of `$entities`, are in one of `$periods` or belong to
-# one of `$threads`; those of `$core` first. Each row carries the entry's entities, chapters and thread position.
+# one of `$threads`; those of `$core` first. Each row carries the entry's entities, declared chapters (an automatic one
+# only says when, which the temporal constraints already use) and thread position.
 NEIGHBOURS = f"""
 MATCH (e:Entry) WHERE {QUERY_SCOPE}
   AND (e.id IN $core
@@ -44,7 +45,7 @@ WITH e ORDER BY CASE WHEN e.id IN $core THEN 0 ELSE 1 END, e.id
 LIMIT $max_nodes
 RETURN e.id AS id, e.thread_id AS thread_id, e.thread_pos AS thread_pos,
        [(e)-[gm:MENTIONS]->(x) WHERE {mention_seen("gm")} | x.id] AS entities,
-       [(e)-[:IN_PERIOD]->(p:Period) | p.id] AS periods
+       [(e)-[:IN_PERIOD]->(p:Period) WHERE p.automatic IS NULL | p.id] AS periods
 """
 
 

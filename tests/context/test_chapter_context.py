@@ -181,7 +181,9 @@ def test_the_http_routes_answer_with_the_callers_variant(
     assert summary.status_code == 200, summary.text
     assert summary.json()["audience"] == f"circle+own:{u['reader']}" and summary.json()["level"] == 2
     periods = client.get(f"/v1/projects/{p}/periods", headers=auth(u["coauthor"])).json()
-    assert [x["name"] for x in periods] == [CADIZ, BERLIN]
+    assert [(x["name"], x["automatic"]) for x in periods] == [(CADIZ, False), (BERLIN, False), ("2010-05", True)]
+    reader_periods = client.get(f"/v1/projects/{p}/periods", headers=auth(u["reader"])).json()
+    assert "2010-05" not in [x["name"] for x in reader_periods], "an automatic chapter of hidden entries is absent"
     assert all(x["summary"]["level"] == 1 for x in periods)
     assert not [m for m in hidden_markers("coauthor") if m in _text({"p": periods})]
     assert client.get(f"/v1/projects/{p}/summary", headers=auth(world["outsider"])).status_code == 403
@@ -206,7 +208,7 @@ def test_the_http_routes_answer_with_the_callers_variant(
 def test_the_commands_print_the_same_bodies(world: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
     p, u = world["project"], world["users"]
     assert main(["summaries", "refresh", "--project", p, "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["built"] == 12
+    assert json.loads(capsys.readouterr().out)["built"] == 13
     assert main(["summary", "--project", p, "--period", BERLIN, "--as", u["reader"], "--json"]) == 0
     body = json.loads(capsys.readouterr().out)
     assert body["audience"] == "circle" and MARKERS["b1"] in body["text"] and MARKERS["b2"] not in body["text"]

@@ -1,7 +1,8 @@
 """Property-based privacy of summaries and chapter bundles on the real Neo4j: random worlds (the generator of
 tests/privacy/test_property_privacy.py: projects, members with random roles, entries with random author, intimacy and
-chapter, an optional witness grant), and for every viewer the project summary, each period summary, the period list
-and a chapter bundle are compared with `can_see` written from docs/architecture.md ("Privacy: who sees what"): none
+chapter, an optional witness grant; an entry without a chapter dated in one of two months, so it falls in an
+automatic chapter), and for every viewer the project summary, each period summary, the period list and a chapter
+bundle are compared with `can_see` written from docs/architecture.md ("Privacy: who sees what"): none
 of them may carry a hidden entry's marker or person, and each summary must be built from exactly the entries of its
 scope the viewer may see."""
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given
@@ -48,11 +50,27 @@ def _hidden(world: World, names: Names, who: Who) -> list[str]:
     return [w for k in range(len(world.entries)) if not can_see(world, who, k) for w in (names.marker(k), NAMES[k])]
 
 
+def _month(k: int) -> str:
+    """The month an entry without a chapter is dated in: its automatic chapter's name."""
+    return ("2008-01", "2008-02")[k % 2]
+
+
+def _chapter(world: World, k: int) -> str:
+    return world.entries[k].chapter or _month(k)
+
+
+def _records(world: World, names: Names) -> list[dict[str, Any]]:
+    return [
+        rec if "period" in rec else {**rec, "occurred_on": f"{_month(k)}-15"}
+        for k, rec in enumerate(records(world, names))
+    ]
+
+
 def _visible(world: World, who: Who, project: int, chapter: str | None) -> int:
     return sum(
         1
         for k, e in enumerate(world.entries)
-        if e.project == project and can_see(world, who, k) and (chapter is None or e.chapter == chapter)
+        if e.project == project and can_see(world, who, k) and (chapter is None or _chapter(world, k) == chapter)
     )
 
 
@@ -79,7 +97,7 @@ def test_summaries_and_chapter_bundles_carry_nothing_hidden(
             for j in range(world.n_projects):
                 if world.roles[i][j] is not None:
                     set_member(graph, names.project(j), names.user(i), world.roles[i][j])
-        assert not ingest(records(world, names)).errors
+        assert not ingest(_records(world, names)).errors
         summaries = Summaries(graph, embedder)
         n = len(world.entries)
         for i in range(world.n_users):
@@ -95,8 +113,9 @@ def test_summaries_and_chapter_bundles_carry_nothing_hidden(
                 _check(f"project summary for u{i}", row["text"], hidden, n)
                 assert set(row["cites"]) <= allowed, "a summary cites an entry its viewer may not see"
                 listed = visible_periods(graph, project, visibility_params(viewer))
-                expected = {c for c in CHAPTERS if _visible(world, who, j, c)}
+                expected = {c for c in (*CHAPTERS, _month(0), _month(1)) if _visible(world, who, j, c)}
                 assert {p["name"] for p in listed} == expected, (i, j, listed)
+                assert all(p["automatic"] == (p["name"] not in CHAPTERS) for p in listed), listed
                 for p in listed:
                     row = summaries.for_viewer(viewer, project, p["id"])
                     assert row is not None and row["entry_count"] == _visible(world, who, j, p["name"])
