@@ -2,21 +2,26 @@
 mixed intimacy) into a fresh project, then time a full `summaries refresh` (every audience variant), the serving of a
 fresh summary, an edit followed by the refresh of what it made stale, the inline extractive rebuild a viewer gets
 when a variant is stale, and `chapter_context` for two viewers and three themes; the project is deleted afterwards.
-Usage: MEMORA_HOME=... python bench/bench_summaries.py [N] [REPEATS]"""
+With `--automatic` the entries declare no chapter and fall in their months' automatic ones (30 years of dates); with
+`--no-embed` their chunks are left unembedded (summaries read the entries' text, not their vectors).
+Usage: MEMORA_HOME=... python bench/bench_summaries.py [N] [REPEATS] [--automatic] [--no-embed]"""
 
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
-import sys
 import time
 import uuid
 from collections.abc import Callable
+from datetime import date
 from typing import Any
 
+from graph import summaries as gs
 from graph.db import get_graph
 from graph.ids import period_id
 from graph.members import set_member
+from graph.periods import automatic_period
 from graph.settings import get_settings
 from graph.visibility import Viewer
 from ingest.embedding_jobs import active_embedder
@@ -46,7 +51,7 @@ def _timed(fn: Callable[[], Any]) -> float:
     return time.perf_counter() - t
 
 
-def run(n: int, repeats: int) -> None:
+def run(n: int, repeats: int, automatic: bool = False, embed: bool = True) -> None:
     settings = get_settings()
     graph = get_graph(settings)
     embedder = active_embedder(graph, settings)
@@ -67,7 +72,7 @@ def run(n: int, repeats: int) -> None:
                     "author": f"{prefix}{list(users)[i % 3]}",
                     "intimacy": LEVELS[i % 5],
                     "occurred_on": f"{year}-{1 + i % 12:02d}-{1 + i % 27:02d}",
-                    "period": periods[i * 12 // n],
+                    **({} if automatic else {"period": periods[i * 12 // n]}),
                     "persons": [person],
                     "places": [place],
                     "text": (
@@ -77,18 +82,19 @@ def run(n: int, repeats: int) -> None:
                 }
             )
         items = [(i, parse_line(i, json.dumps(r, ensure_ascii=False))) for i, r in enumerate(records, start=1)]
-        ingest_s = _timed(lambda: Ingestor(graph, embedder).ingest(items))
+        ingest_s = _timed(lambda: Ingestor(graph, embedder, embed=embed).ingest(items))
         summaries = Summaries(graph, embedder)
         t = time.perf_counter()
         built = summaries.refresh(project).built
         refresh_s = time.perf_counter() - t
         lola, ana = Viewer(user_id=f"{prefix}lola"), Viewer(user_id=f"{prefix}ana")
-        madrid = period_id(project, "Madrid")
+        madrid = period_id(project, "Madrid") if not automatic else automatic_period(project, date(1990, 1, 1), None).id
+        scopes = len(gs.project_scopes(graph, project)) - 1
         serve = [_timed(lambda: summaries.for_viewer(lola, project, madrid)) for _ in range(repeats)]
         stale_refresh, inline = [], []
         for k in range(repeats):
             edit = dict(records[0], text=records[0]["text"] + f" Edición {k}.")
-            Ingestor(graph, embedder).ingest([(1, parse_line(1, json.dumps(edit, ensure_ascii=False)))])
+            Ingestor(graph, embedder, embed=embed).ingest([(1, parse_line(1, json.dumps(edit, ensure_ascii=False)))])
             if k % 2:
                 stale_refresh.append(_timed(lambda: summaries.refresh_stale(project)))
             else:
@@ -109,7 +115,8 @@ def run(n: int, repeats: int) -> None:
             json.dumps(
                 {
                     "entries": n,
-                    "periods": len(periods),
+                    "periods": scopes,
+                    "chapters": "automatic" if automatic else "declared",
                     "ingest_s": round(ingest_s, 1),
                     "full_refresh": {
                         "variants": built,
@@ -128,4 +135,10 @@ def run(n: int, repeats: int) -> None:
 
 
 if __name__ == "__main__":
-    run(int(sys.argv[1]) if len(sys.argv) > 1 else 240, int(sys.argv[2]) if len(sys.argv) > 2 else 6)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("n", nargs="?", type=int, default=240)
+    parser.add_argument("repeats", nargs="?", type=int, default=6)
+    parser.add_argument("--automatic", action="store_true", help="entries declare no chapter")
+    parser.add_argument("--no-embed", dest="embed", action="store_false", help="leave the chunks unembedded")
+    args = parser.parse_args()
+    run(args.n, args.repeats, args.automatic, args.embed)

@@ -76,12 +76,13 @@ RETURN e.occurred_start.year AS year, count(DISTINCT e) AS entries, sum(m.count)
 ORDER BY year
 """
 
-# Each visible entry's chapters are read once (not once per entity it names); an entry without one still counts, as
-# one row with a null chapter, and one in two chapters twice, as the OPTIONAL MATCH this replaces counted it.
+# Each visible entry's declared chapters are read once (not once per entity it names; an automatic chapter, a month,
+# would count the dates twice with `years`); an entry without one still counts, as one row with a null chapter, and
+# one in two chapters twice.
 IMPORTANCE = f"""
 {VIEWER_IN_PROJECT}
 MATCH (e:Entry) WHERE e.project_id = $project_id AND {CAN_SEE_IN_PROJECT}
-WITH e, COLLECT {{ MATCH (e)-[:IN_PERIOD]->(per:Period) RETURN per }} AS chapters
+WITH e, COLLECT {{ MATCH (e)-[:IN_PERIOD]->(per:Period) WHERE per.automatic IS NULL RETURN per }} AS chapters
 MATCH (e)-[m:MENTIONS]->(x) WHERE $kind IS NULL OR x.kind = $kind
 UNWIND CASE WHEN chapters = [] THEN [null] ELSE chapters END AS per
 WITH x, count(DISTINCT e) AS entries, sum(m.count) AS mentions, count(DISTINCT per) AS periods,

@@ -50,6 +50,10 @@ MERGE (per)-[:PART_OF]->(p)
 MERGE (e)-[:IN_PERIOD]->(per)
 """
 )
+LAGGING_COUNT = """
+MATCH (e:Entry) WHERE coalesce(e.period_rule, 0) < $rule
+RETURN count(e) AS n
+"""
 MARK_DONE = """
 MERGE (b:Backfill {name: 'automatic_periods'})
 SET b.rule = $rule, b.at = datetime()
@@ -69,6 +73,13 @@ def _row(entry: dict[str, Any]) -> dict[str, Any]:
     end = entry["end"].to_native() if entry["end"] is not None else None
     auto = None if entry["declared"] else automatic_period(entry["project_id"], start, end, _session(entry["metadata"]))
     return {"id": entry["id"], "period_id": auto.id if auto else None, "name": auto.name if auto else None}
+
+
+def pending(graph: Graph) -> int:
+    """How many stored entries the current rule has not cut yet (0 once a run has finished under it)."""
+    if graph.read(DONE, {"rule": AUTO_RULE})[0]["done"]:
+        return 0
+    return int(graph.read(LAGGING_COUNT, {"rule": AUTO_RULE})[0]["n"])
 
 
 def recut(graph: Graph, progress: Callable[[int], None] | None = None) -> int:

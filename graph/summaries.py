@@ -55,25 +55,35 @@ WITH DISTINCT s
 SET s.stale = true, s.dirty = coalesce(s.dirty, 0) + 1
 """
 
-SCOPE_ENTRIES = f"""
-MATCH (e:Entry {{project_id: $project_id}})
-WHERE ($period_id IS NULL OR {IN_PERIOD % "$period_id"}) AND {_ADMITS_PARAMS}
+# The entries of a scope: a period's (and its sub-periods') are read from the period, so a period's statements cost
+# its own entries, not the whole project's.
+_IN_PROJECT = "MATCH (e:Entry {project_id: $project_id})"
+_IN_PERIOD_SCOPE = """MATCH (:Period {id: $period_id})<-[:PART_OF*0..5]-(:Period)<-[:IN_PERIOD]-(scoped:Entry)
+WHERE scoped.project_id = $project_id
+WITH DISTINCT scoped AS e"""
+
+_SCOPE_ENTRIES = f"""
+{{scope}}
+WITH e WHERE {_ADMITS_PARAMS}
 OPTIONAL MATCH (e)-[m:MENTIONS]->(x)
-WITH e, collect(DISTINCT {{kind: x.kind, name: m.name}}) AS xs
+WITH e, collect(DISTINCT {{{{kind: x.kind, name: m.name}}}}) AS xs
 RETURN e.id AS id, e.body AS text, e.title AS title, coalesce(e.occurred_on, toString(e.occurred_start)) AS occurred_on,
        e.author_id AS author_id, coalesce(e.tags, []) AS tags,
        [x IN xs WHERE x.kind = 'person' | x.name] AS persons, [x IN xs WHERE x.kind = 'place' | x.name] AS places,
-       COLLECT {{ MATCH (e)-[:IN_PERIOD]->(per:Period) RETURN per.id }}[0] AS period_id
+       COLLECT {{{{ MATCH (e)-[:IN_PERIOD]->(per:Period) RETURN per.id }}}}[0] AS period_id
 ORDER BY e.occurred_start, e.occurred_at, e.thread_pos, e.id
 """
+SCOPE_ENTRIES = _SCOPE_ENTRIES.format(scope=_IN_PROJECT)
+PERIOD_SCOPE_ENTRIES = _SCOPE_ENTRIES.format(scope=_IN_PERIOD_SCOPE)
 
 # Does the viewer have entries of their own in the scope that the base audience does not admit?
-HAS_OWN = f"""
-RETURN EXISTS {{
-  MATCH (e:Entry {{project_id: $project_id, author_id: $owner}})
-  WHERE ($period_id IS NULL OR {IN_PERIOD % "$period_id"}) AND NOT {_ADMITS_PARAMS.replace("$owner", "null")}
-}} AS own
+_HAS_OWN = f"""
+{{scope}}
+WITH e WHERE e.author_id = $owner AND NOT {_ADMITS_PARAMS.replace("$owner", "null")}
+RETURN count(e) > 0 AS own
 """
+HAS_OWN = _HAS_OWN.format(scope=_IN_PROJECT)
+PERIOD_HAS_OWN = _HAS_OWN.format(scope=_IN_PERIOD_SCOPE)
 
 # Stale again at once when a write marked it while it was being built (`dirty` moved) or an entry it read is gone.
 UPSERT = """
@@ -168,18 +178,20 @@ WHERE EXISTS { MATCH (:Entry)-[:IN_PERIOD]->(:Period)-[:PART_OF*0..5]->(per) }
 RETURN collect(per.id) AS periods
 """
 
-OWN_AUTHORS = f"""
-MATCH (e:Entry {{project_id: $project_id}})
-WHERE e.author_id IS NOT NULL AND ($period_id IS NULL OR {IN_PERIOD % "$period_id"})
-  AND e.intimacy IN ['private', 'intimate']
-RETURN DISTINCT e.author_id AS author_id, collect(DISTINCT e.intimacy) AS levels
+_OWN_AUTHORS = """
+{scope}
+WITH e WHERE e.author_id IS NOT NULL AND e.intimacy IN ['private', 'intimate']
+RETURN e.author_id AS author_id, collect(DISTINCT e.intimacy) AS levels
 """
+OWN_AUTHORS = _OWN_AUTHORS.format(scope=_IN_PROJECT)
+PERIOD_OWN_AUTHORS = _OWN_AUTHORS.format(scope=_IN_PERIOD_SCOPE)
 
-SCOPE_LEVELS = f"""
-MATCH (e:Entry {{project_id: $project_id}})
-WHERE $period_id IS NULL OR {IN_PERIOD % "$period_id"}
+_SCOPE_LEVELS = """
+{scope}
 RETURN collect(DISTINCT e.intimacy) AS levels
 """
+SCOPE_LEVELS = _SCOPE_LEVELS.format(scope=_IN_PROJECT)
+PERIOD_SCOPE_LEVELS = _SCOPE_LEVELS.format(scope=_IN_PERIOD_SCOPE)
 
 DELETE_ORPHANS = """
 MATCH (s:Summary {project_id: $project_id})
@@ -207,11 +219,12 @@ def scope_entries(
     graph: Graph, project_id: str, period_id: str | None, base: str, owner: str | None
 ) -> list[dict[str, Any]]:
     params = {"project_id": project_id, "period_id": period_id, "base": base, "owner": owner}
-    return [dict(r) for r in graph.read(SCOPE_ENTRIES, params)]
+    return [dict(r) for r in graph.read(PERIOD_SCOPE_ENTRIES if period_id else SCOPE_ENTRIES, params)]
 
 
 def has_own(graph: Graph, project_id: str, period_id: str | None, base: str, user_id: str) -> bool:
-    rows = graph.read(HAS_OWN, {"project_id": project_id, "period_id": period_id, "base": base, "owner": user_id})
+    params = {"project_id": project_id, "period_id": period_id, "base": base, "owner": user_id}
+    rows = graph.read(PERIOD_HAS_OWN if period_id else HAS_OWN, params)
     return bool(rows[0]["own"])
 
 
@@ -278,13 +291,16 @@ def project_scopes(graph: Graph, project_id: str) -> list[str | None]:
 
 
 def own_authors(graph: Graph, project_id: str, period_id: str | None) -> dict[str, set[str]]:
-    rows = graph.read(OWN_AUTHORS, {"project_id": project_id, "period_id": period_id})
+    rows = graph.read(
+        PERIOD_OWN_AUTHORS if period_id else OWN_AUTHORS, {"project_id": project_id, "period_id": period_id}
+    )
     return {r["author_id"]: set(r["levels"]) for r in rows}
 
 
 def scope_levels(graph: Graph, project_id: str, period_id: str | None) -> set[str]:
     """The intimacy levels of a scope's entries: which base variants admit any of them."""
-    return set(graph.read(SCOPE_LEVELS, {"project_id": project_id, "period_id": period_id})[0]["levels"])
+    statement = PERIOD_SCOPE_LEVELS if period_id else SCOPE_LEVELS
+    return set(graph.read(statement, {"project_id": project_id, "period_id": period_id})[0]["levels"])
 
 
 def delete_orphans(graph: Graph, project_id: str) -> None:

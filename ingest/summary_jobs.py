@@ -108,11 +108,12 @@ class Summaries:
             "pending_llm": self.llm_configured and llm is None,
         }
         gs.store(self.graph, sid, project_id, period_id, props, [e["id"] for e in entries], dirty_before)
-        self._embed(sid, result.text)
+        if period_id is not None:  # only a period's vector is searched (the chapter context's choice of periods)
+            self._embed(sid, result.text)
         return {"id": sid, **props}
 
     def _embed(self, sid: str, text: str) -> None:
-        """A vector on the node, for the chapter context's search of summaries; a failure leaves it without one."""
+        """A vector on a period's node, for the chapter context's search of periods; a failure leaves it without one."""
         if self.embedder is None or not text:
             return
         try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from api.commands.common import Subparsers, connect, err, show
+from api.commands.common import Subparsers, connect, err, progress, show
 from graph.settings import Settings
 
 
@@ -56,7 +56,7 @@ def cmd_backup(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
     """The schema, then the data steps: automatic chapters for entries stored before the current rule, entries
     written before their witness view was derived."""
-    from graph.automatic_periods import recut
+    from graph.automatic_periods import pending, recut
     from graph.schema import migrate
     from ingest.embedding_jobs import active_embedder
     from ingest.relink import refresh_witness_views, witness_views_missing
@@ -64,9 +64,12 @@ def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
     graph = connect(settings, migrate_schema=False)
     applied = migrate(graph)
     result: dict[str, object] = {"applied": applied}
-    recut_count = recut(graph)
-    if recut_count:
-        result["automatic_periods"] = {"examined": recut_count}
+    lagging = pending(graph)
+    if lagging:
+        with progress(lagging, "automatic chapters") as bar:
+            result["automatic_periods"] = {"examined": recut(graph, bar.update)}
+    else:
+        recut(graph)  # records that the rule has been applied, when nothing was left to cut
     missing = witness_views_missing(graph)
     if missing:
         err(f"re-deriving what witnesses see of {len(missing)} circle entries …")

@@ -12,7 +12,7 @@ MATCH (e:Entry) WHERE e.project_id = $project_id AND (e.project_id = $project_id
   OR ($witness_period_id IS NOT NULL AND e.intimacy IN ['circle', 'public']
       AND any(vis_chapter IN vis_periods WHERE EXISTS { MATCH (e)-[:IN_PERIOD]->(vis_chapter) }))
 ))
-WITH e, COLLECT { MATCH (e)-[:IN_PERIOD]->(per:Period) RETURN per } AS chapters
+WITH e, COLLECT { MATCH (e)-[:IN_PERIOD]->(per:Period) WHERE per.automatic IS NULL RETURN per } AS chapters
 MATCH (e)-[m:MENTIONS]->(x) WHERE $kind IS NULL OR x.kind = $kind
 UNWIND CASE WHEN chapters = [] THEN [null] ELSE chapters END AS per
 WITH x, count(DISTINCT e) AS entries, sum(m.count) AS mentions, count(DISTINCT per) AS periods,

@@ -1,6 +1,6 @@
 // graph.summaries.SCOPE_ENTRIES
 MATCH (e:Entry {project_id: $project_id})
-WHERE ($period_id IS NULL OR EXISTS { MATCH (e)-[:IN_PERIOD]->(:Period)-[:PART_OF*0..5]->(:Period {id: $period_id}) }) AND (e.intimacy IN ['circle', 'public'] OR ($base = 'inner' AND e.intimacy = 'intimate')
+WITH e WHERE (e.intimacy IN ['circle', 'public'] OR ($base = 'inner' AND e.intimacy = 'intimate')
      OR ($owner IS NOT NULL AND e.author_id = $owner))
 OPTIONAL MATCH (e)-[m:MENTIONS]->(x)
 WITH e, collect(DISTINCT {kind: x.kind, name: m.name}) AS xs

@@ -86,6 +86,10 @@ def test_a_summary_is_linked_to_what_it_summarises_and_the_entries_that_fed_it(
     assert links["periods"] == [period_id(world["project"], BERLIN)]
     assert sorted(links["fed"]) == sorted(f"{world['project']}/{k}" for k in ("b1", "b3"))
     assert links["dims"] == embedder.dimensions and links["model"] == embedder.model_id
+    project = Summaries(graph, embedder).for_viewer(_as(world, "reader"), world["project"], None)
+    assert project is not None
+    vector = graph.read("MATCH (s:Summary {id: $id}) RETURN s.embedding AS v", {"id": project["id"]})[0]["v"]
+    assert vector is None, "only a period's summary is searched by its vector; a project's is not embedded"
 
 
 def test_a_variant_is_never_served_to_a_viewer_who_cannot_see_all_it_was_built_from(
