@@ -15,8 +15,9 @@ class SummaryOut(BaseModel):
     (circle and public entries), `inner` (and every intimate entry), optionally `+own:<you>` (and your own entries
     the base leaves out). `producer` is `extractive` or `llm:<model>`; `fallback_reason` says why a configured model
     was not used. `stale` is true only if an entry changed while it was being served. An extractive `text` is a list
-    of events, one per line; `cites` holds the entry each line was taken from, in the same order (empty for a
-    model's text)."""
+    of events, one per line; `cites` holds the entry each line was taken from, and `ranks` its rank (0: the most
+    telling, so a reader short of room keeps the lowest), both in the order of the lines (empty for a model's
+    text)."""
 
     id: str
     scope: str
@@ -30,6 +31,7 @@ class SummaryOut(BaseModel):
     entry_count: int
     words: int
     cites: list[str] = Field(default_factory=list)
+    ranks: list[int] = Field(default_factory=list)
     generated_at: str | None = None
 
 

@@ -26,9 +26,10 @@ from graph.visibility import CAN_SEE, Viewer, can_see
 EXTRACTIVE = "extractive"
 """The producer of a summary built without a model."""
 
-FORM = 2
-"""The form summaries are built in (2: a list of events citing their entries). A variant stored in another form is
-built again when asked for or refreshed, as a stale one is, so an upgrade never serves the old form."""
+FORM = 3
+"""The form summaries are built in (3: a list of events citing their entries, with each line's rank and date, so a
+reader short of room keeps the most telling lines). A variant stored in another form is built again when asked for
+or refreshed, as a stale one is, so an upgrade never serves the old form."""
 
 AUDIENCE_BASES = ("circle", "inner")
 
@@ -124,7 +125,8 @@ SERVE = f"""
 MATCH (s:Summary {{id: $id}})
 WHERE NOT EXISTS {{ MATCH (s)-[:FED_BY]->(e:Entry) WHERE NOT {CAN_SEE} }}
 RETURN s {{.id, .scope, .level, .period_id, .audience, .text, .producer, .fallback_reason, .stale, .entry_count,
-          .words, cites: coalesce(s.cites, []), form: coalesce(s.form, 1), generated_at: toString(s.generated_at)}}
+          .words, cites: coalesce(s.cites, []), ranks: coalesce(s.ranks, []), dates: coalesce(s.dates, []),
+          form: coalesce(s.form, 1), generated_at: toString(s.generated_at)}}
        AS summary
 """
 

@@ -122,6 +122,8 @@ class Summary:
     producer: str  # "extractive" or "llm:<model>"
     fallback_reason: str | None = None
     cites: tuple[str, ...] = ()  # the entry each event line was taken from, in the order of the lines
+    ranks: tuple[int, ...] = ()  # each line's place in the order the lines were chosen (0: the most telling)
+    dates: tuple[str, ...] = ()  # each line's date ("" when none); `render` writes a date once per run of lines
 
 
 @dataclass(frozen=True)
@@ -372,6 +374,16 @@ def summarise(
 def extractive_summary(
     entries: list[dict[str, Any]], max_words: int, reason: str | None = None, chosen: list[Event] | None = None
 ) -> Summary:
-    """The extractive summary with the entry each of its lines cites (`reason`: why the model was not used)."""
-    found = within(chosen, max_words) if chosen is not None else events(entries, max_words)
-    return Summary(render(found), EXTRACTIVE, reason, tuple(e.entry_id or "" for e in found))
+    """The extractive summary with the entry each of its lines cites, and its rank and date (`reason`: why the
+    model was not used)."""
+    order = chosen if chosen is not None else ranked(entries, max_words)
+    found = within(order, max_words)
+    place = {(e.entry_id, e.position): n for n, e in enumerate(order)}
+    return Summary(
+        render(found),
+        EXTRACTIVE,
+        reason,
+        tuple(e.entry_id or "" for e in found),
+        tuple(place[(e.entry_id, e.position)] for e in found),
+        tuple(e.date or "" for e in found),
+    )

@@ -104,6 +104,8 @@ class Summaries:
             "entry_count": len(entries),
             "words": word_count(result.text),
             "cites": list(result.cites),
+            "ranks": list(result.ranks),
+            "dates": list(result.dates),
             "form": gs.FORM,
             "pending_llm": self.llm_configured and llm is None,
         }

@@ -13,5 +13,6 @@ WHERE NOT EXISTS { MATCH (s)-[:FED_BY]->(e:Entry) WHERE NOT (
   })
 ) }
 RETURN s {.id, .scope, .level, .period_id, .audience, .text, .producer, .fallback_reason, .stale, .entry_count,
-          .words, cites: coalesce(s.cites, []), form: coalesce(s.form, 1), generated_at: toString(s.generated_at)}
+          .words, cites: coalesce(s.cites, []), ranks: coalesce(s.ranks, []), dates: coalesce(s.dates, []),
+          form: coalesce(s.form, 1), generated_at: toString(s.generated_at)}
        AS summary

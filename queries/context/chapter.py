@@ -11,6 +11,7 @@ other marker a model writes is removed, so a draft cannot cite an entry the call
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
@@ -23,7 +24,7 @@ from graph.textnorm import words
 from graph.visibility import Viewer, visibility_params
 from inference.embedders import CheckedEmbedder, EmbeddingError
 from inference.providers.llm import ChatClient, ChatMessage, LLMError
-from queries.context.tokens import counter_for, fit
+from queries.context.tokens import best_lines, counter_for, fit, kept_line
 from queries.search.door import hybrid_search
 from queries.search.request import Filters, Scope, SearchOptions
 
@@ -147,13 +148,12 @@ def chapter_context(
     warnings = [] if chosen else ["no period matches the theme: entries come from the whole project"]
 
     used = 0
-    project_text = fit((project_row or {}).get("text") or "", int(budget_tokens * PROJECT_SHARE), count)
+    project_text, _ = fitted(project_row or {}, int(budget_tokens * PROJECT_SHARE), count)
     used += count(project_text)
     out_periods = []
     share = int(budget_tokens * PERIODS_SHARE) // max(1, len(chosen))
     for p in sorted(chosen, key=lambda p: (p["start"] or "9999", p["name"])):
-        period_row = summaries.for_viewer(viewer, project_id, p["id"]) or {}
-        text = fit(period_row.get("text") or "", share, count)
+        text, events = fitted(summaries.for_viewer(viewer, project_id, p["id"]) or {}, share, count)
         used += count(text)
         out_periods.append(
             {
@@ -162,7 +162,7 @@ def chapter_context(
                 "start": p["start"],
                 "end": p["end"],
                 "summary": text,
-                "events": _events(text, period_row.get("text") or "", period_row.get("cites") or []),
+                "events": events,
             }
         )
 
@@ -209,18 +209,19 @@ def chapter_context(
     return ChapterContext(project, out_periods, picked, used, budget_tokens, tokenizer, warnings)
 
 
-def _events(kept: str, whole: str, cites: list[str]) -> list[dict[str, Any]]:
-    """The period summary's events that its kept part (cut to the budget) holds whole, each with the entry it cites
-    (an extractive summary: one line per event, `cites` in the same order; a model's text cites nothing)."""
-    lines = whole.splitlines()
-    if len(cites) != len(lines):
-        return []
-    out = []
-    for line, whole_line, cite in zip(kept.splitlines(), lines, cites, strict=False):
-        if line != whole_line:  # the line the budget cut, and nothing after it
-            break
-        out.append({"text": line, "entry_id": cite})
-    return out
+def fitted(row: dict[str, Any], budget: int, count: Callable[[str], int]) -> tuple[str, list[dict[str, Any]]]:
+    """A summary within `budget` tokens and the events it then tells, each with the entry it cites. An extractive
+    summary keeps its most telling lines whole (its ranks), in date order; a model's text, which cites nothing, is
+    cut at a word."""
+    text = row.get("text") or ""
+    lines, cites = text.splitlines(), list(row.get("cites") or [])
+    ranks, dates = list(row.get("ranks") or []), list(row.get("dates") or [])
+    if not text or not len(lines) == len(cites) == len(ranks) == len(dates):
+        return fit(text, budget, count), []
+    whole = count(text) <= budget
+    kept = list(range(len(lines))) if whole else best_lines(lines, ranks, dates, lambda t: count(t) <= budget)
+    events = [{"text": kept_line(lines, dates, kept, k), "entry_id": cites[n]} for k, n in enumerate(kept)]
+    return "\n".join(e["text"] for e in events), events
 
 
 @dataclass

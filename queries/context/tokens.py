@@ -57,3 +57,29 @@ def fit(text: str, budget: int, count: Callable[[str], int]) -> str:
         else:
             hi = mid - 1
     return prefix(lo) + " …" if lo else ""
+
+
+def best_lines(lines: list[str], ranks: list[int], dates: list[str], fits: Callable[[str], bool]) -> list[int]:
+    """The lines to keep when a summary must be shortened: the most telling first, each kept while the text still
+    `fits`, returned in their own (date) order. The lines are an extractive summary's as ingest/summarise.py renders
+    them (a date written once before its run of lines); `lines_text` writes the kept ones."""
+    kept: list[int] = []
+    for n in sorted(range(len(lines)), key=lambda n: ranks[n]):
+        trial = sorted([*kept, n])
+        if fits(lines_text(lines, dates, trial)):
+            kept = trial
+    return kept
+
+
+def lines_text(lines: list[str], dates: list[str], kept: list[int]) -> str:
+    """Lines `kept` of a rendered summary, each date written again before the first kept line of its run."""
+    return "\n".join(kept_line(lines, dates, kept, k) for k in range(len(kept)))
+
+
+def kept_line(lines: list[str], dates: list[str], kept: list[int], k: int) -> str:
+    """The `k`-th of the kept lines as `lines_text` writes it."""
+    n = kept[k]
+    date = dates[n]
+    bare = lines[n].removeprefix(f"{date}: ") if date and lines[n].startswith(f"{date}: ") else lines[n]
+    shown = date and (k == 0 or dates[kept[k - 1]] != date)
+    return f"{date}: {bare}" if shown else bare

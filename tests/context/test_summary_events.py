@@ -12,6 +12,7 @@ import pytest
 
 from api.cli import main
 from api.summary_evaluation import content_terms, lead, recovered, score
+from graph import summaries as gs
 from graph.db import Graph
 from graph.ids import period_id
 from graph.members import set_member
@@ -183,9 +184,31 @@ def test_a_summary_stored_in_an_older_form_is_built_again_when_asked_for(
     assert not ingest(rows).errors
     viewer, summaries = Viewer(user_id=owner), Summaries(graph, None)
     first = summaries.for_viewer(viewer, project, None)
-    assert first is not None and first["form"] == 2 and len(first["cites"]) == 2
+    assert first is not None and first["form"] == gs.FORM and len(first["cites"]) == len(first["ranks"]) == 2
     graph.write(
         "MATCH (s:Summary {id: $id}) SET s.text = 'old prose', s.cites = null, s.form = null", {"id": first["id"]}
     )
     again = summaries.for_viewer(viewer, project, None)
     assert again is not None and again["text"] == first["text"] and again["cites"] == first["cites"]
+
+
+def test_a_summary_short_of_room_keeps_its_most_telling_lines_with_their_dates() -> None:
+    from queries.context.chapter import fitted
+
+    row = {
+        "text": "1995: Aprendí a montar en bici.\nMe caí contra un banco.\n2008-07: Nos mudamos a Berlín con Marta.",
+        "cites": ["p/e1", "p/e2", "p/e3"],
+        "ranks": [2, 1, 0],
+        "dates": ["1995", "1995", "2008-07"],
+    }
+
+    def words_of(text: str) -> int:
+        return len(text.split())
+
+    text, told = fitted(row, 13, words_of)
+    assert text == "1995: Me caí contra un banco.\n2008-07: Nos mudamos a Berlín con Marta."
+    assert [e["entry_id"] for e in told] == ["p/e2", "p/e3"], "the least telling line goes first, not the last"
+    whole, all_told = fitted(row, 100, words_of)
+    assert whole == row["text"] and len(all_told) == 3
+    prose, none = fitted({"text": "Una prosa de un modelo sin citas ni fechas."}, 5, words_of)
+    assert prose.endswith("…") and none == []
