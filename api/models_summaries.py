@@ -36,8 +36,9 @@ class SummaryOut(BaseModel):
 
 
 class PeriodOut(BaseModel):
-    """A period with at least one entry the caller may see; `start`/`end` span those entries; `automatic` when the
-    entries declared none and it was cut from their sessions or dates."""
+    """A period with at least one entry the caller may see; `start`/`end` span those entries, `people` and `places`
+    name the three that most of them mention; `automatic` when the entries declared none and it was cut from their
+    sessions or dates."""
 
     id: str
     name: str
@@ -45,6 +46,8 @@ class PeriodOut(BaseModel):
     end: str | None = None
     entries: int
     automatic: bool = False
+    people: list[str] = Field(default_factory=list)
+    places: list[str] = Field(default_factory=list)
     summary: SummaryOut | None = None
 
 

@@ -27,7 +27,8 @@ RETURN e.id AS id, e.project_id AS project_id, e.period_name AS declared, e.occu
        e.occurred_end AS end, e.metadata AS metadata
 LIMIT $limit
 """
-# The rewrite removes the entry's automatic chapter and links the new one; a declared chapter stays as it is.
+# The rewrite removes the entry's automatic chapter and links the new one; a declared chapter stays as it is. The
+# entry itself is not edited (its `updated_at` stays): the chapter is derived from it.
 RECUT = (
     """
 UNWIND $rows AS row
@@ -41,7 +42,7 @@ WITH DISTINCT e, row
 OPTIONAL MATCH (e)-[old:IN_PERIOD]->(:Period {automatic: true})
 DELETE old
 WITH DISTINCT e, row
-SET e.period_rule = $rule, e.auto_period_name = row.name, e.updated_at = datetime()
+SET e.period_rule = $rule, e.auto_period_name = row.name
 WITH e, row WHERE row.period_id IS NOT NULL
 MATCH (p:Project {id: e.project_id})
 MERGE (per:Period {id: row.period_id})

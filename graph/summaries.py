@@ -18,10 +18,11 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from graph.db import Graph
+from graph.entities import declared_name
 from graph.ids import sha256
 from graph.members import role_of
 from graph.periods import PERIOD_NAME
-from graph.visibility import CAN_SEE, Viewer, can_see
+from graph.visibility import CAN_SEE, Viewer, can_see, mention_seen
 
 EXTRACTIVE = "extractive"
 """The producer of a summary built without a model."""
@@ -144,9 +145,23 @@ CALL {{
          min(CASE WHEN p = per THEN {PERIOD_NAME} END) AS name
 }}
 WITH per, n, start, end, name WHERE n > 0
-RETURN per.id AS id, coalesce(name, per.id) AS name, start, end, n AS entries, per.automatic IS NOT NULL AS automatic
+CALL {{
+  WITH per
+  MATCH (e:Entry)-[:IN_PERIOD]->(:Period)-[:PART_OF*0..5]->(per)
+  WHERE {CAN_SEE}
+  MATCH (e)-[m:MENTIONS]->(x) WHERE x.kind IN ['person', 'place'] AND {mention_seen("m")}
+  WITH x, count(DISTINCT e) AS told, min(m.name) AS mention_name
+  ORDER BY told DESC, mention_name
+  WITH x, {declared_name("x", "mention_name")} AS shown
+  RETURN collect(CASE WHEN x.kind = 'person' THEN shown END)[..$most] AS people,
+         collect(CASE WHEN x.kind = 'place' THEN shown END)[..$most] AS places
+}}
+RETURN per.id AS id, coalesce(name, per.id) AS name, start, end, n AS entries, per.automatic IS NOT NULL AS automatic,
+       people, places
 ORDER BY start, name
 """
+MAIN_NAMES = 3
+"""People and places a period listing names: those the most of the viewer's visible entries in it mention."""
 
 PERIOD_SCORES = """
 UNWIND $ids AS sid
@@ -270,7 +285,8 @@ def serve(graph: Graph, sid: str, viewer_params: dict[str, Any]) -> dict[str, An
 
 
 def visible_periods(graph: Graph, project_id: str, viewer_params: dict[str, Any]) -> list[dict[str, Any]]:
-    return [dict(r) for r in graph.read(VISIBLE_PERIODS, {"project_id": project_id, **viewer_params})]
+    params = {"project_id": project_id, "most": MAIN_NAMES, **viewer_params}
+    return [dict(r) for r in graph.read(VISIBLE_PERIODS, params)]
 
 
 def period_scores(graph: Graph, summary_ids: list[str], vector: list[float], model: str) -> dict[str, float]:

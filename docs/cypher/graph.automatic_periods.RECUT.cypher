@@ -13,7 +13,7 @@ WITH DISTINCT e, row
 OPTIONAL MATCH (e)-[old:IN_PERIOD]->(:Period {automatic: true})
 DELETE old
 WITH DISTINCT e, row
-SET e.period_rule = $rule, e.auto_period_name = row.name, e.updated_at = datetime()
+SET e.period_rule = $rule, e.auto_period_name = row.name
 WITH e, row WHERE row.period_id IS NOT NULL
 MATCH (p:Project {id: e.project_id})
 MERGE (per:Period {id: row.period_id})

@@ -42,6 +42,8 @@ def _row(project: str, name: str, author: str, **extra: Any) -> dict[str, Any]:
         "project_id": project,
         "author": author,
         "text": f"Hoy {name}: paseamos por el puerto de Vigo con la abuela Rosa y comimos pulpo.",
+        "persons": ["Rosa"],
+        "places": ["Vigo"],
         **extra,
     }
 
@@ -72,6 +74,7 @@ def test_entries_without_a_chapter_fall_in_their_session_month_or_none(graph: Gr
     listed = _listed(graph, chaptered["project"], chaptered["reader"])
     assert set(listed) == {"2023-05", "2023-06", "session 7", "Viaje a Vigo"}
     assert listed["2023-05"]["entries"] == 2 and listed["2023-05"]["automatic"]
+    assert (listed["2023-05"]["people"], listed["2023-05"]["places"]) == (["Rosa"], ["Vigo"]), "named by who and where"
     assert (listed["2023-05"]["start"], listed["2023-05"]["end"]) == ("2023-05-02", "2023-05-20")
     assert not listed["Viaje a Vigo"]["automatic"] and listed["Viaje a Vigo"]["entries"] == 1
     assert list(listed) == ["2023-05", "Viaje a Vigo", "session 7", "2023-06"], "periods in date order"
@@ -120,7 +123,7 @@ def test_hidden_entries_change_nothing_a_viewer_sees_of_automatic_chapters(
 
     before = seen()
     hidden = [
-        _row(project, "secret-may", owner, occurred_on="2023-05-25", intimacy="intimate"),
+        _row(project, "secret-may", owner, occurred_on="2023-05-25", intimacy="intimate", persons=["Secretina"]),
         _row(project, "secret-july", owner, occurred_on="2023-07-04", intimacy="private"),
         _row(project, "secret-session", owner, occurred_on="2023-05-21", session=7, intimacy="intimate"),
         _row(project, "secret-long", owner, occurred_on="2023-04-28/2023-06-30", intimacy="private"),

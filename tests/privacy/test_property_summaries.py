@@ -1,10 +1,10 @@
 """Property-based privacy of summaries and chapter bundles on the real Neo4j: random worlds (the generator of
 tests/privacy/test_property_privacy.py: projects, members with random roles, entries with random author, intimacy and
 chapter, an optional witness grant; an entry without a chapter dated in one of two months, so it falls in an
-automatic chapter), and for every viewer the project summary, each period summary, the period list and a chapter
-bundle are compared with `can_see` written from docs/architecture.md ("Privacy: who sees what"): none
-of them may carry a hidden entry's marker or person, and each summary must be built from exactly the entries of its
-scope the viewer may see."""
+automatic chapter), and for every viewer the project summary, each period summary, the period list (with the people
+it names) and a chapter bundle are compared with `can_see` written from docs/architecture.md ("Privacy: who sees
+what"): none of them may carry a hidden entry's marker or person, and each summary must be built from exactly the
+entries of its scope the viewer may see."""
 
 from __future__ import annotations
 
@@ -116,6 +116,14 @@ def test_summaries_and_chapter_bundles_carry_nothing_hidden(
                 expected = {c for c in (*CHAPTERS, _month(0), _month(1)) if _visible(world, who, j, c)}
                 assert {p["name"] for p in listed} == expected, (i, j, listed)
                 assert all(p["automatic"] == (p["name"] not in CHAPTERS) for p in listed), listed
+                _check(f"period list for u{i}", json.dumps(listed, ensure_ascii=False), hidden, n)
+                for p in listed:
+                    told = {
+                        NAMES[k]
+                        for k, e in enumerate(world.entries)
+                        if e.project == j and can_see(world, who, k) and _chapter(world, k) == p["name"]
+                    }
+                    assert set(p["people"]) <= told and len(p["people"]) == min(3, len(told)), (p, told)
                 for p in listed:
                     row = summaries.for_viewer(viewer, project, p["id"])
                     assert row is not None and row["entry_count"] == _visible(world, who, j, p["name"])
