@@ -56,7 +56,7 @@ WHERE e.intimacy IN ['circle', 'public']
 """
 
 _SOURCES = """
-MATCH (x:{label}) WHERE x.project_id = $project_id
+MATCH (x:{label}) WHERE x.project_id = $project_id{declared}
 RETURN x.id AS id, '{kind}' AS kind, x.vectors_signature AS stored,
        COLLECT {{ MATCH (e:Entry)-[m:{rel}]->(x)
                  RETURN e.id + '|' + coalesce(e.intimacy, '') + '|' + coalesce(e.author_id, '') + '|'
@@ -64,11 +64,16 @@ RETURN x.id AS id, '{kind}' AS kind, x.vectors_signature AS stored,
                         + toString(COUNT {{ MATCH (c:Chunk)-[:OF]->(e) WHERE c[$prop] IS NOT NULL }}) }} AS parts
 """
 # The name an entry gives a target: a mention's linked name, a chapter's spelling in the entry (graph/periods.py),
-# so a variant is named only by its own audience's entries.
+# so a variant is named only by its own audience's entries. An automatic chapter (a month, a session) has no vector:
+# it would answer "similar to Pep" with dates.
 NAME_IN_ENTRY = {kind: shown_name("e", "x") if kind == "period" else "m.name" for kind in LABELS}
 SOURCES = {
     kind: _SOURCES.format(
-        label=label, kind=kind, rel="IN_PERIOD" if kind == "period" else "MENTIONS", name=NAME_IN_ENTRY[kind]
+        label=label,
+        kind=kind,
+        rel="IN_PERIOD" if kind == "period" else "MENTIONS",
+        name=NAME_IN_ENTRY[kind],
+        declared=" AND x.automatic IS NULL" if kind == "period" else "",
     )
     for kind, label in LABELS.items()
 }

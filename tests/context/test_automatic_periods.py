@@ -1,6 +1,7 @@
 """Automatic chapters on the real Neo4j: an entry that declares no chapter is put in its session's, else its month's,
 else its year's; a declared chapter keeps priority; an edit moves the entry; a hidden entry changes nothing its
-viewer sees of them; they are never shared with a witness; stored entries get them when the rule is applied again."""
+viewer sees of them; they are never shared with a witness nor given entity vectors; stored entries get them when the
+rule is applied again."""
 
 from __future__ import annotations
 
@@ -14,10 +15,12 @@ import pytest
 from api.cli import main
 from graph.automatic_periods import pending, recut
 from graph.db import Graph
+from graph.entity_vectors import refresh_project
 from graph.members import set_member
 from graph.periods import AUTO_RULE, automatic_period, is_automatic
 from graph.summaries import audience_for, visible_periods
 from graph.visibility import Viewer, visibility_params
+from inference.embedders import CheckedEmbedder
 from ingest.summary_jobs import Summaries
 
 
@@ -168,10 +171,24 @@ def test_stored_entries_get_their_chapters_when_the_rule_is_applied_again(
     assert main(["migrate", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["automatic_periods"]["examined"] >= 6
     assert set(_listed(graph, project, owner)) == {"2023-05", "2023-06", "session 7", "Viaje a Vigo"}
-    stale = graph.read(
-        "MATCH (s:Summary {project_id: $p, scope: 'project'}) RETURN s.stale AS stale", {"p": project}
-    )
+    stale = graph.read("MATCH (s:Summary {project_id: $p, scope: 'project'}) RETURN s.stale AS stale", {"p": project})
     assert stale and all(r["stale"] for r in stale), "a summary its entries moved under is marked stale"
     rules = graph.read("MATCH (e:Entry {project_id: $p}) RETURN collect(DISTINCT e.period_rule) AS r", {"p": project})
     assert rules[0]["r"] == [AUTO_RULE]
     assert pending(graph) == 0 and recut(graph) == 0, "once done, applying the rule again reads nothing"
+
+
+@pytest.mark.neo4j
+def test_only_declared_chapters_get_entity_vectors(
+    graph: Graph, chaptered: dict[str, str], embedder: CheckedEmbedder
+) -> None:
+    project = chaptered["project"]
+    refresh_project(graph, project, embedder.slug)
+    rows = graph.read(
+        """
+        MATCH (v:EntityVector)-[:VECTOR_OF]->(per:Period {project_id: $p})
+        RETURN collect(DISTINCT per.automatic IS NOT NULL) AS automatic
+        """,
+        {"p": project},
+    )
+    assert rows[0]["automatic"] == [False], "the declared chapter has vectors, no automatic one does"
