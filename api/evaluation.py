@@ -36,10 +36,11 @@ class EvalQuery:
     now: date | None = None
 
 
-def namespace(entries: Path) -> str:
-    """Each dataset file gets its own projects, so Spanish and English copies of one corpus never collide."""
+def namespace(entries: Path, kind: str = "eval") -> str:
+    """Each dataset file gets its own projects, so Spanish and English copies of one corpus never collide; each kind
+    of evaluation (`eval`, `sumeval`) its own, so one's periods never touch another's copy."""
     digest = hashlib.sha256(entries.read_bytes()).hexdigest()[:8]
-    return f"eval:{entries.parent.name}-{entries.stem}-{digest}:"
+    return f"{kind}:{entries.parent.name}-{entries.stem}-{digest}:"
 
 
 def ingest_dataset(

@@ -11,14 +11,14 @@ sentences they choose.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from api.evaluation import EVAL_USER, ingest_dataset, namespace
 from graph import summaries as gs
 from graph.db import Graph
 from graph.members import ensure_owner
@@ -27,12 +27,8 @@ from graph.summaries import audience_for
 from graph.textnorm import words
 from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
-from ingest.pipeline import Ingestor
-from ingest.records import EntryRecord, LineError, read_jsonl
 from ingest.summarise import ANNOTATION, PROJECT_WORDS, SENTENCE_BREAK, STOP_WORDS, Event, render
 from ingest.summary_jobs import Summaries
-
-EVAL_USER = "eval-owner"
 
 _SUFFIXES = ("ing", "ed", "es", "s")
 RECOVERED_SHARE = 0.5
@@ -103,23 +99,6 @@ def session_period(project_id: str, session: object) -> str:
     return found.id
 
 
-def namespace(entries: Path) -> str:
-    """The summary evaluation's own projects for a file: its periods never touch a retrieval evaluation's copy."""
-    digest = hashlib.sha256(entries.read_bytes()).hexdigest()[:8]
-    return f"sumeval:{entries.parent.name}-{entries.stem}-{digest}:"
-
-
-def _records(entries: Path, prefix: str) -> Iterator[tuple[int, EntryRecord | LineError]]:
-    for number, item in read_jsonl(entries):
-        if isinstance(item, LineError):
-            yield number, item
-            continue
-        yield (
-            number,
-            item.model_copy(update={"project_id": prefix + item.project_id, "entry_id": prefix + item.entry_id}),
-        )
-
-
 def run_summary_eval(
     graph: Graph,
     embedder: CheckedEmbedder,
@@ -131,11 +110,11 @@ def run_summary_eval(
     """Ingest `entries` (each session its automatic chapter), build each session's period summary within `budget`
     words as the projects' owner sees it, and score it and the lead baseline against the session's events in
     `events`; the project summaries likewise against all their events."""
-    prefix = namespace(entries)
-    report = Ingestor(graph, embedder).ingest(_records(entries, prefix))
+    prefix = namespace(entries, "sumeval")
+    report = ingest_dataset(graph, embedder, entries, prefix)
     wanted = [json.loads(line) for line in events.open(encoding="utf-8") if line.strip()]
     projects = sorted({prefix + w["project_id"] for w in wanted})
-    for project in projects:
+    for project in projects:  # an events file may name a project its entries file has no entry of
         ensure_owner(graph, project, EVAL_USER)
     viewer = Viewer(user_id=EVAL_USER)
     summaries = Summaries(graph, None, period_words=budget)
