@@ -69,7 +69,11 @@ def automatic_period(
             name = f"{start.year:04d}"
         else:
             return None
-    return AutoPeriod(f"{project_id}/period/{AUTO_MARK}{slug(name)}", name)
+    return AutoPeriod(automatic_id(project_id, name), name)
+
+
+def automatic_id(project_id: str, name: str) -> str:
+    return f"{project_id}/period/{AUTO_MARK}{slug(name)}"
 
 
 def is_automatic(period_id: str) -> bool:
@@ -78,4 +82,4 @@ def is_automatic(period_id: str) -> bool:
 
 def chapter_ids(project_id: str, name: str) -> list[str]:
     """The chapters a name may mean: the declared one of that name, and the automatic one ("2023-05", "session 3")."""
-    return [period_id(project_id, name), f"{project_id}/period/{AUTO_MARK}{slug(name)}"]
+    return [period_id(project_id, name), automatic_id(project_id, name)]

@@ -133,7 +133,8 @@ RETURN s {{.id, .scope, .level, .period_id, .audience, .text, .producer, .fallba
 
 # Periods of the project with at least one entry the viewer may see (a chapter made only of hidden entries has a
 # name that is itself a hidden fact), with the span of the visible ones and the smallest spelling they give it
-# (graph/periods.py): a hidden entry's spelling never shows, whoever wrote first.
+# (graph/periods.py): a hidden entry's spelling never shows, whoever wrote first. The people and places it names are
+# read from those same visible entries.
 VISIBLE_PERIODS = f"""
 MATCH (per:Period {{project_id: $project_id}})
 CALL {{
@@ -142,13 +143,12 @@ CALL {{
   WHERE {CAN_SEE}
   RETURN count(DISTINCT e) AS n, toString(min(e.occurred_start)) AS start,
          toString(max(coalesce(e.occurred_end, e.occurred_start))) AS end,
-         min(CASE WHEN p = per THEN {PERIOD_NAME} END) AS name
+         min(CASE WHEN p = per THEN {PERIOD_NAME} END) AS name, collect(DISTINCT e) AS seen
 }}
-WITH per, n, start, end, name WHERE n > 0
+WITH per, n, start, end, name, seen WHERE n > 0
 CALL {{
-  WITH per
-  MATCH (e:Entry)-[:IN_PERIOD]->(:Period)-[:PART_OF*0..5]->(per)
-  WHERE {CAN_SEE}
+  WITH seen
+  UNWIND seen AS e
   MATCH (e)-[m:MENTIONS]->(x) WHERE x.kind IN ['person', 'place'] AND {mention_seen("m")}
   WITH x, count(DISTINCT e) AS told, min(m.name) AS mention_name
   ORDER BY told DESC, mention_name
@@ -195,20 +195,13 @@ WHERE EXISTS { MATCH (:Entry)-[:IN_PERIOD]->(:Period)-[:PART_OF*0..5]->(per) }
 RETURN collect(per.id) AS periods
 """
 
-_OWN_AUTHORS = """
+# Who wrote the scope's entries, at which levels (a null author included): which variants the scope needs.
+_SCOPE_AUTHORS = """
 {scope}
-WITH e WHERE e.author_id IS NOT NULL AND e.intimacy IN ['private', 'intimate']
 RETURN e.author_id AS author_id, collect(DISTINCT e.intimacy) AS levels
 """
-OWN_AUTHORS = _OWN_AUTHORS.format(scope=_IN_PROJECT)
-PERIOD_OWN_AUTHORS = _OWN_AUTHORS.format(scope=_IN_PERIOD_SCOPE)
-
-_SCOPE_LEVELS = """
-{scope}
-RETURN collect(DISTINCT e.intimacy) AS levels
-"""
-SCOPE_LEVELS = _SCOPE_LEVELS.format(scope=_IN_PROJECT)
-PERIOD_SCOPE_LEVELS = _SCOPE_LEVELS.format(scope=_IN_PERIOD_SCOPE)
+SCOPE_AUTHORS = _SCOPE_AUTHORS.format(scope=_IN_PROJECT)
+PERIOD_SCOPE_AUTHORS = _SCOPE_AUTHORS.format(scope=_IN_PERIOD_SCOPE)
 
 DELETE_ORPHANS = """
 MATCH (s:Summary {project_id: $project_id})
@@ -308,17 +301,11 @@ def project_scopes(graph: Graph, project_id: str) -> list[str | None]:
     return [None, *(rows[0]["periods"] if rows else [])]
 
 
-def own_authors(graph: Graph, project_id: str, period_id: str | None) -> dict[str, set[str]]:
-    rows = graph.read(
-        PERIOD_OWN_AUTHORS if period_id else OWN_AUTHORS, {"project_id": project_id, "period_id": period_id}
-    )
+def scope_authors(graph: Graph, project_id: str, period_id: str | None) -> dict[str | None, set[str]]:
+    """The intimacy levels each author (None: entries without one) wrote in the scope."""
+    statement = PERIOD_SCOPE_AUTHORS if period_id else SCOPE_AUTHORS
+    rows = graph.read(statement, {"project_id": project_id, "period_id": period_id})
     return {r["author_id"]: set(r["levels"]) for r in rows}
-
-
-def scope_levels(graph: Graph, project_id: str, period_id: str | None) -> set[str]:
-    """The intimacy levels of a scope's entries: which base variants admit any of them."""
-    statement = PERIOD_SCOPE_LEVELS if period_id else SCOPE_LEVELS
-    return set(graph.read(statement, {"project_id": project_id, "period_id": period_id})[0]["levels"])
 
 
 def delete_orphans(graph: Graph, project_id: str) -> None:

@@ -10,7 +10,7 @@ from graph.periods import AutoPeriod, automatic_period
 from ingest.records import EntryRecord
 
 
-def automatic_chapter(rec: EntryRecord) -> AutoPeriod | None:
+def _automatic(rec: EntryRecord) -> AutoPeriod | None:
     occurred = rec.occurred()
     return automatic_period(
         rec.project_id,
@@ -24,5 +24,5 @@ def chapter_of(rec: EntryRecord) -> dict[str, Any] | None:
     """The chapter row an entry is linked to: the one it declares, else its automatic one, else none."""
     if rec.period:
         return {"period_id": period_id(rec.project_id, rec.period), "name": rec.period, "automatic": False}
-    auto = automatic_chapter(rec)
+    auto = _automatic(rec)
     return None if auto is None else {"period_id": auto.id, "name": auto.name, "automatic": True}

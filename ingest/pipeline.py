@@ -37,7 +37,7 @@ from graph.schema import vector_property
 from graph.textnorm import term_string, words
 from graph.visibility import Viewer, visibility_params
 from inference.embedders import CheckedEmbedder, EmbeddingError
-from ingest.chapters import automatic_chapter, chapter_of
+from ingest.chapters import chapter_of
 from ingest.chunking import chunk_text
 from ingest.context import chunk_context
 from ingest.linking import Mention, WitnessView, link, linked_names
@@ -259,9 +259,8 @@ class Ingestor:
                     adopted.append({"id": rec.entry_id, "hash": fingerprint})  # the file now agrees with it
                 continue
             entries.append({"id": rec.entry_id, "project_id": rec.project_id, "props": prepared["props"]})
-            chapter = chapter_of(rec)
-            if chapter is not None:
-                periods.append({"entry_id": rec.entry_id, "project_id": rec.project_id, **chapter})
+            if prepared["chapter"] is not None:
+                periods.append({"entry_id": rec.entry_id, "project_id": rec.project_id, **prepared["chapter"]})
             for m in prepared["mentions"]:
                 mentions[m["kind"]].append(m)
             chunks.extend(prepared["chunks"])
@@ -277,7 +276,7 @@ class Ingestor:
 
     def _prepare(self, rec: EntryRecord, placed: Placement, recognized: Recognition) -> dict[str, Any]:
         occurred = rec.occurred()
-        auto = automatic_chapter(rec)
+        chapter = chapter_of(rec)
         thread_id, lent_text = placed.thread_id, placed.lent_text
         lex = self.lexicon(rec)
         found = link(lex, f"{rec.title or ''}\n{rec.text}", rec.persons, rec.places)
@@ -318,7 +317,7 @@ class Ingestor:
             "occurred_precision": occurred.precision if occurred else None,
             "occurred_at": rec.occurred_at,
             "period_name": rec.period,
-            "auto_period_name": auto.name if auto and not rec.period else None,
+            "auto_period_name": chapter["name"] if chapter and chapter["automatic"] else None,
             "period_rule": AUTO_RULE,
             "content_hash": content_hash,
             "metadata": metadata,
@@ -367,6 +366,7 @@ class Ingestor:
             )
         return {
             "props": props,
+            "chapter": chapter,
             "chunks": chunks,
             "mentions": [
                 {

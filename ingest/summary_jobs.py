@@ -146,14 +146,17 @@ class Summaries:
         gs.delete_orphans(self.graph, project_id)
         for period_id in gs.project_scopes(self.graph, project_id):
             wanted = [Audience("circle"), Audience("inner")]
+            authors = gs.scope_authors(self.graph, project_id, period_id)
             if period_id is not None:  # a period's base variant that admits none of its entries is never served
-                levels = gs.scope_levels(self.graph, project_id, period_id)
+                written = set().union(*authors.values())
                 wanted = [
                     a
                     for a in wanted
-                    if levels & ({"circle", "public", "intimate"} if a.base == "inner" else {"circle", "public"})
+                    if written & ({"circle", "public", "intimate"} if a.base == "inner" else {"circle", "public"})
                 ]
-            for author, levels in gs.own_authors(self.graph, project_id, period_id).items():
+            for author, levels in authors.items():
+                if author is None or not levels & {"private", "intimate"}:
+                    continue
                 role = role_of(self.graph, project_id, author)
                 if role in ("owner", "coauthor") and "private" in levels:
                     wanted.append(Audience("inner", author))

@@ -1,4 +1,3 @@
-// graph.summaries.OWN_AUTHORS
+// graph.summaries.SCOPE_AUTHORS
 MATCH (e:Entry {project_id: $project_id})
-WITH e WHERE e.author_id IS NOT NULL AND e.intimacy IN ['private', 'intimate']
 RETURN e.author_id AS author_id, collect(DISTINCT e.intimacy) AS levels
