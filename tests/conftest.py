@@ -50,6 +50,18 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         terminalreporter.write_line(line)
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Under parallel workers (pytest-xdist) each worker hands its budget lines to the process that prints."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["memora_summary"] = list(SUMMARY)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    SUMMARY.extend(getattr(node, "workeroutput", {}).get("memora_summary", []))
+
+
 ORPHAN_WITNESS_AUTHORS = "MATCH (u:User) WHERE u.id STARTS WITH 'witness:' AND NOT (u)--() DELETE u"
 
 

@@ -151,6 +151,7 @@ def test_an_automatic_chapter_is_never_shared_with_a_witness(
 
 
 @pytest.mark.neo4j
+@pytest.mark.serial  # removes the installation-wide marker and applies the rule to every project
 def test_stored_entries_get_their_chapters_when_the_rule_is_applied_again(
     graph: Graph, chaptered: dict[str, str], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -172,6 +172,7 @@ def restore_state(graph: Graph, settings: Settings) -> Iterator[EmbeddingState]:
     )
 
 
+@pytest.mark.serial  # the embedding model is the installation's: every other test's writes and searches use it
 def test_searches_keep_answering_during_a_model_migration(
     graph: Graph,
     embedder: CheckedEmbedder,
