@@ -7,6 +7,7 @@ from typing import Any
 from neo4j import ManagedTransaction
 from neo4j.exceptions import ConstraintError, IncompleteCommit
 
+from graph import forgetting
 from graph.db import Graph
 from graph.entity_vectors import AFFECTED_VARIANTS
 from graph.generations import bump_levels_in, entry_levels
@@ -245,14 +246,16 @@ def get_visible_entry(graph: Graph, viewer_params: dict[str, Any], entry_id: str
 
 
 def delete_entry(graph: Graph, entry_id: str) -> bool:
-    """Delete an entry and chunks; the summaries it fed are marked stale, and the cached results of whoever could
-    see it invalidated, in the same transaction."""
+    """Delete an entry and chunks, and what it alone left behind (graph/forgetting.py); the summaries it fed are
+    removed or marked stale, and the cached results of whoever could see it invalidated, in the same transaction."""
 
     def work(tx: ManagedTransaction) -> bool:
         mark_stale(tx, [entry_id])
         before = entry_levels(tx, [entry_id])
+        links = forgetting.before_delete(tx, entry_id)
         deleted = bool(tx.run(DELETE_ENTRY, id=entry_id).single(strict=True)["deleted"])
         if deleted:
+            forgetting.after_delete(tx, links)
             bump_levels_in(tx, before)
         return deleted
 
