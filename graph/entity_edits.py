@@ -16,6 +16,7 @@ from neo4j import ManagedTransaction
 
 from graph.db import Graph
 from graph.entities import Entity, list_visible_entities
+from graph.forgetting import drop_unsourced
 from graph.generations import bump_levels_in
 from graph.ids import entity_id
 from graph.textnorm import fold
@@ -60,11 +61,6 @@ DROP_MENTIONS = _per_label("""
 UNWIND $entry_ids AS eid
 MATCH (:Entry {id: eid})-[m:MENTIONS]->(:__LABEL__ {id: $id})
 DELETE m
-""")
-DROP_IF_UNSOURCED = _per_label("""
-MATCH (n:__LABEL__ {id: $id})
-WHERE NOT EXISTS { MATCH (:Entry)-[:MENTIONS]->(n) } AND NOT EXISTS { MATCH (:Declaration)-[:DECLARES]->(n) }
-DETACH DELETE n
 """)
 SET_NODE_NAME = _per_label("MATCH (n:__LABEL__ {id: $id}) SET n.name = $name")
 
@@ -134,7 +130,7 @@ def _edit(
         if delete:
             tx.run(DELETE_DECLARATIONS, ids=declared).consume()
             tx.run(DROP_MENTIONS[kind], id=entity.id, entry_ids=[m["entry_id"] for m in mentions]).consume()
-            tx.run(DROP_IF_UNSOURCED[kind], id=entity.id).consume()
+            drop_unsourced(tx, [entity.id])
         else:
             tx.run(RENAME_DECLARATIONS, ids=declared, name=new_name, aliases=aliases).consume()
             if new_name is not None and declared:

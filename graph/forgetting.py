@@ -12,8 +12,6 @@ see the entry (they are built again, without it, when next read).
 
 from __future__ import annotations
 
-from typing import Any
-
 from neo4j import ManagedTransaction
 
 # Read before the entry goes: what it links to.
@@ -24,7 +22,14 @@ RETURN COLLECT { MATCH (e)-[:MENTIONS]->(x) RETURN DISTINCT x.id } AS entities,
 """
 DROP_FED_SUMMARIES = "MATCH (s:Summary)-[:FED_BY]->(:Entry {id: $id}) DETACH DELETE s"
 DROP_LOGGED = "MATCH (s:SearchLog) WHERE $id IN s.result_ids DELETE s"
-DROP_UNSOURCED = """
+# An entity is known only through its sources (graph/entities.py): with none left, it and its vectors go.
+_DROP_IF_UNSOURCED = """
+WHERE NOT EXISTS { MATCH (:Entry)-[:MENTIONS]->(x) } AND NOT EXISTS { MATCH (:Declaration)-[:DECLARES]->(x) }
+OPTIONAL MATCH (v:EntityVector)-[:VECTOR_OF]->(x)
+DETACH DELETE v, x
+"""
+DROP_UNSOURCED = (
+    """
 UNWIND $ids AS xid
 CALL {
   WITH xid MATCH (x:Person {id: xid}) RETURN x
@@ -33,12 +38,10 @@ CALL {
   UNION
   WITH xid MATCH (x:Thing {id: xid}) RETURN x
 }
-WITH x
-WHERE NOT EXISTS { MATCH (:Entry)-[:MENTIONS]->(x) } AND NOT EXISTS { MATCH (:Declaration)-[:DECLARES]->(x) }
-OPTIONAL MATCH (v:EntityVector)-[:VECTOR_OF]->(x)
-DETACH DELETE v, x
-RETURN count(DISTINCT x) AS dropped
-"""
+WITH x"""
+    + _DROP_IF_UNSOURCED
+)
+DROP_UNSOURCED_IN_PROJECT = "MATCH (x:Person|Place|Thing {project_id: $project_id})" + _DROP_IF_UNSOURCED
 DROP_EMPTY_PERIODS = """
 UNWIND $ids AS pid
 MATCH (p:Period {id: pid})
@@ -59,7 +62,7 @@ def linked(tx: ManagedTransaction, entry_id: str) -> dict[str, list[str]]:
     return {"entities": list(row["entities"]), "periods": list(row["periods"])}
 
 
-def before_delete(tx: ManagedTransaction, entry_id: str) -> dict[str, Any]:
+def before_delete(tx: ManagedTransaction, entry_id: str) -> dict[str, list[str]]:
     """Summary variants and log records that carry the entry go first; returns what it links to, for `after_delete`."""
     links = linked(tx, entry_id)
     tx.run(DROP_FED_SUMMARIES, id=entry_id).consume()
@@ -67,9 +70,15 @@ def before_delete(tx: ManagedTransaction, entry_id: str) -> dict[str, Any]:
     return links
 
 
+def drop_unsourced(tx: ManagedTransaction, entity_ids: list[str]) -> None:
+    """Those of these persons, places and things no entry mentions and no declaration names any more, with their
+    vectors: an entity is known only through its sources (graph/entities.py)."""
+    if entity_ids:
+        tx.run(DROP_UNSOURCED, ids=entity_ids).consume()
+
+
 def after_delete(tx: ManagedTransaction, links: dict[str, list[str]]) -> None:
     """Entities and chapters the entry alone held."""
-    if links["entities"]:
-        tx.run(DROP_UNSOURCED, ids=links["entities"]).consume()
+    drop_unsourced(tx, links["entities"])
     if links["periods"]:
         tx.run(DROP_EMPTY_PERIODS, ids=links["periods"]).consume()

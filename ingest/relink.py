@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from graph.db import Graph
+from graph.forgetting import DROP_UNSOURCED_IN_PROJECT
 from graph.visibility import CAN_SEE, Viewer, visibility_params
 from inference.embedders import CheckedEmbedder
 from ingest.pipeline import BATCH, WITNESS_VIEW, Ingestor
@@ -27,12 +28,6 @@ log = logging.getLogger(__name__)
 PROJECT_ENTRIES = """
 MATCH (e:Entry {project_id: $project_id})
 RETURN e.id AS id, coalesce(e.thread_pos, 0) AS pos ORDER BY id
-"""
-# Entities no source names any more (their last mention re-linked away) are of no use to anyone.
-DROP_UNSOURCED = """
-MATCH (n:Person|Place|Thing {project_id: $project_id})
-WHERE NOT EXISTS { MATCH (:Entry)-[:MENTIONS]->(n) } AND NOT EXISTS { MATCH (:Declaration)-[:DECLARES]->(n) }
-DETACH DELETE n
 """
 MAX_JOBS_KEPT = 1000
 
@@ -88,7 +83,7 @@ def relink_project(
         if progress:
             progress(done, total, relinked)
     ingestor.refresh(ingestor.threads.stale())
-    graph.write(DROP_UNSOURCED, {"project_id": project_id})
+    graph.write(DROP_UNSOURCED_IN_PROJECT, {"project_id": project_id})  # their last mention re-linked away
     return total, relinked
 
 

@@ -11,4 +11,3 @@ WITH x
 WHERE NOT EXISTS { MATCH (:Entry)-[:MENTIONS]->(x) } AND NOT EXISTS { MATCH (:Declaration)-[:DECLARES]->(x) }
 OPTIONAL MATCH (v:EntityVector)-[:VECTOR_OF]->(x)
 DETACH DELETE v, x
-RETURN count(DISTINCT x) AS dropped
