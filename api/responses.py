@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fastapi import HTTPException
 from pydantic import BaseModel
 
 
@@ -65,3 +66,9 @@ ERRORS: dict[int, dict[str, Any]] = {
 def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     """The documented error answers for a route's or router's `responses=`."""
     return {code: ERRORS[code] for code in codes}
+
+
+def invalid_field(where: str, name: str, msg: str) -> HTTPException:
+    """A 422 raised by a handler, in the same shape as the ones FastAPI's validation gives (`where` is "body",
+    "query" or "path"), so that every 422 matches `ValidationErrorOut`."""
+    return HTTPException(422, [{"loc": [where, name], "msg": msg, "type": "value_error"}])

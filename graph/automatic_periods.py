@@ -11,7 +11,7 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from graph.db import Graph
-from graph.entity_vectors import AFFECTED_VARIANTS
+from graph.entity_vectors import DROP_AFFECTED_VARIANTS
 from graph.generations import bump_levels_in, entry_levels
 from graph.periods import AUTO_RULE, automatic_period
 from graph.summaries import mark_stale
@@ -35,10 +35,8 @@ UNWIND $rows AS row
 MATCH (e:Entry {id: row.id})
 WITH e, row
 """
-    + AFFECTED_VARIANTS
-    + """
-DETACH DELETE stale
-WITH DISTINCT e, row
+    + DROP_AFFECTED_VARIANTS
+    + """WITH DISTINCT e, row
 OPTIONAL MATCH (e)-[old:IN_PERIOD]->(:Period {automatic: true})
 DELETE old
 WITH DISTINCT e, row

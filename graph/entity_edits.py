@@ -190,3 +190,11 @@ def rename_entity(
         )
     kept = clean if clean is not None else [a for a in (*entity.aliases, entity.name) if a != final]
     return Entity(entity.id, project_id, entity.kind, final, tuple(dict.fromkeys(kept)))
+
+
+def visible_sources(graph: Graph, entity: Entity, viewer_params: dict[str, object]) -> tuple[int, list[str]]:
+    """How many declarations of `entity` the caller may see, and the names the entries they may see link it by."""
+    params = {"id": entity.id, **viewer_params}
+    declarations = graph.read(VISIBLE_DECLARATIONS[entity.kind], params)
+    names = [r["name"] for r in graph.read(VISIBLE_MENTIONS[entity.kind], params) if r["name"]]
+    return len(declarations), list(dict.fromkeys(names))

@@ -15,11 +15,11 @@ select, so a
 role change takes effect at once. Variants are rebuilt when an entity's sources change (a signature of its entries'
 ids, levels, authors, update times, the names they mention it by and embedded chunk counts): by the background
 worker, by `memora entity refresh`, or on demand. A write that changes or deletes an entry drops, in the same
-transaction, the variants whose audience could see the entry as it was (`AFFECTED_VARIANTS`), so a vector never
-keeps an entry its readers may no longer see, and variants of audiences that could not see it stay exactly as they
-were. A rebuild bumps the search generations (graph/generations.py) of exactly the audiences whose variant it changed
-and who read that variant now (a user's own variant: only the one their current role picks), so a viewer's cached
-`similar` answers and name lookups follow it and nobody else's move.
+transaction, the variants whose audience could see the entry as it was (`DROP_AFFECTED_VARIANTS`), so a vector
+never keeps an entry its readers may no longer see, and variants of audiences that could not see it stay exactly as
+they were. A rebuild bumps the search generations (graph/generations.py) of exactly the audiences whose variant it
+changed and who read that variant now (a user's own variant: only the one their current role picks), so a viewer's
+cached `similar` answers and name lookups follow it and nobody else's move.
 """
 
 from __future__ import annotations
@@ -48,11 +48,15 @@ LABELS = {"person": "Person", "place": "Place", "thing": "Thing", "period": "Per
 BATCH = 200
 
 # Variants whose audience could see entry `e` (before a write changes it): bound `e`, yields `stale`.
-AFFECTED_VARIANTS = """
-OPTIONAL MATCH (e)-[:MENTIONS|IN_PERIOD]->()<-[:VECTOR_OF]-(stale:EntityVector)
+# The target's signature is cleared with them: once the entry is gone its sources may be those of the last refresh
+# again (an entry written and deleted in between), and the refresh must still rebuild what was dropped.
+DROP_AFFECTED_VARIANTS = """
+OPTIONAL MATCH (e)-[:MENTIONS|IN_PERIOD]->(target)<-[:VECTOR_OF]-(stale:EntityVector)
 WHERE e.intimacy IN ['circle', 'public']
    OR (e.intimacy = 'intimate' AND (stale.audience IN ['inner', 'writer'] OR stale.user_id = e.author_id))
    OR (e.intimacy = 'private' AND stale.user_id = e.author_id)
+SET target.vectors_signature = null
+DETACH DELETE stale
 """
 
 _SOURCES = """

@@ -9,7 +9,7 @@ from neo4j.exceptions import ConstraintError, IncompleteCommit
 
 from graph import forgetting
 from graph.db import Graph
-from graph.entity_vectors import AFFECTED_VARIANTS
+from graph.entity_vectors import DROP_AFFECTED_VARIANTS
 from graph.generations import bump_levels_in, entry_levels
 from graph.periods import PERIOD_NAME
 from graph.summaries import mark_stale
@@ -74,9 +74,7 @@ ON CREATE SET p.name = row.project_id, p.created_at = datetime(), p.hemisphere =
 _ENTRY_BODY = (
     f"""
 WITH e, row
-{AFFECTED_VARIANTS}
-DETACH DELETE stale
-WITH DISTINCT e, row
+{DROP_AFFECTED_VARIANTS}WITH DISTINCT e, row
 """
     + """
 SET e += row.props, e.updated_at = datetime()
@@ -145,9 +143,7 @@ CALL db.create.setNodeVectorProperty(c, $prop, row.vector)
 DELETE_ENTRY = (
     f"""
 MATCH (e:Entry {{id: $id}})
-{AFFECTED_VARIANTS}
-DETACH DELETE stale
-WITH DISTINCT e
+{DROP_AFFECTED_VARIANTS}WITH DISTINCT e
 """
     + """
 OPTIONAL MATCH (c:Chunk)-[:OF]->(e)
@@ -203,6 +199,7 @@ def write_batch(
         ids = [e["id"] for e in entries]
         mark_stale(tx, ids)  # the summaries the entries fed (old state) ...
         before = entry_levels(tx, ids)
+        links = None if create else forgetting.linked_many(tx, ids)
         tx.run(CREATE_ENTRIES if create else UPSERT_ENTRIES, rows=entries).consume()
         if periods:
             tx.run(LINK_PERIODS, rows=periods).consume()
@@ -214,6 +211,8 @@ def write_batch(
         threaded = [{"id": e["id"], "prev_id": e["props"]["prev_id"]} for e in entries if e["props"].get("prev_id")]
         if threaded:
             tx.run(LINK_THREAD, rows=threaded).consume()
+        if links is not None:
+            forgetting.after_delete(tx, links)  # names and chapters only the old versions held
         mark_stale(tx, ids)  # ... and the ones they belong to now (new level, period, author)
         # cached search results of whoever may see these entries, at their old or new level, are stale
         bump_levels_in(tx, before + entry_levels(tx, ids))

@@ -38,6 +38,7 @@ RETURN p.id AS project_id, p.name AS name, coalesce(p.hemisphere, 'north') AS he
 """
 MEMBERS = """
 MATCH (u:User)-[m:MEMBER_OF]->(:Project {id: $project_id})
+WHERE $own_author IS NULL OR u.id = $own_author
 RETURN u.id AS user_id, m.role AS role ORDER BY u.id
 """
 ALL_ENTITIES = """
@@ -57,7 +58,9 @@ RETURN n.id AS entity_id, n.kind AS kind, d.name AS name, d.aliases AS aliases, 
 ORDER BY d.created_at, n.id, d.intimacy, coalesce(d.author_id, '')
 """
 ALL_DECLARATIONS = _DECLARATIONS.format(where="")
-VISIBLE_DECLARATIONS = _DECLARATIONS.format(where=f"AND {CAN_SEE_DECLARATION}")
+# A member's own export (`own_author`) holds only what they wrote: their declarations, rejections and entries.
+_OWN = "AND ($own_author IS NULL OR {var}.author_id = $own_author)"
+VISIBLE_DECLARATIONS = _DECLARATIONS.format(where=f"AND {CAN_SEE_DECLARATION} " + _OWN.format(var="d"))
 # Rejected candidates (graph/candidates.py): a writer's decision that a name is not an entity, with its audience, so
 # the name does not come back as a candidate after a restore. The folded key is recomputed on import.
 _DISMISSALS = """
@@ -67,9 +70,10 @@ RETURN d.kind AS kind, d.name AS name, d.intimacy AS audience, d.author_id AS au
 ORDER BY d.created_at, d.key, d.intimacy, coalesce(d.author_id, '')
 """
 ALL_DISMISSALS = _DISMISSALS.format(where="")
-VISIBLE_DISMISSALS = _DISMISSALS.format(where=f"AND {CAN_SEE_DECLARATION}")
+VISIBLE_DISMISSALS = _DISMISSALS.format(where=f"AND {CAN_SEE_DECLARATION} " + _OWN.format(var="d"))
 GRANTS = """
 MATCH (g:WitnessGrant {project_id: $project_id})-[:FOR]->(per:Period)
+WHERE $own_author IS NULL
 RETURN g.id AS id, g.period_name AS period, g.label AS label, g.created_by AS created_by,
        toString(g.created_at) AS created_at, toString(g.expires_at) AS expires_at, g.revoked AS revoked
 ORDER BY g.created_at, g.id
@@ -85,20 +89,25 @@ RETURN e.id AS entry_id, e.project_id AS project_id, e.body AS text, e.author_id
 ORDER BY coalesce(e.occurred_at, ''), coalesce(e.thread_pos, 0), e.id
 """
 ALL_ENTRIES = _ENTRIES.format(where="")
-VISIBLE_ENTRIES = _ENTRIES.format(where=f"AND {CAN_SEE}")
+VISIBLE_ENTRIES = _ENTRIES.format(where=f"AND {CAN_SEE} " + _OWN.format(var="e"))
 COUNT_ENTRIES = "MATCH (e:Entry) WHERE e.project_id = $project_id RETURN count(e) AS n"
 
 
 @dataclass(frozen=True)
 class Scope:
-    """Whose rights an export follows: None is the operator (everything), a Viewer an owner over HTTP."""
+    """Whose rights an export follows: None is the operator (everything), a Viewer an owner over HTTP; with `own`,
+    any member, and only what that member wrote (their entries, declarations and rejections, their membership, no
+    witness grants)."""
 
     viewer: Viewer | None = None
+    own: bool = False
 
     def params(self, project_id: str) -> dict[str, Any]:
-        base: dict[str, Any] = {"project_id": project_id}
+        base: dict[str, Any] = {"project_id": project_id, "own_author": None}
         if self.viewer is not None:
             base.update(visibility_params(self.viewer))
+            if self.own:
+                base["own_author"] = self.viewer.user_id
         return base
 
 

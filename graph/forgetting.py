@@ -14,11 +14,23 @@ from __future__ import annotations
 
 from neo4j import ManagedTransaction
 
+from graph.db import Graph
+from graph.generations import bump_levels_in
+from graph.visibility import CAN_SEE, CAN_SEE_DECLARATION
+
 # Read before the entry goes: what it links to.
 LINKED = """
 MATCH (e:Entry {id: $id})
 RETURN COLLECT { MATCH (e)-[:MENTIONS]->(x) RETURN DISTINCT x.id } AS entities,
        COLLECT { MATCH (e)-[:IN_PERIOD]->(p:Period) RETURN DISTINCT p.id } AS periods
+"""
+# The same, for a batch of entries about to be rewritten (an edit may drop a name or leave a chapter).
+LINKED_MANY = """
+UNWIND $ids AS eid
+MATCH (e:Entry {id: eid})
+WITH collect(e) AS es
+RETURN COLLECT { UNWIND es AS e MATCH (e)-[:MENTIONS]->(x) RETURN DISTINCT x.id } AS entities,
+       COLLECT { UNWIND es AS e MATCH (e)-[:IN_PERIOD]->(p:Period) RETURN DISTINCT p.id } AS periods
 """
 DROP_FED_SUMMARIES = "MATCH (s:Summary)-[:FED_BY]->(:Entry {id: $id}) DETACH DELETE s"
 DROP_LOGGED = "MATCH (s:SearchLog) WHERE $id IN s.result_ids DELETE s"
@@ -62,6 +74,15 @@ def linked(tx: ManagedTransaction, entry_id: str) -> dict[str, list[str]]:
     return {"entities": list(row["entities"]), "periods": list(row["periods"])}
 
 
+def linked_many(tx: ManagedTransaction, entry_ids: list[str]) -> dict[str, list[str]]:
+    """What these entries link to before a rewrite, for `after_delete` once it is written: an edit that drops the
+    last mention of a name or the last entry of a chapter leaves neither behind."""
+    row = tx.run(LINKED_MANY, ids=entry_ids).single()
+    if row is None:
+        return {"entities": [], "periods": []}
+    return {"entities": list(row["entities"]), "periods": list(row["periods"])}
+
+
 def before_delete(tx: ManagedTransaction, entry_id: str) -> dict[str, list[str]]:
     """Summary variants and log records that carry the entry go first; returns what it links to, for `after_delete`."""
     links = linked(tx, entry_id)
@@ -78,7 +99,101 @@ def drop_unsourced(tx: ManagedTransaction, entity_ids: list[str]) -> None:
 
 
 def after_delete(tx: ManagedTransaction, links: dict[str, list[str]]) -> None:
-    """Entities and chapters the entry alone held."""
+    """Entities and chapters the entry alone held (or the entries before their rewrite)."""
     drop_unsourced(tx, links["entities"])
     if links["periods"]:
         tx.run(DROP_EMPTY_PERIODS, ids=links["periods"]).consume()
+
+
+# Forgetting a person, place or thing (ingest/forget.py). The entries of the project the caller may see that name it,
+# by a mention or by the words of one of its names (`ft_terms`, the folded words of the entry's texts, in the shape
+# `term_string` gives), and whether the caller may edit each: the owner every entry they see, a coauthor their own.
+NAMING_ENTRIES = f"""
+MATCH (e:Entry {{project_id: $project_id}})
+WHERE {CAN_SEE}
+  AND (EXISTS {{ MATCH (e)-[:MENTIONS]->(x) WHERE x.id = $entity_id }}
+       OR e.ft_terms IS NULL OR any(t IN $terms WHERE e.ft_terms CONTAINS t))
+RETURN e.id AS id, ($owner OR e.author_id = $viewer_id) AS editable
+ORDER BY id
+"""
+DROP_FED_SUMMARIES_OF = "UNWIND $ids AS eid MATCH (s:Summary)-[:FED_BY]->(:Entry {id: eid}) DETACH DELETE s"
+# What else holds the names, as far as the caller may see: their rejections of the name as a candidate, the
+# declarations a merge into the entity detached (kept for an unmerge), and the caller's own merge records.
+DROP_NAME_RECORDS = f"""
+CALL {{
+  MATCH (d:Dismissal {{project_id: $project_id, kind: $kind}})
+  WHERE d.key IN $keys AND {CAN_SEE_DECLARATION}
+  DETACH DELETE d
+}}
+CALL {{
+  MATCH (d:Declaration {{project_id: $project_id}})
+  WHERE d.merged_into = $entity_id AND {CAN_SEE_DECLARATION}
+  DETACH DELETE d
+}}
+CALL {{
+  MATCH (g:EntityMerge {{project_id: $project_id, author_id: $viewer_id}})
+  WHERE g.into_id = $entity_id OR g.from_id = $entity_id OR g.from_key IN $keys
+  DETACH DELETE g
+}}
+"""
+
+
+def naming_entries(
+    graph: Graph, project_id: str, entity_id: str, terms: list[str], viewer_params: dict[str, object], owner: bool
+) -> list[tuple[str, bool]]:
+    """(entry id, whether the caller may edit it) for the visible entries that may name the entity."""
+    rows = graph.read(
+        NAMING_ENTRIES,
+        {"project_id": project_id, "entity_id": entity_id, "terms": terms, "owner": owner, **viewer_params},
+    )
+    return [(r["id"], bool(r["editable"])) for r in rows]
+
+
+def drop_fed_summaries(graph: Graph, entry_ids: list[str]) -> None:
+    """Summary variants built from these entries' old text (built again from the new one at the next read)."""
+    if entry_ids:
+        graph.write(DROP_FED_SUMMARIES_OF, {"ids": entry_ids})
+
+
+def drop_name_records(
+    graph: Graph, project_id: str, kind: str, entity_id: str, keys: list[str], viewer_params: dict[str, object]
+) -> None:
+    graph.write(
+        DROP_NAME_RECORDS,
+        {"project_id": project_id, "kind": kind, "entity_id": entity_id, "keys": keys, **viewer_params},
+    )
+
+
+# A member leaving with their entries (ingest/departure.py): the entries they wrote, and the names they declared or
+# rejected and the merges they made, all of which are theirs alone.
+AUTHORED_ENTRIES = """
+MATCH (e:Entry {project_id: $project_id}) WHERE e.author_id = $user_id
+RETURN e.id AS id ORDER BY id
+"""
+AUTHORED_NAME_RECORDS = """
+MATCH (d:Declaration|Dismissal|EntityMerge {project_id: $project_id}) WHERE d.author_id = $user_id
+RETURN labels(d)[0] AS label, d.intimacy AS intimacy, COLLECT { MATCH (d)-[:DECLARES]->(x) RETURN x.id } AS entities
+"""
+DROP_AUTHORED_NAME_RECORDS = """
+MATCH (d:Declaration|Dismissal|EntityMerge {project_id: $project_id}) WHERE d.author_id = $user_id
+DETACH DELETE d
+"""
+
+
+def authored_entries(graph: Graph, project_id: str, user_id: str) -> list[str]:
+    return [r["id"] for r in graph.read(AUTHORED_ENTRIES, {"project_id": project_id, "user_id": user_id})]
+
+
+def drop_authored_names(graph: Graph, project_id: str, user_id: str) -> int:
+    """Delete the declarations, rejections and merge records `user_id` made in the project, and the entities only
+    their declarations named; returns how many declarations went."""
+    params = {"project_id": project_id, "user_id": user_id}
+
+    def work(tx: ManagedTransaction) -> int:
+        rows = [dict(r) for r in tx.run(AUTHORED_NAME_RECORDS, params)]
+        tx.run(DROP_AUTHORED_NAME_RECORDS, params).consume()
+        drop_unsourced(tx, list({x for r in rows for x in r["entities"]}))
+        bump_levels_in(tx, [{"project_id": project_id, "intimacy": r["intimacy"], "author_id": user_id} for r in rows])
+        return sum(1 for r in rows if r["label"] == "Declaration")
+
+    return graph.transact(work)

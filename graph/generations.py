@@ -65,12 +65,14 @@ RETURN s.generation AS generation, s.entry_ids AS entry_ids, s.entity_ids AS ent
 ORDER BY generation
 """
 
-# One row per project asked for (a missing project reads generation 0 and no role).
+# One row per project asked for (a missing project reads generation 0 and no role). `incarnation`, the project's
+# creation time, tells a project deleted and created again under the same id from the old one.
 READ = """
 UNWIND $project_ids AS pid
 OPTIONAL MATCH (p:Project {id: pid})
 OPTIONAL MATCH (:User {id: $viewer_id})-[m:MEMBER_OF]->(p)
-RETURN pid AS project_id, m.role AS role, coalesce(p.search_generation, 0) AS generation,
+RETURN pid AS project_id, m.role AS role, toString(p.created_at) AS incarnation,
+       coalesce(p.search_generation, 0) AS generation,
        CASE WHEN m.role IN ['owner', 'coauthor'] THEN coalesce(p.search_generation_inner, 0) END AS inner,
        CASE WHEN $own_key IS NULL THEN null ELSE coalesce(p[$own_key], 0) END AS own
 ORDER BY project_id
@@ -216,7 +218,7 @@ def changed_since(
     (`entry_ids` or `entity_ids`), read only for the generations this viewer depends on, so what they name is what
     the viewer may have seen or may see now; None when everything must be listed again: their role changed, a step
     did not say, is no longer kept, or more than `limit` are named."""
-    if before.get("role") != now.get("role") or before.get("project_id") != now.get("project_id"):
+    if any(before.get(k) != now.get(k) for k in ("role", "project_id", "incarnation")):
         return None
     changed: set[str] = set()
     for column, key in (("generation", ALL), ("inner", INNER), ("own", own_key(user_id))):

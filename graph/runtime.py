@@ -7,6 +7,7 @@ side on different Bolt ports.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import secrets
@@ -170,8 +171,20 @@ class Neo4jRuntime:
         )
 
     def start(self, timeout: float = 120.0) -> ServerStatus:
+        """Start this home's server, or wait for it. Processes starting the same home at once (test workers, two
+        shells) take turns: the first starts it, the others find it running instead of racing it for the port."""
         if not self.settings.managed_neo4j:
             return self.status()
+        lock_path = self.root / "run" / "start.lock"
+        lock_path.parent.mkdir(parents=True, exist_ok=True)
+        with open(lock_path, "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                return self._start(timeout)
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
+    def _start(self, timeout: float) -> ServerStatus:
         if self.pid() is not None:
             self._wait_bolt(timeout)
             return self.status()

@@ -1,5 +1,6 @@
-"""`memora entity add|list|remove|rename|relink` (persons, places and things, their aliases, and re-linking existing
-entries to them) and `memora entity with|timeline|top` (the analytics, counted over what `--as USER` may see)."""
+"""`memora entity add|list|remove|forget|rename|relink` (persons, places and things, their aliases, and re-linking
+existing entries to them) and `memora entity with|timeline|top` (the analytics, counted over what `--as USER` may
+see)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import argparse
 from typing import Any
 
 from api.commands import entity_vectors
-from api.commands.common import Subparsers, between, connect, err, relink_now, show
+from api.commands.common import Subparsers, between, connect, err, progress, relink_now, show
 from api.commands.entity_analytics import ACTIONS as ANALYTICS
 from api.commands.entity_analytics import add_analytics_arguments, run_analytics
 from api.commands.entity_review import REVIEW_ACTIONS, cmd_review
@@ -30,7 +31,7 @@ def cmd_entity(args: argparse.Namespace, settings: Settings) -> int:
     graph = connect(settings)
     if args.action in ANALYTICS:
         return run_analytics(graph, args)
-    if args.action in ("remove", "rename"):
+    if args.action in ("remove", "rename", "forget"):
         return _edit(graph, args, settings)
     if args.action == "add":
         if not args.kind or not args.name:
@@ -84,6 +85,8 @@ def _edit(graph: Any, args: argparse.Namespace, settings: Settings) -> int:
     if entity is None:
         err(f"no such {args.kind}: {args.name}")
         return 2
+    if args.action == "forget":
+        return _forget(graph, args, settings, entity)
     if args.action == "remove":
         delete_entity(graph, entity, params)
         show({"id": entity.id, "removed": True, "relink": relink_now(graph, args.project, settings)}, args.json)
@@ -112,6 +115,32 @@ def _edit(graph: Any, args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _forget(graph: Any, args: argparse.Namespace, settings: Settings, entity: Any) -> int:
+    """Redact the entity's names from the entries `--as USER` may edit, then delete it (ingest/forget.py)."""
+    from graph.members import role_of
+    from graph.visibility import Viewer
+    from ingest.embedding_jobs import active_embedder
+    from ingest.forget import forget, plan_forget
+
+    viewer = Viewer(user_id=args.as_user)
+    plan = plan_forget(graph, entity, viewer, role_of(graph, args.project, args.as_user) == "owner")
+    result: dict[str, Any] = {
+        "dry_run": args.dry_run,
+        "kind": entity.kind,
+        "name": entity.name,
+        "names": plan.names,
+        "entries": [{"entry_id": r.entry_id, "occurrences": r.occurrences} for r in plan.entries],
+        "declarations": plan.declarations,
+        "not_editable": plan.not_editable,
+    }
+    if not args.dry_run:
+        with progress(len(plan.records), "redacting") as bar:
+            forget(graph, active_embedder(graph, settings), plan, viewer, embed=True, progress=bar.update)
+        result["relink"] = relink_now(graph, args.project, settings)
+    show(result, args.json)
+    return 0
+
+
 def add_entity(sub: Subparsers) -> None:
     ent = sub.add_parser("entity", help="manage persons, places and things with aliases")
     ent.add_argument(
@@ -120,6 +149,7 @@ def add_entity(sub: Subparsers) -> None:
             "add",
             "list",
             "remove",
+            "forget",
             "rename",
             "relink",
             "with",
@@ -129,7 +159,8 @@ def add_entity(sub: Subparsers) -> None:
             *REVIEW_ACTIONS,
             *entity_vectors.ACTIONS,
         ],
-        help="remove/rename: as --as USER may see it; relink: re-link existing entries to the names; "
+        help="remove/rename/forget: as --as USER may see it (forget also redacts its names from the entries "
+        "that user may edit; --dry-run lists them); relink: re-link existing entries to the names; "
         "with: who appears with NAME; timeline: NAME's entries per year; top: most important; "
         "changes: who appeared or disappeared (--from/--to; --kind, --limit per list); "
         "candidates: names found at ingest that are not entities (confirm/reject one with --name); "
@@ -163,4 +194,5 @@ def add_entity(sub: Subparsers) -> None:
     )
     add_analytics_arguments(ent)
     ent.add_argument("--force", action="store_true", help="refresh: rebuild every entity vector, changed or not")
+    ent.add_argument("--dry-run", action="store_true", help="forget: list what would change, change nothing")
     ent.set_defaults(func=cmd_entity)

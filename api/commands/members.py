@@ -1,11 +1,13 @@
-"""`memora member add|remove|list`, `memora project create|set`: who belongs to a project (it always keeps an owner),
-creating one explicitly, and what it is called and which hemisphere its seasons follow."""
+"""`memora member add|remove|leave|list`, `memora project create|set|delete`: who belongs to a project (it always
+keeps an owner), a member leaving with their entries, creating and deleting one, and what it is called and which
+hemisphere its seasons follow."""
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
-from api.commands.common import Subparsers, connect, err, show
+from api.commands.common import Subparsers, connect, err, progress, show
 from graph.settings import Settings
 
 LAST_OWNER = "a project keeps at least one owner: make another member owner first"
@@ -30,6 +32,8 @@ def cmd_member(args: argparse.Namespace, settings: Settings) -> int:
             )
         show(members, args.json)
         return 0
+    if args.action == "leave":
+        return _leave(graph, args, settings)
     if not args.user or (args.action == "add" and not args.role):
         err(f"member {args.action} needs --user" + (" and --role" if args.action == "add" else ""))
         return 2
@@ -51,10 +55,44 @@ def cmd_member(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _leave(graph: Any, args: argparse.Namespace, settings: Settings) -> int:
+    """`--user` leaves, as `POST /v1/projects/{p}/leave` would have them (ingest/departure.py)."""
+    from graph.members import LastOwner
+    from ingest.departure import NotMember, leave_project
+    from ingest.embedding_jobs import active_embedder
+
+    if not args.user:
+        err("member leave needs --user")
+        return 2
+    try:
+        with progress(None, "deleting entries") as bar:
+            gone = leave_project(
+                graph, active_embedder(graph, settings), args.project, args.user, args.delete_entries, bar.update
+            )
+    except NotMember:
+        err(f"{args.user} is not a member of {args.project}")
+        return 2
+    except LastOwner:
+        err(f"{args.user} is the last owner of {args.project}: {LAST_OWNER}, or delete the project")
+        return 2
+    show(
+        {
+            "project_id": args.project,
+            "role": gone.role,
+            "entries_deleted": gone.entries_deleted,
+            "declarations_deleted": gone.declarations_deleted,
+        },
+        args.json,
+    )
+    return 0
+
+
 def cmd_project(args: argparse.Namespace, settings: Settings) -> int:
     from graph.members import ProjectExists, create_project, update_project
 
     graph = connect(settings)
+    if args.action == "delete":
+        return _delete(graph, args)
     if args.action == "create":
         if not args.owner:
             err("project create needs --owner USER (the project's first owner)")
@@ -80,19 +118,44 @@ def cmd_project(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _delete(graph: Any, args: argparse.Namespace) -> int:
+    """The operator deletes a project with everything in it; the counts cover every author's records."""
+    from graph.export import project_exists
+    from graph.project_deletion import delete_project
+
+    if not args.project:
+        err("project delete needs --project")
+        return 2
+    if not project_exists(graph, args.project):
+        err(f"no such project: {args.project}")
+        return 2
+    with progress(None, "deleting") as bar:
+        removed = delete_project(graph, args.project, bar.update)
+    show({"project_id": args.project, "removed": removed}, args.json)
+    return 0
+
+
 def add_member(sub: Subparsers) -> None:
     mem = sub.add_parser("member", help="manage the members of an existing project")
-    mem.add_argument("action", choices=["add", "remove", "list"])
+    mem.add_argument("action", choices=["add", "remove", "leave", "list"])
     mem.add_argument("--project", required=True)
     mem.add_argument("--user")
     mem.add_argument("--role", choices=["owner", "coauthor", "reader"])
+    mem.add_argument(
+        "--delete-entries",
+        action="store_true",
+        help="leave: also delete every entry --user wrote in the project and the names they declared",
+    )
     mem.add_argument("--json", action="store_true", help="print the API's JSON instead of text")
     mem.set_defaults(func=cmd_member)
 
 
 def add_project(sub: Subparsers) -> None:
-    prj = sub.add_parser("project", help="create a project; rename one or set its hemisphere (what 'summer' means)")
-    prj.add_argument("action", choices=["create", "set"])
+    prj = sub.add_parser(
+        "project",
+        help="create a project; rename one or set its hemisphere (what 'summer' means); delete one and all in it",
+    )
+    prj.add_argument("action", choices=["create", "set", "delete"])
     prj.add_argument("--project", help="the project id (create: generated from --name when omitted)")
     prj.add_argument("--name")
     prj.add_argument("--hemisphere", choices=["north", "south"])

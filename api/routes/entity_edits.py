@@ -1,22 +1,26 @@
-"""`/v1/projects/{project_id}/entities/{kind}/{name}` (rename, delete) and `/relink/{job_id}` (the progress of the
-re-linking those changes start). Owners and coauthors only; an edit acts on the sources the caller may see
+"""`/v1/projects/{project_id}/entities/{kind}/{name}` (rename, delete, forget) and `/relink/{job_id}` (the progress
+of the re-linking those changes start). Owners and coauthors only; an edit acts on the sources the caller may see
 (graph/entity_edits.py, docs/SECURITY.md), and an entity the caller may not see answers 404 like a missing one."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Query, Response
 
 from api.deps import ServicesDep, ViewerDep, WriteBudget, require_writer
 from api.models import EntityOut, EntityPatch, RelinkJobOut
+from api.models_forgetting import ForgetOut, RedactedEntryOut
 from api.ratelimit import rate_limited
-from api.responses import ErrorOut, errors
+from api.responses import ErrorOut, errors, invalid_field
 from api.routes.entities import job_out
 from api.services import Services
 from graph.entities import Entity
 from graph.entity_edits import NameTaken, NotDeclared, delete_entity, find_for_edit, rename_entity
+from graph.members import role_of
 from graph.visibility import Viewer, visibility_params
+from ingest.forget import forget as forget_entity
+from ingest.forget import plan_forget
 
 router = APIRouter(prefix="/v1/projects/{project_id}", tags=["entities"], responses=errors(403, 404))
 
@@ -68,17 +72,62 @@ def patch_entity(
 
 @router.delete(
     "/entities/{kind}/{name:path}",
-    response_model=RelinkJobOut,
+    response_model=RelinkJobOut | ForgetOut,
     status_code=202,
     dependencies=[WriteBudget],
-    responses=_WRITE,
+    responses={
+        **_WRITE,
+        200: {"model": ForgetOut, "description": "a dry run: what `forget` would change; nothing was changed"},
+        202: {"description": "deleted (or forgotten, with `forget`); re-linking started"},
+    },
 )
-def remove_entity(project_id: str, kind: EntityKind, name: str, who: ViewerDep, svc: ServicesDep) -> RelinkJobOut:
+def remove_entity(
+    project_id: str,
+    kind: EntityKind,
+    name: str,
+    who: ViewerDep,
+    svc: ServicesDep,
+    response: Response,
+    forget: Annotated[
+        bool,
+        Query(
+            description="Also redact its names from the texts of every entry the caller may edit (the owner: every "
+            "entry they see; a coauthor: their own), which are re-chunked and embedded again."
+        ),
+    ] = False,
+    dry_run: Annotated[bool, Query(description="With `forget`: answer what would change, change nothing.")] = False,
+) -> RelinkJobOut | ForgetOut:
     """Delete the entity that answers to `name`: its declarations and its mentions in the entries the caller may see
-    (which stop listing it). The answer is the re-linking job that then unlinks its names from texts."""
+    (which stop listing it). The answer is the re-linking job that then unlinks its names from texts; with `forget`,
+    what was redacted, and the job."""
     require_writer(svc, project_id, who)
-    delete_entity(svc.graph, _editable(svc, project_id, who, kind, name), visibility_params(who))
-    return job_out(svc.relink_jobs.submit(project_id, who.user_id or ""))
+    if dry_run and not forget:
+        raise invalid_field("query", "dry_run", "dry_run applies to forget=true")
+    entity = _editable(svc, project_id, who, kind, name)
+    if not forget:
+        delete_entity(svc.graph, entity, visibility_params(who))
+        return job_out(svc.relink_jobs.submit(project_id, who.user_id or ""))
+    owner = role_of(svc.graph, project_id, who.user_id or "") == "owner"
+    plan = plan_forget(svc.graph, entity, who, owner)
+    relink = None
+    if dry_run:
+        response.status_code = 200
+    else:
+        try:
+            forget_entity(svc.graph, svc.embedder, plan, who)
+        except ValueError as exc:
+            raise invalid_field("path", "name", f"an entry could not be rewritten: {exc}") from exc
+        relink = job_out(svc.relink_jobs.submit(project_id, who.user_id or ""))
+    return ForgetOut(
+        dry_run=dry_run,
+        kind=kind,
+        name=entity.name,
+        names=plan.names,
+        entries=[RedactedEntryOut(entry_id=r.entry_id, occurrences=r.occurrences) for r in plan.entries],
+        declarations=plan.declarations,
+        not_editable=plan.not_editable,
+        relink=relink,
+    )
 
 
 @router.get(

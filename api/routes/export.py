@@ -1,4 +1,5 @@
-"""`GET /v1/projects/{p}/export`: the project as JSON Lines (graph/export.py), streamed, for its owner only.
+"""`GET /v1/projects/{p}/export`: the project as JSON Lines (graph/export.py), streamed, for its owner; with
+`own=true`, what the caller wrote, for any member (to take it with them before leaving).
 
 The owner gets what the owner may see, read through the same predicates as every other route: a coauthor's private
 entries and private declarations are not in it (docs/SECURITY.md, "Export").
@@ -6,12 +7,12 @@ entries and private declarations are not in it (docs/SECURITY.md, "Export").
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Query
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from api.deps import ProjectOwner, ServicesDep
+from api.deps import ServicesDep, ViewerDep, require_member, require_owner
 from api.models import ExportLineOut
 from graph.export import Scope, export_lines, project_exists
 
@@ -51,7 +52,8 @@ RESPONSES: dict[int | str, dict[str, Any]] = {
         "No bearer token, or one that is malformed, forged, expired or revoked.", "#/components/schemas/ErrorOut"
     ),
     403: _json_error(
-        "not the project's owner (also for a project that does not exist, so project ids cannot be probed)",
+        "not the project's owner (with `own`: not a member; also for a project that does not exist, so project ids "
+        "cannot be probed)",
         "#/components/schemas/ErrorOut",
     ),
     404: _json_error("no such project", "#/components/schemas/ErrorOut"),
@@ -87,8 +89,17 @@ RESPONSES: dict[int | str, dict[str, Any]] = {
 
 
 @router.get("/{project_id}/export", response_class=NDJSONDoc, response_model=None, responses=RESPONSES)
-def export_project(project_id: str, who: ProjectOwner, svc: ServicesDep) -> StreamingResponse:
+def export_project(
+    project_id: str,
+    who: ViewerDep,
+    svc: ServicesDep,
+    own: Annotated[
+        bool,
+        Query(description="Only what the caller wrote (their entries, declarations and rejections): any member may."),
+    ] = False,
+) -> StreamingResponse:
     """Streamed from one Neo4j result, so a large project never sits in memory."""
+    (require_member if own else require_owner)(svc, project_id, who)
     if not project_exists(svc.graph, project_id):
         raise HTTPException(404, "no such project")
-    return StreamingResponse(export_lines(svc.graph, project_id, Scope(who)), media_type=MEDIA_TYPE)
+    return StreamingResponse(export_lines(svc.graph, project_id, Scope(who, own=own)), media_type=MEDIA_TYPE)

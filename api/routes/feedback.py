@@ -8,7 +8,7 @@ from fastapi import APIRouter, HTTPException
 from api.deps import SearchBudget, ServicesDep, ViewerDep
 from api.models_telemetry import FeedbackIn, FeedbackOut
 from api.ratelimit import rate_limited
-from api.responses import errors
+from api.responses import errors, invalid_field
 from queries.telemetry.search_log import NoSuchSearch, NotInResults, feedback
 
 router = APIRouter(tags=["search"])
@@ -28,5 +28,5 @@ def post_feedback(body: FeedbackIn, who: ViewerDep, svc: ServicesDep) -> Feedbac
     except NoSuchSearch as exc:
         raise HTTPException(404, "no such search") from exc
     except NotInResults as exc:
-        raise HTTPException(422, str(exc)) from exc
+        raise invalid_field("body", "entry_id", str(exc)) from exc
     return FeedbackOut(search_id=body.search_id, entry_id=body.entry_id, position=body.position, recorded=recorded)

@@ -1,5 +1,5 @@
-"""`/v1/projects`: create a project (the caller owns it), the caller's projects, a project's name and hemisphere, and
-its members (owner manages them; a project always keeps at least one owner)."""
+"""`/v1/projects`: create a project (the caller owns it), the caller's projects, a project's name and hemisphere, its
+members (owner manages them; a project always keeps at least one owner), leaving one and deleting one."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from fastapi import APIRouter, HTTPException, Response
 
 from api.deps import ProjectMember, ProjectOwner, ServicesDep, ViewerDep, WriteBudget, require_owner
 from api.models import MemberIn, MemberOut, MembershipOut, ProjectIn, ProjectOut, ProjectPatch
+from api.models_forgetting import LeaveIn, LeaveOut, ProjectDeletedOut
 from api.ratelimit import rate_limited
 from api.responses import ErrorOut, errors
 from graph.members import (
@@ -21,6 +22,9 @@ from graph.members import (
     projects_of,
     update_project,
 )
+from graph.project_deletion import delete_project, visible_entries
+from graph.visibility import visibility_params
+from ingest.departure import NotMember, leave_project
 
 router = APIRouter(prefix="/v1/projects", tags=["projects"])
 
@@ -103,3 +107,41 @@ def delete_member(project_id: str, user_id: str, who: ProjectOwner, svc: Service
     if before is None:
         raise HTTPException(404, "no such member")
     return Response(status_code=204)
+
+
+@router.post(
+    "/{project_id}/leave",
+    response_model=LeaveOut,
+    dependencies=[WriteBudget],
+    responses={**errors(403), **_CONFLICT, **rate_limited("the caller's write budget is spent")},
+)
+def leave(project_id: str, body: LeaveIn, who: ViewerDep, svc: ServicesDep) -> LeaveOut:
+    """Leave the project; with `delete_entries`, first delete every entry the caller wrote in it (each with what it
+    alone left behind) and the names they declared or rejected. The only owner cannot leave (409), and then nothing
+    is deleted."""
+    try:
+        gone = leave_project(svc.graph, svc.embedder, project_id, who.user_id or "", body.delete_entries)
+    except NotMember as exc:
+        raise HTTPException(403, "not a member of this project") from exc
+    except LastOwner as exc:
+        raise HTTPException(409, LAST_OWNER + ", or delete the project") from exc
+    return LeaveOut(
+        project_id=project_id,
+        role=gone.role,
+        entries_deleted=gone.entries_deleted,
+        declarations_deleted=gone.declarations_deleted,
+    )
+
+
+@router.delete(
+    "/{project_id}",
+    response_model=ProjectDeletedOut,
+    dependencies=[WriteBudget],
+    responses={**errors(403), **rate_limited("the caller's write budget is spent")},
+)
+def remove_project(project_id: str, who: ProjectOwner, svc: ServicesDep) -> ProjectDeletedOut:
+    """Delete the project and everything in it and derived from it, every author's entries included; owner only.
+    Answers how many of the entries the caller could see went. Cut short, it is finished by asking again."""
+    seen = visible_entries(svc.graph, project_id, visibility_params(who))
+    removed = delete_project(svc.graph, project_id)
+    return ProjectDeletedOut(project_id=project_id, entries_deleted=seen, members_removed=removed["members"])

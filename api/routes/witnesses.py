@@ -27,7 +27,7 @@ from api.errors import NOT_FOUND
 from api.models import EntryOut, WitnessEntryIn, WitnessGrantOut, WitnessIn, WitnessOut, WitnessSearchRequest, WriteOut
 from api.models_search import SearchResponseOut
 from api.ratelimit import rate_limited
-from api.responses import errors
+from api.responses import errors, invalid_field
 from api.routes.entries import EntryIdPath, entry_out, record_or_422, write_record
 from api.services import Services
 from api.telemetry import after_search
@@ -53,7 +53,7 @@ def invite_witness(project_id: str, body: WitnessIn, who: ViewerDep, svc: Servic
     require_owner(svc, project_id, who)
     chapter = body.period_id or period_id(project_id, body.period or "")
     if is_automatic(chapter):
-        raise HTTPException(422, AUTOMATIC_NOT_SHARED)
+        raise invalid_field("body", "period_id" if body.period_id else "period", AUTOMATIC_NOT_SHARED)
     grant_id = create_grant(
         svc.graph,
         project_id,

@@ -9,7 +9,7 @@ MATCH (d:Declaration)-[:DECLARES]->(n) WHERE d.project_id = $project_id AND (
   })
   OR ($witness_period_id IS NOT NULL AND d.intimacy = 'public'
       AND EXISTS { MATCH (:Period {id: $witness_period_id, project_id: d.project_id}) })
-)
+) AND ($own_author IS NULL OR d.author_id = $own_author)
 RETURN n.id AS entity_id, n.kind AS kind, d.name AS name, d.aliases AS aliases, d.intimacy AS audience,
        d.author_id AS author, toString(d.created_at) AS created_at
 ORDER BY d.created_at, n.id, d.intimacy, coalesce(d.author_id, '')

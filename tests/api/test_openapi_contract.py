@@ -4,6 +4,8 @@ nothing."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -80,3 +82,35 @@ def test_rerank_without_a_reranker_keeps_the_order_and_says_so(
         assert any("no reranker is configured" in w for w in fast["warnings"])
         hyde = client.post("/v1/search", headers=headers, json={"q": "croquetas", "project_id": project, "hyde": True})
         assert hyde.status_code == 422 and hyde.json()["detail"][0]["type"] == "extra_forbidden"
+
+
+def _module_strings(tree: ast.Module) -> set[str]:
+    return {
+        t.id
+        for node in tree.body
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+        for t in node.targets
+        if isinstance(t, ast.Name)
+    }
+
+
+def test_every_422_a_handler_raises_has_the_documented_field_error_shape() -> None:
+    """A 422 is documented as a list of field errors; a handler that raised one with a sentence would answer a body
+    its own schema rejects."""
+    sentences = []
+    for path in sorted(Path("api").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        constants = _module_strings(tree)
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "HTTPException"):
+                continue
+            if len(node.args) < 2 or not (isinstance(node.args[0], ast.Constant) and node.args[0].value == 422):
+                continue
+            detail = node.args[1]
+            if (
+                isinstance(detail, (ast.Constant, ast.JoinedStr, ast.BinOp))
+                or (isinstance(detail, ast.Call) and getattr(detail.func, "id", None) == "str")
+                or (isinstance(detail, ast.Name) and detail.id in constants)
+            ):
+                sentences.append(f"{path}:{node.lineno}")
+    assert not sentences, f"422 raised with a sentence instead of field errors (use invalid_field): {sentences}"

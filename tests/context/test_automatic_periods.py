@@ -144,7 +144,7 @@ def test_an_automatic_chapter_is_never_shared_with_a_witness(
     project, owner = chaptered["project"], chaptered["owner"]
     month = _listed(graph, project, owner)["2023-05"]["id"]
     refused = client.post(f"/v1/projects/{project}/witnesses", json={"period_id": month}, headers=auth(owner))
-    assert refused.status_code == 422 and "automatic" in refused.json()["detail"]
+    assert refused.status_code == 422 and "automatic" in refused.json()["detail"][0]["msg"]
     declared = _listed(graph, project, owner)["Viaje a Vigo"]["id"]
     granted = client.post(f"/v1/projects/{project}/witnesses", json={"period_id": declared}, headers=auth(owner))
     assert granted.status_code == 201

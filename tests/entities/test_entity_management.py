@@ -4,7 +4,6 @@ and a reader or a writer probing hidden names learns nothing from the answer."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -15,6 +14,7 @@ from api.cli import main
 from graph.db import Graph
 from graph.members import set_member
 from ingest.pipeline import IngestReport
+from tests.relink_jobs import wait_relinked
 
 Headers = Callable[[str], dict[str, str]]
 MENTIONED = "MATCH (:Entry {id: $entry})-[m:MENTIONS]->(n) RETURN n.id AS id, m.name AS name ORDER BY id"
@@ -55,13 +55,7 @@ def house(graph: Graph, prefix: str, ingest: Callable[..., IngestReport]) -> dic
 
 
 def wait(client: TestClient, headers: dict[str, str], project: str, job: dict[str, Any]) -> dict[str, Any]:
-    for _ in range(600):
-        job = client.get(f"/v1/projects/{project}/relink/{job['job_id']}", headers=headers).json()
-        if job["status"] in ("done", "failed"):
-            assert job["status"] == "done", job
-            return job
-        time.sleep(0.1)
-    raise AssertionError(f"re-linking did not finish: {job}")
+    return wait_relinked(client, headers, project, job["job_id"])
 
 
 def persons_of(client: TestClient, headers: dict[str, str], entry: str) -> list[str]:

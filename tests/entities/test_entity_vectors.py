@@ -15,6 +15,7 @@ from graph.entity_vectors import refresh_project
 from graph.members import set_member
 from graph.visibility import Viewer, visibility_params
 from inference.embedders import CheckedEmbedder
+from ingest.pipeline import Ingestor
 from queries.entities.similar import similar
 
 CIRCLE = [
@@ -109,6 +110,22 @@ def test_reader_view_never_moves_with_hidden_entries(
     refresh_project(graph, band["project"], slug)
     rebuilt = _similar(graph, band, "reader", slug)
     assert rebuilt and dict((n, e) for n, _, e in rebuilt)["Juan"] == 2  # m2, m3: m1 is private now
+
+
+def test_an_entry_written_and_deleted_between_refreshes_leaves_every_vector_as_it_was(
+    graph: Graph, band: dict[str, str], embedder: CheckedEmbedder, ingest: Callable[..., Any]
+) -> None:
+    """The write drops the variants the entry fed; the refresh must rebuild them even though the entity's sources
+    are, once the entry is gone, exactly what they were at the last refresh."""
+    slug = embedder.slug
+    before = {u: _similar(graph, band, u, slug) for u in ("owner", "reader")}
+    assert before["reader"]
+    written = [("tmp", "2016-01", ["Pep", "Marta"], [], "Pep y Marta.")]
+    assert not ingest(_records(band["project"], band["owner"], written, "circle")).errors
+    assert Ingestor(graph, embedder).delete(f"{band['project']}/tmp")
+    assert _similar(graph, band, "reader", slug) == []  # Pep's variants left with the delete
+    refresh_project(graph, band["project"], slug)
+    assert {u: _similar(graph, band, u, slug) for u in ("owner", "reader")} == before
 
 
 def test_outsiders_and_unknown_names(graph: Graph, band: dict[str, str], embedder: CheckedEmbedder) -> None:

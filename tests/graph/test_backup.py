@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -101,6 +102,9 @@ def test_backup_restore_and_one_home_one_server(
 ) -> None:
     port_a, port_b = _free_port(), _free_port()
     local_a, runtime_a = servers(tmp_path / "home-a", port_a)
+    local_b, runtime_b = servers(tmp_path / "home-b", port_b)
+    pool = ThreadPoolExecutor(1)
+    starting_b = pool.submit(runtime_b.start)  # an empty installation for the import below, started meanwhile
     assert runtime_a.start().running
     graph_a = _graph(local_a)
     try:
@@ -164,12 +168,11 @@ def test_backup_restore_and_one_home_one_server(
         with pytest.raises(RuntimeProblem, match="not empty"):
             backup(local_a, tmp_path / "backup")
 
-        local_b, runtime_b = servers(tmp_path / "home-b", port_b)
         # A family leaving with its data: export from A, import into B while B is an empty installation; the
         # searches give the same ids and B's export is A's, byte for byte.
         exported = tmp_path / "family.jsonl"
         assert _memora(local_a.home, "export", "--project", PROJECT, "--out", str(exported)).returncode == 0
-        assert runtime_b.start().running
+        assert starting_b.result().running
         imported = _memora(local_b.home, "import", str(exported))
         assert imported.returncode == 0, imported.stderr
         graph_b = _graph(local_b)
@@ -202,6 +205,7 @@ def test_backup_restore_and_one_home_one_server(
         assert restore(local_b, tmp_path / "backup", force=True)["restored"] == str(local_b.home)
     finally:
         graph_a.driver.close()
+        pool.shutdown()
     runtime_a.stop()
     assert runtime_o.status().detail == "stopped", "a free port is not another's server"
     print(

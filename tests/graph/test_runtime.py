@@ -1,9 +1,11 @@
-"""The managed Neo4j runtime: clear errors when Java or Maven is missing or the port is taken, and data that
-survives a restart (a second server in its own MEMORA_HOME, on its own port)."""
+"""The managed Neo4j runtime: clear errors when Java or Maven is missing or the port is taken, data that survives a
+restart (a second server in its own MEMORA_HOME, on its own port), and one server when two processes start it at
+once."""
 
 from __future__ import annotations
 
 import socket
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,18 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def _servers_of(home: Path) -> int:
+    """Neo4j processes running with this home, however they were started."""
+    flag = f"--home-dir={home}".encode()
+    count = 0
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            count += flag in cmdline.read_bytes().split(b"\0")
+        except OSError:
+            continue
+    return count
 
 
 def test_missing_java_is_reported_with_what_to_do(
@@ -56,7 +70,9 @@ def test_a_busy_port_is_reported(tmp_path: Path, settings: Settings) -> None:
             Neo4jRuntime(local).start()
 
 
-def test_data_survives_a_restart_and_the_default_password_is_gone(tmp_path: Path, settings: Settings) -> None:
+def test_data_survives_a_restart_two_starts_share_one_server_and_the_password_changes(
+    tmp_path: Path, settings: Settings
+) -> None:
     if not (settings.cache_dir / f"neo4j-{settings.neo4j_version}" / "lib").exists():
         pytest.skip("Neo4j jars not cached on this machine (the managed server was never started here)")
     port = _free_port()
@@ -80,7 +96,10 @@ def test_data_survives_a_restart_and_the_default_password_is_gone(tmp_path: Path
         with pytest.raises(AuthError), GraphDatabase.driver(local.bolt_uri, auth=("neo4j", "neo4j")) as drv:
             drv.verify_connectivity()
         assert not runtime.stop().running
-        assert runtime.start().running
+        with ThreadPoolExecutor(2) as pool:
+            starts = list(pool.map(lambda _: Neo4jRuntime(local).start(), range(2)))
+        assert all(s.running for s in starts) and starts[0].pid == starts[1].pid == runtime.pid()
+        assert _servers_of(tmp_path / "home" / "neo4j") == 1
         with GraphDatabase.driver(local.bolt_uri, auth=("neo4j", password)) as drv:
             records, _, _ = drv.execute_query("MATCH (s:Survivor) RETURN s.name AS name")
         assert [r["name"] for r in records] == ["Berlín"]

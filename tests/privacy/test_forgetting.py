@@ -19,34 +19,9 @@ from graph.settings import Settings
 from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
 from ingest.summary_jobs import Summaries
+from tests.graph_grep import grep_graph
 
-# Every string, or string in a list, of every node and relationship property that contains one of the needles.
-GREP = """
-CALL {
-  MATCH (n) UNWIND keys(n) AS k WITH n[k] AS v, labels(n)[0] + '.' + k AS where RETURN v, where
-  UNION ALL
-  MATCH ()-[r]->() UNWIND keys(r) AS k WITH r[k] AS v, type(r) + '.' + k AS where RETURN v, where
-}
-WITH where, CASE WHEN v IS :: LIST<ANY> THEN v ELSE [v] END AS values
-UNWIND values AS value
-WITH where, toLower(toString(value)) AS text
-UNWIND $needles AS needle
-WITH where, needle, text WHERE text CONTAINS needle
-RETURN needle, collect(DISTINCT where) AS places
-"""
 WORD, NAME, CHAPTER = "Xilofonista", "Remedios Zubiaurre", "Viaje a Oporto"
-
-
-# The one place ids outlive their entry: the generation steps kept views catch up from (graph/generations.py) must
-# name the entries and entities that changed so that caches drop them; they are pruned after a bounded number of
-# later writes.
-CATCH_UP = {"GenerationStep.entry_ids", "GenerationStep.entity_ids"}
-
-
-def _grep(graph: Graph, needles: list[str]) -> dict[str, list[str]]:
-    rows = graph.read(GREP, {"needles": [n.lower() for n in needles]})
-    found = {r["needle"]: sorted(set(r["places"]) - CATCH_UP) for r in rows}
-    return {needle: places for needle, places in found.items() if places}
 
 
 @pytest.fixture()
@@ -107,7 +82,7 @@ def test_a_deleted_entry_leaves_no_trace_in_the_graph(
     assert summaries.for_viewer(viewer, project, None) is not None
     refresh_project(graph, project, embedder.slug)
     needles = [WORD, NAME, "Oporto", gone]
-    before = _grep(graph, needles)
+    before = grep_graph(graph, needles)
     assert set(before) == {n.lower() for n in needles}, before  # the grep sees every trace while the entry exists
     assert "SearchLog.result_ids" in before[gone.lower()] and "Summary.text" in before[WORD.lower()]
     assert "EntityVector.name" in before[NAME.lower()] and "Period.id" in before["oporto"]
@@ -115,7 +90,7 @@ def test_a_deleted_entry_leaves_no_trace_in_the_graph(
     deleted = logged.delete(f"/v1/entries/{gone}", headers=headers)
     assert deleted.status_code == 200, deleted.text
 
-    assert _grep(graph, needles) == {}
+    assert grep_graph(graph, needles) == {}
     # What the remaining entry gives is kept: Josep, his vector, the project summary rebuilt without the entry.
     assert graph.read("MATCH (x:Person {project_id: $p}) RETURN collect(x.name) AS n", {"p": project})[0]["n"] == [
         "Josep"
@@ -126,6 +101,40 @@ def test_a_deleted_entry_leaves_no_trace_in_the_graph(
     )[0]["n"]
     rebuilt = summaries.for_viewer(viewer, project, None)
     assert rebuilt is not None and "bicicleta" in rebuilt["text"] and WORD not in rebuilt["text"]
-    assert _grep(graph, needles) == {}
+    assert grep_graph(graph, needles) == {}
     emptied = summaries.for_viewer(viewer, project, period_id(project, CHAPTER))
     assert emptied is not None and emptied["entry_count"] == 0 and not emptied["text"]
+
+
+def test_an_edit_that_drops_a_name_and_a_chapter_leaves_neither_behind(
+    graph: Graph, embedder: CheckedEmbedder, prefix: str, ingest: Callable[..., Any]
+) -> None:
+    project, owner = f"{prefix}p", f"{prefix}owner"
+    set_member(graph, project, owner, "owner")
+
+    def entry(key: str, text: str, persons: list[str], **extra: Any) -> dict[str, Any]:
+        return {
+            "entry_id": f"{project}/{key}",
+            "project_id": project,
+            "author": owner,
+            "intimacy": "circle",
+            "occurred_on": "1999-08-02",
+            "text": text,
+            "persons": persons,
+            **extra,
+        }
+
+    edited = entry("edited", f"{NAME} lloró con Josep junto al río.", [NAME, "Josep"], period=CHAPTER)
+    other = entry("other", "Josep arregló la bicicleta.", ["Josep"])
+    assert not ingest([edited, other]).errors
+    refresh_project(graph, project, embedder.slug)
+    Summaries(graph, embedder).for_viewer(Viewer(user_id=owner), project, period_id(project, CHAPTER))
+    needles = [NAME, "oporto"]
+    assert set(grep_graph(graph, needles)) == {n.lower() for n in needles}
+
+    rewritten = {k: v for k, v in edited.items() if k != "period"}
+    assert not ingest([{**rewritten, "text": "Lloramos con Josep junto al río.", "persons": ["Josep"]}]).errors
+
+    assert grep_graph(graph, needles) == {}
+    persons = graph.read("MATCH (x:Person {project_id: $p}) RETURN collect(x.name) AS n", {"p": project})[0]["n"]
+    assert persons == ["Josep"]

@@ -23,6 +23,7 @@ first difference in each, the mutations and the world.
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, replace
@@ -52,9 +53,11 @@ from inference.embedders import CheckedEmbedder
 from ingest.pipeline import Ingestor, IngestReport
 from queries.search.door import hybrid_search
 from queries.search.request import CHANNELS, AccessDenied, Scope, SearchOptions
-from tests.budget import examples
+from tests.budget import examples, spent
 from tests.conftest import CLEANUP, SUMMARY
 from tests.design_rule import member_may_see, witness_may_see
+from tests.snapshot_diff import changed_paths, first_difference
+from tests.snapshot_diff import plain as _plain
 
 pytestmark = pytest.mark.slow
 
@@ -91,7 +94,7 @@ QUERIES: tuple[tuple[str, str, tuple[str, ...], float], ...] = (
 PER_PROJECT = ("fulltext", "all", "with", "like", "top")  # also run with a single project in scope
 OVER_HTTP = ("all", "alias", "like")  # also through POST /v1/search (the witness: every query through its link)
 PROBED_NAMES = ("Evander Lusk", "Odile", "Quintina", "Secretina", "papá")
-MAX_EXAMPLES = examples(15)
+MAX_EXAMPLES = examples(8)
 SANITY_WORLDS = 2  # the first worlds of a run are also snapshotted twice before any change
 # Bookkeeping of the stored entry that changes whenever an entry is re-derived, shown by no endpoint.
 BOOKKEEPING = ("created_at", "updated_at", "content_hash")
@@ -274,11 +277,6 @@ def declare_entity(graph: Graph, project_id: str, name: str, aliases: tuple[str,
 # --- snapshots ------------------------------------------------------------------------------------------------------
 
 
-def _plain(value: Any) -> Any:
-    """A deterministic, comparable copy (neo4j dates as ISO strings)."""
-    return json.loads(json.dumps(value, default=str, sort_keys=True, ensure_ascii=False))
-
-
 def _response(resp: Any) -> Any:
     """Status and body of an HTTP answer; latency and a search's random id are not observations of the data."""
     try:
@@ -434,36 +432,6 @@ class Reader:
         return out
 
 
-def _short(value: Any, limit: int = 240) -> str:
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
-    return text if len(text) <= limit else text[:limit] + " …"
-
-
-def first_difference(a: Any, b: Any, path: str = "") -> str:
-    """Where two snapshots of one read path first differ, and how."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        for key in sorted(set(a) | set(b)):
-            if key not in a or key not in b:
-                return f"{path}.{key}: {_short(a.get(key, '<absent>'))} -> {_short(b.get(key, '<absent>'))}"
-            if a[key] != b[key]:
-                return first_difference(a[key], b[key], f"{path}.{key}")
-    if isinstance(a, list) and isinstance(b, list):
-        for n, (x, y) in enumerate(zip(a, b, strict=False)):
-            if x != y:
-                return first_difference(x, y, f"{path}[{n}]")
-        if len(a) != len(b):
-            return f"{path}: {len(a)} items -> {len(b)} items, e.g. {_short((a if len(a) > len(b) else b)[-1])}"
-    return f"{path or '(value)'}: {_short(a)} -> {_short(b)}"
-
-
-def changed_paths(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
-    return [
-        f"{key}\n      {first_difference(before.get(key), after.get(key))}"
-        for key in sorted(set(before) | set(after))
-        if before.get(key) != after.get(key)
-    ]
-
-
 def _diagnosis(label: str, changed: list[str], context: str) -> str:
     shown = "\n  ".join(changed[:20])
     more = f"\n  … and {len(changed) - 20} more" if len(changed) > 20 else ""
@@ -475,11 +443,13 @@ def _diagnosis(label: str, changed: list[str], context: str) -> str:
 
 @pytest.fixture(scope="module", autouse=True)
 def _report() -> Iterator[None]:
+    since = time.monotonic()
     yield
     SUMMARY.append(
         f"privacy invariance: {TALLY['worlds']} worlds, {TALLY['snapshots']} (viewer, read path) "
         f"snapshots compared, {TALLY['changed']} changed (a failing world counts again when hypothesis "
         f"replays it)"
+        f" {spent(since)}"
     )
 
 

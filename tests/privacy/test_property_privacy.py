@@ -9,6 +9,7 @@ what") without looking at the Cypher predicate. A leak or an over-restriction in
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -35,7 +36,7 @@ from inference.embedders import CheckedEmbedder
 from ingest.pipeline import IngestReport
 from queries.search.door import hybrid_search
 from queries.search.request import AccessDenied, Filters, Scope, SearchOptions
-from tests.budget import examples
+from tests.budget import examples, spent
 from tests.conftest import CLEANUP, SUMMARY
 from tests.design_rule import member_may_see, witness_may_see
 
@@ -66,7 +67,7 @@ FILLERS = (
     "il est resté dans la voiture tout l'été",
 )
 FULLTEXT_ONLY = ("fulltext",)
-MAX_EXAMPLES = examples(40)
+MAX_EXAMPLES = examples(30)
 
 TALLY = {"worlds": 0, "checks": 0, "failing": 0}
 
@@ -199,10 +200,12 @@ class Checker:
 
 @pytest.fixture(scope="module", autouse=True)
 def _report() -> Iterator[None]:
+    since = time.monotonic()
     yield
     SUMMARY.append(
         f"property privacy: {TALLY['worlds']} worlds, {TALLY['checks']} (viewer, entry, read path) "
         f"cases, {TALLY['failing']} leaks (failing examples, shrinking included)"
+        f" {spent(since)}"
     )
 
 

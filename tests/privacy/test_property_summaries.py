@@ -9,6 +9,7 @@ entries of its scope the viewer may see."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -26,7 +27,7 @@ from inference.embedders import CheckedEmbedder
 from ingest.pipeline import IngestReport
 from ingest.summary_jobs import Summaries
 from queries.context.chapter import chapter_context
-from tests.budget import examples
+from tests.budget import examples, spent
 from tests.conftest import CLEANUP, SUMMARY
 from tests.privacy.test_property_privacy import CHAPTERS, KEYWORD, NAMES, Names, Who, World, can_see, records, worlds
 
@@ -39,10 +40,12 @@ TALLY = {"worlds": 0, "checks": 0}
 
 @pytest.fixture(scope="module", autouse=True)
 def _report() -> Iterator[None]:
+    since = time.monotonic()
     yield
     SUMMARY.append(
         f"property privacy of summaries and chapter bundles: {TALLY['worlds']} worlds, "
         f"{TALLY['checks']} (viewer, entry, output) cases"
+        f" {spent(since)}"
     )
 
 
