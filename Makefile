@@ -5,10 +5,9 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 export MEMORA_HOME ?= $(CURDIR)/.memora
 PYTEST_ARGS ?=
-# Worker processes for the parallel part of `make test`: 3 on a 2-core machine (the tests wait for Neo4j, their
-# own servers and subprocesses; a third worker fills those waits on a warm installation, while a clean clone showed
-# no gain: docs/BENCHMARKS.md, "Test suite").
-TEST_WORKERS ?= 3
+# Worker processes for the parallel part of `make test`: 2 on a 2-core machine (a third showed no gain in a clean
+# clone and adds contention to the tests that wait on a clock: docs/BENCHMARKS.md, "Test suite").
+TEST_WORKERS ?= 2
 # make eval EVAL_ARGS='--data /path/to/bench' adds the external dev sets (or set MEMORA_BENCH_DATA)
 EVAL_ARGS ?=
 # make bench-scale SCALE_ARGS='--sizes 1000,10000,100000 --embedder hash' (see docs/evaluation.md, "Scale benchmark")

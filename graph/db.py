@@ -37,6 +37,7 @@ from neo4j.exceptions import (
 )
 
 from graph.kept import Kept
+from graph.plan_cache import one_plan
 from graph.runtime import Neo4jRuntime
 from graph.settings import Settings, get_settings
 
@@ -127,8 +128,9 @@ class Graph:
         """A read in read mode: on a cluster it runs on a secondary, and the server refuses any write in it. It is
         sent auto-commit, one round trip without BEGIN and COMMIT (a search reads three to six times in a row:
         docs/BENCHMARKS.md). A failure the driver calls retryable (a server restarting, a leader changing) sends it
-        again in a managed read transaction, which retries within MEMORA_NEO4J_RETRY_SECONDS."""
-        p = dict(params or {})
+        again in a managed read transaction, which retries within MEMORA_NEO4J_RETRY_SECONDS. Parameters travel as
+        one map (graph/plan_cache.py), so the statement is planned once whatever their values."""
+        query, p = one_plan(query, params)
         try:
             with self.session(read=True) as session:
                 return list(session.run(query, p))
@@ -139,7 +141,9 @@ class Graph:
             return session.execute_read(_collect, query, p)
 
     def write(self, query: str, params: Mapping[str, Any] | None = None) -> list[Record]:
-        return self.transact(lambda tx: _collect(tx, query, dict(params or {})))
+        """One statement in a write transaction, its parameters sent as one map like a read's."""
+        query, p = one_plan(query, params)
+        return self.transact(lambda tx: _collect(tx, query, p))
 
     def transact(self, work: Callable[[ManagedTransaction], T], timeout: float | None = None) -> T:
         """Several statements in one write transaction (a lock taken by the first holds for the next; the whole
