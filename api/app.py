@@ -38,6 +38,7 @@ from api.routes import (
 from api.routes import similar as similar_routes
 from api.routes import summaries as summary_routes
 from api.services import Services
+from api.warmup import WarmStart
 from graph.entity_vectors import VectorWorker
 from graph.settings import get_settings
 from ingest.embedding_jobs import Worker, current_state
@@ -105,13 +106,17 @@ async def _background(svc: Services, worker: bool) -> AsyncIterator[None]:
         vectors.stop()
 
 
-def create_app(services: Services | None = None, worker: bool = False) -> FastAPI:
-    """The service; with `worker`, a background thread embeds pending chunks (and a migration's target). Raises
-    `JwtConfigError` when the MEMORA_AUTH_* settings are incomplete (at startup, not on the first JWT)."""
+def create_app(services: Services | None = None, worker: bool = False, warm: bool = False) -> FastAPI:
+    """The service; with `worker`, a background thread embeds pending chunks (and a migration's target); with
+    `warm`, `/ready` answers 503 `warming` until the read statements are planned and the model loaded
+    (api/warmup.py). Raises `JwtConfigError` when the MEMORA_AUTH_* settings are incomplete (at startup, not on the
+    first JWT)."""
     svc = services or Services(get_settings())
 
     @asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if warm:
+            app.state.warm_start = WarmStart(svc).start()
         with blas_threads(svc.settings.blas_threads):
             async with _background(svc, worker):
                 yield

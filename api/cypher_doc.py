@@ -35,10 +35,10 @@ _OPEN = {"WITH", "MATCH", "OPTIONAL MATCH", "UNWIND", "WHERE"}
 _ENDS = re.compile(r"\b(RETURN|SET|DELETE|REMOVE|MERGE|CREATE|FOREACH|YIELD)\b")
 
 
-def modules() -> list[str]:
-    """Every module of the packages that hold Cypher, subpackages included, in name order."""
+def modules(packages: tuple[str, ...] = PACKAGES) -> list[str]:
+    """Every module of the packages that hold Cypher (or of `packages`), subpackages included, in name order."""
     names: list[str] = []
-    for package_name in PACKAGES:
+    for package_name in packages:
         package = importlib.import_module(package_name)
         names += [info.name for info in pkgutil.walk_packages(package.__path__, prefix=f"{package_name}.")]
     return sorted(names)
@@ -65,11 +65,11 @@ def _last_clause(text: str) -> str | None:
     return last
 
 
-def named_strings() -> dict[str, str]:
+def named_strings(packages: tuple[str, ...] = PACKAGES) -> dict[str, str]:
     """Every module-level string constant of the Cypher packages, keyed `module.NAME` under the module that assigns
     it (a constant imported into another module is not listed again there)."""
     found: dict[str, str] = {}
-    for module_name in modules():
+    for module_name in modules(packages):
         module = importlib.import_module(module_name)
         own = _assigned(module)
         for name, value in vars(module).items():
@@ -78,9 +78,9 @@ def named_strings() -> dict[str, str]:
     return found
 
 
-def named_statements() -> dict[str, str]:
+def named_statements(packages: tuple[str, ...] = PACKAGES) -> dict[str, str]:
     """The statements among the named strings."""
-    return {key: text for key, text in sorted(named_strings().items()) if is_statement(text)}
+    return {key: text for key, text in sorted(named_strings(packages).items()) if is_statement(text)}
 
 
 def _assigned(module: object) -> set[str]:

@@ -357,9 +357,10 @@ class HealthOut(BaseModel):
 
 
 class ReadyOut(BaseModel):
-    """Readiness: 200 `ready` when Neo4j answers, 503 `unavailable` (with a reason and Retry-After) when not."""
+    """Readiness: 200 `ready` when Neo4j answers and the warm start (if any) is done; 503 `unavailable` or `warming`
+    (with a reason and Retry-After) otherwise."""
 
-    status: Literal["ready", "unavailable"]
+    status: Literal["ready", "unavailable", "warming"]
     neo4j: Literal["up", "down"]
     detail: str | None = None
 

@@ -115,6 +115,12 @@ class Settings(BaseSettings):
         "docs/BENCHMARKS.md; 0 disables.",
     )
     embed_worker: bool = Field(default=True, description="Run the background embedding worker inside `serve`.")
+    warm_start: bool = Field(
+        default=True,
+        description="`serve` plans the read statements and loads the embedding model before `/ready` answers 200 "
+        "(503 `warming` until then), so the first search does not pay for them; `mcp` does the same beside its "
+        "first requests.",
+    )
     blas_threads: int = Field(
         default=1,
         ge=0,

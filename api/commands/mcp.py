@@ -59,6 +59,10 @@ def cmd_mcp(args: argparse.Namespace, settings: Settings) -> int:
         return 2
     graph = connect(settings)
     svc = Services(settings, graph=graph)
+    if settings.warm_start:  # beside the handshake: an agent's first call finds the statements planned or planning
+        from api.warmup import WarmStart
+
+        WarmStart(svc).start()
     if args.transport == "stdio":
         from api.mcp.server import run_stdio
 

@@ -17,7 +17,7 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     if not auth_config_ok(settings):
         return 2
     graph = connect(settings)
-    app = create_app(Services(settings, graph=graph), worker=settings.embed_worker)
+    app = create_app(Services(settings, graph=graph), worker=settings.embed_worker, warm=settings.warm_start)
     uvicorn.run(app, host=args.host or settings.api_host, port=args.port or settings.api_port, log_level="info")
     return 0
 

@@ -2,14 +2,16 @@
 
 `/health` answers 200 while the process serves, saying whether Neo4j answers (`neo4j: down` means degraded, not dead:
 restarting the service would not bring the graph back). `/ready` answers 503 with Retry-After while Neo4j is
-unreachable, so a load balancer or readiness probe stops sending traffic until the graph is back.
+unreachable, so a load balancer or readiness probe stops sending traffic until the graph is back, and while a served
+process warms up (api/warmup.py), so that its first searches are not the ones that plan statements and load the
+model.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from api.deps import ServicesDep
@@ -21,6 +23,8 @@ from graph.db import UNAVAILABLE
 router = APIRouter(tags=["health"])
 PING = "RETURN 1 AS ok"
 UNREACHABLE = "the graph database is unreachable; retry later"
+WARMING = "the service is planning its statements and loading its model; retry shortly"
+WARMING_RETRY_SECONDS = 1
 
 
 def _neo4j_up(svc: Services) -> bool:
@@ -45,16 +49,22 @@ def health(svc: ServicesDep) -> HealthOut:
 _READY_503: dict[int | str, dict[str, Any]] = {
     503: {
         "model": ReadyOut,
-        "description": "Neo4j is unreachable; retry after `Retry-After` seconds.",
+        "description": "Neo4j is unreachable, or the service is still warming up; retry after `Retry-After` seconds.",
         "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "seconds"}},
     }
 }
 
 
 @router.get("/ready", response_model=ReadyOut, responses=_READY_503)
-def ready(svc: ServicesDep) -> ReadyOut | JSONResponse:
-    """Readiness: 200 when the graph answers, 503 (with Retry-After and a reason) when it does not."""
-    if _neo4j_up(svc):
+def ready(svc: ServicesDep, request: Request) -> ReadyOut | JSONResponse:
+    """Readiness: 200 when the graph answers and the warm start is done, 503 (with Retry-After and a reason) when
+    not."""
+    if not _neo4j_up(svc):
+        body = ReadyOut(status="unavailable", neo4j="down", detail=UNREACHABLE)
+        retry = RETRY_AFTER_SECONDS
+    elif (warm := getattr(request.app.state, "warm_start", None)) is not None and not warm.ready.is_set():
+        body = ReadyOut(status="warming", neo4j="up", detail=WARMING)
+        retry = WARMING_RETRY_SECONDS
+    else:
         return ReadyOut(status="ready", neo4j="up")
-    body = ReadyOut(status="unavailable", neo4j="down", detail=UNREACHABLE)
-    return JSONResponse(status_code=503, content=body.model_dump(), headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+    return JSONResponse(status_code=503, content=body.model_dump(), headers={"Retry-After": str(retry)})

@@ -158,6 +158,12 @@ def bm25(
     return hits[:limit]
 
 
+def forms(stmt: str) -> list[str]:
+    """What this module may send for the named statement `stmt`: itself, and its scored form when it is a keyword
+    candidate statement (a warm start plans both)."""
+    return [stmt, scored(stmt)] if _CANDIDATE in stmt else [stmt]
+
+
 @lru_cache(maxsize=32)
 def scored(stmt: str) -> str:
     """The candidate statement `stmt` (`statement` or `among_statement`) with BM25 scored inside it."""
