@@ -2,11 +2,12 @@
 
     .venv/bin/python bench/bench_plan_cache.py [--set diary-es|locomo] [--data DIR] [--queries 80] [--rounds 2]
 
-Ingests the set (the evaluation's loader and embedder), then alternates two arms in this process, each round
+Ingests the set (the evaluation's loader and embedder), then alternates three arms in this process, each round
 starting with Neo4j's plan caches emptied (`db.clearQueryCaches()`) and a new database handle (nothing kept
 about the data, as in a new service process; loaded models stay): `one map` sends every statement's parameters as
 one map (graph/plan_cache.py, the service's way), `per value` sends them one by one, so Neo4j plans a statement
-again for each new combination of parameter types and size buckets. Each round runs the set's first `--queries`
+again for each new combination of parameter types and size buckets; `one map, warm start` runs the service's warm
+start (api/warmup.py) first, as `memora serve` does before `/ready`. Each round runs the set's first `--queries`
 questions through the search door as the evaluation user, the result and query-vector caches off, and prints the
 first search, the percentiles of the rest, and how many searches took over a second.
 """
@@ -29,6 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import graph.db as db  # noqa: E402
 from api.cli import connect  # noqa: E402
 from api.evaluation import EVAL_USER  # noqa: E402
+from api.services import Services  # noqa: E402
+from api.warmup import warm  # noqa: E402
 from bench.run_evals import dataset_files, ingest_set  # noqa: E402
 from graph.db import Graph  # noqa: E402
 from graph.plan_cache import one_plan  # noqa: E402
@@ -43,7 +46,7 @@ def per_value(statement: str, params: Mapping[str, Any] | None) -> tuple[str, di
     return statement, dict(params or {})
 
 
-ARMS = {"one map": one_plan, "per value": per_value}
+ARMS = {"one map": one_plan, "per value": per_value, "one map, warm start": one_plan}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -76,6 +79,8 @@ def main() -> int:
             graph = Graph(base.driver, base.database)
             with graph.session() as session:
                 session.run("CALL db.clearQueryCaches()").consume()
+            if arm.endswith("warm start"):
+                warm(Services(settings, graph=graph, embedder=embedder))
             times = []
             for q in queries:
                 started = time.perf_counter()
