@@ -19,6 +19,10 @@ from ingest import embedding_jobs as jobs
 from queries.search.door import hybrid_search
 from queries.search.request import Scope, SearchOptions
 
+# Serial: these tests count how many of their pending chunks a backfill claims, and the embedding worker of any
+# `memora serve` another test runs claims every project's pending chunks.
+pytestmark = pytest.mark.serial
+
 
 class Outage:
     """The real model behind a switch: while `down`, every call fails like an unreachable service."""
@@ -172,7 +176,7 @@ def restore_state(graph: Graph, settings: Settings) -> Iterator[EmbeddingState]:
     )
 
 
-@pytest.mark.serial  # the embedding model is the installation's: every other test's writes and searches use it
+# This one changes the installation's embedding model, which every other test's writes and searches use.
 def test_searches_keep_answering_during_a_model_migration(
     graph: Graph,
     embedder: CheckedEmbedder,
