@@ -12,10 +12,12 @@ TEST_WORKERS ?= 2
 EVAL_ARGS ?=
 # make bench-scale SCALE_ARGS='--sizes 1000,10000,100000 --embedder hash' (see docs/evaluation.md, "Scale benchmark")
 SCALE_ARGS ?= --sizes 1000,10000
+# make bench-load LOAD_ARGS='--sizes 10000,100000' (1, 2, 4, 8 clients; see docs/BENCHMARKS.md, "Load")
+LOAD_ARGS ?= --sizes 10000
 # make bench BENCH_ARGS='--data /path/to/bench --only locomo' (peers side by side; never part of `make test`)
 BENCH_ARGS ?=
 
-.PHONY: demo test check install db-start db-stop db-status migrate lint docs serve eval bench bench-scale clean
+.PHONY: demo test check install db-start db-stop db-status migrate lint docs serve eval bench bench-scale bench-load clean
 
 $(BIN)/memora: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -78,6 +80,10 @@ eval: migrate
 # Not part of `make test`: one synthetic project per size, ingested, served and searched (minutes to hours).
 bench-scale: migrate $(VENV)/.ml-installed
 	$(BIN)/python bench/scale.py $(SCALE_ARGS) --json scale.json --plot scale.png
+
+# Not part of `make test`: searches per second and latency with 1, 2, 4 and 8 clients on synthetic projects.
+bench-load: migrate $(VENV)/.ml-installed
+	$(BIN)/python bench/bench_load.py $(LOAD_ARGS) --json load.json --plot load.png
 
 # neo4j-graphrag (extra `bench`) for the peers side by side.
 $(VENV)/.bench-installed: $(BIN)/memora

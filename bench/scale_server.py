@@ -37,7 +37,7 @@ def main() -> int:
     settings = get_settings()
     graph = connect(settings)
     embedder = CheckedEmbedder(HashEmbedder()) if args.embedder == "hash" else None
-    app = create_app(Services(settings, graph=graph, embedder=embedder), worker=False)
+    app = create_app(Services(settings, graph=graph, embedder=embedder), worker=False, warm=settings.warm_start)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
 
