@@ -14,7 +14,6 @@ first search, the percentiles of the rest, and how many searches took over a sec
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import platform
@@ -32,7 +31,7 @@ from api.cli import connect  # noqa: E402
 from api.evaluation import EVAL_USER  # noqa: E402
 from api.services import Services  # noqa: E402
 from api.warmup import warm  # noqa: E402
-from bench.run_evals import dataset_files, ingest_set  # noqa: E402
+from bench.run_evals import ingest_set, one_set_files, one_set_parser  # noqa: E402
 from graph.db import Graph  # noqa: E402
 from graph.plan_cache import one_plan  # noqa: E402
 from graph.settings import get_settings  # noqa: E402
@@ -55,16 +54,9 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--set", default="diary-es", choices=("diary-es", "locomo", "xquad-es"))
-    parser.add_argument("--data", type=Path, default=os.environ.get("MEMORA_BENCH_DATA") or None)
-    parser.add_argument("--queries", type=int, default=80)
-    parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--json", type=Path)
-    args = parser.parse_args()
-    files = dataset_files(args.data).get(args.set)
-    if files is None or not files[0].is_file():
-        print(f"error: the set {args.set} needs --data DIR (or MEMORA_BENCH_DATA)", file=sys.stderr)
+    args = one_set_parser(__doc__.split("\n\n")[0], queries=80).parse_args()
+    files = one_set_files(args)
+    if files is None:
         return 2
     # The result and query-vector caches off: every search is a whole search.
     settings = get_settings().model_copy(update={"search_cache_size": 0, "query_embed_cache_size": 0})

@@ -11,7 +11,6 @@ the others, and the first search over that p50 (the target: at most 3×).
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
@@ -26,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from api.auth import issue  # noqa: E402
 from api.cli import connect  # noqa: E402
 from api.evaluation import EVAL_USER  # noqa: E402
-from bench.run_evals import dataset_files, ingest_set  # noqa: E402
+from bench.run_evals import ingest_set, one_set_files, one_set_parser  # noqa: E402
 from bench.serving import served_by_memora  # noqa: E402
 from graph.settings import get_settings  # noqa: E402
 from inference.embedders import get_embedder  # noqa: E402
@@ -35,16 +34,9 @@ ARMS = {"warm start": "true", "no warm start": "false"}
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--set", default="diary-es", choices=("diary-es", "locomo", "xquad-es"))
-    parser.add_argument("--data", type=Path, default=os.environ.get("MEMORA_BENCH_DATA") or None)
-    parser.add_argument("--queries", type=int, default=30)
-    parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--json", type=Path)
-    args = parser.parse_args()
-    files = dataset_files(args.data).get(args.set)
-    if files is None or not files[0].is_file():
-        print(f"error: the set {args.set} needs --data DIR (or MEMORA_BENCH_DATA)", file=sys.stderr)
+    args = one_set_parser(__doc__.split("\n\n")[0], queries=30).parse_args()
+    files = one_set_files(args)
+    if files is None:
         return 2
     settings = get_settings()
     graph = connect(settings)

@@ -42,6 +42,29 @@ def dataset_files(data: Path | None) -> dict[str, tuple[Path, Path, Path | None]
 
 
 EXTERNAL = ("locomo", "xquad-es", "xquad-en")
+
+
+def one_set_parser(description: str, queries: int) -> argparse.ArgumentParser:
+    """The arguments of a benchmark that runs one dev set's questions in rounds: --set, --data, --queries, --rounds,
+    --json (bench/bench_plan_cache.py, bench/bench_warm_start.py)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--set", default="diary-es", choices=("diary-es", "locomo", "xquad-es"))
+    parser.add_argument("--data", type=Path, default=os.environ.get("MEMORA_BENCH_DATA") or None)
+    parser.add_argument("--queries", type=int, default=queries)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--json", type=Path)
+    return parser
+
+
+def one_set_files(args: argparse.Namespace) -> tuple[Path, Path, Path | None] | None:
+    """The files of `--set`, or None after saying on stderr that the set needs --data."""
+    files = dataset_files(args.data).get(args.set)
+    if files is None or not files[0].is_file():
+        print(f"error: the set {args.set} needs --data DIR (or MEMORA_BENCH_DATA)", file=sys.stderr)
+        return None
+    return files
+
+
 SUMMARY_BUDGETS = (150, 300)
 SUMMARY_HEAD = (
     "| words per session | coverage | lead | per conversation (coverage/lead) | project summary, 800 words |\n"
