@@ -2,13 +2,12 @@
 loaded, so that the first search after `/ready` is not the one that pays for them.
 
 Planning is `EXPLAIN` of each named read statement of `graph/` and `queries/` (the keyword statements in both the
-forms the keyword channel sends), as `Graph.read` sends it
-(graph/plan_cache.py): nothing is run and no entry is read, so the warm-up sees no one's data and needs no viewer.
-The model is loaded by embedding one fixed question, and a few searches run through the door as a viewer who
-belongs to no project, in a project that does not exist: they execute the channels' statements and find nothing
-(the statements that read candidates' facts run once over an empty list).
-A warm-up that fails is logged and ends: the service is then ready as it always was, only slower on its first
-searches.
+forms the keyword channel sends), as `Graph.read` sends it (graph/plan_cache.py): nothing runs. The model is loaded
+by embedding one fixed question. Then a few searches run through the door as a viewer who belongs to no project, in
+a project that does not exist, and the statements that read candidates' facts run once over empty lists: Neo4j
+builds each execution plan on a statement's first run, and these runs find nothing. The warm-up needs no real
+viewer and sees no one's entries. A warm-up that fails is logged and ends: the service is then ready as it always
+was, only slower on its first searches.
 """
 
 from __future__ import annotations

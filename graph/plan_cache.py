@@ -4,9 +4,9 @@ Neo4j keys a cached plan by the statement's text *and* each parameter's type, wi
 lists (0, 1, up to 10, up to 100, …) and null as a type of its own. The search statements are large (several KB)
 and take one to three seconds to plan on a small machine, so a query with one candidate instead of twelve, a viewer
 id of another length or a missing date would each pay that again: the slow first searches and the tail of the
-latency distribution (docs/BENCHMARKS.md, "Plan cache"). Sent as one map, `$args`, the parameters have one type,
-so a statement is planned once per server and every later call reuses that plan. Lookups like `$args.id` still
-use the indexes: the planner treats a parameter's property as a constant of the query.
+latency distribution (docs/BENCHMARKS.md, "Plan cache and warm start"). Sent as one map, `$args`, the parameters
+have one type, so a statement is planned once per server and every later call reuses that plan. Lookups like
+`$args.id` still use the indexes: the planner treats a parameter's property as a constant of the query.
 
 The rewrite reads the statement as Cypher tokens: text inside string literals, quoted names and comments is never
 touched. A parameter the statement uses but the call lacks is refused here, as Neo4j would refuse it, rather than
