@@ -32,6 +32,7 @@ from bench.scale import drop_project, ingest, scale_server, set_up  # noqa: E402
 from bench.scale_load import load  # noqa: E402
 from bench.synth import generate  # noqa: E402
 from graph.db import get_graph  # noqa: E402
+from graph.schema import ensure_vector_index  # noqa: E402
 from graph.settings import get_settings  # noqa: E402
 from inference.embedders import CheckedEmbedder  # noqa: E402
 
@@ -43,9 +44,11 @@ def run_size(size: int, clients: list[int], calls: int, keep: bool, log: Path) -
     project = f"{prefix}synth{size}"
     synth = generate(size, 1, project, user_prefix=prefix)
     users = [m["user_id"] for m in synth.members]
+    embedder = CheckedEmbedder(HashEmbedder())
+    ensure_vector_index(graph, embedder.slug, embedder.dimensions)  # the index path, past the exact-scan threshold
     try:
         set_up(graph, project, synth)
-        seconds, report = ingest(graph, CheckedEmbedder(HashEmbedder()), synth.entries, project, embed=True)
+        seconds, report = ingest(graph, embedder, synth.entries, project, embed=True)
         print(f"[{size}] ingested in {seconds:.0f} s", file=sys.stderr, flush=True)
         searches = [
             {"q": q["question"], "project_id": project, "k": 10}
