@@ -26,7 +26,8 @@ from pathlib import Path
 PACKAGES = ("graph", "inference", "ingest", "queries")
 COMMAND = ".venv/bin/python -m api.cypher_doc docs/cypher"
 _STARTS = re.compile(r"^\s*(?://[^\n]*\n\s*)*(MATCH|OPTIONAL MATCH|MERGE|CREATE|UNWIND|CALL|WITH|RETURN|SHOW|DROP)\b")
-_STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+# A Cypher string literal, quotes escaped inside: blanked before looking for keywords.
+STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 _CLAUSE = re.compile(
     r"\b(OPTIONAL MATCH|MATCH|WITH|UNWIND|WHERE|RETURN|CALL|SET|DELETE|DETACH DELETE|REMOVE|MERGE|"
     r"CREATE|FOREACH|ORDER BY|SKIP|LIMIT|YIELD|UNION|ON CREATE|ON MATCH|FINISH)\b"
@@ -54,7 +55,7 @@ def is_statement(text: str) -> bool:
 
 def _last_clause(text: str) -> str | None:
     """The keyword of the last clause outside any brackets (subqueries, maps, lists, calls) and string literals."""
-    bare = _STRING.sub("''", text)
+    bare = STRING.sub("''", text)
     depth, last, at = 0, None, 0
     for found in _CLAUSE.finditer(bare):
         chunk = bare[at : found.start()]

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from api.cypher_doc import named_statements
+from api.cypher_doc import STRING, named_statements
 from api.services import Services
 from graph.plan_cache import prepare, rewritten
 from graph.visibility import Viewer
@@ -32,7 +32,6 @@ from queries.search.request import Scope, SearchOptions
 log = logging.getLogger(__name__)
 ROOMS = ("graph", "queries")
 _WRITES = re.compile(r"\b(CREATE|MERGE|SET|DELETE|REMOVE|FOREACH|LOAD CSV)\b")
-_STRINGS = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 # Searches of the door's shapes (plain words, a date, a name) run as a viewer of nothing in a project that does not
 # exist: every channel's statement executes once (Neo4j builds its execution plan on the first run, after `EXPLAIN`
 # made the logical one) and finds nothing.
@@ -47,7 +46,7 @@ EMPTY |= {"viewer_id": NOBODY, "limit": 1, "text_chars": 0}
 
 def read_statements() -> dict[str, str]:
     """The named statements of the rooms a search and a listing read from, writes left out."""
-    return {key: text for key, text in named_statements(ROOMS).items() if not _WRITES.search(_STRINGS.sub("''", text))}
+    return {key: text for key, text in named_statements(ROOMS).items() if not _WRITES.search(STRING.sub("''", text))}
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.percentiles import nearest_rank  # noqa: E402
 from graph.db import Graph  # noqa: E402
 from graph.members import set_member  # noqa: E402
 from graph.settings import Settings  # noqa: E402
@@ -47,13 +48,12 @@ DETACH DELETE n
 """
 
 
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1)
-
-
 def summary(values: list[float]) -> dict[str, float]:
-    return {"mean": round(statistics.fmean(values), 1), "p50": pct(values, 0.5), "p95": pct(values, 0.95)}
+    return {
+        "mean": round(statistics.fmean(values), 1),
+        "p50": nearest_rank(values, 0.5),
+        "p95": nearest_rank(values, 0.95),
+    }
 
 
 def load(graph: Graph, embedder: CheckedEmbedder, project: str, owner: str) -> None:

@@ -22,6 +22,7 @@ from typing import Any
 import queries.search.retrieval as search_module
 from api.cli import connect
 from api.evaluation import run_eval
+from bench.percentiles import nearest_rank
 from bench.run_evals import dataset_files, load_set
 from graph.settings import get_settings
 from inference.embedders import get_embedder
@@ -44,11 +45,6 @@ class Ticker:
         self.done += n
         if self.done % 50 == 0:
             print(f"{self.label}: {self.done}/{self.total} queries", file=sys.stderr, flush=True)
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return round(ordered[min(len(ordered) - 1, int(len(ordered) * q))], 2) if ordered else 0.0
 
 
 def main() -> int:
@@ -88,7 +84,10 @@ def main() -> int:
             stage.clear()
             r = run_eval(graph, embedder, settings, qs, channels, progress=Ticker(f"{name} / {label}", len(qs)))
             if "graph" in channels:
-                r["graph_stage_ms"] = {"p50": percentile(stage, 0.5), "p95": percentile(stage, 0.95)}
+                r["graph_stage_ms"] = {
+                    "p50": nearest_rank(stage, 0.5, digits=2),
+                    "p95": nearest_rank(stage, 0.95, digits=2),
+                }
             everything[f"{name}/{label}"] = r
             lat = r.get("latency_ms", {})
             print(

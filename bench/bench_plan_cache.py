@@ -31,6 +31,7 @@ from api.cli import connect  # noqa: E402
 from api.evaluation import EVAL_USER  # noqa: E402
 from api.services import Services  # noqa: E402
 from api.warmup import warm  # noqa: E402
+from bench.percentiles import nearest_rank  # noqa: E402
 from bench.run_evals import ingest_set, one_set_files, one_set_parser  # noqa: E402
 from graph.db import Graph  # noqa: E402
 from graph.plan_cache import one_plan  # noqa: E402
@@ -46,11 +47,6 @@ def per_value(statement: str, params: Mapping[str, Any] | None) -> tuple[str, di
 
 
 ARMS = {"one map": one_plan, "per value": per_value, "one map, warm start": one_plan}
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def main() -> int:
@@ -91,8 +87,8 @@ def main() -> int:
             row = {
                 "first_ms": times[0],
                 "p50_ms": statistics.median(rest),
-                "p95_ms": percentile(rest, 0.95),
-                "p99_ms": percentile(rest, 0.99),
+                "p95_ms": nearest_rank(rest, 0.95),
+                "p99_ms": nearest_rank(rest, 0.99),
                 "max_ms": max(rest),
                 "over_1s": float(sum(t > 1000 for t in rest)),
                 "total_s": sum(times) / 1000,

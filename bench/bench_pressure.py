@@ -25,6 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.percentiles import nearest_rank  # noqa: E402
 from graph.members import set_member  # noqa: E402
 from graph.settings import get_settings  # noqa: E402
 from graph.visibility import Viewer  # noqa: E402
@@ -45,11 +46,6 @@ QUESTION = "qué pasó en la cocina de la abuela aquel verano"
 def prose(words: int, seed: int) -> str:
     rng = random.Random(seed)
     return " ".join(rng.choice(VOCAB) for _ in range(words))
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 1)
 
 
 def main() -> int:
@@ -115,11 +111,11 @@ def main() -> int:
             during.append(search(QUESTION))
         thread.join()
         out["search_while_embedding"] = {
-            "alone_p50_ms": pct(alone, 0.5),
-            "alone_p95_ms": pct(alone, 0.95),
-            "during_p50_ms": pct(during, 0.5),
-            "during_p95_ms": pct(during, 0.95),
-            "p95_ratio": round(pct(during, 0.95) / pct(alone, 0.95), 2),
+            "alone_p50_ms": nearest_rank(alone, 0.5, scale=1000),
+            "alone_p95_ms": nearest_rank(alone, 0.95, scale=1000),
+            "during_p50_ms": nearest_rank(during, 0.5, scale=1000),
+            "during_p95_ms": nearest_rank(during, 0.95, scale=1000),
+            "p95_ratio": round(nearest_rank(during, 0.95, scale=1000) / nearest_rank(alone, 0.95, scale=1000), 2),
             "searches_during": len(during),
             "chunks_embedded_meanwhile": embedded.get("chunks", 0),
         }
@@ -129,9 +125,9 @@ def main() -> int:
         longs = [search(long_query) for _ in range(10)]
         shorts = [search(QUESTION) for _ in range(10)]
         out["query_10000_chars"] = {
-            "p50_ms": pct(longs, 0.5),
+            "p50_ms": nearest_rank(longs, 0.5, scale=1000),
             "max_ms": round(max(longs) * 1000, 1),
-            "short_p50_ms": pct(shorts, 0.5),
+            "short_p50_ms": nearest_rank(shorts, 0.5, scale=1000),
             "ratio_p50": round(statistics.median(longs) / statistics.median(shorts), 2),
         }
     finally:

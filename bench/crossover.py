@@ -46,6 +46,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.hash_embedder import HashEmbedder  # noqa: E402
+from bench.percentiles import nearest_rank  # noqa: E402
 from bench.synth import generate  # noqa: E402
 from graph import generations  # noqa: E402
 from graph.db import Graph, get_graph  # noqa: E402
@@ -144,11 +145,6 @@ class Writer:
     def drop(self) -> None:
         self.graph.run_auto(DROP, {"p": self.project})
         self.graph.write(DROP_USERS, {"users": [m["user_id"] for m in self.synth.members]})
-
-
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return round(ordered[min(len(ordered) - 1, int(len(ordered) * q))], 2)
 
 
 def recall_at_10(exact: list[Hit], found: list[Hit]) -> float:
@@ -257,8 +253,8 @@ def measure(
             "project_share": round(in_project / max(1, indexed), 3),
             "way": w,
             "queries": len(times[w]),
-            "p50_ms": _pct(times[w], 0.5),
-            "p95_ms": _pct(times[w], 0.95),
+            "p50_ms": nearest_rank(times[w], 0.5, digits=2),
+            "p95_ms": nearest_rank(times[w], 0.95, digits=2),
             "mean_ms": round(statistics.fmean(times[w]), 2),
             "recall_at_10": round(statistics.fmean(recalls[w]), 4),
             "index_round_trips": round(trips[w] / len(times[w]), 2),

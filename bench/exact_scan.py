@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 import queries.search.door as search_module
+from bench.percentiles import nearest_rank
 from graph import generations
 from graph.db import Graph
 from graph.schema import vector_property
@@ -156,11 +157,6 @@ def _timed(fn: Callable[..., Any], *args: Any) -> tuple[float, Any]:
     return (time.perf_counter() - t) * 1000, out
 
 
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return round(ordered[min(len(ordered) - 1, int(len(ordered) * q))], 3)
-
-
 def scope_params(embedder: CheckedEmbedder, viewer: Viewer, project_ids: list[str]) -> dict[str, Any]:
     """The dense channel's parameters for a search without filters or query constraints (as the door builds them),
     the query vector excepted."""
@@ -235,8 +231,8 @@ def measure(
     for name, values in times.items():
         if values:
             out[name] = {
-                "p50_ms": _pct(values, 0.5),
-                "p95_ms": _pct(values, 0.95),
+                "p50_ms": nearest_rank(values, 0.5, digits=3),
+                "p95_ms": nearest_rank(values, 0.95, digits=3),
                 "us_per_chunk_p50": round(statistics.median(values) * 1000 / max(1, chunks), 2),
             }
             if name in recall:

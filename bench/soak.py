@@ -42,6 +42,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from api import auth  # noqa: E402
+from bench.percentiles import nearest_rank  # noqa: E402
 from bench.serving import served_by_memora  # noqa: E402
 from graph.db import Graph  # noqa: E402
 from graph.members import set_member  # noqa: E402
@@ -235,8 +236,8 @@ class SoakReport:
             kinds[kind] = {
                 "requests": len(calls),
                 "statuses": dict(sorted(Counter(str(c.status) for c in calls).items())),
-                "p50_ms": _pct(times, 0.50),
-                "p95_ms": _pct(times, 0.95),
+                "p50_ms": nearest_rank(times, 0.50, scale=1000),
+                "p95_ms": nearest_rank(times, 0.95, scale=1000),
                 "max_ms": round(times[-1] * 1000, 1) if times else None,
             }
         return {
@@ -270,12 +271,6 @@ class SoakReport:
         lines += [f"LEAK {x}" for x in self.leaks[:20]] + [f"LOST {x}" for x in self.problems[:20]]
         lines += [f"UNEXPECTED {c.kind} {c.status} {c.error}" for c in self.unexpected[:20]]
         return "\n".join(lines)
-
-
-def _pct(times: list[float], q: float) -> float | None:
-    if not times:
-        return None
-    return round(times[min(len(times) - 1, int(q * len(times)))] * 1000, 1)
 
 
 class Soak:

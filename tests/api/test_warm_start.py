@@ -19,6 +19,7 @@ from graph.plan_cache import prepare, rewritten
 from graph.settings import Settings
 from inference.embedders import CheckedEmbedder
 from queries.search import keyword
+from tests.plan_cache_count import cached_plans
 
 
 def _ready_within(client: TestClient, seconds: float) -> httpx.Response:
@@ -83,23 +84,16 @@ def test_the_warm_start_plans_reads_only() -> None:
 COUNTS = "CALL () { MATCH (n) RETURN count(n) AS nodes } CALL () { MATCH ()-[r]->() RETURN count(r) AS edges } RETURN *"
 
 
-def _cached(graph: Graph) -> int:
-    with graph.session() as session:
-        message = session.run("CALL db.clearQueryCaches()").single(strict=True)[0]
-    found = re.search(r"(\d+) quer", message)
-    return int(found.group(1)) if found else 0
-
-
 @pytest.mark.serial  # counts the server's whole plan cache: no other test may run statements meanwhile
 def test_the_warm_start_plans_every_read_statement_as_the_service_sends_it(
     graph: Graph, embedder: CheckedEmbedder, settings: Settings
 ) -> None:
     statements = [form for text in warmup.read_statements().values() for form in keyword.forms(text)]
     assert len(statements) > len(warmup.read_statements())  # the keyword statements' scored forms too
-    _cached(graph)
+    cached_plans(graph)
     with graph.session() as session:
         assert prepare(session, statements) == []
-    assert _cached(graph) == len({rewritten(s)[0] for s in statements})
+    assert cached_plans(graph) == len({rewritten(s)[0] for s in statements})
     before = graph.read(COUNTS)[0].data()
     done = warmup.warm(Services(settings, graph=graph, embedder=embedder))
     assert (done.planned, done.refused, done.model) == (len(statements), 0, True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
@@ -12,6 +11,7 @@ from graph.plan_cache import ARGS, MissingParameters, one_plan, rewritten
 from graph.visibility import Viewer, visibility_params
 from queries.search import ranker
 from queries.search.query_constraints import SoftConstraints
+from tests.plan_cache_count import cached_plans
 
 
 def test_parameters_are_read_from_one_map_and_nothing_else_is_touched() -> None:
@@ -37,14 +37,6 @@ def test_a_missing_parameter_is_refused_not_read_as_null(graph: Graph) -> None:
         one_plan(f"RETURN ${ARGS} AS a", {ARGS: 1})
 
 
-def _cached(graph: Graph) -> int:
-    """How many plans the server had cached, emptying its caches."""
-    with graph.session() as session:
-        message = session.run("CALL db.clearQueryCaches()").single(strict=True)[0]
-    found = re.search(r"(\d+) quer", message)
-    return int(found.group(1)) if found else 0
-
-
 def _shapes(prefix: str) -> list[dict[str, Any]]:
     """Calls of the ranker's facts statement as real searches make them: one candidate or many, one query word or
     several, a keyword top hit or none, named people or none, viewers whose ids differ in length."""
@@ -66,11 +58,11 @@ def _shapes(prefix: str) -> list[dict[str, Any]]:
 @pytest.mark.serial  # counts the server's whole plan cache: no other test may run statements meanwhile
 def test_a_search_statement_is_planned_once_whatever_its_parameters(graph: Graph, prefix: str) -> None:
     shapes = _shapes(prefix)
-    _cached(graph)
+    cached_plans(graph)
     with graph.session() as session:  # the driver as is: one plan per combination of parameter types and sizes
         for params in shapes:
             session.run(ranker.CANDIDATE_FACTS, params).consume()
-    assert _cached(graph) == len(shapes)
+    assert cached_plans(graph) == len(shapes)
     for params in shapes:
         assert graph.read(ranker.CANDIDATE_FACTS, params) == []
-    assert _cached(graph) == 1
+    assert cached_plans(graph) == 1
