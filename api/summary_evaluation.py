@@ -27,8 +27,9 @@ from graph.summaries import audience_for
 from graph.textnorm import words
 from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
-from ingest.summarise import ANNOTATION, PROJECT_WORDS, SENTENCE_BREAK, STOP_WORDS, Event, render
+from ingest.summarise import PROJECT_WORDS, Event, render
 from ingest.summary_jobs import Summaries
+from ingest.telling import ANNOTATION, SENTENCE_BREAK, STOP_WORDS
 
 _SUFFIXES = ("ing", "ed", "es", "s")
 RECOVERED_SHARE = 0.5

@@ -3,19 +3,21 @@ model, `inference.providers.llm`). Both see only the entries they are given: cho
 caller's job, and nothing here can widen it.
 
 Extractive: a list of events, each a line that says when, who (when the scope has several authors) and what, taken
-from one entry, whose id the summary cites. The candidate lines are each entry's sentences that may tell something:
-never a question, a greeting or a reaction ("Wow, that's cool!"), nor an annotation of the recording ("[image: …]");
-a short turn's sentences stay together. Lines are chosen greedily for what they add (people, places, dates, the
-scope's recurring themes, words not yet said) and how central they are, told by who lived them (first person) rather
-than addressed to the listener, per word spent; a near-duplicate of a chosen line is left out; the lines are printed
-in date order, each date once. Abstractive: one prompt that asks to keep names and dates; any failure falls back to
-the extractive text, and the result says which produced it and why.
+from one entry, whose id the summary cites. The candidate lines are the pieces of each entry's sentences, cut where
+a sentence joins two things it says, that may tell something (`ingest/telling.py`): never a question, a greeting or
+a reaction ("Wow, that's cool!"), nor an annotation of the recording ("[image: …]"); a short turn's pieces stay
+together. Lines are chosen greedily for what they add (people, places, dates, the scope's recurring themes, words
+not yet said) and how central they are, for an act narrated by who lived it ("I signed up for a pottery class
+yesterday") rather than words addressed to the listener, and for news told early in a day's turns, per word spent;
+a near-duplicate of a chosen line is left out; the lines are printed in date order, each date once.
+
+Abstractive: one prompt that asks to keep names and dates; any failure falls back to the extractive text, and the
+result says which produced it and why.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import partial
@@ -24,96 +26,28 @@ from typing import Any
 from graph.summaries import EXTRACTIVE
 from graph.textnorm import fold, words
 from inference.providers.llm import ChatClient, ChatMessage, LLMError
+from ingest.telling import (
+    ANNOTATION,
+    DATE_WORDS,
+    MONTHS,
+    PHATIC,
+    SENTENCE_BREAK,
+    STOP_WORDS,
+    content,
+    joined,
+    opened,
+    pieces,
+    tells,
+    voice,
+)
 
 PERIOD_WORDS = 400
 PROJECT_WORDS = 800
 NEAR_DUPLICATE = 0.6
-SENTENCE_BREAK = re.compile(r"(?<=[.!?…])\s+|\n+")
-_DATE_WORDS = re.compile(r"\b(1[89]\d\d|20\d\d)\b|\b\d{1,2}[/-]\d{1,2}\b")
-_MONTHS = {
-    "enero",
-    "febrero",
-    "marzo",
-    "abril",
-    "mayo",
-    "junio",
-    "julio",
-    "agosto",
-    "septiembre",
-    "octubre",
-    "noviembre",
-    "diciembre",
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "janvier",
-    "fevrier",
-    "mars",
-    "avril",
-    "mai",
-    "juin",
-    "juillet",
-    "aout",
-    "septembre",
-    "octobre",
-    "novembre",
-    "decembre",
-    "verano",
-    "invierno",
-    "primavera",
-    "otono",
-    "summer",
-    "winter",
-    "spring",
-    "autumn",
-    "ete",
-    "hiver",
-    "navidad",
-    "christmas",
-}
-STOP_WORDS = set(
-    """
-a al algo ante como con contra cual cuando de del desde donde dos el ella ellas ello ellos en entre era eran es esa
-ese eso esta estaba este esto fue fueron ha habia han hasta la las le les lo los mas me mi mis muy nada ni no nos
-nosotros o os otra otro para pero poco por porque que quien se ser si sin sobre su sus tambien te tenia todo todos
-tu un una uno unos y ya yo the and of to in on at for with was were is are be been it its this that these those we
-our you your he she they them his her i my me not no but or as by from had have has a an le la les un une des et de
-du en est il elle ils nous vous je pas que qui dans pour sur avec au aux ce cette son sa ses mais ou
-""".split()
-)
-
-
-# Said to keep a conversation going, not to tell anything: a sentence made mostly of these is never an event.
-_PHATIC = set(
-    """
-hey hi hello hola bonjour salut wow oh ah aw awww yay haha lol omg yeah yes yep sure ok okay cool great awesome nice
-amazing lovely wonderful fantastic thanks thank gracias merci congrats congratulations felicidades bye adios
-goodbye see soon care glad good really so totally definitely absolutely guess mean know right well cheers
-""".split()
-)
-ANNOTATION = re.compile(r"\[[^\]]*\]")  # [image: ...], [laughs]: about the recording, not what happened
-_FIRST_PERSON = {"i", "we", "my", "our", "me", "us", "yo", "nosotros", "mi", "mis", "nuestro", "nuestra", "je", "nous"}
-# Addressed to the listener: a reaction to what they told, not something that happened to the speaker.
-_SECOND_PERSON = {"you", "your", "yours", "tu", "tus", "usted", "vous", "votre", "toi"}
-# When, said relative to the telling: the mark of a sentence that reports something that happened or will.
-_WHEN = set(
-    """
-yesterday today tonight tomorrow weekend ago last recently lately soon finally first week month year
-ayer hoy anoche manana semana mes ano pasado pasada recien finalmente primera primer
-hier aujourd demain semaine mois annee dernier derniere recemment enfin premiere
-""".split()
-)
-MIN_CONTENT_WORDS = 3
-UNIT_WORDS = 40
+UNIT_WORDS = 40  # a turn whose telling pieces hold no more words is one line
+# The prior of news told early (`_earliness`), added to a line's weight like its voice (`ingest/telling.voice`).
+EARLY_WEIGHT = 2.0
+FIRST_TURN_WEIGHT = 1.5
 
 
 @dataclass(frozen=True)
@@ -153,37 +87,30 @@ def word_count(text: str) -> int:
     return len(text.split())
 
 
-def _content(ws: list[str]) -> list[str]:
-    return [w for w in ws if len(w) > 2 and w not in STOP_WORDS and w not in _PHATIC and not w.isdigit()]
-
-
-def _tells(raw: str, ws: list[str]) -> bool:
-    """Whether a sentence may tell an event: not a question, not a greeting or a reaction, enough content words."""
-    if raw.rstrip().endswith("?") or not ws:
-        return False
-    return len(_content(ws)) >= MIN_CONTENT_WORDS
-
-
 def _sentences(entries: list[dict[str, Any]], themes: set[str]) -> list[_Sentence]:
     """The candidate lines: per entry, its sentences that may tell an event, together when they are short (a turn of
     a conversation tells one thing over two or three sentences), one by one otherwise."""
     out: list[_Sentence] = []
+    early = _earliness(entries)
     for i, e in enumerate(entries):
         names = [("person", n) for n in e.get("persons") or []] + [("place", n) for n in e.get("places") or []]
         body = ANNOTATION.sub(" ", str(e.get("text") or ""))
-        telling: list[tuple[int, str]] = []
-        for pos, raw in enumerate(" ".join(s.split()) for s in SENTENCE_BREAK.split(body)):
-            said = {t for _, t in telling}
-            if raw and raw not in said and any(ch.isalnum() for ch in raw) and _tells(raw, words(raw)):
-                telling.append((pos, raw))
-        if telling and sum(len(raw.split()) for _, raw in telling) <= UNIT_WORDS:
-            telling = [(telling[0][0], " ".join(_ended(raw) for _, raw in telling))]
-        for pos, raw in telling:
+        telling: list[tuple[int, int, str]] = []  # (piece's place, its sentence's, text)
+        for pos, (sentence, raw) in enumerate(pieces(body)):
+            said = {t for _, _, t in telling}
+            if raw and raw not in said and any(ch.isalnum() for ch in raw) and tells(raw, words(raw)):
+                telling.append((pos, sentence, raw))
+        units = [(pos, raw) for pos, _, raw in telling]
+        if telling and sum(len(raw.split()) for _, _, raw in telling) <= UNIT_WORDS:
+            units = [(telling[0][0], joined(telling))]
+        else:
+            units = [(pos, opened(raw)) for pos, raw in units]
+        for pos, raw in units:
             ws = words(raw)
             folded = fold(raw)
             feats = {f"{kind}:{fold(name)}" for kind, name in names if fold(name) in folded}
-            feats |= {f"date:{m.group(0)}" for m in _DATE_WORDS.finditer(raw)}
-            feats |= {f"date:{w}" for w in ws if w in _MONTHS}
+            feats |= {f"date:{m.group(0)}" for m in DATE_WORDS.finditer(raw)}
+            feats |= {f"date:{w}" for w in ws if w in MONTHS}
             feats |= {f"theme:{w}" for w in ws if w in themes}
             out.append(
                 _Sentence(
@@ -192,22 +119,30 @@ def _sentences(entries: list[dict[str, Any]], themes: set[str]) -> list[_Sentenc
                     raw,
                     e.get("occurred_on"),
                     frozenset(feats),
-                    frozenset(_content(ws)),
+                    frozenset(content(ws)),
                     len(raw.split()),
-                    _voice(set(ws)),
+                    voice(raw, set(ws)) + early[i],
                 )
             )
     return _centred(out)
 
 
-def _ended(raw: str) -> str:
-    return raw if raw[-1] in ".!…" else raw + "."
-
-
-def _voice(ws: set[str]) -> float:
-    """Told by who lived it (first person) and placed in time ("yesterday", "last week") counts for a sentence;
-    addressed to the listener counts against it."""
-    return (1.5 if _FIRST_PERSON & ws else 0.0) - (1.5 if _SECOND_PERSON & ws else 0.0) + (1.0 if _WHEN & ws else 0.0)
+def _earliness(entries: list[dict[str, Any]]) -> list[float]:
+    """A prior for each entry: news are told first. Among the entries of one day (the turns of a session), the early
+    ones and each author's first one; a day of one entry (a diary's) gets the whole prior, so it never tilts a
+    period towards its first days."""
+    day_size = Counter(e.get("occurred_on") for e in entries)
+    seen: Counter[Any] = Counter()
+    authors: set[tuple[Any, Any]] = set()
+    out = []
+    for e in entries:
+        day = e.get("occurred_on")
+        share = seen[day] / day_size[day]
+        first = (day, e.get("author_id")) not in authors
+        out.append(EARLY_WEIGHT * (1 - share) + (FIRST_TURN_WEIGHT if first else 0.0))
+        seen[day] += 1
+        authors.add((day, e.get("author_id")))
+    return out
 
 
 def _centred(sentences: list[_Sentence]) -> list[_Sentence]:
@@ -230,15 +165,13 @@ def _themes(entries: list[dict[str, Any]], n: int = 24) -> set[str]:
     df: Counter[str] = Counter()
     for e in entries:
         told = [
-            raw
-            for raw in SENTENCE_BREAK.split(ANNOTATION.sub(" ", str(e.get("text") or "")))
-            if _tells(raw, words(raw))
+            raw for raw in SENTENCE_BREAK.split(ANNOTATION.sub(" ", str(e.get("text") or ""))) if tells(raw, words(raw))
         ]
         df.update(
             {
                 w
                 for w in words(" ".join([e.get("title") or "", *told]))
-                if len(w) > 3 and w not in STOP_WORDS and w not in _PHATIC and not w.isdigit()
+                if len(w) > 3 and w not in STOP_WORDS and w not in PHATIC and not w.isdigit()
             }
         )
         df.update(fold(t) for t in e.get("tags") or [])

@@ -212,3 +212,53 @@ def test_a_summary_short_of_room_keeps_its_most_telling_lines_with_their_dates()
     assert whole == row["text"] and len(all_told) == 3
     prose, none = fitted({"text": "Una prosa de un modelo sin citas ni fechas."}, 5, words_of)
     assert prose.endswith("…") and none == []
+
+
+def test_an_act_told_by_who_lived_it_wins_over_an_opinion_and_keeps_only_its_own_clause() -> None:
+    long_turn = (
+        "Honestly, rents in this city seem absurd to everybody nowadays, landlords included, whatever newspapers say. "
+        "I ran a charity race for the food bank in Poblenou last Saturday – it was really rewarding and fun. "
+        "Museums should open later on weekday evenings for working families and retired neighbours alike."
+    )
+    chat = [("pep", long_turn), ("ana", "Politicians rarely listen to teachers about classroom sizes.")]
+    found = events(_entries(chat), 14)
+    assert [e.text for e in found] == ["I ran a charity race for the food bank in Poblenou last Saturday."]
+    assert found[0].who == "pep" and found[0].entry_id == "p/e0"
+
+
+FILLER = """
+weather patterns puzzle sailors coastal clouds drift slowly museum tickets cost plenty orange trees bloom early
+bakery queues grow longer garden snails eat lettuce football scores surprise fans autumn leaves cover paths
+""".strip()
+
+
+def test_the_news_told_first_in_a_session_wins_over_the_same_kind_of_line_told_late() -> None:
+    chat = [
+        ("ana", "I adopted a grey cat from the shelter in Gràcia last week."),
+        *[("pep", f"{a.capitalize()} {b} {c} {d}.") for a, b, c, d in zip(*[iter(FILLER.split())] * 4, strict=True)],
+        ("pep", "I bought a blue kayak from the harbour shop in Badalona last May."),
+    ]
+    found = events(_entries(chat), 14)
+    assert [e.entry_id for e in found] == ["p/e0"], "told first, though the late one names a month"
+    one_a_day = [{**e, "occurred_on": f"2023-05-{n + 10}"} for n, e in enumerate(_entries(chat))]
+    assert [e.entry_id for e in events(one_a_day, 14)] == [f"p/e{len(chat) - 1}"], "one entry a day: none is early"
+
+
+def test_a_line_never_opens_on_the_conjunction_that_tied_it_to_a_clause_left_out() -> None:
+    turn = (
+        "The kids were bored all week long at home, so we drove to the lake at Banyoles on Sunday morning. "
+        "Wow. But my brother Jordi finally moved into the new flat in Sabadell yesterday afternoon."
+    )
+    found = events(_entries([("ana", turn * 2)]), 60)
+    assert found and all(e.text[0].isupper() for e in found)
+    assert not any(e.text.split()[0].lower() in {"so", "but", "and", "because", "which"} for e in found)
+    assert any("drove to the lake at Banyoles" in e.text for e in found)
+
+
+def test_a_spanish_first_person_preterite_counts_as_a_told_act() -> None:
+    diary = [
+        ("lucia", "Mi opinión sobre los precios de los pisos en Bilbao: nadie sabe hasta cuándo durará esta locura."),
+        ("lucia", "Ayudé a Jon a subir las cajas al piso nuevo de Embajadores y cenamos pizza en el suelo."),
+    ]
+    found = events(_entries(diary), 18)
+    assert [e.entry_id for e in found] == ["p/e1"]
