@@ -51,9 +51,14 @@ demo: migrate
 # The bench extra too: tests/test_bench_peers.py smoke-runs bench/peers.py so it cannot silently rot.
 # Two parts: the tests that keep to their own projects on TEST_WORKERS processes (pytest-xdist, one module per worker
 # at a time), then the `serial` ones alone. A part with nothing selected (exit 5) is not a failure.
-test: migrate $(VENV)/.ml-installed $(VENV)/.bench-installed
+test: migrate $(VENV)/.ml-installed $(VENV)/.bench-installed $(VENV)/axe/axe.min.js
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile -m "not serial" $(PYTEST_ARGS) || [ $$? -eq 5 ]
 	$(BIN)/python -m pytest -m serial $(PYTEST_ARGS) || [ $$? -eq 5 ]
+
+# axe-core, the accessibility rules the browser tests run in each page (tests/web/): fetched from the npm registry at
+# install time and checked against the integrity hash npm publishes. The browser is Debian's chromium.
+$(VENV)/axe/axe.min.js: $(BIN)/memora
+	$(BIN)/python -m tests.web.fetch_axe $@
 
 lint: install
 	$(BIN)/ruff check graph inference ingest queries api tests bench

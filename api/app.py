@@ -39,6 +39,7 @@ from api.routes import similar as similar_routes
 from api.routes import summaries as summary_routes
 from api.services import Services
 from api.warmup import WarmStart
+from api.web.app import add_web_app
 from graph.entity_vectors import VectorWorker
 from graph.settings import get_settings
 from ingest.embedding_jobs import Worker, current_state
@@ -142,4 +143,5 @@ def create_app(services: Services | None = None, worker: bool = False, warm: boo
                 router,
                 responses=errors(401, 422, 503) | rate_limited("too many failed authentications from this address"),
             )
+    add_web_app(app)
     return app

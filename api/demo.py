@@ -90,10 +90,13 @@ def run_demo(graph: Graph, settings: Settings, out: Path | None = None) -> int:
     for user, c in counts.items():
         print(f"  {user:5s} ({MEMBERS[user]:8s}) " + "  ".join(f"{k} {v}" for k, v in c.items()))
     print("\nThe reader never sees private or intimate entries, nor counts them.")
-    print(
-        f"Start the API:  MEMORA_HOME={settings.home} .venv/bin/memora serve   (OpenAPI docs at "
-        f"http://{settings.api_host}:{settings.api_port}/docs)"
-    )
-    print(f"Get a token:    MEMORA_HOME={settings.home} .venv/bin/memora token ana")
     _chapter_contexts(graph, settings, embedder)
+    base = f"http://{settings.api_host}:{settings.api_port}"
+    print(f"\nStart the service:  MEMORA_HOME={settings.home} .venv/bin/memora serve   (or `make serve`)")
+    print(
+        f"Then open {base}/ in a browser and pick "
+        + ", ".join(f"{u} ({r})" for u, r in MEMBERS.items())
+        + " in the development sign-in."
+    )
+    print(f"The API: {base}/docs; a token for it: MEMORA_HOME={settings.home} .venv/bin/memora token ana")
     return 0

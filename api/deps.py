@@ -48,7 +48,7 @@ def current_viewer(request: Request, creds: Annotated[HTTPAuthorizationCredentia
     if creds is None or creds.scheme.lower() != "bearer":
         raise HTTPException(401, "missing bearer token", headers={"WWW-Authenticate": "Bearer"})
     try:
-        return Viewer(user_id=_user_of(request, settings, creds.credentials))
+        return Viewer(user_id=user_of_token(request, settings, creds.credentials))
     except auth.TokenError as exc:
         note_auth_failure(request)
         raise HTTPException(401, f"invalid token: {exc}", headers={"WWW-Authenticate": "Bearer"}) from exc
@@ -57,7 +57,7 @@ def current_viewer(request: Request, creds: Annotated[HTTPAuthorizationCredentia
         raise HTTPException(503, str(exc), headers={"Retry-After": retry}) from exc
 
 
-def _user_of(request: Request, settings: Settings, token: str) -> str:
+def user_of_token(request: Request, settings: Settings, token: str) -> str:
     """A development token (`mem1.`) is checked against MEMORA_SECRET; anything shaped like a JWT goes to the app's
     JWT verifier, and is refused when JWTs are not configured."""
     if not looks_like_jwt(token):

@@ -53,7 +53,7 @@ GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "Tokens",
         'Development bearer tokens and witness links ([http.md, "Authentication"](http.md#authentication)).',
-        ("secret", "secret_previous", "token_ttl_seconds"),
+        ("secret", "secret_previous", "token_ttl_seconds", "web_dev_signin"),
     ),
     (
         "JWTs from your application",

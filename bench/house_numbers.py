@@ -20,6 +20,8 @@ ROOMS = (
     "api/routes",
     "api/commands",
     "api/mcp",
+    "api/web",
+    "api/web/routes",
     "queries",
     "queries/search",
     "queries/search/understanding",

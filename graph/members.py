@@ -57,6 +57,13 @@ MEMBERS_OF = """
 MATCH (u:User)-[m:MEMBER_OF]->(:Project {id: $project_id})
 RETURN u.id AS user_id, m.role AS role ORDER BY u.id
 """
+# Every membership, for the web app's development sign-in on a local install (api/web/routes/signin.py) only.
+EVERY_MEMBERSHIP = """
+MATCH (u:User)-[m:MEMBER_OF]->(p:Project)
+RETURN u.id AS user_id, p.id AS project_id, m.role AS role
+ORDER BY user_id, project_id
+LIMIT $limit
+"""
 UPDATE_PROJECT = """
 MATCH (p:Project {id: $project_id})
 SET p.name = coalesce($name, p.name), p.hemisphere = coalesce($hemisphere, p.hemisphere), p.updated_at = datetime()
@@ -172,6 +179,10 @@ def change_member(graph: Graph, project_id: str, user_id: str, role: str | None)
 def role_of(graph: Graph, project_id: str, user_id: str) -> str | None:
     rows = graph.read(ROLE_OF, {"project_id": project_id, "user_id": user_id})
     return str(rows[0]["role"]) if rows else None
+
+
+def every_membership(graph: Graph, limit: int = 500) -> list[dict[str, str]]:
+    return [dict(r) for r in graph.read(EVERY_MEMBERSHIP, {"limit": limit})]
 
 
 def projects_of(graph: Graph, user_id: str) -> list[dict[str, str]]:

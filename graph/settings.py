@@ -121,6 +121,12 @@ class Settings(BaseSettings):
         "(503 `warming` until then), so the first search does not pay for them; `mcp` does the same beside its "
         "first requests.",
     )
+    web_dev_signin: bool = Field(
+        default=True,
+        description="The web app's sign-in page lets a browser on this machine (a loopback address) choose a member "
+        "of a project without a token, for local use; off, or from any other address, only a token "
+        "(`memora token`, or a JWT from the identity provider) signs in.",
+    )
     blas_threads: int = Field(
         default=1,
         ge=0,

@@ -1,0 +1,145 @@
+"""The web app's words in Spanish, English and French, chosen by `?lang=` or the browser's Accept-Language (English
+when neither names one of the three). Entries are shown in the language they were written in."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from fastapi import Request
+
+LANGUAGES = ("es", "en", "fr")
+DEFAULT = "en"
+
+STRINGS: dict[str, tuple[str, str, str]] = {
+    # key: (es, en, fr)
+    "app": ("Memora", "Memora", "Memora"),
+    "skip": ("Saltar al contenido", "Skip to content", "Aller au contenu"),
+    "sign_in": ("Entrar", "Sign in", "Se connecter"),
+    "sign_out": ("Salir", "Sign out", "Se déconnecter"),
+    "signed_in_as": ("Has entrado como", "Signed in as", "Connecté en tant que"),
+    "dev_sign_in": ("Entrada de desarrollo", "Development sign-in", "Connexion de développement"),
+    "dev_note": (
+        "Solo para uso local: cualquiera en esta máquina puede elegir a un miembro sin contraseña.",
+        "For local use only: anyone on this machine may pick a member without a password.",
+        "Pour un usage local uniquement : toute personne sur cette machine peut choisir un membre sans mot de passe.",
+    ),
+    "member": ("Miembro", "Member", "Membre"),
+    "token_sign_in": ("Entrar con un token", "Sign in with a token", "Se connecter avec un jeton"),
+    "token_note": (
+        "Un token de tu proveedor de identidad o de `memora token`. Se guarda en una cookie que las páginas no leen.",
+        "A token from your identity provider or from `memora token`. It is kept in a cookie pages cannot read.",
+        "Un jeton de votre fournisseur d'identité ou de `memora token`. Il est gardé dans un cookie illisible par "
+        "les pages.",
+    ),
+    "token": ("Token", "Token", "Jeton"),
+    "bad_token": (
+        "Ese token no es válido o ha caducado.",
+        "That token is not valid or has expired.",
+        "Ce jeton n'est pas valide ou a expiré.",
+    ),
+    "unknown_member": (
+        "No hay ningún miembro con ese nombre.",
+        "There is no member by that name.",
+        "Aucun membre ne porte ce nom.",
+    ),
+    "projects": ("Proyectos", "Projects", "Projets"),
+    "no_projects": (
+        "Todavía no eres miembro de ningún proyecto.",
+        "You are not a member of any project yet.",
+        "Vous n'êtes encore membre d'aucun projet.",
+    ),
+    "role_owner": ("propietaria", "owner", "propriétaire"),
+    "role_coauthor": ("coautora", "coauthor", "coautrice"),
+    "role_reader": ("lectora", "reader", "lectrice"),
+    "search": ("Buscar", "Search", "Rechercher"),
+    "search_label": ("¿Qué quieres recordar?", "What do you want to remember?", "Que voulez-vous retrouver ?"),
+    "search_hint": (
+        "Con tus palabras: «¿qué dijo papá del piso?», «el verano de 2008», «¿con quién aparece Pep?»",
+        "In your own words: “what did dad say about the flat?”, “the summer of 2008”, “who appears with Pep?”",
+        "Avec vos mots : « qu'a dit papa de l'appartement ? », « l'été 2008 », « avec qui apparaît Pep ? »",
+    ),
+    "results": ("Resultados", "Results", "Résultats"),
+    "no_results": (
+        "Nada de lo que puedes ver responde a esa pregunta.",
+        "Nothing you can see answers that question.",
+        "Rien de ce que vous pouvez voir ne répond à cette question.",
+    ),
+    "understood": ("Entendido", "Understood", "Compris"),
+    "answer": ("Respuesta", "Answer", "Réponse"),
+    "timeline": ("Cronología", "Timeline", "Chronologie"),
+    "entries": ("entradas", "entries", "entrées"),
+    "undated": ("sin fecha", "undated", "sans date"),
+    "all_years": ("Todos los años", "All years", "Toutes les années"),
+    "periods": ("Capítulos", "Chapters", "Chapitres"),
+    "more": ("Más", "More", "Plus"),
+    "people": ("Personas", "People", "Personnes"),
+    "places": ("Lugares", "Places", "Lieux"),
+    "author": ("Autora", "Author", "Autrice"),
+    "date": ("Fecha", "Date", "Date"),
+    "chapter": ("Capítulo", "Chapter", "Chapitre"),
+    "tags": ("Etiquetas", "Tags", "Étiquettes"),
+    "embedding_pending": (
+        "Guardada. Aún se está indexando por significado: mientras tanto se encuentra por sus palabras.",
+        "Saved. Still being indexed by meaning: until then it is found by its words.",
+        "Enregistrée. Encore en cours d'indexation par le sens : d'ici là, on la trouve par ses mots.",
+    ),
+    "level_private": ("privada", "private", "privée"),
+    "level_intimate": ("íntima", "intimate", "intime"),
+    "level_circle": ("círculo", "circle", "cercle"),
+    "level_public": ("pública", "public", "publique"),
+    "sees_private": ("Solo la ve quien la escribió.", "Only its author sees it.", "Seule son autrice la voit."),
+    "sees_intimate": (
+        "La ven quien la escribió, la propietaria y las coautoras.",
+        "Its author, the owner and the coauthors see it.",
+        "Son autrice, la propriétaire et les coautrices la voient.",
+    ),
+    "sees_circle": (
+        "La ven todos los miembros del proyecto.",
+        "Every member of the project sees it.",
+        "Tous les membres du projet la voient.",
+    ),
+    "sees_public": (
+        "La ve cualquiera con acceso al proyecto.",
+        "Anyone with access to the project sees it.",
+        "Toute personne ayant accès au projet la voit.",
+    ),
+    "not_found": (
+        "No existe o no puedes verla.",
+        "It does not exist, or you cannot see it.",
+        "Elle n'existe pas, ou vous ne pouvez pas la voir.",
+    ),
+    "forbidden": (
+        "No eres miembro de este proyecto.",
+        "You are not a member of this project.",
+        "Vous n'êtes pas membre de ce projet.",
+    ),
+    "error": ("Algo ha fallado", "Something went wrong", "Une erreur est survenue"),
+    "back": ("Volver", "Back", "Retour"),
+    "language": ("Idioma", "Language", "Langue"),
+}
+MONTHS = {
+    "es": "ene feb mar abr may jun jul ago sep oct nov dic".split(),
+    "en": "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(),
+    "fr": "janv févr mars avr mai juin juil août sept oct nov déc".split(),
+}
+
+
+def language(request: Request) -> str:
+    """`?lang=` when it names one of the three, else the first of them the browser accepts, else English."""
+    asked = request.query_params.get("lang", "")
+    if asked in LANGUAGES:
+        return asked
+    for part in request.headers.get("accept-language", "").split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in LANGUAGES:
+            return code
+    return DEFAULT
+
+
+def translator(lang: str) -> Callable[[str], str]:
+    index = LANGUAGES.index(lang) if lang in LANGUAGES else LANGUAGES.index(DEFAULT)
+
+    def t(key: str) -> str:
+        return STRINGS[key][index]
+
+    return t

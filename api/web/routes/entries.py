@@ -1,0 +1,20 @@
+"""An entry's page (`/e/{entry_id}`): what the API's own `GET /v1/entries/{id}` answers the viewer, and who else
+sees it, said in a sentence."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+
+from api.deps import ServicesDep
+from api.routes.entries import get_entry
+from api.web.render import page
+from api.web.session import SessionDep
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/e/{entry_id:path}", response_class=HTMLResponse)
+def entry_page(request: Request, entry_id: str, session: SessionDep, svc: ServicesDep) -> Response:
+    entry = get_entry(entry_id, session.viewer, svc)
+    return page(request, "entry.html", {"entry": entry, "project_id": entry.project_id}, session)

@@ -1,0 +1,66 @@
+"""A project's timeline (`/p/{project_id}/timeline`): the viewer's visible entries counted by year (a bar to click
+into), then by month within a year, the chapters as bands, and the entries of the chosen year or month, listed by
+the API's own `GET /v1/projects/{p}/entries` route function. The bands are the declared chapters, read by the
+statement behind `GET /v1/projects/{p}/periods` (the automatic ones, months and sessions, are the histogram's)."""
+
+from __future__ import annotations
+
+import calendar
+from datetime import date
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse, Response
+
+from api.deps import ServicesDep, require_member
+from api.routes.entries import list_project_entries
+from api.web.render import page
+from api.web.session import SessionDep
+from graph.summaries import visible_periods
+from graph.visibility import visibility_params
+from queries.entry_histogram import entry_histogram
+
+router = APIRouter(include_in_schema=False)
+PAGE = 50
+
+
+@router.get("/p/{project_id}/timeline", response_class=HTMLResponse)
+def timeline(
+    request: Request,
+    project_id: str,
+    session: SessionDep,
+    svc: ServicesDep,
+    year: Annotated[int | None, Query(ge=1, le=9999)] = None,
+    month: Annotated[int | None, Query(ge=1, le=12)] = None,
+    cursor: Annotated[str | None, Query(max_length=2000)] = None,
+) -> Response:
+    who = session.viewer
+    require_member(svc, project_id, who)
+    bars = entry_histogram(svc.graph, who, project_id)
+    years: dict[int, int] = {}
+    for bar in bars:
+        if bar.year is not None:
+            years[bar.year] = years.get(bar.year, 0) + bar.entries
+    months = {bar.month: bar.entries for bar in bars if year is not None and bar.year == year and bar.month}
+    undated = sum(bar.entries for bar in bars if bar.year is None)
+    listing = None
+    if year is not None:
+        start = date(year, month or 1, 1)
+        end = date(year, month or 12, calendar.monthrange(year, month or 12)[1])
+        listing = list_project_entries(
+            project_id, who, svc, date_from=start, date_to=end, sort="asc", limit=PAGE, cursor=cursor
+        )
+    periods = [p for p in visible_periods(svc.graph, project_id, visibility_params(who)) if not p["automatic"]]
+    context = {
+        "project_id": project_id,
+        "years": years,
+        "peak": max(years.values(), default=1),
+        "year": year,
+        "month": month,
+        "months_count": months,
+        "month_peak": max(months.values(), default=1),
+        "undated": undated,
+        "listing": listing,
+        "periods": periods,
+    }
+    return page(request, "timeline.html", context, session)
