@@ -5,9 +5,10 @@
 One synthetic project (`bench/synth.py`, seed 1, hash embedder as in `bench/bench_load.py`) is ingested and served
 by `bench/scale_server.py` (the app of `memora serve`, warm start included, caches off). As its owner, each page is
 fetched `--rounds` times, one at a time: the sign-in form, the projects, a search (a different question each
-round), the timeline, a year of it, a month of it, and an entry. Time to first byte: from sending the request to its
-headers; weight: the page's bytes plus its stylesheet's (the pages load nothing else). The project is deleted
-afterwards. Not part of `make test`.
+round), the timeline, a year of it, a month of it, an entry, the chapter context of a question (2,000 tokens), the
+people and places, and a person's page. Time to first byte: from sending the request to its headers; weight: the
+page's bytes plus its stylesheet's (the pages load nothing else). The project is deleted afterwards. Not part of
+`make test`.
 """
 
 from __future__ import annotations
@@ -40,7 +41,9 @@ from graph.settings import get_settings  # noqa: E402
 from inference.embedders import CheckedEmbedder  # noqa: E402
 
 
-def pages(project: str, entry_id: str, year: int, month: int, questions: list[str]) -> dict[str, list[str]]:
+def pages(
+    project: str, entry_id: str, year: int, month: int, questions: list[str], person: str
+) -> dict[str, list[str]]:
     """Each page's path per round (a search asks a different question each round)."""
     return {
         "sign-in": ["/signin"],
@@ -50,6 +53,9 @@ def pages(project: str, entry_id: str, year: int, month: int, questions: list[st
         "timeline, a year": [f"/p/{project}/timeline?year={year}"],
         "timeline, a month": [f"/p/{project}/timeline?year={year}&month={month}"],
         "entry": [f"/e/{entry_id}"],
+        "chapters": [f"/p/{project}/chapters?{httpx.QueryParams({'theme': q, 'budget': 2000})}" for q in questions],
+        "people and places": [f"/p/{project}/people"],
+        "a person": [f"/p/{project}/entity?{httpx.QueryParams({'name': person})}"],
     }
 
 
@@ -105,10 +111,11 @@ def main(argv: list[str] | None = None) -> int:
         year, month = int(sample["occurred_on"][:4]), int(sample["occurred_on"][5:7])
         entry_id = project + sample["entry_id"][sample["entry_id"].index("/") :]
         questions = [q["question"] for q in synth.queries if q["category"] in ("content", "filtered")]
+        person = next(e["name"] for e in synth.entities if e["kind"] == "person")
         log = Path(os.environ.get("TMPDIR", "/tmp")) / "bench-web.log"
         with scale_server("hash", log) as (url, _):
             found = measure(
-                url, auth.issue(settings, owner), pages(project, entry_id, year, month, questions), args.rounds
+                url, auth.issue(settings, owner), pages(project, entry_id, year, month, questions, person), args.rounds
             )
     finally:
         drop_project(graph, project, users)

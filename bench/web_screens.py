@@ -22,6 +22,10 @@ PAGES = {
     "search": f"/p/{PROJECT}?q=%C2%BFqu%C3%A9+dijo+pap%C3%A1+del+piso%3F&lang=es",
     "timeline": f"/p/{PROJECT}/timeline?year=2008&lang=es",
     "entry": f"/e/{PROJECT}/e14?lang=es",
+    "chapters": f"/p/{PROJECT}/chapters?theme=toda+la+era+Madrid&budget=700&lang=es",
+    "people": f"/p/{PROJECT}/people?lang=es",
+    "entity": f"/p/{PROJECT}/entity?name=Marta&lang=es",
+    "write": f"/p/{PROJECT}/write?lang=es",
 }
 
 

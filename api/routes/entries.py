@@ -99,7 +99,7 @@ def update_entry(
     """Replace the entry: a field absent from the body takes its default (a metadata field absent is removed);
     an absent `intimacy` keeps the entry's level, so a correction never opens it. `PATCH` changes only what it
     names."""
-    row = _editable(svc, who, entry_id)
+    row = editable(svc, who, entry_id)
     stored = stored_records(svc.graph, [entry_id])[0]
     _same_identity(body.model_dump(include=set(UNCHANGEABLE)), stored)
     fields = body.model_dump(exclude={*UNCHANGEABLE, "read_only"})
@@ -129,7 +129,7 @@ def patch_entry(
 ) -> WriteOut:
     """JSON merge patch: absent fields are kept, `null` clears (`persons`, `places`, `tags` become empty; a metadata
     field is removed); `text`, `intimacy` and `kind` cannot be cleared."""
-    _editable(svc, who, entry_id)
+    editable(svc, who, entry_id)
     stored = stored_records(svc.graph, [entry_id])[0]
     patch = {k: v for k, v in body.model_dump().items() if k in body.model_fields_set or k in (body.model_extra or {})}
     _same_identity({k: patch.pop(k) for k in UNCHANGEABLE if k in patch}, stored)
@@ -140,7 +140,7 @@ def patch_entry(
 
 @router.delete("/{entry_id:path}", response_model=WriteOut, dependencies=[WriteBudget], responses=EDIT_ERRORS)
 def remove_entry(entry_id: EntryIdPath, who: ViewerDep, svc: ServicesDep) -> WriteOut:
-    _editable(svc, who, entry_id)
+    editable(svc, who, entry_id)
     Ingestor(svc.graph, svc.embedder, embed=False, source="api", writer=who).delete(entry_id)
     return WriteOut(entry_id=entry_id, status="deleted")
 
@@ -218,7 +218,7 @@ def merge_patch(target: Any, patch: Any) -> Any:
     return out
 
 
-def _editable(svc: Services, who: Viewer, entry_id: str) -> dict[str, Any]:
+def editable(svc: Services, who: Viewer, entry_id: str) -> dict[str, Any]:
     """Hidden and missing entries are both 404. A visible entry may be changed by a writer of its project (owner or
     coauthor) who is its author, or by the owner: a reader cannot edit, not even what they once wrote."""
     row = get_visible_entry(svc.graph, visibility_params(who), entry_id)

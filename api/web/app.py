@@ -17,11 +17,19 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api.errors import RETRY_AFTER_SECONDS, unavailable_detail
 from api.web.render import HERE, page
-from api.web.routes import entries, search, signin, timeline
+from api.web.routes import chapters, entries, people, search, signin, timeline, writing
 from api.web.session import SignInRequired
 from graph.db import UNAVAILABLE
 
-ROUTERS = (signin.router, search.router, timeline.router, entries.router)
+ROUTERS = (
+    signin.router,
+    search.router,
+    timeline.router,
+    people.router,
+    chapters.router,
+    writing.router,
+    entries.router,
+)
 PAGES = {route.path for router in ROUTERS for route in router.routes if hasattr(route, "path")}
 REASONS = {403: "forbidden", 404: "not_found"}
 

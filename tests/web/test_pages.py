@@ -170,3 +170,98 @@ def test_pages_speak_the_browser_language_or_the_one_asked_for(served: str, worl
     assert "Timeline" in asked.text and 'lang="en"' in asked.text
     entry = browser.get(f"/e/{world.entry_ids[('owner', 'intimate')]}?lang=es").text
     assert "La ven quien la escribió, la propietaria y las coautoras." in entry, "who sees it, said in a sentence"
+
+
+def test_the_chapter_page_builds_its_context_and_draft_from_what_the_viewer_sees(served: str, world: WebWorld) -> None:
+    for role in ROLES:
+        browser = signed_in(served, world.users[role])
+        for draft in (False, True):
+            params = {"theme": "el viaje en tren a Cádiz con Marta", "budget": 3000, "draft": draft}
+            page = browser.get(f"/p/{world.project}/chapters", params=params)
+            assert page.status_code == 200, page.text[:300]
+            built = page.text.split("</form>", 2)[-1]
+            shown = _shown(world, built)
+            assert shown and shown <= world.visible_to(role), (role, draft, shown)
+            assert ('id="draft-title"' in built) == draft
+    reader = signed_in(served, world.users["reader"])
+    assert reader.get(f"/p/{world.project}/chapters", params={"theme": "x", "budget": 0}).status_code == 422
+
+
+def test_a_person_named_only_by_hidden_entries_has_no_page_and_appears_with_no_one(
+    served: str, world: WebWorld
+) -> None:
+    for role in ROLES:
+        browser = signed_in(served, world.users[role])
+        nobody = browser.get(f"/p/{world.project}/entity", params={"name": "Nadie Conocido"})
+        assert nobody.status_code == 404
+        listing = browser.get(f"/p/{world.project}/people").text
+        marta = browser.get(f"/p/{world.project}/entity", params={"name": "Marta", "measure": "count"})
+        assert marta.status_code == 200
+        for key, word in world.words.items():
+            own = browser.get(f"/p/{world.project}/entity", params={"name": "Persona" + word})
+            if key in world.visible_to(role):
+                assert own.status_code == 200 and "Marta" in own.text, (role, key)
+                assert "Persona" + word in listing and "Persona" + word in marta.text
+            else:
+                assert own.status_code == 404 and own.text == nobody.text, (role, key)
+                assert word not in listing and word not in marta.text, (role, key)
+        picture = browser.get(f"/p/{world.project}/entity.svg", params={"name": "Marta"})
+        assert picture.status_code == 200 and picture.headers["content-type"].startswith("image/svg+xml")
+
+
+def _csrf(page: httpx.Response) -> str:
+    found = CSRF.findall(page.text)
+    assert found, page.text[:300]
+    return found[-1]
+
+
+def test_writing_editing_and_deleting_go_through_the_api_rules_and_lose_nothing_typed(
+    served: str, world: WebWorld
+) -> None:
+    owner, coauthor, reader = (signed_in(served, world.users[r]) for r in ROLES)
+    assert reader.get(f"/p/{world.project}/write").status_code == 403
+    form = coauthor.get(f"/p/{world.project}/write")
+    assert form.status_code == 200 and 'name="intimacy" value="private"' in form.text
+    typed = {"text": "Escrito desde la web: hojaldre secreto en Tarifa.", "occurred_on": "not a date at all"}
+    refused = coauthor.post(f"/p/{world.project}/write", data={**typed, "intimacy": "private", "csrf": _csrf(form)})
+    assert refused.status_code == 422 and "hojaldre secreto en Tarifa" in refused.text, "the typed text comes back"
+    assert "not a date at all" in refused.text
+    forged = coauthor.post(f"/p/{world.project}/write", data={"text": "hojaldre forjado", "csrf": "0" * 64})
+    assert forged.status_code == 403
+    saved = coauthor.post(
+        f"/p/{world.project}/write",
+        data={
+            **typed,
+            "occurred_on": "verano de 2009",
+            "persons": "Marta, Lupe",
+            "intimacy": "private",
+            "csrf": _csrf(form),
+        },
+    )
+    assert saved.status_code == 303, saved.text.split("<main")[-1][:600]
+    entry_path = saved.headers["location"]
+    mine = coauthor.get(entry_path)
+    assert "hojaldre secreto" in mine.text and "Lupe" in mine.text and 'href="/edit/' in mine.text
+    assert "2009-06-21/2009-09-22" in mine.text, "a date in words is read as the search reads it"
+    assert owner.get(entry_path).status_code == 404 and reader.get(entry_path).status_code == 404, "private"
+    probe = coauthor.get(f"/p/{world.project}", params={"q": "hojaldre forjado"})
+    assert "forjado" not in probe.text.split("</form>", 2)[-1], "the forged form wrote nothing"
+
+    edit_path = entry_path.replace("/e/", "/edit/", 1)
+    edit_form = coauthor.get(edit_path)
+    assert "hojaldre secreto" in edit_form.text
+    changed = coauthor.post(
+        edit_path, data={"text": "Hojaldre corregido en Tarifa.", "intimacy": "everyone", "csrf": _csrf(edit_form)}
+    )
+    assert changed.status_code == 303
+    assert "Hojaldre corregido" in coauthor.get(entry_path).text
+    assert reader.get(entry_path).status_code == 404, "a level that is not one of the four keeps the entry's own"
+
+    owners_entry = f"/e/{world.entry_ids[('owner', 'circle')]}"
+    assert 'href="/edit/' not in coauthor.get(owners_entry).text and 'href="/edit/' not in reader.get(owners_entry).text
+    assert coauthor.post(owners_entry.replace("/e/", "/delete/", 1), data={"csrf": _csrf(form)}).status_code == 403
+    coauthors_entry = f"/e/{world.entry_ids[('coauthor', 'circle')]}"
+    page = owner.get(coauthors_entry)
+    assert 'action="/delete/' in page.text, "the owner may delete any visible entry"
+    gone = owner.post(coauthors_entry.replace("/e/", "/delete/", 1), data={"csrf": _csrf(page)})
+    assert gone.status_code == 303 and owner.get(coauthors_entry).status_code == 404

@@ -1,13 +1,13 @@
 """An entry's page (`/e/{entry_id}`): what the API's own `GET /v1/entries/{id}` answers the viewer, and who else
-sees it, said in a sentence."""
+sees it, said in a sentence, and the edit and delete buttons for those who may."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 
 from api.deps import ServicesDep
-from api.routes.entries import get_entry
+from api.routes.entries import editable, get_entry
 from api.web.render import page
 from api.web.session import SessionDep
 
@@ -17,4 +17,10 @@ router = APIRouter(include_in_schema=False)
 @router.get("/e/{entry_id:path}", response_class=HTMLResponse)
 def entry_page(request: Request, entry_id: str, session: SessionDep, svc: ServicesDep) -> Response:
     entry = get_entry(entry_id, session.viewer, svc)
-    return page(request, "entry.html", {"entry": entry, "project_id": entry.project_id}, session)
+    try:
+        editable(svc, session.viewer, entry_id)
+        can_edit = True
+    except HTTPException:
+        can_edit = False
+    values = {"entry": entry, "project_id": entry.project_id, "can_edit": can_edit}
+    return page(request, "entry.html", values, session)
