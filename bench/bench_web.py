@@ -6,9 +6,9 @@ One synthetic project (`bench/synth.py`, seed 1, hash embedder as in `bench/benc
 by `bench/scale_server.py` (the app of `memora serve`, warm start included, caches off). As its owner, each page is
 fetched `--rounds` times, one at a time: the sign-in form, the projects, a search (a different question each
 round), the timeline, a year of it, a month of it, an entry, the chapter context of a question (2,000 tokens), the
-people and places, and a person's page. Time to first byte: from sending the request to its headers; weight: the
-page's bytes plus its stylesheet's (the pages load nothing else). The project is deleted afterwards. Not part of
-`make test`.
+people and places, a person's page, and a witness link's page (one declared chapter). Time to first byte: from
+sending the request to its headers; weight: the page's bytes plus its stylesheet's (the pages load nothing else).
+The project is deleted afterwards. Not part of `make test`.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import statistics
 import sys
 import time
 import uuid
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +37,10 @@ from bench.percentiles import nearest_rank  # noqa: E402
 from bench.scale import drop_project, ingest, scale_server, set_up  # noqa: E402
 from bench.synth import generate  # noqa: E402
 from graph.db import get_graph  # noqa: E402
+from graph.ids import period_id  # noqa: E402
 from graph.schema import ensure_vector_index  # noqa: E402
 from graph.settings import get_settings  # noqa: E402
+from graph.witnesses import create_grant  # noqa: E402
 from inference.embedders import CheckedEmbedder  # noqa: E402
 
 
@@ -64,7 +67,7 @@ def measure(url: str, token: str, paths: dict[str, list[str]], rounds: int) -> d
     with httpx.Client(base_url=url, timeout=120, follow_redirects=False) as client:
         style = len(client.get("/static/style.css").content)
         for name, choices in paths.items():
-            cookies = {} if name == "sign-in" else {"memora_session": token}
+            cookies = {} if name in ("sign-in", "witness") else {"memora_session": token}
             client.cookies.clear()
             client.cookies.update(cookies)
             client.get(choices[0])  # the page's first call, outside the figures
@@ -112,11 +115,14 @@ def main(argv: list[str] | None = None) -> int:
         entry_id = project + sample["entry_id"][sample["entry_id"].index("/") :]
         questions = [q["question"] for q in synth.queries if q["category"] in ("content", "filtered")]
         person = next(e["name"] for e in synth.entities if e["kind"] == "person")
+        chapter = next(e["period"] for e in synth.entries if e.get("period"))
+        grant = create_grant(graph, project, period_id(project, chapter), owner, timedelta(days=1), "bench")
+        assert grant is not None
+        paths = pages(project, entry_id, year, month, questions, person)
+        paths["witness"] = [f"/w/{auth.issue_witness(settings, grant, 86400)}"]
         log = Path(os.environ.get("TMPDIR", "/tmp")) / "bench-web.log"
         with scale_server("hash", log) as (url, _):
-            found = measure(
-                url, auth.issue(settings, owner), pages(project, entry_id, year, month, questions, person), args.rounds
-            )
+            found = measure(url, auth.issue(settings, owner), paths, args.rounds)
     finally:
         drop_project(graph, project, users)
     report = {"entries": args.entries, "rounds": args.rounds, "machine": platform.processor() or platform.machine()}

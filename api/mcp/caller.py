@@ -55,14 +55,14 @@ class Caller:
 
 def authenticate(request: Request) -> Caller:
     """The caller of an HTTP request, or the `HTTPException` the API would answer (401, 429, 503)."""
-    from api.routes.witnesses import _witness  # the witness routes' own check of a link
+    from api.routes.witnesses import witness_grant  # the witness routes' own check of a link
 
     header = request.headers.get("authorization")
     scheme, token = get_authorization_scheme_param(header)
     if scheme.lower() == "bearer" and token.startswith(f"{WITNESS_PREFIX}."):
         check_address(request)
         try:
-            grant = _witness(request.app.state.services, token)
+            grant = witness_grant(request.app.state.services, token)
         except HTTPException as exc:
             if exc.status_code == 401:
                 note_auth_failure(request)

@@ -94,7 +94,7 @@ def revoke_witness(project_id: str, grant_id: str, who: ProjectOwner, svc: Servi
 )
 def witness_search(token: str, body: WitnessSearchRequest, svc: ServicesDep) -> SearchResponseOut:
     """Similarity is computed exactly over the chapter's circle and public entries, never the project index."""
-    grant = _witness(svc, token)
+    grant = witness_grant(svc, token)
     viewer_ = Viewer(witness_period_id=grant.period_id)
     resp = hybrid_search(
         svc.graph,
@@ -115,7 +115,7 @@ def witness_search(token: str, body: WitnessSearchRequest, svc: ServicesDep) -> 
     "/v1/w/{token}/entries/{entry_id:path}", response_model=EntryOut, dependencies=[WitnessRead], responses=errors(404)
 )
 def witness_entry(token: str, entry_id: EntryIdPath, svc: ServicesDep) -> EntryOut:
-    grant = _witness(svc, token)
+    grant = witness_grant(svc, token)
     row = get_visible_entry(svc.graph, visibility_params(Viewer(witness_period_id=grant.period_id)), entry_id)
     if row is None:
         raise HTTPException(404, NOT_FOUND)
@@ -130,7 +130,7 @@ def witness_entry(token: str, entry_id: EntryIdPath, svc: ServicesDep) -> EntryO
     responses=rate_limited("the witness link's write budget is spent"),
 )
 def witness_write(token: str, body: WitnessEntryIn, svc: ServicesDep) -> WriteOut:
-    grant = _witness(svc, token)
+    grant = witness_grant(svc, token)
     entry_id = f"{grant.project_id}/witness-{uuid.uuid4().hex[:12]}"
     record = record_or_422(
         lambda: EntryRecord.model_validate(
@@ -148,7 +148,7 @@ def witness_write(token: str, body: WitnessEntryIn, svc: ServicesDep) -> WriteOu
     return write_record(svc, record, "created", writer=Viewer(witness_period_id=grant.period_id))
 
 
-def _witness(svc: Services, token: str) -> Grant:
+def witness_grant(svc: Services, token: str) -> Grant:
     """The grant a link token names, while it is neither expired nor revoked; otherwise 401."""
     try:
         grant_id = auth.verify_witness(svc.settings, token)

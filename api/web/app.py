@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api.errors import RETRY_AFTER_SECONDS, unavailable_detail
 from api.web.render import HERE, page
-from api.web.routes import chapters, entries, people, search, signin, timeline, writing
+from api.web.routes import chapters, entries, people, search, signin, timeline, witness, writing
 from api.web.session import SignInRequired
 from graph.db import UNAVAILABLE
 
@@ -28,6 +28,7 @@ ROUTERS = (
     people.router,
     chapters.router,
     writing.router,
+    witness.router,
     entries.router,
 )
 PAGES = {route.path for router in ROUTERS for route in router.routes if hasattr(route, "path")}

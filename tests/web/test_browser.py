@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +20,11 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from api import auth
 from graph.db import Graph
+from graph.ids import period_id
 from graph.settings import Settings
+from graph.witnesses import create_grant
 from inference.embedders import CheckedEmbedder
 from tests.serving import serve
 from tests.web_world import WebWorld, build_world
@@ -146,3 +150,38 @@ def test_signing_out_in_the_browser_ends_the_session(driver: webdriver.Chrome, s
     WebDriverWait(driver, 30).until(lambda d: d.current_url.endswith("/signin"))
     driver.get(f"{served}/p/{world.project}/timeline")
     assert driver.current_url.endswith("/signin")
+
+
+def test_a_witness_link_shows_its_chapter_shared_entries_only_and_is_accessible(
+    driver: webdriver.Chrome, served: str, world: WebWorld, graph: Graph, settings: Settings, ingest: Callable[..., Any]
+) -> None:
+    levels = ("private", "intimate", "circle", "public")
+    rows = [
+        {
+            "entry_id": f"{world.project}/trip-{level}",
+            "project_id": world.project,
+            "author": world.users["owner"],
+            "intimacy": level,
+            "period": "Viaje a Sevilla",
+            "occurred_on": "2007-04-12",
+            "text": f"En Sevilla con Marta: testigo{level} del viaje.",
+        }
+        for level in levels
+    ]
+    assert not ingest(rows).errors
+    grant = create_grant(
+        graph, world.project, period_id(world.project, "Viaje a Sevilla"), world.users["owner"], timedelta(days=1)
+    )
+    assert grant
+    driver.delete_all_cookies()
+    _fetched(driver)
+    driver.get(f"{served}/w/{auth.issue_witness(settings, grant, 3600)}")
+    dom = driver.execute_script("return document.documentElement.outerHTML")
+    assert {lv for lv in levels if f"testigo{lv}" in dom} == {"circle", "public"}
+    hidden = ["testigoprivate", "testigointimate", *world.words.values()]
+    assert not [w for w in hidden if w in dom]
+    for url, body in _fetched(driver):
+        assert not [w for w in hidden if w in body], url
+    assert not _violations(driver)
+    if os.environ.get("MEMORA_SCREENS"):
+        driver.save_screenshot(str(Path(os.environ["MEMORA_SCREENS"]) / "witness.png"))

@@ -4,6 +4,7 @@ exactly like one that does not exist, the timeline's counts unmoved by hidden en
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -265,3 +266,52 @@ def test_writing_editing_and_deleting_go_through_the_api_rules_and_lose_nothing_
     assert 'action="/delete/' in page.text, "the owner may delete any visible entry"
     gone = owner.post(coauthors_entry.replace("/e/", "/delete/", 1), data={"csrf": _csrf(page)})
     assert gone.status_code == 303 and owner.get(coauthors_entry).status_code == 404
+
+
+def test_a_witness_link_opens_its_chapter_shared_entries_and_takes_an_account(
+    served: str, world: WebWorld, ingest: Callable[..., Any]
+) -> None:
+    chapter = [
+        {
+            "entry_id": f"{world.project}/trip-{level}",
+            "project_id": world.project,
+            "author": world.users["owner"],
+            "intimacy": level,
+            "period": "Viaje a Sevilla",
+            "occurred_on": "2007-04-1" + str(n),
+            "text": f"En Sevilla con Marta: testigo{level} del viaje en tren.",
+        }
+        for n, level in enumerate(("private", "intimate", "circle", "public"))
+    ]
+    assert not ingest(chapter).errors
+    owner, reader = signed_in(served, world.users["owner"]), signed_in(served, world.users["reader"])
+    page = owner.get(f"/p/{world.project}/chapters")
+    assert "Viaje a Sevilla" in page.text and 'action="/p/' + world.project + '/witnesses"' in page.text
+    period = re.search(r'name="period_id" value="([^"]+)"', page.text)
+    assert period
+    assert 'name="period_id"' not in reader.get(f"/p/{world.project}/chapters").text, "only the owner invites"
+    refused = reader.post(f"/p/{world.project}/witnesses", data={"period_id": period.group(1), "csrf": _csrf(page)})
+    assert refused.status_code == 403
+    made = owner.post(f"/p/{world.project}/witnesses", data={"period_id": period.group(1), "csrf": _csrf(page)})
+    assert made.status_code == 201
+    link = re.search(r'id="link" value="[^"]*(/w/[^"]+)"', made.text)
+    assert link
+
+    with httpx.Client(base_url=served, follow_redirects=False) as witness:
+        home = witness.get(link.group(1))
+        assert home.status_code == 200 and home.headers["referrer-policy"] == "no-referrer"
+        shown = {level for level in ("private", "intimate", "circle", "public") if f"testigo{level}" in home.text}
+        assert shown == {"circle", "public"}, home.text.split("<main")[-1][:1500]
+        assert not _shown(world, home.text), "nothing outside the chapter"
+        searched = witness.get(link.group(1), params={"q": "testigoprivate testigointimate palabraownercircle"})
+        assert "testigoprivate" not in searched.text.split("</form>", 1)[-1]
+        assert "palabraownercircle" not in searched.text.split("</form>", 1)[-1]
+        hidden = witness.get(f"{link.group(1)}/e/{world.project}/trip-private")
+        assert hidden.status_code == 404
+        assert witness.get("/w/wit1.forged.link").status_code == 401
+        csrf = _csrf(home)
+        assert witness.post(link.group(1), data={"text": "Yo también estaba.", "csrf": "0" * 64}).status_code == 403
+        added = witness.post(link.group(1), data={"text": "Yo también estaba: cuaderno testigoanadido.", "csrf": csrf})
+        assert added.status_code == 303
+        assert "testigoanadido" in witness.get(link.group(1)).text
+    assert "testigoanadido" in owner.get(f"/p/{world.project}", params={"q": "testigoanadido"}).text

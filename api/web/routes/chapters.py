@@ -1,24 +1,40 @@
 """A project's chapter page (`/p/{project_id}/chapters?theme=…`): a theme and a token budget → the chapter context
 (the project summary, the periods the theme matched with their events, the cited entries), or the draft, from the
 API's own `POST /v1/context/chapter` and `POST /v1/chapters/draft` route functions, from the viewer's search
-budget."""
+budget; the project's declared chapters, and for its owner a witness link to one of them."""
 
 from __future__ import annotations
 
 from typing import Annotated
+from urllib.parse import quote
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import HTMLResponse, Response
+from pydantic import BaseModel, Field
 
 from api.deps import ServicesDep, require_member
+from api.models import WitnessIn
 from api.models_summaries import MAX_BUDGET, MAX_THEME, ChapterRequest
 from api.ratelimit import spend
 from api.routes.summaries import chapter, chapter_draft
+from api.routes.witnesses import invite_witness
 from api.web.render import page
-from api.web.session import SessionDep
+from api.web.session import SessionDep, check_csrf
+from graph.members import role_of
+from graph.summaries import visible_periods
+from graph.visibility import visibility_params
 
 router = APIRouter(include_in_schema=False)
 DEFAULT_BUDGET = 2000
+
+
+class InviteForm(BaseModel):
+    csrf: str = Field(default="", max_length=200)
+    period_id: str = Field(max_length=300)
+    ttl_days: int = Field(default=30, ge=1, le=365)
+
+
+InviteDep = Annotated[InviteForm, Form()]
 
 
 @router.get("/p/{project_id}/chapters", response_class=HTMLResponse)
@@ -42,5 +58,23 @@ def chapters(
             context = draft_out.context
         else:
             context = chapter(body, who, svc)
-    values = {"project_id": project_id, "theme": theme, "budget": budget, "draft": draft_out, "context": context}
+    values = {
+        "project_id": project_id,
+        "theme": theme,
+        "budget": budget,
+        "draft": draft_out,
+        "context": context,
+        "declared": [p for p in visible_periods(svc.graph, project_id, visibility_params(who)) if not p["automatic"]],
+        "owner": role_of(svc.graph, project_id, who.user_id or "") == "owner",
+    }
     return page(request, "chapters.html", values, session)
+
+
+@router.post("/p/{project_id}/witnesses", response_class=HTMLResponse)
+def invite(request: Request, project_id: str, session: SessionDep, svc: ServicesDep, form: InviteDep) -> Response:
+    """A witness link to one declared chapter, by the API's own `POST /v1/projects/{p}/witnesses` (owners only)."""
+    check_csrf(request, session, form.csrf)
+    made = invite_witness(project_id, WitnessIn(period_id=form.period_id, ttl_days=form.ttl_days), session.viewer, svc)
+    link = str(request.base_url).rstrip("/") + f"/w/{quote(made.token, safe='')}"
+    values = {"project_id": project_id, "link": link, "expires_at": made.expires_at}
+    return page(request, "invited.html", values, session, status=201)

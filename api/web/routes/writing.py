@@ -5,89 +5,24 @@ what was typed and the reason (422), so nothing typed is lost; an entry is saved
 
 from __future__ import annotations
 
-import re
-from datetime import date
 from typing import Annotated, Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import ValidationError
 
 from api.deps import ServicesDep, require_writer
 from api.models import EntryIn, EntryPatch
 from api.ratelimit import spend
 from api.routes.entries import create_entry, editable, get_entry, patch_entry, remove_entry
-from api.services import Services
-from api.web.render import LEVELS, page
+from api.web.entry_form import EntryForm, FormDep, reasons, record_date
+from api.web.render import page
 from api.web.session import CSRF_FIELD, SessionDep, WebSession, check_csrf
-from queries.search.query_constraints import project_hemisphere
-from queries.search.understanding.parse import understand
 
 router = APIRouter(include_in_schema=False)
-_RECORD_DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?(/\d{4}(-\d{2}(-\d{2})?)?)?")
 Csrf = Annotated[str, Form(alias=CSRF_FIELD, max_length=200)]
 NEW_LEVEL = "private"  # what a new entry from the form is until its writer opens it
-
-
-class EntryForm(BaseModel):
-    """What the form sends: names as one comma-separated line each. A level that is not one of the four is left out,
-    so a new entry is private and a changed one keeps its own: a bad form never opens one."""
-
-    csrf: str = Field(default="", max_length=200)  # the session's token (api/web/session.py, CSRF_FIELD)
-    text: str = Field(default="", max_length=200_000)
-    title: str = Field(default="", max_length=2000)
-    occurred_on: str = Field(default="", max_length=2000)
-    persons: str = Field(default="", max_length=2000)
-    places: str = Field(default="", max_length=2000)
-    tags: str = Field(default="", max_length=2000)
-    intimacy: str = Field(default="circle", max_length=20)
-
-    def fields(self) -> dict[str, Any]:
-        values = {
-            "text": self.text,
-            "title": self.title.strip() or None,
-            "occurred_on": self.occurred_on.strip() or None,
-            "persons": _names(self.persons),
-            "places": _names(self.places),
-            "tags": _names(self.tags),
-        }
-        return values | ({"intimacy": self.intimacy} if self.intimacy in LEVELS else {})
-
-
-FormDep = Annotated[EntryForm, Form()]
-
-
-def _names(text: str) -> list[str]:
-    return [name.strip() for name in text.split(",") if name.strip()]
-
-
-def record_date(svc: Services, project_id: str, said: str | None) -> str | None:
-    """The entry's `occurred_on` for a date said in words ("verano de 2009", "July 2008", "Navidad de 1995"), read
-    as the search reads a date in a question (the project's hemisphere for a season); what is already a record date
-    (`2009-07-12`, `2009-07`, `2009`, `START/END`), or no date at all, is left as typed for the API to judge."""
-    if not said or _RECORD_DATE.fullmatch(said):
-        return said
-    found = understand(said, [], date.today(), hemisphere=lambda: project_hemisphere(svc.graph, [project_id])).temporal
-    if found is None:
-        return said
-    start, end = found.start.isoformat(), found.end.isoformat()
-    if start == end:
-        return start
-    if found.precision == "month":
-        return start[:7]
-    if found.precision == "year":
-        return start[:4]
-    return f"{start}/{end}"
-
-
-def _reasons(exc: ValidationError | HTTPException) -> list[str]:
-    if isinstance(exc, ValidationError):
-        return [f"{'.'.join(str(p) for p in e['loc']) or 'entry'}: {e['msg']}" for e in exc.errors()]
-    detail = exc.detail
-    if isinstance(detail, list):
-        return [f"{'.'.join(str(p) for p in d.get('loc', [])[1:]) or 'entry'}: {d.get('msg', '')}" for d in detail]
-    return [str(detail)]
 
 
 def _form(
@@ -122,7 +57,7 @@ def write_entry(request: Request, project_id: str, session: SessionDep, svc: Ser
     except (ValidationError, HTTPException) as exc:
         if isinstance(exc, HTTPException) and exc.status_code != 422:
             raise
-        return _form(request, session, project_id, values, str(request.url.path), _reasons(exc))
+        return _form(request, session, project_id, values, str(request.url.path), reasons(exc))
     return RedirectResponse(f"/e/{quote(written.entry_id, safe='/')}", status_code=303)
 
 
@@ -157,7 +92,7 @@ def edit_entry(request: Request, entry_id: str, session: SessionDep, svc: Servic
         if isinstance(exc, HTTPException) and exc.status_code != 422:
             raise
         project_id = row["entry"]["project_id"]
-        return _form(request, session, project_id, values, str(request.url.path), _reasons(exc))
+        return _form(request, session, project_id, values, str(request.url.path), reasons(exc))
     return RedirectResponse(f"/e/{quote(entry_id, safe='/')}", status_code=303)
 
 

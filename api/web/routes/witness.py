@@ -1,0 +1,103 @@
+"""The witness page (`/w/{token}`): what a witness link's chapter lets its holder read, search and add, nothing else.
+The link is the credential, checked on every request by the API's own function (expired or revoked: 401, and the
+address's failed attempts counted as for a bad token); the witness's entry pages and searches go through the API's
+witness route functions, from the link's budgets; the form to add an account carries a CSRF token derived from the
+link. A witness sees the chapter's circle and public entries only, as the API shows them."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Mapping
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Form, HTTPException, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import ValidationError
+
+from api import auth
+from api.deps import ServicesDep
+from api.models import WitnessEntryIn, WitnessSearchRequest
+from api.ratelimit import check_address, note_auth_failure, spend
+from api.routes.entries import entry_out
+from api.routes.witnesses import witness_entry, witness_grant, witness_search, witness_write
+from api.services import Services
+from api.web.entry_form import EntryForm, reasons, record_date
+from api.web.render import page
+from graph.visibility import Viewer
+from graph.witnesses import Grant
+from queries.listing import EntryFilters, list_entries
+
+router = APIRouter(include_in_schema=False)
+LISTED = 50
+
+
+def _grant(request: Request, svc: Services, token: str) -> Grant:
+    check_address(request)
+    try:
+        return witness_grant(svc, token)
+    except HTTPException:
+        note_auth_failure(request)
+        raise
+
+
+def _csrf(svc: Services, token: str) -> str:
+    secret = auth.secret_of(svc.settings).encode()
+    return hmac.new(secret, f"witness.{token}".encode(), hashlib.sha256).hexdigest()
+
+
+def _page(
+    request: Request, svc: Services, token: str, grant: Grant, context: Mapping[str, Any], status: int = 200
+) -> Response:
+    values = {"token": token, "chapter": grant.period_name, "witness_csrf": _csrf(svc, token), **context}
+    response = page(request, "witness.html", values, status=status)
+    response.headers["Referrer-Policy"] = "no-referrer"  # the link is the credential: never sent on
+    return response
+
+
+@router.get("/w/{token}", response_class=HTMLResponse)
+def witness_page(
+    request: Request, token: str, svc: ServicesDep, q: Annotated[str, Query(max_length=10_000)] = ""
+) -> Response:
+    grant = _grant(request, svc, token)
+    found = listing = None
+    if q.strip():
+        spend(request, "search", ("witness", grant.id))
+        found = witness_search(token, WitnessSearchRequest(q=q, k=20), svc)
+    else:
+        viewer = Viewer(witness_period_id=grant.period_id)
+        # the witness's own predicate keeps to the chapter: no filter needed, none could widen it
+        rows = list_entries(svc.graph, viewer, grant.project_id, EntryFilters(), sort="asc", limit=LISTED).rows
+        listing = [entry_out(r) for r in rows]
+    context: dict[str, Any] = {"q": q, "found": found, "listing": listing, "values": EntryForm().fields(), "errors": []}
+    return _page(request, svc, token, grant, context)
+
+
+@router.post("/w/{token}", response_class=HTMLResponse)
+def witness_add(request: Request, token: str, svc: ServicesDep, form: Annotated[EntryForm, Form()]) -> Response:
+    """The witness's own account, added to the chapter (kind witness, circle), through the API's witness route."""
+    grant = _grant(request, svc, token)
+    if not hmac.compare_digest(form.csrf, _csrf(svc, token)):
+        raise HTTPException(403, "this form expired or did not come from this site; reload the page and try again")
+    spend(request, "write", ("witness", grant.id))
+    values = form.fields()
+    said = record_date(svc, grant.project_id, values["occurred_on"])
+    try:
+        body = WitnessEntryIn.model_validate(
+            {k: v for k, v in values.items() if k in WitnessEntryIn.model_fields} | {"occurred_on": said}
+        )
+        witness_write(token, body, svc)
+    except (ValidationError, HTTPException) as exc:
+        if isinstance(exc, HTTPException) and exc.status_code != 422:
+            raise
+        context = {"q": "", "found": None, "listing": None, "values": values, "errors": reasons(exc)}
+        return _page(request, svc, token, grant, context, status=422)
+    return RedirectResponse(f"/w/{quote(token, safe='')}", status_code=303)
+
+
+@router.get("/w/{token}/e/{entry_id:path}", response_class=HTMLResponse)
+def witness_entry_page(request: Request, token: str, entry_id: str, svc: ServicesDep) -> Response:
+    grant = _grant(request, svc, token)
+    entry = witness_entry(token, entry_id, svc)
+    return _page(request, svc, token, grant, {"entry": entry, "values": None, "errors": []})
