@@ -75,3 +75,23 @@ def signed_in(url: str, user: str) -> httpx.Client:
     answer = client.post("/signin/member", data={"user": user, "csrf": token.group(1)})
     assert answer.status_code == 303 and answer.headers["location"] == "/", answer.text[:500]
     return client
+
+
+CHAPTER = "Viaje a Sevilla"
+
+
+def add_chapter(world: WebWorld, ingest: Callable[..., Any]) -> None:
+    """A declared chapter of the owner's, one entry per level, each with its own word (`testigo<level>`)."""
+    rows = [
+        {
+            "entry_id": f"{world.project}/trip-{level}",
+            "project_id": world.project,
+            "author": world.users["owner"],
+            "intimacy": level,
+            "period": CHAPTER,
+            "occurred_on": f"2007-04-1{n}",
+            "text": f"En Sevilla con Marta: testigo{level} del viaje en tren.",
+        }
+        for n, level in enumerate(LEVELS)
+    ]
+    assert not ingest(rows).errors

@@ -27,7 +27,7 @@ from graph.settings import Settings
 from graph.witnesses import create_grant
 from inference.embedders import CheckedEmbedder
 from tests.serving import serve
-from tests.web_world import WebWorld, build_world
+from tests.web_world import CHAPTER, WebWorld, add_chapter, build_world
 
 AXE = Path(__file__).resolve().parents[2] / ".venv" / "axe" / "axe.min.js"
 MAX_PAGE_BYTES = 300_000
@@ -156,21 +156,9 @@ def test_a_witness_link_shows_its_chapter_shared_entries_only_and_is_accessible(
     driver: webdriver.Chrome, served: str, world: WebWorld, graph: Graph, settings: Settings, ingest: Callable[..., Any]
 ) -> None:
     levels = ("private", "intimate", "circle", "public")
-    rows = [
-        {
-            "entry_id": f"{world.project}/trip-{level}",
-            "project_id": world.project,
-            "author": world.users["owner"],
-            "intimacy": level,
-            "period": "Viaje a Sevilla",
-            "occurred_on": "2007-04-12",
-            "text": f"En Sevilla con Marta: testigo{level} del viaje.",
-        }
-        for level in levels
-    ]
-    assert not ingest(rows).errors
+    add_chapter(world, ingest)
     grant = create_grant(
-        graph, world.project, period_id(world.project, "Viaje a Sevilla"), world.users["owner"], timedelta(days=1)
+        graph, world.project, period_id(world.project, CHAPTER), world.users["owner"], timedelta(days=1)
     )
     assert grant
     driver.delete_all_cookies()

@@ -16,7 +16,7 @@ from graph.db import Graph
 from graph.settings import Settings
 from inference.embedders import CheckedEmbedder
 from tests.serving import serve
-from tests.web_world import CSRF, WebWorld, build_world, signed_in
+from tests.web_world import CHAPTER, CSRF, WebWorld, add_chapter, build_world, signed_in
 
 ROLES = ("owner", "coauthor", "reader")
 
@@ -271,22 +271,10 @@ def test_writing_editing_and_deleting_go_through_the_api_rules_and_lose_nothing_
 def test_a_witness_link_opens_its_chapter_shared_entries_and_takes_an_account(
     served: str, world: WebWorld, ingest: Callable[..., Any]
 ) -> None:
-    chapter = [
-        {
-            "entry_id": f"{world.project}/trip-{level}",
-            "project_id": world.project,
-            "author": world.users["owner"],
-            "intimacy": level,
-            "period": "Viaje a Sevilla",
-            "occurred_on": "2007-04-1" + str(n),
-            "text": f"En Sevilla con Marta: testigo{level} del viaje en tren.",
-        }
-        for n, level in enumerate(("private", "intimate", "circle", "public"))
-    ]
-    assert not ingest(chapter).errors
+    add_chapter(world, ingest)
     owner, reader = signed_in(served, world.users["owner"]), signed_in(served, world.users["reader"])
     page = owner.get(f"/p/{world.project}/chapters")
-    assert "Viaje a Sevilla" in page.text and 'action="/p/' + world.project + '/witnesses"' in page.text
+    assert CHAPTER in page.text and 'action="/p/' + world.project + '/witnesses"' in page.text
     period = re.search(r'name="period_id" value="([^"]+)"', page.text)
     assert period
     assert 'name="period_id"' not in reader.get(f"/p/{world.project}/chapters").text, "only the owner invites"
