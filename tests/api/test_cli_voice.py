@@ -84,6 +84,7 @@ def test_entity_with_honours_kind_and_limit_like_the_api(
     assert code == 2 and "--limit: 0 is not within 1..100" in err and "Traceback" not in err
 
 
+@pytest.mark.neo4j  # `memora migrate` connects before the failure it provokes
 def test_an_unexpected_failure_is_one_line_without_a_traceback(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
