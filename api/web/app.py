@@ -18,7 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from api.errors import RETRY_AFTER_SECONDS, unavailable_detail
 from api.web.render import HERE, page
 from api.web.routes import chapters, entries, people, search, signin, timeline, witness, writing
-from api.web.session import SignInRequired
+from api.web.session import SESSION, SignInRequired, end_session
 from graph.db import UNAVAILABLE
 
 ROUTERS = (
@@ -73,7 +73,12 @@ def add_web_app(app: FastAPI) -> None:
 
     @app.exception_handler(SignInRequired)
     async def sign_in_first(request: Request, exc: SignInRequired) -> Response:
-        return RedirectResponse("/signin", status_code=303)
+        """To the sign-in page, dropping a session cookie that no longer signs in (expired, or from an old secret):
+        kept, it would count against the address on every page."""
+        response = RedirectResponse("/signin", status_code=303)
+        if request.cookies.get(SESSION):
+            end_session(response)
+        return response
 
     for kind in (StarletteHTTPException, RequestValidationError, *UNAVAILABLE):
         _pages_first(app, kind)

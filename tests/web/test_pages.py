@@ -303,3 +303,18 @@ def test_a_witness_link_opens_its_chapter_shared_entries_and_takes_an_account(
         assert added.status_code == 303
         assert "testigoanadido" in witness.get(link.group(1)).text
     assert "testigoanadido" in owner.get(f"/p/{world.project}", params={"q": "testigoanadido"}).text
+
+
+def test_a_session_that_no_longer_signs_in_is_dropped_not_counted_again_and_again(
+    served: str, world: WebWorld, settings: Settings
+) -> None:
+    expired = auth.issue(settings, world.users["owner"], ttl_seconds=-60)
+    with httpx.Client(base_url=served, follow_redirects=False, cookies={"memora_session": expired}) as browser:
+        answer = browser.get(f"/p/{world.project}")
+        assert answer.status_code == 303 and answer.headers["location"] == "/signin"
+        dropped = answer.headers["set-cookie"].lower()
+        assert 'memora_session=""' in dropped and "max-age=0" in dropped
+        browser.cookies.clear()
+        browser.cookies.set("memora_session", expired)
+        form = browser.get("/signin")
+        assert form.status_code == 200 and 'memora_session=""' in form.headers.get("set-cookie", "")

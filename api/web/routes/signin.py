@@ -14,6 +14,7 @@ from api.jwt_auth import IssuerUnavailable
 from api.web.render import page
 from api.web.session import (
     CSRF_FIELD,
+    SESSION,
     SignInRequired,
     check_csrf,
     current_session,
@@ -43,7 +44,7 @@ def signin_page(request: Request, svc: ServicesDep, error: str | None = None) ->
         current_session(request)
         return RedirectResponse("/", status_code=303)
     except SignInRequired:
-        pass
+        stale = bool(request.cookies.get(SESSION))
     dev = _dev_allowed(request, svc)
     csrf, fresh = presession(request)
     context = {
@@ -54,6 +55,8 @@ def signin_page(request: Request, svc: ServicesDep, error: str | None = None) ->
     }
     response = page(request, "signin.html", context, status=401 if error else 200)
     keep_presession(request, response, fresh)
+    if stale:
+        end_session(response)
     return response
 
 
