@@ -13,8 +13,8 @@ import httpx
 
 from graph.db import Graph
 from graph.members import set_member
+from graph.visibility import INTIMACY_LEVELS
 
-LEVELS = ("private", "intimate", "circle", "public")
 AUTHORS = ("owner", "coauthor")
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 
@@ -45,7 +45,7 @@ def build_world(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> WebWor
         set_member(graph, project, user, role)
     words, ids, rows = {}, {}, []
     for n, author in enumerate(AUTHORS):
-        for m, level in enumerate(LEVELS):
+        for m, level in enumerate(INTIMACY_LEVELS):
             word = f"palabra{author}{level}"
             entry_id = f"{project}/{author}-{level}"
             words[(author, level)], ids[(author, level)] = word, entry_id
@@ -92,6 +92,6 @@ def add_chapter(world: WebWorld, ingest: Callable[..., Any]) -> None:
             "occurred_on": f"2007-04-1{n}",
             "text": f"En Sevilla con Marta: testigo{level} del viaje en tren.",
         }
-        for n, level in enumerate(LEVELS)
+        for n, level in enumerate(INTIMACY_LEVELS)
     ]
     assert not ingest(rows).errors

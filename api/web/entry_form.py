@@ -11,7 +11,7 @@ from fastapi import Form, HTTPException
 from pydantic import BaseModel, Field, ValidationError
 
 from api.services import Services
-from api.web.render import LEVELS
+from graph.visibility import INTIMACY_LEVELS
 from queries.search.query_constraints import project_hemisphere
 from queries.search.understanding.parse import understand
 
@@ -40,7 +40,7 @@ class EntryForm(BaseModel):
             "places": _names(self.places),
             "tags": _names(self.tags),
         }
-        return values | ({"intimacy": self.intimacy} if self.intimacy in LEVELS else {})
+        return values | ({"intimacy": self.intimacy} if self.intimacy in INTIMACY_LEVELS else {})
 
 
 FormDep = Annotated[EntryForm, Form()]

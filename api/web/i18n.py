@@ -70,7 +70,6 @@ STRINGS: dict[str, tuple[str, str, str]] = {
     "entries": ("entradas", "entries", "entrées"),
     "undated": ("sin fecha", "undated", "sans date"),
     "all_years": ("Todos los años", "All years", "Toutes les années"),
-    "periods": ("Capítulos", "Chapters", "Chapitres"),
     "chapters": ("Capítulos", "Chapters", "Chapitres"),
     "theme": ("Tema", "Theme", "Thème"),
     "theme_hint": (

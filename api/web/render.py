@@ -15,6 +15,7 @@ from markupsafe import Markup, escape
 
 from api.web.i18n import MONTHS, language, translator
 from api.web.session import CSRF_FIELD, WebSession
+from graph.visibility import INTIMACY_LEVELS
 
 HERE = Path(__file__).parent
 TEMPLATES = Jinja2Templates(directory=HERE / "templates")
@@ -26,7 +27,6 @@ HEADERS = {
     "Cache-Control": "no-store",
 }
 _MARKS = re.compile(r"\\\*|\\_|\*\*")
-LEVELS = ("private", "intimate", "circle", "public")
 
 
 def snippet_html(markdown: str) -> Markup:
@@ -63,7 +63,7 @@ def page(
         "months": MONTHS[lang],
         "session": session,
         "csrf_field": CSRF_FIELD,
-        "levels": LEVELS,
+        "levels": INTIMACY_LEVELS,
         **(context or {}),
     }
     response = TEMPLATES.TemplateResponse(request, template, values, status_code=status)

@@ -16,12 +16,13 @@ import secrets
 from dataclasses import dataclass
 from typing import Annotated
 
-from fastapi import Depends, HTTPException, Request, Response
+from fastapi import Depends, Form, HTTPException, Request, Response
 
 from api import auth
 from api.deps import get_services, user_of_token
 from api.jwt_auth import IssuerUnavailable
 from api.ratelimit import check_address, note_auth_failure
+from graph.settings import Settings
 from graph.visibility import Viewer
 
 SESSION = "memora_session"
@@ -39,9 +40,14 @@ class WebSession:
     csrf: str
 
 
+def form_token(settings: Settings, purpose: str, value: str) -> str:
+    """The CSRF token a form carries: an HMAC of what it is bound to (a session, a pre-session, a witness link) under
+    the service's secret, so it cannot be made without the secret."""
+    return hmac.new(auth.secret_of(settings).encode(), f"{purpose}.{value}".encode(), hashlib.sha256).hexdigest()
+
+
 def _mac(request: Request, purpose: str, value: str) -> str:
-    secret = auth.secret_of(get_services(request).settings)
-    return hmac.new(secret.encode(), f"{purpose}.{value}".encode(), hashlib.sha256).hexdigest()
+    return form_token(get_services(request).settings, purpose, value)
 
 
 def current_session(request: Request) -> WebSession:
@@ -61,6 +67,8 @@ def current_session(request: Request) -> WebSession:
     return WebSession(Viewer(user_id=user), _mac(request, "csrf", token))
 
 
+CsrfField = Annotated[str, Form(alias=CSRF_FIELD, max_length=200)]
+"""A form's CSRF field, as a route parameter (`check_csrf` judges it)."""
 SessionDep = Annotated[WebSession, Depends(current_session)]
 """A page's signed-in viewer; without a valid session cookie the page redirects to the sign-in page."""
 

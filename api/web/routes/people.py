@@ -1,4 +1,4 @@
-"""People and places (`/p/{project_id}/people`, `/p/{project_id}/people/{name}`): the entities the viewer knows, the
+"""People and places (`/p/{project_id}/people`, `/p/{project_id}/entity?name=…`): the entities the viewer knows, the
 most important first; and one entity's page: its aliases, who and what appears with it (measure selectable), its
 timeline (the API's picture, and when it first and last appears), and similar entities. Every part is an API route
 function called as the viewer, so a name known only from hidden entries answers 404 like a name nobody wrote."""

@@ -13,8 +13,8 @@ from api.deps import ServicesDep
 from api.jwt_auth import IssuerUnavailable
 from api.web.render import page
 from api.web.session import (
-    CSRF_FIELD,
     SESSION,
+    CsrfField,
     SignInRequired,
     check_csrf,
     current_session,
@@ -25,11 +25,10 @@ from api.web.session import (
     start_session,
     verify_user_token,
 )
-from graph.members import every_membership
+from graph.members import every_membership, projects_of
 
 router = APIRouter(include_in_schema=False)
 Field = Annotated[str, Form(max_length=8000)]
-Csrf = Annotated[str, Form(alias=CSRF_FIELD, max_length=200)]
 ERRORS = ("bad_token", "unknown_member")
 
 
@@ -69,12 +68,12 @@ def _members(svc: ServicesDep) -> dict[str, list[str]]:
 
 
 @router.post("/signin/member", response_class=HTMLResponse)
-def signin_member(request: Request, svc: ServicesDep, user: Field, csrf: Csrf) -> Response:
+def signin_member(request: Request, svc: ServicesDep, user: Field, csrf: CsrfField) -> Response:
     """The development sign-in: a member of some project, chosen by name, from this machine only."""
     if not _dev_allowed(request, svc):
         raise HTTPException(403, "the development sign-in is only for a local install, from this machine")
     check_csrf(request, None, csrf)
-    if user not in {m["user_id"] for m in every_membership(svc.graph)}:
+    if not projects_of(svc.graph, user):
         return RedirectResponse("/signin?error=unknown_member", status_code=303)
     response = RedirectResponse("/", status_code=303)
     start_session(request, response, auth.issue(svc.settings, user))
@@ -82,7 +81,7 @@ def signin_member(request: Request, svc: ServicesDep, user: Field, csrf: Csrf) -
 
 
 @router.post("/signin/token", response_class=HTMLResponse)
-def signin_token(request: Request, token: Field, csrf: Csrf) -> Response:
+def signin_token(request: Request, token: Field, csrf: CsrfField) -> Response:
     """A token the API would accept as a bearer, kept in the session cookie."""
     check_csrf(request, None, csrf)
     try:
@@ -97,7 +96,7 @@ def signin_token(request: Request, token: Field, csrf: Csrf) -> Response:
 
 
 @router.post("/signout", response_class=HTMLResponse)
-def signout(request: Request, csrf: Csrf) -> Response:
+def signout(request: Request, csrf: CsrfField) -> Response:
     check_csrf(request, current_session(request), csrf)
     response = RedirectResponse("/signin", status_code=303)
     end_session(response)

@@ -6,7 +6,6 @@ link. A witness sees the chapter's circle and public entries only, as the API sh
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 from collections.abc import Mapping
 from typing import Annotated, Any
@@ -16,7 +15,6 @@ from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 
-from api import auth
 from api.deps import ServicesDep
 from api.models import WitnessEntryIn, WitnessSearchRequest
 from api.ratelimit import check_address, note_auth_failure, spend
@@ -25,6 +23,7 @@ from api.routes.witnesses import witness_entry, witness_grant, witness_search, w
 from api.services import Services
 from api.web.entry_form import EntryForm, reasons, record_date
 from api.web.render import page
+from api.web.session import form_token
 from graph.visibility import Viewer
 from graph.witnesses import Grant
 from queries.listing import EntryFilters, list_entries
@@ -43,8 +42,7 @@ def _grant(request: Request, svc: Services, token: str) -> Grant:
 
 
 def _csrf(svc: Services, token: str) -> str:
-    secret = auth.secret_of(svc.settings).encode()
-    return hmac.new(secret, f"witness.{token}".encode(), hashlib.sha256).hexdigest()
+    return form_token(svc.settings, "witness", token)
 
 
 def _page(

@@ -5,10 +5,10 @@ what was typed and the reason (422), so nothing typed is lost; an entry is saved
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 
@@ -18,10 +18,9 @@ from api.ratelimit import spend
 from api.routes.entries import create_entry, editable, get_entry, patch_entry, remove_entry
 from api.web.entry_form import EntryForm, FormDep, reasons, record_date
 from api.web.render import page
-from api.web.session import CSRF_FIELD, SessionDep, WebSession, check_csrf
+from api.web.session import CsrfField, SessionDep, WebSession, check_csrf
 
 router = APIRouter(include_in_schema=False)
-Csrf = Annotated[str, Form(alias=CSRF_FIELD, max_length=200)]
 NEW_LEVEL = "private"  # what a new entry from the form is until its writer opens it
 
 
@@ -97,7 +96,7 @@ def edit_entry(request: Request, entry_id: str, session: SessionDep, svc: Servic
 
 
 @router.post("/delete/{entry_id:path}", response_class=HTMLResponse)
-def delete_entry(request: Request, entry_id: str, session: SessionDep, svc: ServicesDep, csrf: Csrf) -> Response:
+def delete_entry(request: Request, entry_id: str, session: SessionDep, svc: ServicesDep, csrf: CsrfField) -> Response:
     check_csrf(request, session, csrf)
     who = session.viewer
     project_id = editable(svc, who, entry_id)["entry"]["project_id"]
