@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -65,6 +65,14 @@ class SearchRequest(BaseModel):
         ),
     )
     filters: SearchFilters = Field(default_factory=SearchFilters)
+    ignore: list[Annotated[str, Field(max_length=300)]] = Field(
+        default_factory=list,
+        max_length=20,
+        description=(
+            "Constraints the query implied to set aside, as `query_understanding` names them: `date`, `author`, or the "
+            "id of a person, place or thing the query named. A value the query did not imply changes nothing."
+        ),
+    )
 
 
 class ResultOut(BaseModel):

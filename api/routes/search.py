@@ -34,6 +34,7 @@ def search(body: SearchRequest, who: ViewerDep, svc: ServicesDep) -> SearchRespo
         channels=tuple(body.channels) if body.channels else DEFAULT_CHANNELS,
         diversify=body.diversify,
         rerank=body.rerank,
+        ignore=tuple(body.ignore),
     )
     try:
         resp = hybrid_search(

@@ -29,7 +29,7 @@ from queries.search.early_vector import start as start_early_vector
 from queries.search.fusion import Fused, Hit, channel_weights, rrf
 from queries.search.graph_channel import GRAPH_WEIGHT
 from queries.search.mmr import entry_vectors, mmr
-from queries.search.query_constraints import parse_query, relaxed_warnings, unknown_names
+from queries.search.query_constraints import parse_query, relaxed_warnings, set_aside, unknown_names
 from queries.search.request import (
     AccessDenied,
     Filters,
@@ -117,6 +117,7 @@ def hybrid_search(
     parsed = (early.understanding(lexicons) if early is not None and projects == guessed else None) or parse_query(
         graph, query, lexicons, projects, options.understand, options.now or date.today(), options.locale
     )
+    parsed = set_aside(parsed, options.ignore)
     run.warnings.extend(_filter_warnings(graph, viewer, projects, options.filters, lexicons))
     run.took("parse", t)
 

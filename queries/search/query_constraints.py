@@ -115,6 +115,29 @@ def parse_query(
     return Parsed(text, u.layer, constraints, people_places + [m.id for m in u.things], to_json(u))
 
 
+def set_aside(parsed: Parsed, ignore: tuple[str, ...]) -> Parsed:
+    """The understanding without the constraints the caller set aside: `date`, `author`, or the id of a person, place
+    or thing the query named (a chip removed on the search page). A value the query did not imply changes nothing."""
+    if not ignore:
+        return parsed
+    drop = set(ignore)
+    c = parsed.constraints
+    undated = "date" in drop
+    constraints = SoftConstraints(
+        date_from=None if undated else c.date_from,
+        date_to=None if undated else c.date_to,
+        entity_ids=tuple(i for i in c.entity_ids if i not in drop),
+        author_keys=() if "author" in drop else c.author_keys,
+        occurrences=() if undated else c.occurrences,
+        first_year=0 if undated else c.first_year,
+    )
+    named = {str(e.get("id")) for k in ("persons", "places", "things") for e in parsed.explain.get(k) or []}
+    implied = named | ({"date"} if c.dated else set()) | ({"author"} if c.author_keys else set())
+    explain = {**parsed.explain, "set_aside": sorted(drop & implied)}
+    ranked = [i for i in parsed.rank_entity_ids if i not in drop]
+    return Parsed(parsed.text_for_search, parsed.layer, constraints, ranked, explain)
+
+
 def project_hemisphere(graph: Graph, projects: list[str]) -> str:
     """South only when every project of the scope is in the south (what "summer" means there)."""
     rows = graph.read(PROJECT_HEMISPHERES, {"ids": projects})
@@ -144,7 +167,10 @@ def relaxed_warnings(relaxed: list[str], explain: dict[str, Any]) -> list[str]:
                 f"these results ignore it"
             )
         elif what == "entities":
-            names = [e["name"] for k in ("persons", "places", "things") for e in explain.get(k) or []]
+            aside = set(explain.get("set_aside") or ())
+            names = [
+                e["name"] for k in ("persons", "places", "things") for e in explain.get(k) or [] if e["id"] not in aside
+            ]
             said.append(
                 f"nothing you can see matched the people, places or things the query names "
                 f"({', '.join(names)}); these results ignore them"

@@ -48,6 +48,7 @@ class SearchOptions:
     explain: bool = False
     candidates_per_channel: int = 50
     understand: bool = True
+    ignore: tuple[str, ...] = ()  # understood constraints set aside (query_constraints.set_aside)
     diversify: bool = True
     now: date | None = None
     locale: str | None = None
