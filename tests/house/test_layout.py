@@ -28,6 +28,7 @@ ROUTES = {
     ("/v1/entries/{entry_id}", "put"),
     ("/v1/entries/{entry_id}", "patch"),
     ("/v1/entries/{entry_id}", "delete"),
+    ("/v1/neighbours/{entry_id}", "get"),
     ("/v1/projects", "get"),
     ("/v1/projects", "post"),
     ("/v1/projects/{project_id}", "patch"),
