@@ -1,5 +1,6 @@
-"""An entry's page (`/e/{entry_id}`): what the API's own `GET /v1/entries/{id}` answers the viewer, and who else
-sees it, said in a sentence, and the edit and delete buttons for those who may."""
+"""An entry's page (`/e/{entry_id}`): what the API's own `GET /v1/entries/{id}` answers the viewer, who else sees it,
+said in a sentence, the entries before and after it (`GET /v1/neighbours/{id}`), and the edit and delete buttons for
+those who may."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from api.deps import ServicesDep
 from api.routes.entries import editable, get_entry
+from api.routes.neighbours import get_neighbours
 from api.web.render import page
 from api.web.session import SessionDep
 
@@ -22,5 +24,9 @@ def entry_page(request: Request, entry_id: str, session: SessionDep, svc: Servic
         can_edit = True
     except HTTPException:
         can_edit = False
-    values = {"entry": entry, "project_id": entry.project_id, "can_edit": can_edit}
+    try:
+        around = get_neighbours(entry_id, session.viewer, svc)
+    except HTTPException:  # deleted or re-levelled since it was read: the page shows what was read
+        around = None
+    values = {"entry": entry, "project_id": entry.project_id, "can_edit": can_edit, "around": around}
     return page(request, "entry.html", values, session)

@@ -1,26 +1,45 @@
 """People and places (`/p/{project_id}/people`, `/p/{project_id}/entity?name=…`): the entities the viewer knows, the
 most important first; and one entity's page: its aliases, who and what appears with it (measure selectable), its
-timeline (the API's picture, and when it first and last appears), and similar entities. Every part is an API route
-function called as the viewer, so a name known only from hidden entries answers 404 like a name nobody wrote."""
+timeline (the API's picture, and when it first and last appears), and similar entities. Owners and coauthors also
+review the names recognition found (`/p/{project_id}/candidates`): confirm one, reject it, or merge it into a known
+entity (confirmed, then merged: its name becomes an alias). Every part is an API route function called as the viewer,
+so a name known only from hidden entries answers 404 like a name nobody wrote."""
 
 from __future__ import annotations
 
 from typing import Annotated, Literal
+from urllib.parse import quote
 
-from fastapi import APIRouter, HTTPException, Query, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi import APIRouter, Form, HTTPException, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import BaseModel, Field
 
 from api.deps import ServicesDep, require_member
+from api.models_entity_review import MergeIn
+from api.ratelimit import spend
+from api.responses import invalid_field
 from api.routes.entities import get_cooccurrence, get_entities, get_importance, get_timeline
+from api.routes.entity_review import decide_candidate, get_candidates, post_merge
 from api.routes.similar import get_similar
 from api.routes.timelines import get_timeline_svg
 from api.web.render import page
-from api.web.session import SessionDep
+from api.web.session import SessionDep, check_csrf
+from graph.members import role_of
 
 router = APIRouter(include_in_schema=False)
 Name = Annotated[str, Query(max_length=200)]
 Measure = Literal["jaccard", "pmi", "count"]
 MOST = 30
+REVIEW = 20
+Kind = Literal["person", "place", "thing"]
+
+
+class CandidateForm(BaseModel):
+    csrf: str = Field(default="", max_length=200)
+    kind: Kind
+    name: str = Field(min_length=1, max_length=200)
+    decision: Literal["confirm", "reject", "merge"]
+    into: str = Field(default="", max_length=200)
 
 
 @router.get("/p/{project_id}/people", response_class=HTMLResponse)
@@ -29,7 +48,32 @@ def people(request: Request, project_id: str, session: SessionDep, svc: Services
     require_member(svc, project_id, who)
     important = get_importance(project_id, who, svc, limit=MOST)
     known = get_entities(project_id, who, svc)
-    return page(request, "people.html", {"project_id": project_id, "important": important, "known": known}, session)
+    writer = role_of(svc.graph, project_id, who.user_id or "") in ("owner", "coauthor")
+    candidates = get_candidates(project_id, who, svc, limit=REVIEW) if writer else []
+    values = {"project_id": project_id, "important": important, "known": known, "candidates": candidates}
+    return page(request, "people.html", values, session)
+
+
+@router.post("/p/{project_id}/candidates", response_class=HTMLResponse)
+def review_candidate(
+    request: Request, project_id: str, session: SessionDep, svc: ServicesDep, form: Annotated[CandidateForm, Form()]
+) -> Response:
+    """One decision on a name recognition found, through the API's candidate and merge routes; back to the list."""
+    check_csrf(request, session, form.csrf)
+    who = session.viewer
+    spend(request, "write", ("user", who.user_id))
+    if form.decision == "merge" and not form.into.strip():
+        raise invalid_field("body", "into", "choose the person, place or thing to merge this name into")
+    if form.decision == "merge":  # checked before the candidate is confirmed, so a refusal changes nothing
+        known = get_entities(project_id, who, svc)
+        if not any(e.kind == form.kind and form.into in (e.name, e.id) for e in known):
+            raise invalid_field("body", "into", f"no {form.kind} called {form.into} to merge this name into")
+    decision: Literal["confirm", "reject"] = "reject" if form.decision == "reject" else "confirm"
+    decided = decide_candidate(project_id, form.kind, form.name, decision, who, svc)
+    if form.decision == "merge":
+        merge = MergeIn.model_validate({"into": form.into, "from": decided.name, "kind": form.kind})
+        post_merge(project_id, merge, who, svc)
+    return RedirectResponse(f"/p/{quote(project_id, safe='')}/people#review", status_code=303)
 
 
 @router.get("/p/{project_id}/entity", response_class=HTMLResponse)

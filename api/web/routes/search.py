@@ -3,8 +3,9 @@ API's own `POST /v1/search` route function, as the signed-in viewer, from their 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -12,6 +13,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from api.deps import ServicesDep, require_member
 from api.models_search import SearchRequest
 from api.ratelimit import spend
+from api.responses import invalid_field
 from api.routes.projects import my_projects
 from api.routes.search import search
 from api.web.render import page
@@ -19,6 +21,7 @@ from api.web.session import SessionDep
 
 router = APIRouter(include_in_schema=False)
 RESULTS = 20
+MAX_ASIDE = 20
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -37,33 +40,56 @@ def project_search(
     session: SessionDep,
     svc: ServicesDep,
     q: Annotated[str, Query(max_length=10_000)] = "",
+    ignore: Annotated[list[str] | None, Query(description="understood constraints set aside")] = None,
 ) -> Response:
-    """The search box and, for a question, the door's answer: results, the understood constraints and an entity
-    answer."""
+    """The search box and, for a question, the door's answer: results, the understood constraints as chips that
+    set one aside (and bring it back), and an entity answer."""
     who = session.viewer
     require_member(svc, project_id, who)
+    aside = list(dict.fromkeys(i for i in ignore or [] if i))
+    if len(aside) > MAX_ASIDE or any(len(i) > 300 for i in aside):
+        raise invalid_field("query", "ignore", f"at most {MAX_ASIDE} values of at most 300 characters each")
     answer = None
     if q.strip():
         spend(request, "search", ("user", who.user_id))
-        body = SearchRequest(q=q, project_id=project_id, k=RESULTS, explain=True)
+        body = SearchRequest(q=q, project_id=project_id, k=RESULTS, explain=True, ignore=aside)
         answer = search(body, who, svc)
-    understood = _understood(answer.query_understanding if answer else None)
+    understood = chips(project_id, q, aside, answer.query_understanding if answer else None)
     context = {"project_id": project_id, "q": q, "answer": answer, "understood": understood}
     return page(request, "search.html", context, session)
 
 
-def _understood(understanding: dict[str, object] | None) -> list[str]:
-    """The constraints the door read from the question, as short labels ("2008-06-21 – 2008-09-22", "Pep")."""
+@dataclass(frozen=True)
+class Chip:
+    """One constraint the door read from the question; `href` is this search with it set aside, or brought back."""
+
+    label: str
+    off: bool
+    href: str
+
+
+def chips(project_id: str, q: str, aside: list[str], understanding: dict[str, object] | None) -> list[Chip]:
+    """The constraints the door read ("summer 2008 (2008-06-21 – 2008-09-22)", "Pep"), each a link that searches
+    again without it (or, once set aside, with it)."""
     if not understanding:
         return []
-    labels: list[str] = []
+    found: list[tuple[str, str]] = []
     temporal = understanding.get("temporal")
     if isinstance(temporal, dict) and temporal.get("start"):
         start, end, said = temporal.get("start"), temporal.get("end"), temporal.get("text")
         span = f"{start} – {end}" if end and end != start else str(start)
-        labels.append(f"{said} ({span})" if said else span)
+        found.append(("date", f"{said} ({span})" if said else span))
+    author = understanding.get("author")
+    if isinstance(author, dict):
+        found.append(("author", f"✎ {author.get('name')}"))
     for key in ("persons", "places"):
-        found = understanding.get(key)
-        if isinstance(found, list):
-            labels += [str(x.get("name") if isinstance(x, dict) else x) for x in found]
-    return labels
+        named = understanding.get(key)
+        if isinstance(named, list):
+            found += [(str(x.get("id")), str(x.get("name"))) for x in named if isinstance(x, dict)]
+    base = f"/p/{quote(project_id, safe='')}?"
+    out: list[Chip] = []
+    for key, label in found:
+        off = key in aside
+        kept = [i for i in aside if i != key] if off else [*aside, key]
+        out.append(Chip(label, off, base + urlencode({"q": q, "ignore": kept}, doseq=True)))
+    return out

@@ -22,6 +22,12 @@ from queries.entry_histogram import entry_histogram
 
 router = APIRouter(include_in_schema=False)
 PAGE = 50
+BAND_COLOURS = 6
+
+
+def _bands(spans: list[tuple[int, str, str, str | None]], first: str, last: str) -> list[tuple[int, str]]:
+    """The chapters (colour, name) whose span of visible entries overlaps the months `first`..`last` ("YYYY-MM")."""
+    return [(colour, name) for colour, name, start, end in spans if start[:7] <= last and (end or start)[:7] >= first]
 
 
 @router.get("/p/{project_id}/timeline", response_class=HTMLResponse)
@@ -51,6 +57,7 @@ def timeline(
             project_id, who, svc, date_from=start, date_to=end, sort="asc", limit=PAGE, cursor=cursor
         )
     periods = [p for p in visible_periods(svc.graph, project_id, visibility_params(who)) if not p["automatic"]]
+    spans = [(n % BAND_COLOURS, p["name"], p["start"], p["end"]) for n, p in enumerate(periods) if p["start"]]
     context = {
         "project_id": project_id,
         "years": years,
@@ -62,5 +69,9 @@ def timeline(
         "undated": undated,
         "listing": listing,
         "periods": periods,
+        "year_bands": {y: _bands(spans, f"{y:04d}-01", f"{y:04d}-12") for y in years},
+        "month_bands": {m: _bands(spans, f"{year:04d}-{m:02d}", f"{year:04d}-{m:02d}") for m in range(1, 13)}
+        if year is not None
+        else {},
     }
     return page(request, "timeline.html", context, session)
