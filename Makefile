@@ -52,7 +52,8 @@ demo: migrate
 # Two parts: the tests that keep to their own projects on TEST_WORKERS processes (pytest-xdist, one module per worker
 # at a time), then the `serial` ones alone. A part with nothing selected (exit 5) is not a failure.
 test: migrate $(VENV)/.ml-installed $(VENV)/.bench-installed $(VENV)/axe/axe.min.js
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile -m "not serial" $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder -m "not serial" $(PYTEST_ARGS) \
+	  || [ $$? -eq 5 ]
 	$(BIN)/python -m pytest -m serial $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 # axe-core, the accessibility rules the browser tests run in each page (tests/web/): fetched from the npm registry at

@@ -36,13 +36,19 @@ SUMMARY: list[str] = []
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """`neo4j` on every test that reaches the database through the `graph` fixture (the modules that reach it another
-    way, through the CLI or a served process, carry the mark themselves); `property` on the Hypothesis tests."""
+    way, through the CLI or a served process, carry the mark themselves); `property` on the Hypothesis tests.
+
+    Then the modules holding a `slow` test move to the front, in their order: parallel workers take modules in
+    collection order (`make test` keeps it: `--no-loadscope-reorder`), and a minute-long module taken last would
+    leave the other worker idle for that minute."""
     for item in items:
         if "graph" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.neo4j)
         function = getattr(item, "function", None)
         if function is not None and getattr(function, "is_hypothesis_test", False):
             item.add_marker(pytest.mark.property)
+    slow = {item.nodeid.split("::", 1)[0] for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.nodeid.split("::", 1)[0] not in slow)
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
