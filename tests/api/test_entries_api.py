@@ -359,8 +359,8 @@ def test_the_entry_id_rule_is_in_the_schema_and_shared_by_files_and_http(
         for op in ops.values()
         for p in op["parameters"]
         if p["name"] == "entry_id"
-    ]  # GET, PUT, PATCH, DELETE and the witness's
-    assert len(id_params) == 5 and all(p["schema"]["pattern"] == ENTRY_ID_PATTERN for p in id_params)
+    ]  # GET, PUT, PATCH, DELETE, the neighbours and the witness's
+    assert len(id_params) == 6 and all(p["schema"]["pattern"] == ENTRY_ID_PATTERN for p in id_params)
     project = family["project"]
     for bad in ("no-slash", f"{project}/", "/lead", f"{project}/x\ty"):
         assert not re.match(ENTRY_ID_PATTERN, bad)
