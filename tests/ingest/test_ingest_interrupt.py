@@ -21,7 +21,7 @@ from graph.db import Graph
 pytestmark = [pytest.mark.slow, pytest.mark.neo4j]
 
 REPO = Path(__file__).resolve().parents[2]
-ENTRIES = 640  # ten batches of 64
+ENTRIES = 320  # five batches of 64
 STARTUP_TIMEOUT = 180  # importing the stack without bytecode caches takes several seconds on a busy machine
 RUN_TIMEOUT = 600
 
