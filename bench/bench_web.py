@@ -7,7 +7,8 @@ by `bench/scale_server.py` (the app of `memora serve`, warm start included, cach
 fetched `--rounds` times, one at a time: the sign-in form, the projects, a search (a different question each
 round), the timeline, a year of it, a month of it, an entry, the chapter context of a question (2,000 tokens), the
 people and places, a person's page, and a witness link's page (one declared chapter). Time to first byte: from
-sending the request to its headers; weight: the page's bytes plus its stylesheet's (the pages load nothing else).
+sending the request to its headers; weight: the page's bytes plus those of the static files it loads (its stylesheet,
+and htmx on the two pages that use it).
 The project is deleted afterwards. Not part of `make test`.
 """
 
@@ -17,6 +18,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import statistics
 import sys
 import time
@@ -62,10 +64,13 @@ def pages(
     }
 
 
+STATIC = re.compile(r'(?:href|src)="(/static/[^"]+)"')
+
+
 def measure(url: str, token: str, paths: dict[str, list[str]], rounds: int) -> dict[str, Any]:
     out: dict[str, Any] = {}
     with httpx.Client(base_url=url, timeout=120, follow_redirects=False) as client:
-        style = len(client.get("/static/style.css").content)
+        static: dict[str, int] = {}
         for name, choices in paths.items():
             cookies = {} if name in ("sign-in", "witness") else {"memora_session": token}
             client.cookies.clear()
@@ -78,7 +83,10 @@ def measure(url: str, token: str, paths: dict[str, list[str]], rounds: int) -> d
                     first_byte.append((time.perf_counter() - started) * 1000)
                     body = answer.read()
                 statuses.add(answer.status_code)
-                sizes.append(len(body) + style)
+                loads = set(STATIC.findall(body.decode("utf-8", "replace")))
+                for path in loads - static.keys():
+                    static[path] = len(client.get(path).content)
+                sizes.append(len(body) + sum(static[path] for path in loads))
             out[name] = {
                 "statuses": sorted(statuses),
                 "ttfb_p50_ms": nearest_rank(first_byte, 0.5),
