@@ -1,8 +1,9 @@
 """Query understanding without a language model: dates, entities, filters, intent and layer for es/en/fr queries.
 
 ``from queries.search.understanding import understand, to_json, KnownEntity`` is the public face; the modules split the
-work by concern: ``text`` (sanitising, folding, tokens), ``temporal`` (date expressions, with
-``temporal_resolve``, ``temporal_words`` and ``calendar_math``), ``entities`` (entity and author matching),
+work by concern: the date grammar lives in ``inference.dates`` (shared with ingest, which reads the times entries
+tell): ``text`` (sanitising, folding, tokens), ``temporal`` (date expressions, with ``temporal_resolve``,
+``temporal_words`` and ``calendar_math``); here, ``entities`` (entity and author matching),
 ``routing`` (language, emotion, intent, layer), ``cleaning`` (the text to embed), ``results`` (the result types,
 ``to_json``) and ``parse`` (``understand``).
 

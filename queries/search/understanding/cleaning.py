@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 
 from graph.textnorm import words
+from inference.dates.text import QueryText, Token, rx
 
 from . import lexicon as lx
-from .text import QueryText, Token, rx
 
 _BROWSE = re.compile(rf"(?<!\w)(?:{rx(lx.BROWSE_PHRASES)})(?!\w)")
 _RECALL_FILLER = re.compile(rf"^[\s¿¡\"'«(]*(?P<f>(?:{rx(lx.RECALL_FILLERS)}))(?!\w)")

@@ -14,12 +14,12 @@ from functools import lru_cache
 from itertools import pairwise
 
 from graph.textnorm import words
+from inference.dates import temporal_words as tw
+from inference.dates.temporal import DateCandidate
+from inference.dates.text import QueryText, Token, select
 
 from . import lexicon as lx
-from . import temporal_words as tw
 from .results import EntityMatch, KnownEntity
-from .temporal import DateCandidate
-from .text import QueryText, Token, select
 
 try:
     from rapidfuzz import fuzz as _fuzz

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 # Word lists read best a few words to a line, as written.
 # fmt: off
-from .temporal_words import (
+from inference.dates.temporal_words import (
     MONTHS_EN,
     MONTHS_ES,
     MONTHS_FR,

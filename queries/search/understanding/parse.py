@@ -7,13 +7,14 @@ import re
 from collections.abc import Callable, Sequence
 from datetime import date
 
+from inference.dates.temporal import DateCandidate, DateContext, find_dates, locale_month_first
+from inference.dates.temporal_resolve import resolve_dates
+from inference.dates.text import QueryText, Token, fold_with_map, sanitise, tokenize
+
 from .cleaning import browse_spans, cleaned_text, filler_span
 from .entities import EntityMatcher, add_unique, author_span, entity_mentions, matcher_for
 from .results import EntityMatch, KnownEntity, Understanding
 from .routing import choose_layer, guess_emotion, guess_intent, guess_language
-from .temporal import DateCandidate, DateContext, find_dates, locale_month_first
-from .temporal_resolve import resolve_dates
-from .text import QueryText, Token, fold_with_map, sanitise, tokenize
 
 _TAG = re.compile(r"#(\w[\w-]*)")
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 
+from inference.dates.text import QueryText, Token, rx
+
 from . import lexicon as lx
-from .text import QueryText, Token, rx
 
 _RECALL_CUE = re.compile(rf"(?<!\w)(?:{rx(lx.RECALL_CUES)})(?!\w)")
 _SUBJECTIVE = re.compile(rf"(?<!\w)(?:{rx(lx.SUBJECTIVE_PHRASES)})(?!\w)")

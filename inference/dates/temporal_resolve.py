@@ -1,7 +1,7 @@
 """Temporal expressions as finally read: "early/mid/late" applied, "A connector B" joined into one range, a lone year
 anchoring year-less expressions, and the one `TemporalRange` they name (recurring when nothing gave it a year).
 
-Split from `temporal.py`, which finds the candidates; the rules are in the package docstring.
+Split from `temporal.py`, which finds the candidates; the rules are in `queries.search.understanding`'s docstring.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from itertools import pairwise
 
 from . import calendar_math as cal
 from . import temporal_words as tw
-from .results import TemporalRange
+from .ranges import TemporalRange
 from .temporal import DateCandidate
 from .text import QueryText
 

@@ -3,7 +3,7 @@
 `find_dates` returns the non-overlapping expressions; after entity matching has taken the ones it wins,
 `resolve_dates` (in `temporal_resolve.py`) applies "early/mid/late", joins "A connector B" ranges, lets a lone
 year anchor year-less expressions and gives the final `TemporalRange`. The words are in `temporal_words.py`, the
-arithmetic in `calendar_math.py`; the rules are in the package docstring.
+arithmetic in `calendar_math.py`; the rules are in `queries.search.understanding`'s docstring.
 """
 
 from __future__ import annotations
