@@ -40,6 +40,7 @@ from inference.embedders import CheckedEmbedder, EmbeddingError
 from ingest.chapters import chapter_of
 from ingest.chunking import chunk_text
 from ingest.context import chunk_context
+from ingest.event_times import EVENT_FORM, event_props, event_times, project_hemisphere, told_props
 from ingest.linking import Mention, WitnessView, link, linked_names
 from ingest.recognition import Recognition, recognize
 from ingest.records import EntryRecord, LineError
@@ -116,7 +117,14 @@ class Ingestor:
         self.embed = embed
         self.prop = vector_property(embedder.slug)
         self._lexicons: dict[tuple[str, str | None, str, bool], ProjectLexicon] = {}
+        self._hemispheres: dict[str, str] = {}
         self.threads = Threads(graph)
+
+    def hemisphere(self, project_id: str) -> str:
+        """What a season means in the project (read once, and only when a sentence names a season)."""
+        if project_id not in self._hemispheres:
+            self._hemispheres[project_id] = project_hemisphere(self.graph, project_id)
+        return self._hemispheres[project_id]
 
     def lexicon(self, rec: EntryRecord, witness: bool = False) -> ProjectLexicon:
         """The declared names this entry may be linked through (graph.entities.linkable_entities); with `witness`,
@@ -286,6 +294,7 @@ class Ingestor:
         metadata = json.dumps(rec.metadata(), ensure_ascii=False, sort_keys=True, default=str)
         content_hash = sha256(
             self.embedder.model_id,
+            EVENT_FORM,
             rec.text,
             rec.title or "",
             rec.author or "",
@@ -347,8 +356,13 @@ class Ingestor:
         )
         if thread_id:
             context = "\n".join(p for p in (context, lent_text, f"{rec.author}:" if rec.author else "") if p)
-        chunks = []
+        # Relative times ("ayer", "last week") are read against the day the entry was written, so only an entry dated
+        # to a day has them.
+        written = occurred.start if occurred is not None and occurred.precision == "day" else None
+        chunks, told_in_entry = [], []
         for ordinal, text in enumerate(chunk_text(rec.text, rec.kind)):
+            told = event_times(text, written, lambda: self.hemisphere(rec.project_id)) if written else []
+            told_in_entry += told
             chunks.append(
                 {
                     "id": chunk_id(rec.entry_id, ordinal),
@@ -362,8 +376,10 @@ class Ingestor:
                     "error": None,
                     "sparse_tokens": None,
                     "sparse_weights": None,
+                    **event_props(told),
                 }
             )
+        props.update(told_props(told_in_entry))
         return {
             "props": props,
             "chapter": chapter,

@@ -1,0 +1,107 @@
+"""When what an entry tells happened, read from its sentences by the date grammar the search reads questions with
+(`inference.dates`), against the day the entry was written, not the day it was ingested: "ayer" in an entry of
+2010-06-02 is 2010-06-01.
+
+Each expression becomes an interval with the grammar's precision ("day", "month", "season", "year", "range",
+"approx"), so a vague one ("the summer after the move" is not read; "el verano pasado" is a season) stays wide. An
+expression without a year ("en agosto", "at Christmas") is read as its latest occurrence that had begun by the
+writing day, and a bare month or holiday word that may be something else ("Mayo", "Pascua") is kept too; both with a
+lower weight, never narrowed to a day the text does not give.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from graph.db import Graph
+from inference.dates import calendar_math as cal
+from inference.dates.temporal import DateContext, find_dates
+from inference.dates.temporal_resolve import resolve_dates
+from inference.dates.text import QueryText, fold_with_map, sanitise
+
+SENTENCE_END = re.compile(r"(?<=[.!?…;])\s+|\n+")
+MAX_PER_TEXT = 32
+# Part of every entry's content hash: a new reading of the times rewrites each entry once, at its next ingest or
+# re-link (its vectors reused), instead of leaving entries written before it without their times.
+EVENT_FORM = "told-1"
+YEARLESS_WEIGHT = 0.5
+AMBIGUOUS_WEIGHT = 0.3
+
+
+@dataclass(frozen=True)
+class EventTime:
+    """An interval a sentence names, inclusive, with the grammar's precision and the words it was read from."""
+
+    start: date
+    end: date
+    precision: str
+    words: str
+    weight: float
+
+
+PROJECT_HEMISPHERE = "MATCH (p:Project {id: $id}) RETURN coalesce(p.hemisphere, 'north') AS h"
+
+
+def project_hemisphere(graph: Graph, project_id: str) -> str:
+    rows = graph.read(PROJECT_HEMISPHERE, {"id": project_id})
+    return str(rows[0]["h"]) if rows else "north"
+
+
+def event_props(told: list[EventTime]) -> dict[str, Any]:
+    """A chunk's properties for the times it tells, parallel lists (none: all null, no property stored)."""
+    if not told:
+        return {"event_starts": None, "event_ends": None, "event_precisions": None, "event_weights": None}
+    return {
+        "event_starts": [t.start for t in told],
+        "event_ends": [t.end for t in told],
+        "event_precisions": [t.precision for t in told],
+        "event_weights": [t.weight for t in told],
+    }
+
+
+def told_props(told: list[EventTime]) -> dict[str, Any]:
+    """The entry's own copy of the intervals its chunks tell that a question's date may match (weight at least
+    YEARLESS_WEIGHT; an ambiguous word is not enough), distinct, in date order: `told_starts`/`told_ends`."""
+    spans = sorted({(t.start, t.end) for t in told if t.weight >= YEARLESS_WEIGHT})
+    if not spans:
+        return {"told_starts": None, "told_ends": None}
+    return {"told_starts": [s for s, _ in spans], "told_ends": [e for _, e in spans]}
+
+
+def event_times(text: str, written: date, hemisphere: str | Callable[[], str] = "north") -> list[EventTime]:
+    """Every time expression of `text`, sentence by sentence, resolved against `written`, in the order written (at
+    most MAX_PER_TEXT). `hemisphere` may be a callable, asked only when a sentence names a season."""
+    ctx = DateContext(written, hemisphere, month_first=False)
+    found: list[EventTime] = []
+    for sentence in SENTENCE_END.split(text):
+        if not sentence.strip() or not any(ch.isdigit() or ch.isalpha() for ch in sentence):
+            continue
+        orig = sanitise(sentence)
+        folded, index = fold_with_map(orig)
+        said = QueryText(orig, folded, index)
+        read, _ = resolve_dates(find_dates(folded, ctx, []), said)
+        years = [c for c in read if c.whole_year]
+        anchored = [c for c in read if c.anchor is not None]
+        # One year and year-less expressions in the same sentence ("en verano, en 2008"): that year's occurrence.
+        in_year = years[0].lo.year if len(years) == 1 and anchored else None
+        for cand in read:
+            if in_year is not None and cand.whole_year:
+                continue
+            lo, hi, weight = cand.lo, cand.hi, 1.0
+            if cand.anchor is not None:
+                span = cal.in_year(cand.anchor, in_year) if in_year is not None else None
+                if span is not None:
+                    lo, hi = span
+                else:
+                    weight = YEARLESS_WEIGHT
+            if cand.weak:
+                weight = min(weight, AMBIGUOUS_WEIGHT)
+            words = said.slice(cand.text_start, cand.end).strip()
+            found.append(EventTime(lo, hi, cand.precision, words, weight))
+            if len(found) == MAX_PER_TEXT:
+                return found
+    return found
