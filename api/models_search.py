@@ -95,6 +95,11 @@ class ResultOut(BaseModel):
     tags: list[str]
     periods: list[dict[str, str]]
     chunk: dict[str, Any] | None = None
+    told: list[dict[str, str]] = Field(
+        default_factory=list,
+        description="The times the entry's text tells, read against the day it was written (`start`, `end`): "
+        "\"ayer\" in an entry of 2010-06-02 is 2010-06-01. A question's date matches these or the entry's date.",
+    )
 
 
 class SearchResponseOut(BaseModel):

@@ -27,4 +27,6 @@ RETURN e.id AS id, e.project_id AS project_id, e.title AS title, e.body AS body,
        [x IN xs WHERE x.kind = 'place' | x.name] AS places,
        [x IN xs WHERE x.kind = 'thing' | x.name] AS things,
        [p IN pers | {id: p.id, name: coalesce(e.period_name, e.auto_period_name, substring(p.id, size(p.project_id) + size('/period/')))}] AS periods,
+       [i IN range(0, size(coalesce(e.told_starts, [])) - 1)
+        | {start: toString(e.told_starts[i]), end: toString(e.told_ends[i])}] AS told,
        CASE WHEN c IS NULL THEN null ELSE {id: c.id, ord: c.ord, text: c.text} END AS chunk

@@ -29,4 +29,7 @@ RETURN collect([e.id,
                 toLower(e.author_id),
                 COLLECT { MATCH (c:Chunk)-[:OF]->(e) WHERE c[$prop] IS NOT NULL
                           RETURN [c.id, coalesce(c.embedding_hash, ''), coalesce(c[$stores_key], 0)] ORDER BY c.id },
-                COLLECT { MATCH (e)-[m:MENTIONS]->(x) RETURN [x.id, coalesce(m.count, 0)] }]) AS entries
+                COLLECT { MATCH (e)-[m:MENTIONS]->(x) RETURN [x.id, coalesce(m.count, 0)] },
+                [i IN range(0, size(coalesce(e.told_starts, [])) - 1) |
+                 [duration.inDays(date('0001-01-01'), e.told_starts[i]).days + 1,
+                  duration.inDays(date('0001-01-01'), e.told_ends[i]).days + 1]]]) AS entries

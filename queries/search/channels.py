@@ -35,9 +35,13 @@ ENTRY_SCOPE = f"""{_FILTERS}
 # COARSE_DAYS days) can neither match nor miss "in August": it is kept, but the structured channel does not list it.
 COARSE_DAYS = 120
 
+# A question's date matches either clock: the entry's date (when it was written) overlaps it, or a time its text
+# tells (`told_starts`/`told_ends`, ingest/event_times.py: "ayer" in an entry of 2010-06-02 is 2010-06-01) lies
+# within it. Within, not overlapping: "últimamente" (the last 90 days) does not say it happened on the 3rd of May.
 _CONSTRAINTS = f"""
-  AND ($q_from IS NULL OR e.occurred_end >= $q_from)
-  AND ($q_to IS NULL OR e.occurred_start <= $q_to)
+  AND ((($q_from IS NULL OR e.occurred_end >= $q_from) AND ($q_to IS NULL OR e.occurred_start <= $q_to))
+       OR any(i IN range(0, size(coalesce(e.told_starts, [])) - 1)
+              WHERE ($q_from IS NULL OR e.told_starts[i] >= $q_from) AND ($q_to IS NULL OR e.told_ends[i] <= $q_to)))
   AND (size($q_entity_ids) = 0 OR EXISTS {{ MATCH (e)-[qm:MENTIONS]->(x) WHERE x.id IN $q_entity_ids
                                              AND {mention_seen("qm")} }})
   AND (size($q_author_keys) = 0 OR toLower(e.author_id) IN $q_author_keys)
@@ -188,6 +192,8 @@ RETURN e.id AS id, e.project_id AS project_id, e.title AS title, e.body AS body,
        [x IN xs WHERE x.kind = 'place' | x.name] AS places,
        [x IN xs WHERE x.kind = 'thing' | x.name] AS things,
        [p IN pers | {{id: p.id, name: {PERIOD_NAME}}}] AS periods,
+       [i IN range(0, size(coalesce(e.told_starts, [])) - 1)
+        | {{start: toString(e.told_starts[i]), end: toString(e.told_ends[i])}}] AS told,
        CASE WHEN c IS NULL THEN null ELSE {{id: c.id, ord: c.ord, text: c.text}} END AS chunk
 """
 

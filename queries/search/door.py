@@ -29,7 +29,7 @@ from queries.search.early_vector import start as start_early_vector
 from queries.search.fusion import Fused, Hit, channel_weights, rrf
 from queries.search.graph_channel import GRAPH_WEIGHT
 from queries.search.mmr import entry_vectors, mmr
-from queries.search.query_constraints import parse_query, relaxed_warnings, set_aside, unknown_names
+from queries.search.query_constraints import SoftConstraints, parse_query, relaxed_warnings, set_aside, unknown_names
 from queries.search.request import (
     AccessDenied,
     Filters,
@@ -196,6 +196,7 @@ def hybrid_search(
         explained = {
             **parsed.explain,
             "relaxed": relaxed,
+            "clock": clocks(out, soft),
             "weights": {c: weights[c] for c in results},
             "channels": {c: len(h) for c, h in results.items()},
         }
@@ -287,6 +288,21 @@ def _source(results: dict[str, list[Hit]]) -> str:
     return live[0] if len(live) == 1 else "hybrid"
 
 
+def clocks(out: list[SearchResult], soft: SoftConstraints) -> dict[str, str]:
+    """Which clock met the question's date, per result: `written` (the entry's date) or `told` (a time its text
+    tells; ingest/event_times.py). Empty when the search kept no date range."""
+    if soft.date_from is None or soft.date_to is None:
+        return {}
+    lo, hi = soft.date_from.isoformat(), soft.date_to.isoformat()
+    said: dict[str, str] = {}
+    for r in out:
+        if r.occurred_on and (r.occurred_end or r.occurred_on) >= lo and r.occurred_on <= hi:
+            said[r.entry_id] = "written"
+        elif any(t["start"] >= lo and t["end"] <= hi for t in r.told):
+            said[r.entry_id] = "told"
+    return said
+
+
 def _materialise(
     graph: Graph, viewer: Viewer, top: list[Fused], query: str, best_chunk: dict[str, str]
 ) -> list[SearchResult]:
@@ -325,6 +341,7 @@ def _materialise(
                 things=sorted(row["things"]),
                 tags=list(row["tags"] or []),
                 periods=list(row["periods"]),
+                told=list(row["told"]),
                 chunk={"id": chunk["id"], "ord": chunk["ord"], "text": chunk["text"]} if chunk else None,
             )
         )

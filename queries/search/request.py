@@ -86,6 +86,7 @@ class SearchResult:
     tags: list[str]
     periods: list[dict[str, str]]
     chunk: dict[str, Any] | None = None
+    told: list[dict[str, str]] = field(default_factory=list)  # times the text tells: ingest/event_times.py
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Which entries of a kept view meet a search's own constraints (dates, named entities, an author): a mask over the
 view's arrays, the same selection the structured channel's Cypher makes (tests/search/test_dense_matrix.py compares
-them)."""
+them). A date is met by either clock: the entry's own date overlapping it, or a time its text tells within it."""
 
 from __future__ import annotations
 
@@ -40,10 +40,14 @@ def meeting(view: View, params: dict[str, Any]) -> np.ndarray | None:
     def both(m: np.ndarray) -> np.ndarray:
         return m if mask is None else mask & m
 
-    if params.get("q_from") is not None:
-        mask = both(view.end >= _day(params["q_from"]))
-    if params.get("q_to") is not None:
-        mask = both(view.start <= _day(params["q_to"]))
+    if params.get("q_from") is not None or params.get("q_to") is not None:
+        lo = _day(params["q_from"]) if params.get("q_from") is not None else -np.inf
+        hi = _day(params["q_to"]) if params.get("q_to") is not None else np.inf
+        dated = (view.end >= lo) & (view.start <= hi)  # NaN (undated) meets no bound
+        for i, spans in enumerate(view.told):
+            if spans and not dated[i] and any(start >= lo and end <= hi for start, end in spans):
+                dated[i] = True
+        mask = both(dated)
     if params.get("q_entity_ids"):
         named = np.zeros(n, dtype=bool)
         for x in params["q_entity_ids"]:

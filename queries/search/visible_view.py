@@ -63,7 +63,10 @@ RETURN collect([e.id,
                 toLower(e.author_id),
                 COLLECT { MATCH (c:Chunk)-[:OF]->(e) WHERE c[$prop] IS NOT NULL
                           RETURN [c.id, coalesce(c.embedding_hash, ''), coalesce(c[$stores_key], 0)] ORDER BY c.id },
-                COLLECT { MATCH (e)-[m:MENTIONS]->(x) RETURN [x.id, coalesce(m.count, 0)] }]) AS entries
+                COLLECT { MATCH (e)-[m:MENTIONS]->(x) RETURN [x.id, coalesce(m.count, 0)] },
+                [i IN range(0, size(coalesce(e.told_starts, [])) - 1) |
+                 [duration.inDays(date('0001-01-01'), e.told_starts[i]).days + 1,
+                  duration.inDays(date('0001-01-01'), e.told_ends[i]).days + 1]]]) AS entries
 """
 VISIBLE_CHUNKS = f"MATCH (e:Entry) WHERE {ENTRY_SCOPE}{_LISTED}"
 # The same for the entries `$among` names: those the generation steps since a view's listing changed. One of them
@@ -113,6 +116,7 @@ class View:
     start: np.ndarray  # per entry: the day (ordinal) its date starts and ends, NaN when undated
     end: np.ndarray
     author_keys: list[str | None]
+    told: list[tuple[tuple[float, float], ...]]  # per entry: the intervals its text tells, as day numbers
     mentioned_by: dict[str, tuple[np.ndarray, np.ndarray]]  # entity id -> (entries mentioning it, mention counts)
     embedded: np.ndarray  # the entries (indexes) with at least one vector, in order
     embedded_ids: list[str]  # their ids
@@ -331,6 +335,10 @@ def _keep(pool: _Pool, scope_key: str, view: View) -> View:
     return view
 
 
+def _told(spans: list[list[int]]) -> tuple[tuple[float, float], ...]:
+    return tuple((float(s), float(e)) for s, e in spans)
+
+
 def _build(where: _Scope, under: _Under, listed: list[list[Any]]) -> View | None:
     """The view of every listed entry (VISIBLE_CHUNKS' records, in id order); None when a vector could not be
     fetched as listed."""
@@ -363,6 +371,7 @@ def _build(where: _Scope, under: _Under, listed: list[list[Any]]) -> View | None
             start=span[:, 0],
             end=span[:, 1],
             author_keys=[r[3] for r in listed],
+            told=[_told(r[6]) for r in listed],
             mentioned_by={
                 x: (
                     np.fromiter(c.keys(), dtype=np.int64, count=len(c)),
@@ -405,6 +414,8 @@ def _merge(where: _Scope, under: _Under, base: View, changed: set[str], listed: 
     new_authors = [r[3] for r in listed]
     entry_ids = [old_ids[k] if k >= 0 else new_ids[-k - 1] for k in order.tolist()]
     author_keys = [base.author_keys[k] if k >= 0 else new_authors[-k - 1] for k in order.tolist()]
+    new_told = [_told(r[6]) for r in listed]
+    told = [base.told[k] if k >= 0 else new_told[-k - 1] for k in order.tolist()]
     span = np.asarray([(r[1], r[2]) for r in listed], dtype=np.float64).reshape(-1, 2)
     start, end = np.empty(len(order)), np.empty(len(order))
     start[old], end[old] = base.start[old_at], base.end[old_at]
@@ -459,6 +470,7 @@ def _merge(where: _Scope, under: _Under, base: View, changed: set[str], listed: 
             start=start,
             end=end,
             author_keys=author_keys,
+            told=told,
             mentioned_by=mentioned,
             embedded=embedded,
             embedded_ids=[entry_ids[i] for i in embedded.tolist()],

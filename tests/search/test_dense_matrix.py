@@ -40,7 +40,7 @@ MERGE (p:Project {id: row.project})
 MERGE (e:Entry {id: row.id})
 ON CREATE SET e.project_id = row.project, e.intimacy = row.intimacy, e.author_id = row.author, e.kind = 'diary',
               e.body = 'vector only', e.created_at = datetime(), e.occurred_start = row.start,
-              e.occurred_end = row.end
+              e.occurred_end = row.end, e.told_starts = row.told_starts, e.told_ends = row.told_ends
 WITH e, row
 CALL (e, row) {
   UNWIND coalesce(row.mentions, []) AS name
@@ -106,6 +106,12 @@ def world(graph: Graph, prefix: str) -> dict[str, Any]:
                 **dated,
                 "mentions": [name for k, name in enumerate(("Pep", "Marta", "Lola")) if n % (k + 2) == 0],
                 "count": 1 + n % 4,
+                # Times their text tells (ingest/event_times.py), undated entries among them: 2010-2012 only.
+                **(
+                    {"told_starts": [date(2010 + n % 3, 6, 1)], "told_ends": [date(2010 + n % 3, 6, 30)]}
+                    if n % 3 == 1
+                    else {}
+                ),
             }
         )
     for n in range(4):  # entries whose chunks are not embedded yet: no dense hit, but the structured channel's
@@ -184,7 +190,8 @@ def test_a_filtered_scope_is_its_own_view(graph: Graph, settings: Settings, worl
 def test_the_querys_own_constraints_select_as_cypher_does(
     graph: Graph, settings: Settings, world: dict[str, Any], role: str
 ) -> None:
-    """Dates (an undated entry meets no bound), named people (any of them), an author phrase, and all at once."""
+    """Dates (an undated entry meets no bound but a time its text tells may), named people (any of them), an author
+    phrase, and all at once."""
     project, users = world["project"], world["users"]
     pep, marta = f"{project}/person/Pep", f"{project}/person/Marta"
     cases: list[dict[str, Any]] = [
@@ -193,6 +200,8 @@ def test_the_querys_own_constraints_select_as_cypher_does(
         {"q_entity_ids": [pep]},
         {"q_entity_ids": [marta, pep], "q_from": date(2004, 1, 1)},
         {"q_author_keys": [users["owner"].lower(), "nobody"]},
+        {"q_from": date(2011, 6, 10), "q_to": date(2011, 6, 12)},  # told only
+        {"q_to": date(2000, 3, 1), "q_entity_ids": [pep]},
         {"q_entity_ids": [f"{project}/person/Nadie"]},
         {"q_from": date(2030, 1, 1)},
     ]
@@ -206,6 +215,7 @@ def test_the_querys_own_constraints_select_as_cypher_does(
         sizes.append(len(hits))
     assert visible_view.counters["listings"] == before["listings"] + 1  # one view served every constraint
     assert sizes[-2:] == [0, 0] and all(0 < n < 40 for n in sizes[:3])
+    assert sizes[5] > 0, "entries met by the time their text tells alone"
 
 
 @pytest.mark.parametrize("role", ROLES)
