@@ -31,6 +31,7 @@ ROOMS = (
     "ingest",
     "inference",
     "inference/providers",
+    "inference/dates",
     "graph",
 )
 LAYERS = ("graph", "inference", "ingest", "queries", "api")
