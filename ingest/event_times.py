@@ -22,6 +22,7 @@ from inference.dates import calendar_math as cal
 from inference.dates.temporal import DateContext, find_dates
 from inference.dates.temporal_resolve import resolve_dates
 from inference.dates.text import QueryText, fold_with_map, sanitise
+from ingest.dates import DateRange
 
 SENTENCE_END = re.compile(r"(?<=[.!?…;])\s+|\n+")
 MAX_PER_TEXT = 32
@@ -46,9 +47,27 @@ class EventTime:
 PROJECT_HEMISPHERE = "MATCH (p:Project {id: $id}) RETURN coalesce(p.hemisphere, 'north') AS h"
 
 
-def project_hemisphere(graph: Graph, project_id: str) -> str:
-    rows = graph.read(PROJECT_HEMISPHERE, {"id": project_id})
-    return str(rows[0]["h"]) if rows else "north"
+class Hemispheres:
+    """What a season means in each project, read once per project and only when a sentence names a season."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+        self.known: dict[str, str] = {}
+
+    def of(self, project_id: str) -> Callable[[], str]:
+        def read() -> str:
+            if project_id not in self.known:
+                rows = self.graph.read(PROJECT_HEMISPHERE, {"id": project_id})
+                self.known[project_id] = str(rows[0]["h"]) if rows else "north"
+            return self.known[project_id]
+
+        return read
+
+
+def written_day(occurred: DateRange | None) -> date | None:
+    """The day an entry was written, when its date is one: relative times ("ayer") need it, so an entry dated only
+    to a month, a season or a year has none read."""
+    return occurred.start if occurred is not None and occurred.precision == "day" else None
 
 
 def event_props(told: list[EventTime]) -> dict[str, Any]:

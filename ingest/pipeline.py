@@ -40,7 +40,7 @@ from inference.embedders import CheckedEmbedder, EmbeddingError
 from ingest.chapters import chapter_of
 from ingest.chunking import chunk_text
 from ingest.context import chunk_context
-from ingest.event_times import EVENT_FORM, event_props, event_times, project_hemisphere, told_props
+from ingest.event_times import EVENT_FORM, Hemispheres, event_props, event_times, told_props, written_day
 from ingest.linking import Mention, WitnessView, link, linked_names
 from ingest.recognition import Recognition, recognize
 from ingest.records import EntryRecord, LineError
@@ -117,14 +117,8 @@ class Ingestor:
         self.embed = embed
         self.prop = vector_property(embedder.slug)
         self._lexicons: dict[tuple[str, str | None, str, bool], ProjectLexicon] = {}
-        self._hemispheres: dict[str, str] = {}
+        self.hemispheres = Hemispheres(graph)
         self.threads = Threads(graph)
-
-    def hemisphere(self, project_id: str) -> str:
-        """What a season means in the project (read once, and only when a sentence names a season)."""
-        if project_id not in self._hemispheres:
-            self._hemispheres[project_id] = project_hemisphere(self.graph, project_id)
-        return self._hemispheres[project_id]
 
     def lexicon(self, rec: EntryRecord, witness: bool = False) -> ProjectLexicon:
         """The declared names this entry may be linked through (graph.entities.linkable_entities); with `witness`,
@@ -356,12 +350,10 @@ class Ingestor:
         )
         if thread_id:
             context = "\n".join(p for p in (context, lent_text, f"{rec.author}:" if rec.author else "") if p)
-        # Relative times ("ayer", "last week") are read against the day the entry was written, so only an entry dated
-        # to a day has them.
-        written = occurred.start if occurred is not None and occurred.precision == "day" else None
+        written, hemisphere = written_day(occurred), self.hemispheres.of(rec.project_id)
         chunks, told_in_entry = [], []
         for ordinal, text in enumerate(chunk_text(rec.text, rec.kind)):
-            told = event_times(text, written, lambda: self.hemisphere(rec.project_id)) if written else []
+            told = event_times(text, written, hemisphere) if written else []
             told_in_entry += told
             chunks.append(
                 {

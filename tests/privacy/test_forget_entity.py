@@ -73,10 +73,17 @@ def _forget(client: TestClient, headers: dict[str, str], project: str, name: str
 
 
 def test_a_dry_run_lists_what_forgetting_would_change_and_changes_nothing(
-    graph: Graph, prefix: str, ingest: Callable[..., Any], client: TestClient, auth: Callable[[str], dict[str, str]]
+    graph: Graph,
+    prefix: str,
+    ingest: Callable[..., Any],
+    client: TestClient,
+    auth: Callable[[str], dict[str, str]],
+    embedder: CheckedEmbedder,
 ) -> None:
     w = _world(graph, prefix, ingest)
     project = w["project"]
+    # The entity vectors built now, not by a background worker of another test's service while this one compares.
+    refresh_project(graph, project, embedder.slug)
     before = grep_graph(graph, [SURNAME, ALIAS])
 
     as_owner = _forget(client, auth(w["owner"]), project, ALIAS, dry_run=True)

@@ -200,7 +200,8 @@ def test_the_querys_own_constraints_select_as_cypher_does(
         {"q_entity_ids": [pep]},
         {"q_entity_ids": [marta, pep], "q_from": date(2004, 1, 1)},
         {"q_author_keys": [users["owner"].lower(), "nobody"]},
-        {"q_from": date(2011, 6, 10), "q_to": date(2011, 6, 12)},  # told only
+        {"q_from": date(2011, 6, 1), "q_to": date(2011, 7, 31)},  # told only (within it; written dates end in 2006)
+        {"q_from": date(2011, 6, 10), "q_to": date(2011, 6, 12)},  # inside a told interval: not within, no match
         {"q_to": date(2000, 3, 1), "q_entity_ids": [pep]},
         {"q_entity_ids": [f"{project}/person/Nadie"]},
         {"q_from": date(2030, 1, 1)},
@@ -215,7 +216,7 @@ def test_the_querys_own_constraints_select_as_cypher_does(
         sizes.append(len(hits))
     assert visible_view.counters["listings"] == before["listings"] + 1  # one view served every constraint
     assert sizes[-2:] == [0, 0] and all(0 < n < 40 for n in sizes[:3])
-    assert sizes[5] > 0, "entries met by the time their text tells alone"
+    assert sizes[5] > 0 and sizes[6] == 0, "met by a time their text tells lying within the date, not overlapping it"
 
 
 @pytest.mark.parametrize("role", ROLES)

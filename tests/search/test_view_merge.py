@@ -1,7 +1,7 @@
 """A view listed again in part (`visible_view._merge`) is the view a full listing builds (`_build`), over random
 projects and random changes: entries added, removed (hidden, deleted or out of scope), re-dated, given chunks or
-losing them, mentioning other entities. The listing itself is tested against Neo4j in tests/search/test_dense_matrix.py;
-here every vector is already in the pool, so neither function reads the graph."""
+losing them, mentioning other entities, telling other times. The listing itself is tested against Neo4j in
+tests/search/test_dense_matrix.py; here every vector is already in the pool, so neither function reads the graph."""
 
 from __future__ import annotations
 
@@ -21,6 +21,10 @@ def _record(rng: random.Random, entry_id: str, version: int) -> list[Any]:
     start = None if rng.random() < 0.2 else 730000 + rng.randrange(4000)
     chunks = [[f"{entry_id}#{k}", f"h{version}", 1] for k in range(rng.choice((0, 0, 1, 2, 3)))]
     mentions = [[x, rng.randrange(1, 4)] for x in rng.sample(ENTITIES, rng.randrange(0, 4))]
+    told = [
+        [day, day + rng.randrange(5)]
+        for day in sorted(730000 + rng.randrange(4000) for _ in range(rng.choice((0, 0, 1, 2))))
+    ]
     return [
         entry_id,
         start,
@@ -28,6 +32,7 @@ def _record(rng: random.Random, entry_id: str, version: int) -> list[Any]:
         rng.choice((None, "ana", "pep")),
         chunks,
         mentions,
+        told,
     ]
 
 
@@ -43,7 +48,7 @@ def _pooled(pool: visible_view._Pool, records: list[list[Any]], rng: np.random.G
 
 
 def _same(a: visible_view.View, b: visible_view.View) -> None:
-    assert a.entry_ids == b.entry_ids and a.author_keys == b.author_keys
+    assert a.entry_ids == b.entry_ids and a.author_keys == b.author_keys and a.told == b.told
     assert np.array_equal(a.start, b.start, equal_nan=True) and np.array_equal(a.end, b.end, equal_nan=True)
     assert {x: (i.tolist(), c.tolist()) for x, (i, c) in a.mentioned_by.items()} == {
         x: (i.tolist(), c.tolist()) for x, (i, c) in b.mentioned_by.items()
@@ -108,6 +113,7 @@ def _by_id(view: visible_view.View) -> dict[str, Any]:
             None if np.isnan(view.start[i]) else view.start[i],
             None if np.isnan(view.end[i]) else view.end[i],
             view.author_keys[i],
+            view.told[i],
             chunks.get(x, []),
             sorted(mentions.get(x, [])),
         )
