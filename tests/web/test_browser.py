@@ -25,9 +25,7 @@ from graph.db import Graph
 from graph.ids import period_id
 from graph.settings import Settings
 from graph.witnesses import create_grant
-from inference.embedders import CheckedEmbedder
-from tests.serving import serve
-from tests.web_world import CHAPTER, WebWorld, add_chapter, build_world
+from tests.web_world import CHAPTER, WebWorld, add_chapter
 
 AXE = Path(__file__).resolve().parents[2] / ".venv" / "axe" / "axe.min.js"
 MAX_PAGE_BYTES = 300_000
@@ -52,17 +50,6 @@ def driver() -> Iterator[webdriver.Chrome]:
         yield browser
     finally:
         browser.quit()
-
-
-@pytest.fixture()
-def world(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> WebWorld:
-    return build_world(graph, prefix, ingest)
-
-
-@pytest.fixture()
-def served(settings: Settings, graph: Graph, embedder: CheckedEmbedder) -> Iterator[str]:
-    with serve(settings, graph, embedder) as url:
-        yield url
 
 
 def _fetched(browser: webdriver.Chrome) -> list[tuple[str, str]]:

@@ -5,31 +5,19 @@ exactly like one that does not exist, the timeline's counts unmoved by hidden en
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import httpx
-import pytest
 
 from api import auth
 from graph.db import Graph
 from graph.settings import Settings
 from inference.embedders import CheckedEmbedder
 from tests.serving import serve
-from tests.web_world import CHAPTER, CSRF, WebWorld, add_chapter, build_world, signed_in
+from tests.web_world import CHAPTER, CSRF, WebWorld, add_chapter, signed_in
 
 ROLES = ("owner", "coauthor", "reader")
-
-
-@pytest.fixture()
-def served(settings: Settings, graph: Graph, embedder: CheckedEmbedder) -> Iterator[str]:
-    with serve(settings, graph, embedder) as url:
-        yield url
-
-
-@pytest.fixture()
-def world(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> WebWorld:
-    return build_world(graph, prefix, ingest)
 
 
 def _shown(world: WebWorld, html: str) -> set[tuple[str, str]]:

@@ -7,33 +7,19 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import httpx
-import pytest
 
 from api import auth
 from graph.db import Graph
 from graph.settings import Settings
-from inference.embedders import CheckedEmbedder
-from tests.serving import serve
-from tests.web_world import CSRF, WebWorld, build_world, signed_in
+from tests.web_world import CSRF, WebWorld, signed_in
 
 CHIP = re.compile(r'<span class="chip( off)?">(?:<s>)?([^<]+?)(?:</s>)? <a href="([^"]+)"')
 PREV = re.compile(r'<a rel="prev" href="/e/([^"]+)"')
 NEXT = re.compile(r'<a rel="next" href="/e/([^"]+)"')
-
-
-@pytest.fixture()
-def served(settings: Settings, graph: Graph, embedder: CheckedEmbedder) -> Iterator[str]:
-    with serve(settings, graph, embedder) as url:
-        yield url
-
-
-@pytest.fixture()
-def world(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> WebWorld:
-    return build_world(graph, prefix, ingest)
 
 
 def _chips(page: str) -> dict[str, tuple[bool, str]]:
