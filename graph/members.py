@@ -220,3 +220,12 @@ def authors_without_membership(graph: Graph, project_ids: list[str]) -> dict[str
 def projects_without_owner(graph: Graph, project_ids: list[str]) -> list[str]:
     """Projects a file ingest created without `--owner`: nobody can manage them over HTTP until one is made."""
     return [r["project_id"] for r in graph.read(PROJECTS_WITHOUT_OWNER, {"project_ids": project_ids})]
+
+
+PROJECT_HEMISPHERES = "MATCH (p:Project) WHERE p.id IN $ids RETURN p.hemisphere AS h"
+
+
+def project_hemisphere(graph: Graph, projects: list[str]) -> str:
+    """What a season means in these projects: south only when every one of them is in the south."""
+    rows = graph.read(PROJECT_HEMISPHERES, {"ids": projects})
+    return "south" if rows and all(r["h"] == "south" for r in rows) else "north"

@@ -18,6 +18,7 @@ from datetime import date
 from typing import Any
 
 from graph.db import Graph
+from graph.members import project_hemisphere
 from inference.dates import calendar_math as cal
 from inference.dates.temporal import DateContext, find_dates
 from inference.dates.temporal_resolve import resolve_dates
@@ -44,9 +45,6 @@ class EventTime:
     weight: float
 
 
-PROJECT_HEMISPHERE = "MATCH (p:Project {id: $id}) RETURN coalesce(p.hemisphere, 'north') AS h"
-
-
 class Hemispheres:
     """What a season means in each project, read once per project and only when a sentence names a season."""
 
@@ -57,8 +55,7 @@ class Hemispheres:
     def of(self, project_id: str) -> Callable[[], str]:
         def read() -> str:
             if project_id not in self.known:
-                rows = self.graph.read(PROJECT_HEMISPHERE, {"id": project_id})
-                self.known[project_id] = str(rows[0]["h"]) if rows else "north"
+                self.known[project_id] = project_hemisphere(self.graph, [project_id])
             return self.known[project_id]
 
         return read

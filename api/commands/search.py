@@ -127,7 +127,7 @@ def _print_search(body: dict[str, Any]) -> None:
 def cmd_understand(args: argparse.Namespace, settings: Settings) -> int:
     from graph.entities import list_entities
     from graph.export import project_exists
-    from queries.search.query_constraints import project_hemisphere
+    from graph.members import project_hemisphere
     from queries.search.understanding import KnownEntity, to_json, understand
 
     known: list[KnownEntity] = []

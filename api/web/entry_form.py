@@ -11,8 +11,8 @@ from fastapi import Form, HTTPException
 from pydantic import BaseModel, Field, ValidationError
 
 from api.services import Services
+from graph.members import project_hemisphere
 from graph.visibility import INTIMACY_LEVELS
-from queries.search.query_constraints import project_hemisphere
 from queries.search.understanding.parse import understand
 
 _RECORD_DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?(/\d{4}(-\d{2}(-\d{2})?)?)?")

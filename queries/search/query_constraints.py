@@ -13,13 +13,12 @@ from typing import Any
 
 from graph.db import Graph
 from graph.lexicon import ProjectLexicon
+from graph.members import project_hemisphere
 from graph.textnorm import fold
 from queries.search.understanding import KnownEntity, TemporalRange, to_json, understand
 
 # Occurrences of a recurring date are listed for this many years before `now` (and the next one).
 RECURRING_YEARS_BACK = 150
-
-PROJECT_HEMISPHERES = "MATCH (p:Project) WHERE p.id IN $ids RETURN p.hemisphere AS h"
 
 
 @dataclass(frozen=True)
@@ -136,12 +135,6 @@ def set_aside(parsed: Parsed, ignore: tuple[str, ...]) -> Parsed:
     explain = {**parsed.explain, "set_aside": sorted(drop & implied)}
     ranked = [i for i in parsed.rank_entity_ids if i not in drop]
     return Parsed(parsed.text_for_search, parsed.layer, constraints, ranked, explain)
-
-
-def project_hemisphere(graph: Graph, projects: list[str]) -> str:
-    """South only when every project of the scope is in the south (what "summer" means there)."""
-    rows = graph.read(PROJECT_HEMISPHERES, {"ids": projects})
-    return "south" if rows and all(r["h"] == "south" for r in rows) else "north"
 
 
 def unknown_names(

@@ -1,2 +1,2 @@
-// queries.search.query_constraints.PROJECT_HEMISPHERES
+// graph.members.PROJECT_HEMISPHERES
 MATCH (p:Project) WHERE p.id IN $ids RETURN p.hemisphere AS h
