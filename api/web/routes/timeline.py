@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import calendar
 from datetime import date
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
@@ -25,9 +25,9 @@ PAGE = 50
 BAND_COLOURS = 6
 
 
-def _bands(spans: list[tuple[int, str, str, str | None]], first: str, last: str) -> list[tuple[int, str]]:
-    """The chapters (colour, name) whose span of visible entries overlaps the months `first`..`last` ("YYYY-MM")."""
-    return [(colour, name) for colour, name, start, end in spans if start[:7] <= last and (end or start)[:7] >= first]
+def _bands(periods: list[dict[str, Any]], first: str, last: str) -> list[dict[str, Any]]:
+    """The chapters whose span of visible entries overlaps the months `first`..`last` ("YYYY-MM")."""
+    return [p for p in periods if p["start"] and p["start"][:7] <= last and (p["end"] or p["start"])[:7] >= first]
 
 
 @router.get("/p/{project_id}/timeline", response_class=HTMLResponse)
@@ -56,8 +56,8 @@ def timeline(
         listing = list_project_entries(
             project_id, who, svc, date_from=start, date_to=end, sort="asc", limit=PAGE, cursor=cursor
         )
-    periods = [p for p in visible_periods(svc.graph, project_id, visibility_params(who)) if not p["automatic"]]
-    spans = [(n % BAND_COLOURS, p["name"], p["start"], p["end"]) for n, p in enumerate(periods) if p["start"]]
+    declared = [p for p in visible_periods(svc.graph, project_id, visibility_params(who)) if not p["automatic"]]
+    periods = [{**p, "colour": n % BAND_COLOURS} for n, p in enumerate(declared)]
     context = {
         "project_id": project_id,
         "years": years,
@@ -69,8 +69,8 @@ def timeline(
         "undated": undated,
         "listing": listing,
         "periods": periods,
-        "year_bands": {y: _bands(spans, f"{y:04d}-01", f"{y:04d}-12") for y in years},
-        "month_bands": {m: _bands(spans, f"{year:04d}-{m:02d}", f"{year:04d}-{m:02d}") for m in range(1, 13)}
+        "year_bands": {y: _bands(periods, f"{y:04d}-01", f"{y:04d}-12") for y in years},
+        "month_bands": {m: _bands(periods, f"{year:04d}-{m:02d}", f"{year:04d}-{m:02d}") for m in range(1, 13)}
         if year is not None
         else {},
     }
