@@ -19,7 +19,7 @@ from api.models_entity_review import MergeIn
 from api.ratelimit import spend
 from api.responses import invalid_field
 from api.routes.entities import get_cooccurrence, get_entities, get_importance, get_timeline
-from api.routes.entity_review import decide_candidate, get_candidates, post_merge
+from api.routes.entity_review import EntityKind, decide_candidate, get_candidates, post_merge
 from api.routes.similar import get_similar
 from api.routes.timelines import get_timeline_svg
 from api.web.render import page
@@ -31,12 +31,11 @@ Name = Annotated[str, Query(max_length=200)]
 Measure = Literal["jaccard", "pmi", "count"]
 MOST = 30
 REVIEW = 20
-Kind = Literal["person", "place", "thing"]
 
 
 class CandidateForm(BaseModel):
     csrf: str = Field(default="", max_length=200)
-    kind: Kind
+    kind: EntityKind
     name: str = Field(min_length=1, max_length=200)
     decision: Literal["confirm", "reject", "merge"]
     into: str = Field(default="", max_length=200)
@@ -62,9 +61,9 @@ def review_candidate(
     check_csrf(request, session, form.csrf)
     who = session.viewer
     spend(request, "write", ("user", who.user_id))
-    if form.decision == "merge" and not form.into.strip():
-        raise invalid_field("body", "into", "choose the person, place or thing to merge this name into")
     if form.decision == "merge":  # checked before the candidate is confirmed, so a refusal changes nothing
+        if not form.into.strip():
+            raise invalid_field("body", "into", "choose the person, place or thing to merge this name into")
         known = get_entities(project_id, who, svc)
         if not any(e.kind == form.kind and form.into in (e.name, e.id) for e in known):
             raise invalid_field("body", "into", f"no {form.kind} called {form.into} to merge this name into")
