@@ -20,5 +20,7 @@ RETURN e.id AS id,
        CASE WHEN NOT counted THEN coalesce(CASE WHEN $witness_period_id IS NULL THEN e.names ELSE coalesce(e.w_names, e.names) END, '') END AS names,
        toLower(coalesce(e.author_id, '')) AS author, e.thread_id AS thread,
        toString(e.occurred_start) AS start, toString(e.occurred_end) AS end,
+       [i IN range(0, size(coalesce(e.told_starts, [])) - 1)
+        | [toString(e.told_starts[i]), toString(e.told_ends[i])]] AS told,
        size([(e)-[fm:MENTIONS]->(x) WHERE x.id IN $entity_ids AND ($witness_period_id IS NULL OR fm.witness_hidden IS NULL) | x]) AS matched,
        CASE WHEN e.id = $top_id THEN coalesce(e.title, '') + ' ' + e.body END AS top_text

@@ -23,13 +23,14 @@ import numpy as np
 
 from graph.db import Graph
 from graph.keyword_terms import VIEWER_FT_TERMS, VIEWER_NAMES
-from graph.textnorm import words
+from graph.textnorm import fold, words
 from graph.visibility import CAN_SEE, mention_seen
 from queries.search import ranker_features as rf
 from queries.search.channels import THREAD_NEIGHBOURS, TOP_TEXT_OF_E
 from queries.search.fusion import Fused, Hit, coverage, coverage_terms
 from queries.search.query_constraints import SoftConstraints
 from queries.search.run import SearchRun
+from queries.search.understanding.routing import asks_time
 
 log = logging.getLogger(__name__)
 WEIGHTS_FILE = Path(__file__).with_name("ranker_weights.json")
@@ -54,6 +55,8 @@ _FACTS_OF_E = f"""
        CASE WHEN NOT counted THEN coalesce({VIEWER_NAMES}, '') END AS names,
        toLower(coalesce(e.author_id, '')) AS author, e.thread_id AS thread,
        toString(e.occurred_start) AS start, toString(e.occurred_end) AS end,
+       [i IN range(0, size(coalesce(e.told_starts, [])) - 1)
+        | [toString(e.told_starts[i]), toString(e.told_ends[i])]] AS told,
        size([(e)-[fm:MENTIONS]->(x) WHERE x.id IN $entity_ids AND {mention_seen("fm")} | x]) AS matched,
        CASE WHEN e.id = $top_id THEN {TOP_TEXT_OF_E} END AS top_text"""
 
@@ -155,6 +158,19 @@ def _date_in(start: date | None, end: date | None, soft: SoftConstraints) -> flo
     return 1.0 if any(o is not None and end >= o[0] and start <= o[1] for o in soft.occurrences) else 0.0
 
 
+def _told_in(told: list[list[str]], soft: SoftConstraints) -> float:
+    """1 when a time the entry's text tells lies within the question's date (the told clock, as the channels test
+    it), else 0."""
+    if not told:
+        return 0.0
+    spans = [(date.fromisoformat(a), date.fromisoformat(b)) for a, b in told]
+    if soft.date_from is not None and soft.date_to is not None:
+        ranges: list[tuple[date, date]] = [(soft.date_from, soft.date_to)]
+    else:
+        ranges = [o for o in soft.occurrences if o is not None]
+    return 1.0 if any(lo <= a and b <= hi for a, b in spans for lo, hi in ranges) else 0.0
+
+
 def facts_params(query: str, soft: SoftConstraints, top_id: str | None) -> dict[str, Any]:
     """The parameters of the facts projection, besides visibility (CANDIDATE_FACTS, FACTS_AND_THREAD)."""
     return {
@@ -195,6 +211,7 @@ def gather(
             "named": len(soft.entity_ids),
             "author": bool(soft.author_keys),
             "dated": soft.dated,
+            "asks_time": asks_time(fold(query)),
         },
         "channels": channels,
         "facts": {},
@@ -233,6 +250,8 @@ def gather(
             "ent": round(r["matched"] / len(soft.entity_ids), 4) if soft.entity_ids else 0.0,
             "author": 1.0 if authors and r["author"] in authors else 0.0,
             "date_in": _date_in(start, end, soft),
+            "told_in": _told_in(r["told"], soft),
+            "tells": 1.0 if r["told"] else 0.0,
             "same_thread": 1.0 if others > 0 else 0.0,
             "recency": round(ends[end] / span, 4) if end is not None and len(ends) > 1 else 0.5,
         }

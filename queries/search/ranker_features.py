@@ -10,9 +10,12 @@ with the new channel in its cache. `rrf_all` and `n_channels` are over the known
 channel never moves them.
 
 The raw record of one query (also the cache format, JSON-safe):
-- `query`: {"n_words": int, "named": int (people/places the query named), "author": bool, "dated": bool}
+- `query`: {"n_words": int, "named": int (people/places the query named), "author": bool, "dated": bool,
+  "asks_time": bool (the question asks when)}
 - `channels`: {channel: [[entry id, score], ...]} in rank order
-- `facts`: {entry id: {"cov", "ent", "author", "date_in", "same_thread", "recency"}} for every candidate
+- `facts`: {entry id: {"cov", "ent", "author", "date_in", "same_thread", "recency", "told_in", "tells"}} for every
+  candidate (`date_in`: its written date meets the question's; `told_in`: a time its text tells does; `tells`: its
+  text tells a time at all)
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import numpy as np
 
 RRF_K = 60
 LOG_DEPTH = math.log(51.0)  # ranks past 50 count as nothing on the log-rank scale
-EVIDENCE = ("cov", "ent", "author", "date_in", "same_thread", "recency")
+EVIDENCE = ("cov", "ent", "author", "date_in", "same_thread", "recency", "told_in", "tells")
 PER_CHANNEL = ("lr", "rr", "top", "rel", "top_gap", "lr_weakkw", "lr_short", "lr_long")
 
 
@@ -33,7 +36,7 @@ def feature_names(channels: Sequence[str]) -> list[str]:
     """The model's columns, in order: the generic ones, then eight per known channel, then query-evidence ones."""
     names = ["rrf_all", "n_channels", "rrf_other"]
     names += [f"{c}:{f}" for c in channels for f in PER_CHANNEL]
-    names += list(EVIDENCE) + ["ent_named", "date_dated", "cov_weakkw"]
+    names += list(EVIDENCE) + ["ent_named", "date_dated", "cov_weakkw", "tells_when"]
     return names
 
 
@@ -108,4 +111,5 @@ def build(record: Mapping[str, Any], channels: Sequence[str]) -> tuple[list[str]
         x[row, col["ent_named"]] = x[row, col["ent"]] * min(q["named"], 3)
         x[row, col["date_dated"]] = x[row, col["date_in"]] * (1.0 if q["dated"] else 0.0)
         x[row, col["cov_weakkw"]] = x[row, col["cov"]] * weak_kw
+        x[row, col["tells_when"]] = x[row, col["tells"]] * (1.0 if q.get("asks_time") else 0.0)
     return ids, x

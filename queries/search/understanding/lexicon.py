@@ -48,6 +48,16 @@ QUESTION_WORDS: frozenset[str] = frozenset({
     "combien",
 })
 
+# Questions whose answer is a time ("when did...", "¿en qué año...?", "depuis quand..."): folded regex fragments.
+TIME_QUESTIONS: tuple[str, ...] = (
+    r"when", r"(?:in\s+|on\s+|at\s+)?what\s+(?:year|month|day|date|time)", r"which\s+(?:year|month|day|date)",
+    r"how\s+long\s+ago",
+    r"cuando", r"en\s+que\s+(?:ano|mes|dia|fecha|epoca|momento)", r"que\s+(?:dia|fecha)", r"hace\s+cuanto",
+    r"desde\s+cuando",
+    r"(?:depuis\s+)?quand", r"en\s+quelle\s+annee", r"quel(?:le)?\s+(?:jour|annee|mois|date)", r"a\s+quelle\s+date",
+    r"il\s+y\s+a\s+combien",
+)
+
 # Auxiliaries opening yes/no questions about the past ("did we...", "¿fuimos...?" is caught by "?").
 PAST_AUX_START: frozenset[str] = frozenset({"did", "was", "were", "had"})
 

@@ -17,6 +17,7 @@ _RECALL_CUE = re.compile(rf"(?<!\w)(?:{rx(lx.RECALL_CUES)})(?!\w)")
 _SUBJECTIVE = re.compile(rf"(?<!\w)(?:{rx(lx.SUBJECTIVE_PHRASES)})(?!\w)")
 _NEG_STEMS = re.compile("(?:" + "|".join(lx.EMOTION_NEGATIVE_STEMS) + ")")
 _POS_STEMS = re.compile("(?:" + "|".join(lx.EMOTION_POSITIVE_STEMS) + ")")
+_TIME_QUESTION = re.compile(rf"(?<!\w)(?:{rx(lx.TIME_QUESTIONS)})(?!\w)")
 _FR_ACCENTS = frozenset("çèêàùâîôûëïœ")
 _ES_MARKS = frozenset("¿¡ñ")
 
@@ -139,3 +140,11 @@ def guess_intent(folded: str, toks: list[Token], text: QueryText, lang: str, bro
 def choose_layer(has_date: bool, n_words: int) -> str:
     """The layer that leads: structured for a date, keywords for short queries, dense for long ones."""
     return "structured" if has_date else "keyword" if n_words < 3 else "dense" if n_words > 10 else "balanced"
+
+
+def asks_time(folded: str) -> bool:
+    """Whether the question asks for a time ("when did we...", "¿cuándo...?", "en quelle année..."): its answer is
+    then likely a passage that tells one (the learned ranker's `tells_when`). A "cuando" inside a clause ("lo que
+    dijo cuando fuimos", "what did he say when we moved?") asks nothing: the time words must lead the question."""
+    m = _TIME_QUESTION.search(folded)
+    return m is not None and not folded[: m.start()].strip(" ¿¡,.:;\"'")
