@@ -411,7 +411,7 @@ class TimelineOut(BaseModel):
     entity: EntityRef
     years: list[YearOut]
     months: list[MonthOut] | None = Field(
-        None, description="With resolution=month; `vaguer` dated entries (a year, a season) are in `years` only."
+        None, description="With resolution=month; `vaguer` times (a year, a season) are in `years` only."
     )
     vaguer: int | None = None
 

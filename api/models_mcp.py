@@ -62,6 +62,10 @@ class EntityQuestionIn(BaseModel):
     )
     date_to: str | None = Field(default=None, max_length=50, description="`cooccurrence`: as `date_from`.")
     resolution: Literal["year", "month"] = Field(default="year", description="`timeline` only.")
+    time: Literal["event", "written"] = Field(
+        default="event",
+        description="`timeline`, dated `cooccurrence`: by the times told where the entity is named, or entry dates.",
+    )
 
 
 class EntityAnswerOut(BaseModel):

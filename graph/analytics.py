@@ -19,6 +19,26 @@ IN_RANGE = """(($date_from IS NULL OR {v}.occurred_end >= $date_from)
   AND ($date_to IS NULL OR {v}.occurred_start <= $date_to))"""
 
 MEASURES = ("jaccard", "pmi", "count")
+CLOCKS = ("event", "written")
+
+# When an entry's mention `m` of an entity happened, as [start, end] spans, by the clock `$time` asks for: under
+# `event`, the times told in the sentences that name it (ingest/event_times.mention_times) where there are any, else
+# the entry's date; under `written`, the entry's date. An undated entry that tells nothing has none.
+MENTION_WHEN = """CASE WHEN $time = 'event' AND m.told_starts IS NOT NULL
+  THEN [i IN range(0, size(m.told_starts) - 1) | [m.told_starts[i], m.told_ends[i]]]
+  WHEN e.occurred_start IS NULL THEN [] ELSE [[e.occurred_start, e.occurred_end]] END"""
+# A mention `{m}` in the date range by that clock (`{written_in}`: its entry's date overlaps the range): a told time
+# lies within the range, as a question's date is met by one (a wide, vague time is not in a year it overlaps), else
+# the entry's date overlaps it. Without a range every mention is in it.
+MENTION_IN_RANGE = """CASE WHEN $time = 'event' AND {m}.told_starts IS NOT NULL
+  THEN any(i IN range(0, size({m}.told_starts) - 1)
+           WHERE ($date_from IS NULL OR {m}.told_starts[i] >= $date_from)
+             AND ($date_to IS NULL OR {m}.told_ends[i] <= $date_to))
+  ELSE {written_in} END"""
+# An entry in the range by either clock (PMI's N): its date overlaps it or, under `event`, a time it tells lies within.
+ENTRY_IN_RANGE = """({written_in} OR ($time = 'event' AND any(i IN range(0, size(coalesce(e.told_starts, [])) - 1)
+  WHERE ($date_from IS NULL OR e.told_starts[i] >= $date_from)
+    AND ($date_to IS NULL OR e.told_ends[i] <= $date_to))))"""
 
 # The entity found by its id through the unique index of its label (entries mention persons, places and things).
 ENTITY_BY_ID = """CALL () {
@@ -36,23 +56,29 @@ ENTITY_BY_ID = """CALL () {
 ENTITY_COUNTS = f"""
 {VIEWER_IN_PROJECT}
 MATCH (e:Entry) WHERE e.project_id = $project_id AND {CAN_SEE_IN_PROJECT}
-WITH e, {IN_RANGE.format(v="e")} AS in_range
-WITH collect([e, in_range]) AS visible, count(CASE WHEN in_range THEN 1 END) AS total
+WITH e, {IN_RANGE.format(v="e")} AS written_in
+WITH collect([e, written_in]) AS visible,
+     count(CASE WHEN {ENTRY_IN_RANGE.format(written_in="written_in")} THEN 1 END) AS total
 UNWIND visible AS seen
-WITH total, seen[0] AS e, seen[1] AS in_range
+WITH total, seen[0] AS e, seen[1] AS written_in
 OPTIONAL MATCH (e)-[m:MENTIONS]->(y)
-WITH total, y, min(m.name) AS name, count(DISTINCT CASE WHEN in_range THEN e END) AS entries
+WITH total, y, min(m.name) AS name,
+     count(DISTINCT CASE WHEN {MENTION_IN_RANGE.format(m="m", written_in="written_in")} THEN e END) AS entries
 RETURN total, collect(CASE WHEN y IS NOT NULL THEN [y.id, entries, name] END) AS entities
 """
 
 CO_OCCURRENCE = f"""
 {VIEWER_IN_PROJECT}
 {ENTITY_BY_ID}
-MATCH (e:Entry)-[:MENTIONS]->(x)
-WHERE e.project_id = $project_id AND {IN_RANGE.format(v="e")} AND {CAN_SEE_IN_PROJECT}
-WITH DISTINCT e
-MATCH (e)-[:MENTIONS]->(y) WHERE y.id <> $entity_id
-WITH y, count(DISTINCT e) AS together, min(e.occurred_start) AS first, max(e.occurred_end) AS last
+MATCH (e:Entry)-[mx:MENTIONS]->(x)
+WHERE e.project_id = $project_id AND {CAN_SEE_IN_PROJECT}
+WITH e, mx, {IN_RANGE.format(v="e")} AS written_in
+WHERE {MENTION_IN_RANGE.format(m="mx", written_in="written_in")}
+WITH DISTINCT e, written_in
+MATCH (e)-[m:MENTIONS]->(y) WHERE y.id <> $entity_id AND {MENTION_IN_RANGE.format(m="m", written_in="written_in")}
+WITH y, e, {MENTION_WHEN} AS spans
+WITH y, count(DISTINCT e) AS together, min(spans[0][0]) AS first,
+     max(reduce(hi = null, s IN spans | CASE WHEN hi IS NULL OR s[1] > hi THEN s[1] ELSE hi END)) AS last
 WITH y, together, first, last, $counts[y.id][0] AS n_y, $counts[y.id][1] AS mention_name,
      $counts[$entity_id][0] AS n_x, $total AS total
 WHERE $kind IS NULL OR y.kind = $kind
@@ -71,8 +97,10 @@ TIMELINE = f"""
 {VIEWER_IN_PROJECT}
 {ENTITY_BY_ID}
 MATCH (e:Entry)-[m:MENTIONS]->(x)
-WHERE e.project_id = $project_id AND e.occurred_start IS NOT NULL AND {CAN_SEE_IN_PROJECT}
-RETURN e.occurred_start.year AS year, count(DISTINCT e) AS entries, sum(m.count) AS mentions
+WHERE e.project_id = $project_id AND {CAN_SEE_IN_PROJECT}
+UNWIND {MENTION_WHEN} AS span
+WITH DISTINCT e, m, span[0].year AS year
+RETURN year, count(e) AS entries, sum(m.count) AS mentions
 ORDER BY year
 """
 
@@ -107,15 +135,20 @@ def co_occurrence(
     measure: str = "jaccard",
     date_from: date | None = None,
     date_to: date | None = None,
+    time: str = "event",
 ) -> list[dict[str, Any]]:
-    """Companions of an entity (of one kind, when given), best `measure` first, over visible entries whose date
-    overlaps the range (any entry, dated or not, without one). Jaccard by default: raw counts favour whoever is
-    everywhere, PMI favours whoever appears once (docs/entities.md, "Entity questions")."""
+    """Companions of an entity (of one kind, when given), best `measure` first, over visible entries whose mentions
+    of both lie in the range by the clock `time` (`MENTION_IN_RANGE`; any entry, dated or not, without one): "who was
+    with Pep in 2008" counts "en 2008 Pep y Marta vivían en Berlín" written in 2020, not the "hoy" sentence beside
+    it. Jaccard by default: raw counts favour whoever is everywhere, PMI favours whoever appears once
+    (docs/entities.md, "Entity questions")."""
     if measure not in MEASURES:
         raise ValueError(f"measure must be one of {', '.join(MEASURES)}")
+    if time not in CLOCKS:
+        raise ValueError(f"time must be one of {', '.join(CLOCKS)}")
 
     def compute() -> list[dict[str, Any]]:
-        total, counts = entity_counts(graph, viewer_params, project_id, date_from, date_to)
+        total, counts = entity_counts(graph, viewer_params, project_id, date_from, date_to, time)
         if entity_id not in counts:
             return []  # no visible entry in the range names it: no companion either
         return [
@@ -132,6 +165,7 @@ def co_occurrence(
                     "date_to": date_to,
                     "total": total,
                     "counts": counts,
+                    "time": time,
                     **viewer_params,
                 },
             )
@@ -142,7 +176,15 @@ def co_occurrence(
         viewer_params,
         project_id,
         "co_occurrence",
-        {"entity": entity_id, "limit": limit, "kind": kind, "measure": measure, "from": date_from, "to": date_to},
+        {
+            "entity": entity_id,
+            "limit": limit,
+            "kind": kind,
+            "measure": measure,
+            "from": date_from,
+            "to": date_to,
+            "time": time,
+        },
         compute,
     )
 
@@ -153,34 +195,39 @@ def entity_counts(
     project_id: str,
     date_from: date | None = None,
     date_to: date | None = None,
+    time: str = "event",
 ) -> tuple[int, dict[str, list[Any]]]:
-    """How many visible entries overlap the range, and per entity they name, `[entries in the range, name]` (the
-    name over every visible entry); reused until a write the viewer may see (graph/analytics_cache.py)."""
+    """How many visible entries are in the range (`ENTRY_IN_RANGE`), and per entity they name, `[entries naming it
+    in the range (MENTION_IN_RANGE), name]` (the name over every visible entry); reused until a write the viewer may
+    see (graph/analytics_cache.py)."""
 
     def compute() -> tuple[int, dict[str, list[Any]]]:
-        rows = graph.read(
-            ENTITY_COUNTS, {"project_id": project_id, "date_from": date_from, "date_to": date_to, **viewer_params}
-        )
+        params = {"project_id": project_id, "date_from": date_from, "date_to": date_to, "time": time}
+        rows = graph.read(ENTITY_COUNTS, {**params, **viewer_params})
         if not rows:
             return 0, {}
         return int(rows[0]["total"]), {i: [n, name] for i, n, name in rows[0]["entities"]}
 
     return analytics_cache.cached(
-        graph, viewer_params, project_id, "entity_counts", {"from": date_from, "to": date_to}, compute
+        graph, viewer_params, project_id, "entity_counts", {"from": date_from, "to": date_to, "time": time}, compute
     )
 
 
-def timeline(graph: Graph, viewer_params: dict[str, Any], project_id: str, entity_id: str) -> list[dict[str, Any]]:
-    """Entries per year; a year that is missing between two present ones is a gap ("when did Marta disappear?")."""
+def timeline(
+    graph: Graph, viewer_params: dict[str, Any], project_id: str, entity_id: str, time: str = "event"
+) -> list[dict[str, Any]]:
+    """Entries per year; a year that is missing between two present ones is a gap ("when did Marta disappear?").
+    By `time` (`MENTION_WHEN`): an entry telling of two years when it names the entity counts in both."""
+    if time not in CLOCKS:
+        raise ValueError(f"time must be one of {', '.join(CLOCKS)}")
+    params = {"project_id": project_id, "entity_id": entity_id, "time": time, **viewer_params}
     return analytics_cache.cached(
         graph,
         viewer_params,
         project_id,
         "timeline",
-        {"entity": entity_id},
-        lambda: [
-            dict(r) for r in graph.read(TIMELINE, {"project_id": project_id, "entity_id": entity_id, **viewer_params})
-        ],
+        {"entity": entity_id, "time": time},
+        lambda: [dict(r) for r in graph.read(TIMELINE, params)],
     )
 
 

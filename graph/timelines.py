@@ -2,8 +2,9 @@
 
 Every figure is an aggregate over entries the viewer may see (`can_see_in_project` inside the statement: `CAN_SEE`
 with the viewer resolved once); the Python code only classifies those aggregates, so an entry hidden from the viewer
-moves none of them. Dates are entry start dates
-(`occurred_start`: "2008" starts on 2008-01-01), as the year timeline uses.
+moves none of them. Dates are start dates ("2008" starts on 2008-01-01), as the year timeline uses: the months of a
+timeline place a mention by the clock asked for (`MENTION_WHEN`: the times told where the entity is named, or the
+entry's date); who appeared or disappeared is read from entry dates.
 """
 
 from __future__ import annotations
@@ -12,21 +13,23 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from graph.analytics import ENTITY_BY_ID, IN_RANGE
+from graph.analytics import CLOCKS, ENTITY_BY_ID, IN_RANGE, MENTION_WHEN
 from graph.db import Graph
 from graph.entities import declared_name
 from graph.visibility import CAN_SEE_IN_PROJECT, VIEWER_IN_PROJECT
 
-# A month row counts the entries dated within that month (a day or the month itself); an entry dated more vaguely (a
-# year, a season, a longer range) cannot be placed on one month and is counted in `vaguer` (it stays in `years`).
+# A month row counts the entries whose time (`MENTION_WHEN`: told or written) lies within that month (a day or the
+# month itself); a vaguer time (a year, a season, a longer range) cannot be placed on one month and counts in `vaguer`
+# (it stays in `years`).
 TIMELINE_MONTHS = f"""
 {VIEWER_IN_PROJECT}
 {ENTITY_BY_ID}
 MATCH (e:Entry)-[m:MENTIONS]->(x)
-WHERE e.project_id = $project_id AND e.occurred_start IS NOT NULL AND {CAN_SEE_IN_PROJECT}
-WITH e, m, (e.occurred_start.year = e.occurred_end.year AND e.occurred_start.month = e.occurred_end.month) AS placed
-RETURN CASE WHEN placed THEN e.occurred_start.year END AS year, CASE WHEN placed THEN e.occurred_start.month END
-       AS month, count(DISTINCT e) AS entries, sum(m.count) AS mentions
+WHERE e.project_id = $project_id AND {CAN_SEE_IN_PROJECT}
+UNWIND {MENTION_WHEN} AS span
+WITH e, m, span, (span[0].year = span[1].year AND span[0].month = span[1].month) AS placed
+WITH DISTINCT e, m, CASE WHEN placed THEN span[0].year END AS year, CASE WHEN placed THEN span[0].month END AS month
+RETURN year, month, count(e) AS entries, sum(m.count) AS mentions
 ORDER BY year, month
 """
 
@@ -60,11 +63,14 @@ DEFAULT_FACTOR = 4.0
 
 
 def timeline_months(
-    graph: Graph, viewer_params: dict[str, Any], project_id: str, entity_id: str
+    graph: Graph, viewer_params: dict[str, Any], project_id: str, entity_id: str, time: str = "event"
 ) -> tuple[list[dict[str, Any]], int]:
     """Visible entries per month (`YYYY-MM`, months without any left out, like years) and how many dated entries
-    were too vague to place on a month."""
-    rows = graph.read(TIMELINE_MONTHS, {"project_id": project_id, "entity_id": entity_id, **viewer_params})
+    were too vague to place on a month, by `time` (`event` or `written`)."""
+    if time not in CLOCKS:
+        raise ValueError(f"time must be one of {', '.join(CLOCKS)}")
+    params = {"project_id": project_id, "entity_id": entity_id, "time": time, **viewer_params}
+    rows = graph.read(TIMELINE_MONTHS, params)
     months = [
         {"month": f"{r['year']:04d}-{r['month']:02d}", "entries": r["entries"], "mentions": r["mentions"]}
         for r in rows

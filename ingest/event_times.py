@@ -12,37 +12,41 @@ lower weight, never narrowed to a day the text does not give.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, Protocol
 
 from graph.db import Graph
 from graph.members import project_hemisphere
+from graph.textnorm import words
 from inference.dates import calendar_math as cal
 from inference.dates.temporal import DateContext, find_dates
 from inference.dates.temporal_resolve import resolve_dates
 from inference.dates.text import QueryText, fold_with_map, sanitise
 from ingest.dates import DateRange
+from ingest.linking import Mention
 
 SENTENCE_END = re.compile(r"(?<=[.!?…;])\s+|\n+")
 MAX_PER_TEXT = 32
 # Part of every entry's content hash: a new reading of the times rewrites each entry once, at its next ingest or
 # re-link (its vectors reused), instead of leaving entries written before it without their times.
-EVENT_FORM = "told-1"
+EVENT_FORM = "told-2"
 YEARLESS_WEIGHT = 0.5
 AMBIGUOUS_WEIGHT = 0.3
 
 
 @dataclass(frozen=True)
 class EventTime:
-    """An interval a sentence names, inclusive, with the grammar's precision and the words it was read from."""
+    """An interval a sentence names, inclusive, with the grammar's precision, the words it was read from and the
+    sentence that said it (whose names it dates: `mention_times`)."""
 
     start: date
     end: date
     precision: str
     words: str
     weight: float
+    sentence: str = ""
 
 
 class Hemispheres:
@@ -88,6 +92,28 @@ def told_props(told: list[EventTime]) -> dict[str, Any]:
     return {"told_starts": [s for s, _ in spans], "told_ends": [e for _, e in spans]}
 
 
+class NameFinder(Protocol):
+    def find_in(self, text: str) -> Mapping[str, Any]: ...
+
+
+def mention_times(names: NameFinder, mentions: Sequence[Mention], told: Sequence[EventTime]) -> dict[str, Any]:
+    """Per linked entity id, the times told in the sentences that name it (weight at least YEARLESS_WEIGHT, as
+    `told_props`): a sentence names an entity when a declared name or alias of it occurs there (`names.find_in`) or
+    the name it was linked by does. An entity named only in sentences that tell no time has none."""
+    by_sentence: dict[str, list[EventTime]] = {}
+    for t in told:
+        if t.weight >= YEARLESS_WEIGHT and t.sentence:
+            by_sentence.setdefault(t.sentence, []).append(t)
+    out: dict[str, Any] = {}
+    for sentence, times in by_sentence.items():
+        folded = f" {' '.join(words(sentence))} "
+        found = names.find_in(sentence)
+        for m in mentions:
+            if m.id in found or f" {' '.join(words(m.name))} " in folded:
+                out.setdefault(m.id, []).extend(times)
+    return {i: told_props(times) for i, times in out.items()}
+
+
 def event_times(text: str, written: date, hemisphere: str | Callable[[], str] = "north") -> list[EventTime]:
     """Every time expression of `text`, sentence by sentence, resolved against `written`, in the order written (at
     most MAX_PER_TEXT). `hemisphere` may be a callable, asked only when a sentence names a season."""
@@ -117,7 +143,7 @@ def event_times(text: str, written: date, hemisphere: str | Callable[[], str] = 
             if cand.weak:
                 weight = min(weight, AMBIGUOUS_WEIGHT)
             words = said.slice(cand.text_start, cand.end).strip()
-            found.append(EventTime(lo, hi, cand.precision, words, weight))
+            found.append(EventTime(lo, hi, cand.precision, words, weight, sentence))
             if len(found) == MAX_PER_TEXT:
                 return found
     return found

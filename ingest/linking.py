@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from graph.lexicon import ProjectLexicon
 from graph.textnorm import fold
@@ -79,3 +81,25 @@ class WitnessView:
             *(f"{'|'.join(k)}={n}" for k, n in self.counts),
             self.names,
         ]
+
+
+def mention_rows(
+    entry_id: str, found: list[Mention], witness: WitnessView, told: Mapping[str, Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """The `MENTIONS` links an entry writes (graph/entries.py, LINK_MENTIONS): each entity with its count, how a
+    witness sees it, and the times told where it is named (`told`, by entity id; ingest/event_times.mention_times)."""
+    return [
+        {
+            "entry_id": entry_id,
+            "id": m.id,
+            "kind": m.kind,
+            "name": m.name,
+            "count": m.count,
+            "witness_hidden": witness.hides(m),
+            "witness_count": witness.count_of(m),
+            "told_starts": None,
+            "told_ends": None,
+            **told.get(m.id, {}),
+        }
+        for m in found
+    ]

@@ -40,8 +40,8 @@ from inference.embedders import CheckedEmbedder, EmbeddingError
 from ingest.chapters import chapter_of
 from ingest.chunking import chunk_text
 from ingest.context import chunk_context
-from ingest.event_times import EVENT_FORM, Hemispheres, event_props, event_times, told_props, written_day
-from ingest.linking import Mention, WitnessView, link, linked_names
+from ingest.event_times import EVENT_FORM, Hemispheres, event_props, event_times, mention_times, told_props, written_day
+from ingest.linking import Mention, WitnessView, link, linked_names, mention_rows
 from ingest.recognition import Recognition, recognize
 from ingest.records import EntryRecord, LineError
 from ingest.threads import Placement, Threads
@@ -372,22 +372,12 @@ class Ingestor:
                 }
             )
         props.update(told_props(told_in_entry))
+        dated = mention_times(lex, found, told_in_entry)
         return {
             "props": props,
             "chapter": chapter,
             "chunks": chunks,
-            "mentions": [
-                {
-                    "entry_id": rec.entry_id,
-                    "id": m.id,
-                    "kind": m.kind,
-                    "name": m.name,
-                    "count": m.count,
-                    "witness_hidden": witness.hides(m),
-                    "witness_count": witness.count_of(m),
-                }
-                for m in found
-            ],
+            "mentions": mention_rows(rec.entry_id, found, witness, dated),
         }
 
     def _witness_view(

@@ -26,15 +26,19 @@ from graph.textnorm import fold
 from graph.visibility import CAN_SEE, Viewer, visibility_params
 
 MAX_LIMIT = 100
-# Undated entries come after dated ones in both orders; ties (same start date) are broken by id, in the same
-# direction as the dates, so every position is unique and a cursor never skips or repeats an entry.
+# The date range meets an entry by either clock under `time = 'event'` (as a search's date: its own date overlaps
+# the range, or a time its text tells lies within it), by its own date only under 'written'; the order is always by
+# its own date. Undated entries come after dated ones in both orders; ties (same start date) are broken by id, in the
+# same direction as the dates, so every position is unique and a cursor never skips or repeats an entry.
 _LIST = """
 MATCH (e:Entry {{project_id: $project_id}})
 WHERE {can_see}
   AND ($kinds IS NULL OR e.kind IN $kinds)
   AND ($author_ids IS NULL OR e.author_id IN $author_ids)
-  AND ($date_from IS NULL OR e.occurred_end >= $date_from)
-  AND ($date_to IS NULL OR e.occurred_start <= $date_to)
+  AND ((($date_from IS NULL OR e.occurred_end >= $date_from) AND ($date_to IS NULL OR e.occurred_start <= $date_to))
+       OR ($time = 'event' AND any(i IN range(0, size(coalesce(e.told_starts, [])) - 1)
+            WHERE ($date_from IS NULL OR e.told_starts[i] >= $date_from)
+              AND ($date_to IS NULL OR e.told_ends[i] <= $date_to))))
   AND ($period_ids IS NULL
        OR EXISTS {{ MATCH (e)-[:IN_PERIOD]->(:Period)-[:PART_OF*0..5]->(per:Period) WHERE per.id IN $period_ids }})
   AND ($person_ids IS NULL OR EXISTS {{ MATCH (e)-[:MENTIONS]->(x:Person) WHERE x.id IN $person_ids }})
@@ -71,6 +75,7 @@ class EntryFilters:
     persons: list[str] | None = None
     places: list[str] | None = None
     kinds: list[str] | None = None
+    time: str = "event"
 
     def key(self, project_id: str, sort: str) -> str:
         """What a cursor is bound to: the same project, order and filters."""
@@ -88,6 +93,7 @@ class EntryFilters:
                         self.persons,
                         self.places,
                         self.kinds,
+                        self.time,
                     )
                 ]
             ),
@@ -163,6 +169,7 @@ def list_entries(
         "author_ids": filters.authors or None,
         "date_from": filters.date_from,
         "date_to": filters.date_to,
+        "time": filters.time,
         "period_ids": [i for p in filters.periods for i in chapter_ids(project_id, p)] if filters.periods else None,
         "person_ids": _entity_ids(known, "person", filters.persons, warnings),
         "place_ids": _entity_ids(known, "place", filters.places, warnings),

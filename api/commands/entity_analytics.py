@@ -59,15 +59,18 @@ def run_analytics(graph: Any, args: argparse.Namespace) -> int:
                 "entity": ref,
                 "measure": args.measure,
                 "with": analytics.co_occurrence(
-                    graph, params, args.project, entity.id, args.limit, args.kind, args.measure, start, end
+                    graph, params, args.project, entity.id, args.limit, args.kind, args.measure, start, end, args.time
                 ),
             },
             args.json,
         )
         return 0
-    result: dict[str, Any] = {"entity": ref, "years": analytics.timeline(graph, params, args.project, entity.id)}
+    years = analytics.timeline(graph, params, args.project, entity.id, args.time)
+    result: dict[str, Any] = {"entity": ref, "years": years}
     if args.resolution == "month":
-        result["months"], result["vaguer"] = timelines.timeline_months(graph, params, args.project, entity.id)
+        result["months"], result["vaguer"] = timelines.timeline_months(
+            graph, params, args.project, entity.id, args.time
+        )
     if args.plot:
         return _plot(entity.name, result, args.resolution, Path(args.plot), args.json)
     show(result, args.json)
@@ -112,6 +115,13 @@ def add_analytics_arguments(ent: argparse.ArgumentParser) -> None:
         help="with/changes: from this date (YYYY, YYYY-MM or YYYY-MM-DD); merge: the entity merged into --into",
     )
     ent.add_argument("--resolution", choices=["year", "month"], default="year", help="timeline: per year or month")
+    ent.add_argument(
+        "--time",
+        choices=["event", "written"],
+        default="event",
+        help="timeline and with --from/--to: mentions placed by the times told where the entity is named (event) "
+        "or by entry dates",
+    )
     ent.add_argument(
         "--plot",
         metavar="FILE",

@@ -41,6 +41,7 @@ def cmd_entries(args: argparse.Namespace, settings: Settings) -> int:
         persons=args.person,
         places=args.place,
         kinds=args.kind,
+        time=args.time,
     )
     try:
         page = list_entries(
@@ -85,6 +86,12 @@ def add_entries(sub: Subparsers) -> None:
     en.add_argument("--place", action="append", help="place name or alias (repeat: any of)")
     en.add_argument("--kind", action="append", choices=KINDS, help="repeat: any of")
     en.add_argument("--sort", choices=["desc", "asc"], default="desc", help="by date (default: newest first)")
+    en.add_argument(
+        "--time",
+        choices=["event", "written"],
+        default="event",
+        help="--from/--to meet an entry's date or a time it tells (event), or its date only (written)",
+    )
     en.add_argument("--limit", type=between(1, 100), default=20, metavar="1..100")
     en.add_argument("--cursor", help="the `more: --cursor …` of the previous page")
     en.add_argument("--json", action="store_true", help="the API's response body")

@@ -94,10 +94,10 @@ def _entity_question(svc: Services, caller: Caller, args: dict[str, Any]) -> Bas
     out = EntityAnswerOut(question=a.question)
     if a.question == "cooccurrence":
         out.cooccurrence = entities.get_cooccurrence(
-            p, who, svc, a.entity or "", a.limit, kind, a.measure, a.date_from, a.date_to
+            p, who, svc, a.entity or "", a.limit, kind, a.measure, a.date_from, a.date_to, a.time
         )
     elif a.question == "timeline":
-        out.timeline = entities.get_timeline(p, who, svc, a.entity or "", a.resolution)
+        out.timeline = entities.get_timeline(p, who, svc, a.entity or "", a.resolution, a.time)
     elif a.question == "importance":
         out.importance = entities.get_importance(p, who, svc, kind, a.limit)
     else:

@@ -4,7 +4,7 @@ co-occurrence measure's description."""
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import HTTPException, Query
 
@@ -28,6 +28,17 @@ DateTo = Annotated[
         max_length=50,
         description=(
             f"Only entries whose date starts on or before the end of this date ({_VAGUE}: `2009` means 2009-12-31)."
+        ),
+    ),
+]
+
+Clock = Annotated[
+    Literal["event", "written"],
+    Query(
+        description=(
+            "Which clock places a mention: `event` (default), the times told in the sentences that name the entity "
+            '("en 2008 Pep se fue a Berlín" counts in 2008), the entry\'s date where they tell none; `written`, '
+            "the entry's date."
         ),
     ),
 ]

@@ -12,7 +12,7 @@ from api.deps import ProjectMember, ServicesDep, ViewerDep, WriteBudget, require
 from api.models import CooccurrenceOut, EntityIn, EntityOut, EntityRef, ImportanceOut, RelinkJobOut, TimelineOut
 from api.ratelimit import rate_limited
 from api.responses import errors
-from api.routes.analytics_params import MEASURE_DOC, DateFrom, DateTo, query_range
+from api.routes.analytics_params import MEASURE_DOC, Clock, DateFrom, DateTo, query_range
 from api.services import Services
 from graph.analytics import co_occurrence, importance, timeline
 from graph.entities import Entity, find_visible_entity, list_visible_entities, upsert_entity
@@ -44,9 +44,10 @@ def get_cooccurrence(
     measure: Annotated[Literal["jaccard", "pmi", "count"], Query(description=MEASURE_DOC)] = "jaccard",
     date_from: DateFrom = None,
     date_to: DateTo = None,
+    time: Clock = "event",
 ) -> CooccurrenceOut:
     """Who or what appears with an entity ("who appears with Pep?"), counted over visible entries only; `kind`
-    keeps companions of one kind, `from`/`to` entries whose date overlaps the range."""
+    keeps companions of one kind, `from`/`to` entries where both are named in the range (by `time`)."""
     require_member(svc, project_id, who)
     start, end = query_range(date_from, date_to)
     e = _visible_entity(svc, project_id, who, entity)
@@ -55,7 +56,7 @@ def get_cooccurrence(
             "entity": _ref(e),
             "measure": measure,
             "with": co_occurrence(
-                svc.graph, visibility_params(who), project_id, e.id, limit, kind, measure, start, end
+                svc.graph, visibility_params(who), project_id, e.id, limit, kind, measure, start, end, time
             ),
         }
     )
@@ -68,14 +69,16 @@ def get_timeline(
     svc: ServicesDep,
     entity: Annotated[str, Query(max_length=200)],
     resolution: Annotated[Literal["year", "month"], Query()] = "year",
+    time: Clock = "event",
 ) -> TimelineOut:
     """Visible entries per year (and per month with `resolution=month`) mentioning an entity ("when did Marta
-    disappear from my life?")."""
+    disappear from my life?"), placed by when what they tell of it happened (`time=event`) or when they were
+    written."""
     e = _visible_entity(svc, project_id, who, entity)
     params = visibility_params(who)
-    out: dict[str, Any] = {"entity": _ref(e), "years": timeline(svc.graph, params, project_id, e.id)}
+    out: dict[str, Any] = {"entity": _ref(e), "years": timeline(svc.graph, params, project_id, e.id, time)}
     if resolution == "month":
-        out["months"], out["vaguer"] = timeline_months(svc.graph, params, project_id, e.id)
+        out["months"], out["vaguer"] = timeline_months(svc.graph, params, project_id, e.id, time)
     return TimelineOut.model_validate(out)
 
 

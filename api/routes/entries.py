@@ -157,6 +157,13 @@ def list_project_entries(
     person: Annotated[list[str] | None, Query(description="Person name or alias; repeat for any of several.")] = None,
     place: Annotated[list[str] | None, Query(description="Place name or alias; repeat for any of several.")] = None,
     kind: Annotated[list[Kind] | None, Query(description="Kind; repeat for any of several.")] = None,
+    time: Annotated[
+        Literal["event", "written"],
+        Query(
+            description="Which clock `date_from`/`date_to` read: `event` (default), the entry's date or a time its "
+            "text tells (within the range); `written`, the entry's date only. The order is by the entry's date."
+        ),
+    ] = "event",
     sort: Annotated[
         Sort,
         Query(
@@ -182,6 +189,7 @@ def list_project_entries(
         persons=person,
         places=place,
         kinds=list(kind) if kind else None,
+        time=time,
     )
     try:
         page = list_entries(svc.graph, who, project_id, filters, sort=sort, limit=limit, cursor=cursor)

@@ -11,7 +11,7 @@ from fastapi.responses import Response
 from api.deps import ServicesDep, ViewerDep, require_member
 from api.models_analytics import ChangesOut
 from api.responses import ErrorOut, errors
-from api.routes.analytics_params import DateFrom, DateTo, query_range
+from api.routes.analytics_params import Clock, DateFrom, DateTo, query_range
 from api.routes.entities import _visible_entity
 from api.timeline_plot import PlotUnavailable, draw_timeline
 from graph.analytics import timeline
@@ -75,14 +75,15 @@ def get_timeline_svg(
     svc: ServicesDep,
     entity: Annotated[str, Query(max_length=200)],
     resolution: Annotated[Literal["year", "month"], Query()] = "year",
+    time: Clock = "event",
 ) -> Response:
     """`GET /analytics/timeline` as a picture, for people who would rather look than read."""
     e = _visible_entity(svc, project_id, who, entity)
     params = visibility_params(who)
     rows = (
-        timeline(svc.graph, params, project_id, e.id)
+        timeline(svc.graph, params, project_id, e.id, time)
         if resolution == "year"
-        else timeline_months(svc.graph, params, project_id, e.id)[0]
+        else timeline_months(svc.graph, params, project_id, e.id, time)[0]
     )
     try:
         picture = draw_timeline(e.name, rows, resolution, "svg")

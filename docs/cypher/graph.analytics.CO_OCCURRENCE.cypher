@@ -8,9 +8,8 @@ CALL () {
   UNION MATCH (x:Place {id: $entity_id}) RETURN x
   UNION MATCH (x:Thing {id: $entity_id}) RETURN x
 }
-MATCH (e:Entry)-[:MENTIONS]->(x)
-WHERE e.project_id = $project_id AND (($date_from IS NULL OR e.occurred_end >= $date_from)
-  AND ($date_to IS NULL OR e.occurred_start <= $date_to)) AND (e.project_id = $project_id AND (
+MATCH (e:Entry)-[mx:MENTIONS]->(x)
+WHERE e.project_id = $project_id AND (e.project_id = $project_id AND (
   ($viewer_id IS NOT NULL AND size(vis_roles) > 0 AND (
      e.intimacy IN ['circle', 'public']
      OR (e.intimacy = 'private' AND e.author_id = $viewer_id)
@@ -19,9 +18,24 @@ WHERE e.project_id = $project_id AND (($date_from IS NULL OR e.occurred_end >= $
   OR ($witness_period_id IS NOT NULL AND e.intimacy IN ['circle', 'public']
       AND any(vis_chapter IN vis_periods WHERE EXISTS { MATCH (e)-[:IN_PERIOD]->(vis_chapter) }))
 ))
-WITH DISTINCT e
-MATCH (e)-[:MENTIONS]->(y) WHERE y.id <> $entity_id
-WITH y, count(DISTINCT e) AS together, min(e.occurred_start) AS first, max(e.occurred_end) AS last
+WITH e, mx, (($date_from IS NULL OR e.occurred_end >= $date_from)
+  AND ($date_to IS NULL OR e.occurred_start <= $date_to)) AS written_in
+WHERE CASE WHEN $time = 'event' AND mx.told_starts IS NOT NULL
+  THEN any(i IN range(0, size(mx.told_starts) - 1)
+           WHERE ($date_from IS NULL OR mx.told_starts[i] >= $date_from)
+             AND ($date_to IS NULL OR mx.told_ends[i] <= $date_to))
+  ELSE written_in END
+WITH DISTINCT e, written_in
+MATCH (e)-[m:MENTIONS]->(y) WHERE y.id <> $entity_id AND CASE WHEN $time = 'event' AND m.told_starts IS NOT NULL
+  THEN any(i IN range(0, size(m.told_starts) - 1)
+           WHERE ($date_from IS NULL OR m.told_starts[i] >= $date_from)
+             AND ($date_to IS NULL OR m.told_ends[i] <= $date_to))
+  ELSE written_in END
+WITH y, e, CASE WHEN $time = 'event' AND m.told_starts IS NOT NULL
+  THEN [i IN range(0, size(m.told_starts) - 1) | [m.told_starts[i], m.told_ends[i]]]
+  WHEN e.occurred_start IS NULL THEN [] ELSE [[e.occurred_start, e.occurred_end]] END AS spans
+WITH y, count(DISTINCT e) AS together, min(spans[0][0]) AS first,
+     max(reduce(hi = null, s IN spans | CASE WHEN hi IS NULL OR s[1] > hi THEN s[1] ELSE hi END)) AS last
 WITH y, together, first, last, $counts[y.id][0] AS n_y, $counts[y.id][1] AS mention_name,
      $counts[$entity_id][0] AS n_x, $total AS total
 WHERE $kind IS NULL OR y.kind = $kind

@@ -9,7 +9,7 @@ CALL () {
   UNION MATCH (x:Thing {id: $entity_id}) RETURN x
 }
 MATCH (e:Entry)-[m:MENTIONS]->(x)
-WHERE e.project_id = $project_id AND e.occurred_start IS NOT NULL AND (e.project_id = $project_id AND (
+WHERE e.project_id = $project_id AND (e.project_id = $project_id AND (
   ($viewer_id IS NOT NULL AND size(vis_roles) > 0 AND (
      e.intimacy IN ['circle', 'public']
      OR (e.intimacy = 'private' AND e.author_id = $viewer_id)
@@ -18,5 +18,9 @@ WHERE e.project_id = $project_id AND e.occurred_start IS NOT NULL AND (e.project
   OR ($witness_period_id IS NOT NULL AND e.intimacy IN ['circle', 'public']
       AND any(vis_chapter IN vis_periods WHERE EXISTS { MATCH (e)-[:IN_PERIOD]->(vis_chapter) }))
 ))
-RETURN e.occurred_start.year AS year, count(DISTINCT e) AS entries, sum(m.count) AS mentions
+UNWIND CASE WHEN $time = 'event' AND m.told_starts IS NOT NULL
+  THEN [i IN range(0, size(m.told_starts) - 1) | [m.told_starts[i], m.told_ends[i]]]
+  WHEN e.occurred_start IS NULL THEN [] ELSE [[e.occurred_start, e.occurred_end]] END AS span
+WITH DISTINCT e, m, span[0].year AS year
+RETURN year, count(e) AS entries, sum(m.count) AS mentions
 ORDER BY year

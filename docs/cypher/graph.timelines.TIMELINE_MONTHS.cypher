@@ -9,7 +9,7 @@ CALL () {
   UNION MATCH (x:Thing {id: $entity_id}) RETURN x
 }
 MATCH (e:Entry)-[m:MENTIONS]->(x)
-WHERE e.project_id = $project_id AND e.occurred_start IS NOT NULL AND (e.project_id = $project_id AND (
+WHERE e.project_id = $project_id AND (e.project_id = $project_id AND (
   ($viewer_id IS NOT NULL AND size(vis_roles) > 0 AND (
      e.intimacy IN ['circle', 'public']
      OR (e.intimacy = 'private' AND e.author_id = $viewer_id)
@@ -18,7 +18,10 @@ WHERE e.project_id = $project_id AND e.occurred_start IS NOT NULL AND (e.project
   OR ($witness_period_id IS NOT NULL AND e.intimacy IN ['circle', 'public']
       AND any(vis_chapter IN vis_periods WHERE EXISTS { MATCH (e)-[:IN_PERIOD]->(vis_chapter) }))
 ))
-WITH e, m, (e.occurred_start.year = e.occurred_end.year AND e.occurred_start.month = e.occurred_end.month) AS placed
-RETURN CASE WHEN placed THEN e.occurred_start.year END AS year, CASE WHEN placed THEN e.occurred_start.month END
-       AS month, count(DISTINCT e) AS entries, sum(m.count) AS mentions
+UNWIND CASE WHEN $time = 'event' AND m.told_starts IS NOT NULL
+  THEN [i IN range(0, size(m.told_starts) - 1) | [m.told_starts[i], m.told_ends[i]]]
+  WHEN e.occurred_start IS NULL THEN [] ELSE [[e.occurred_start, e.occurred_end]] END AS span
+WITH e, m, span, (span[0].year = span[1].year AND span[0].month = span[1].month) AS placed
+WITH DISTINCT e, m, CASE WHEN placed THEN span[0].year END AS year, CASE WHEN placed THEN span[0].month END AS month
+RETURN year, month, count(e) AS entries, sum(m.count) AS mentions
 ORDER BY year, month

@@ -13,12 +13,16 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from graph.analytics import co_occurrence, timeline
 from graph.db import Graph
+from graph.entities import upsert_entity
 from graph.members import set_member
 from graph.settings import Settings
-from graph.visibility import Viewer
+from graph.timelines import timeline_months
+from graph.visibility import Viewer, visibility_params
 from inference.embedders import CheckedEmbedder
 from ingest.event_times import AMBIGUOUS_WEIGHT, YEARLESS_WEIGHT, event_times
+from queries.listing import EntryFilters, list_entries
 from queries.search.door import hybrid_search
 from queries.search.request import Scope, SearchOptions
 from tests.conftest import SUMMARY
@@ -112,3 +116,106 @@ def test_an_entry_keeps_what_it_tells_and_a_question_date_meets_either_clock_for
     assert found(reader, question) == {"told", "written"}, "told that day, or written that day"
     assert found(owner, question) == {"told", "hidden", "written"}
     assert "other" not in found(owner, "la carrera solidaria en 2010")
+
+
+MENTION_TIMES = """
+MATCH (e:Entry {id: $id})-[m:MENTIONS]->(x)
+RETURN x.name AS name, [d IN coalesce(m.told_starts, []) | toString(d)] AS starts
+"""
+
+
+def test_a_mention_is_dated_by_what_its_sentence_tells_and_timelines_read_either_clock(
+    graph: Graph, prefix: str, ingest: Callable[..., Any], client: Any, auth: Callable[[str], dict[str, str]]
+) -> None:
+    project = f"{prefix}mentions"
+    owner, reader = f"{prefix}owner", f"{prefix}reader"
+    set_member(graph, project, owner, "owner")
+    set_member(graph, project, reader, "reader")
+    pilar = upsert_entity(graph, project, "person", "Pilar", ["la abuela"]).id
+    rows = [
+        (
+            "berlin",
+            "circle",
+            "2020-05-04",
+            "En 2008 la abuela vivía en Berlín. Hoy Juan cocina. Juan no vino.",
+            ["Juan"],
+        ),
+        ("secret", "private", "2021-01-10", "En 1999 Pilar y yo nos escapamos a Lisboa.", []),
+        ("luis", "private", "2021-02-01", "En 2008 Pilar y Luis se escaparon a Lisboa.", ["Luis"]),
+        ("marta", "circle", "2020-06-01", "En el verano de 2008 Pilar y Marta compartían piso.", ["Marta"]),
+        ("plain", "circle", "2019-03-02", "Pilar vino a comer.", []),
+        ("undated", "circle", None, "En marzo de 2015 Pilar cumplió ochenta años.", []),
+    ]
+    report = ingest(
+        [
+            {
+                "entry_id": f"{project}/{key}",
+                "project_id": project,
+                "author": owner,
+                "intimacy": level,
+                **({"occurred_on": day} if day else {}),
+                "text": text,
+                "persons": persons,
+            }
+            for key, level, day, text, persons in rows
+        ]
+    )
+    assert not report.errors
+    told = {r["name"]: r["starts"] for r in graph.read(MENTION_TIMES, {"id": f"{project}/berlin"})}
+    assert told == {"Pilar": ["2008-01-01"], "Juan": ["2020-05-04"]}, (
+        "by alias and by listed name, sentence by sentence"
+    )
+    assert [r["starts"] for r in graph.read(MENTION_TIMES, {"id": f"{project}/plain"})] == [[]]
+
+    def years(user: str, time: str) -> dict[int, int]:
+        return {r["year"]: r["entries"] for r in timeline(graph, visibility_params(Viewer(user)), project, pilar, time)}
+
+    assert years(reader, "event") == {2008: 2, 2019: 1}, "an undated entry has no writing day to read times against"
+    assert years(reader, "written") == {2019: 1, 2020: 2}
+    assert years(owner, "event") == {1999: 1, 2008: 3, 2019: 1}, "private entries only for whoever may see them"
+    months, vaguer = timeline_months(graph, visibility_params(Viewer(reader)), project, pilar, "event")
+    assert [(m["month"], m["entries"]) for m in months] == [("2019-03", 1)] and vaguer == 2, "a year, a summer"
+
+    def companions(user: str, time: str, year: date | None) -> dict[str, int]:
+        rows = co_occurrence(
+            graph, visibility_params(Viewer(user)), project, pilar, 10, None, "count", year, year, time
+        )
+        return {r["name"]: r["together"] for r in rows}
+
+    in_2008 = date(2008, 1, 1), date(2008, 12, 31)
+    assert companions(reader, "event", None) == {"Juan": 1, "Marta": 1}, "no range: every entry, either clock"
+    rows = co_occurrence(graph, visibility_params(Viewer(reader)), project, pilar, 10, None, "count", *in_2008)
+    assert [(r["name"], r["together"], r["first"], r["last"]) for r in rows] == [
+        ("Marta", 1, "2008-06-21", "2008-09-22")
+    ], "Juan is named in the same entry, in a sentence about the day it was written"
+    owned = co_occurrence(graph, visibility_params(Viewer(owner)), project, pilar, 10, None, "count", *in_2008)
+    assert {r["name"] for r in owned} == {"Marta", "Luis"}
+    by_written = co_occurrence(
+        graph, visibility_params(Viewer(reader)), project, pilar, 10, None, "count", *in_2008, "written"
+    )
+    assert by_written == [], "nothing was written in 2008"
+
+    def listed(user: str, time: str) -> list[str]:
+        filters = EntryFilters(date_from=in_2008[0], date_to=in_2008[1], time=time)
+        rows = list_entries(graph, Viewer(user), project, filters, sort="asc").rows
+        return [r["entry"]["id"].rsplit("/", 1)[1] for r in rows]
+
+    assert listed(reader, "event") == ["berlin", "marta"], "told of 2008, in the order they were written"
+    assert listed(owner, "event") == ["berlin", "marta", "luis"]
+    assert listed(reader, "written") == []
+
+    base = f"/v1/projects/{project}/analytics/timeline?entity=Pilar"
+    default = client.get(base, headers=auth(reader))
+    assert default.status_code == 200, default.text
+    assert [y["year"] for y in default.json()["years"]] == [2008, 2019], "event time by default"
+    written = client.get(f"{base}&time=written&resolution=month", headers=auth(reader)).json()
+    assert [m["month"] for m in written["months"]] == ["2019-03", "2020-05", "2020-06"]
+    pairs = client.get(
+        f"/v1/projects/{project}/analytics/cooccurrence?entity=Pilar&from=2008&to=2008&measure=count",
+        headers=auth(reader),
+    )
+    assert [c["name"] for c in pairs.json()["with"]] == ["Marta"], pairs.text
+    page = client.get(f"/v1/projects/{project}/entries?date_from=2008-01-01&date_to=2008-12-31", headers=auth(reader))
+    assert [e["entry_id"].rsplit("/", 1)[1] for e in page.json()["entries"]] == ["marta", "berlin"], page.text
+    wrong = client.get(f"{base}&time=told", headers=auth(reader))
+    assert wrong.status_code == 422 and "time" in wrong.text
