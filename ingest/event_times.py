@@ -34,6 +34,7 @@ MAX_PER_TEXT = 32
 EVENT_FORM = "told-2"
 YEARLESS_WEIGHT = 0.5
 AMBIGUOUS_WEIGHT = 0.3
+GRAIN_DAYS = 31  # the grain of automatic periods: a summary line says when it was told when farther than this
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,37 @@ def mention_times(names: NameFinder, mentions: Sequence[Mention], told: Sequence
             if m.id in found or f" {' '.join(words(m.name))} " in folded:
                 out.setdefault(m.id, []).extend(times)
     return {i: told_props(times) for i, times in out.items()}
+
+
+def line_date(
+    text: str, written_on: str | None, hemisphere: str | Callable[[], str] = "north"
+) -> tuple[str | None, str | None]:
+    """When what a summary line says happened and, if it was told apart from then, the day it was told. Its first
+    time of weight at least YEARLESS_WEIGHT that fits one year, as precisely as it says it (`YYYY-MM-DD`, `YYYY-MM`
+    or `YYYY`), when that lies more than a period's grain (GRAIN_DAYS, a month) from the writing day: "en 2008"
+    written in 2020 is `2008`, told on that day. Otherwise ("ayer", "last week", no time, no writing day) the
+    writing date, and None."""
+    try:
+        day = date.fromisoformat(written_on or "")
+    except ValueError:  # a month, a year, no date: no writing day
+        return written_on, None
+    for t in event_times(text, day, hemisphere):
+        label = _label(t) if t.weight >= YEARLESS_WEIGHT else None
+        if label is None:
+            continue
+        gap = (t.start - day).days if day < t.start else (day - t.end).days
+        return (label, written_on) if gap > GRAIN_DAYS else (written_on, None)
+    return written_on, None
+
+
+def _label(t: EventTime) -> str | None:
+    if t.start == t.end:
+        return t.start.isoformat()
+    if t.start.year != t.end.year:
+        return None
+    if (t.start, t.end) == cal.month_span(t.start.year, t.start.month):
+        return f"{t.start.year:04d}-{t.start.month:02d}"
+    return f"{t.start.year:04d}"
 
 
 def event_times(text: str, written: date, hemisphere: str | Callable[[], str] = "north") -> list[EventTime]:

@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
 from graph.summaries import EXTRACTIVE
 from graph.textnorm import fold, words
 from inference.providers.llm import ChatClient, ChatMessage, LLMError
+from ingest.event_times import line_date
 from ingest.telling import (
     ANNOTATION,
     DATE_WORDS,
@@ -69,6 +70,7 @@ class Event:
     text: str
     entry_id: str | None
     position: tuple[int, int] = (0, 0)  # its entry's place in the scope, its sentence's in the entry
+    told_on: str | None = None  # the day it was told, when apart from `date`: rendered, not counted, like the date
 
 
 @dataclass(frozen=True)
@@ -81,15 +83,17 @@ class _Sentence:
     words: frozenset[str]
     length: int
     weight: float = 0.0  # centrality: how much of the scope's recurring content it carries
+    told_on: str | None = None  # the day it was told, when that is apart from `date` (`line_date`)
 
 
 def word_count(text: str) -> int:
     return len(text.split())
 
 
-def _sentences(entries: list[dict[str, Any]], themes: set[str]) -> list[_Sentence]:
+def _sentences(entries: list[dict[str, Any]], themes: set[str], hemisphere: str) -> list[_Sentence]:
     """The candidate lines: per entry, its sentences that may tell an event, together when they are short (a turn of
-    a conversation tells one thing over two or three sentences), one by one otherwise."""
+    a conversation tells one thing over two or three sentences), one by one otherwise. A line is dated by the time it
+    tells where it tells one (`line_date`), else by its entry's date."""
     out: list[_Sentence] = []
     early = _earliness(entries)
     for i, e in enumerate(entries):
@@ -112,16 +116,18 @@ def _sentences(entries: list[dict[str, Any]], themes: set[str]) -> list[_Sentenc
             feats |= {f"date:{m.group(0)}" for m in DATE_WORDS.finditer(raw)}
             feats |= {f"date:{w}" for w in ws if w in MONTHS}
             feats |= {f"theme:{w}" for w in ws if w in themes}
+            when, told_on = line_date(raw, e.get("occurred_on"), hemisphere)
             out.append(
                 _Sentence(
                     i,
                     pos,
                     raw,
-                    e.get("occurred_on"),
+                    when,
                     frozenset(feats),
                     frozenset(content(ws)),
                     len(raw.split()),
                     voice(raw, set(ws)) + early[i],
+                    told_on,
                 )
             )
     return _centred(out)
@@ -155,7 +161,7 @@ def _centred(sentences: list[_Sentence]) -> list[_Sentence]:
     for s in sentences:
         shared = math.fsum(math.log(df[w]) for w in s.words if df[w] > 1)  # the same sum in any word order
         centrality = shared / (1 + math.log(1 + len(s.words)))
-        out.append(_Sentence(s.entry, s.pos, s.text, s.date, s.features, s.words, s.length, s.weight + centrality))
+        out.append(replace(s, weight=s.weight + centrality))
     return out
 
 
@@ -180,11 +186,11 @@ def _themes(entries: list[dict[str, Any]], n: int = 24) -> set[str]:
     return set(common[:n])
 
 
-def events(entries: list[dict[str, Any]], max_words: int) -> list[Event]:
+def events(entries: list[dict[str, Any]], max_words: int, hemisphere: str = "north") -> list[Event]:
     """The sentences that tell what happened, chosen for what they add (people, places, dates, recurring themes) and
-    how central they are, near-duplicates left out, in date order, within `max_words` (each line's speaker
-    counted)."""
-    return in_date_order(ranked(entries, max_words))
+    how central they are, near-duplicates left out, in the order they happened, within `max_words` (each line's
+    speaker counted)."""
+    return in_date_order(ranked(entries, max_words, hemisphere))
 
 
 def in_date_order(found: list[Event]) -> list[Event]:
@@ -202,8 +208,8 @@ def within(found: list[Event], max_words: int) -> list[Event]:
     return in_date_order(kept)
 
 
-def ranked(entries: list[dict[str, Any]], max_words: int) -> list[Event]:
-    """`events`, in the order they were chosen (the most telling first)."""
+def ranked(entries: list[dict[str, Any]], max_words: int, hemisphere: str = "north") -> list[Event]:
+    """`events`, in the order they were chosen (the most telling first); `hemisphere`: the project's, for seasons."""
     if not entries:
         return []
     authors = {e.get("author_id") for e in entries if e.get("author_id")}
@@ -211,7 +217,7 @@ def ranked(entries: list[dict[str, Any]], max_words: int) -> list[Event]:
     chosen: list[_Sentence] = []
     covered: set[str] = set()
     used = 0
-    remaining = _sentences(entries, _themes(entries))
+    remaining = _sentences(entries, _themes(entries), hemisphere)
     while remaining and used < max_words - 2:
         snapshot = frozenset(covered)
         best = max(remaining, key=partial(_gain, covered=snapshot))
@@ -231,28 +237,31 @@ def ranked(entries: list[dict[str, Any]], max_words: int) -> list[Event]:
             s.text if s.text[-1] in ".!…" else s.text + ".",
             entries[s.entry].get("id"),
             (s.entry, s.pos),
+            s.told_on,
         )
         for s in chosen
     ]
 
 
 def render(found: list[Event]) -> str:
-    """One line per event, each date once before its events: "2023-05-08: Caroline: I went to a support group."."""
+    """One line per event, each date once before its events: "2023-05-08: Caroline: I went to a support group.", and
+    when it was told if apart: "2008: En 2008 la abuela vivía en Berlín (told on 2020-05-04)."."""
     lines: list[str] = []
     last_date: str | None = None
     for event in found:
         head = f"{event.who}: " if event.who else ""
+        said = f"{event.text[:-1]} (told on {event.told_on}){event.text[-1]}" if event.told_on else event.text
         if event.date and event.date != last_date:
-            lines.append(f"{event.date}: {head}{event.text}")
+            lines.append(f"{event.date}: {head}{said}")
             last_date = event.date
         else:
-            lines.append(f"{head}{event.text}")
+            lines.append(f"{head}{said}")
     return "\n".join(lines)
 
 
-def extractive(entries: list[dict[str, Any]], max_words: int) -> str:
+def extractive(entries: list[dict[str, Any]], max_words: int, hemisphere: str = "north") -> str:
     """The events of `entries` as text (`events`, then `render`)."""
-    return render(events(entries, max_words))
+    return render(events(entries, max_words, hemisphere))
 
 
 def _gain(s: _Sentence, covered: frozenset[str]) -> tuple[float, int, int]:
@@ -289,15 +298,16 @@ def summarise(
     llm: ChatClient | None = None,
     scope_name: str = "",
     chosen: list[Event] | None = None,
+    hemisphere: str = "north",
 ) -> Summary:
     """The abstractive summary when a model is configured and answers; otherwise (or on failure) the extractive,
     which takes `chosen` in order when given (a project's events, from its periods) instead of choosing."""
     if llm is None or not entries:
-        return extractive_summary(entries, max_words, chosen=chosen)
+        return extractive_summary(entries, max_words, chosen=chosen, hemisphere=hemisphere)
     try:
         text = llm.complete(_prompt(entries, max_words, scope_name), max_tokens=max_words * 3)
     except LLMError as exc:
-        return extractive_summary(entries, max_words, str(exc), chosen)
+        return extractive_summary(entries, max_words, str(exc), chosen, hemisphere)
     text = " ".join(text.split())
     if word_count(text) > max_words * 1.25:  # a model that ignored the length: cut at a word boundary
         text = " ".join(text.split()[:max_words]) + " …"
@@ -305,11 +315,15 @@ def summarise(
 
 
 def extractive_summary(
-    entries: list[dict[str, Any]], max_words: int, reason: str | None = None, chosen: list[Event] | None = None
+    entries: list[dict[str, Any]],
+    max_words: int,
+    reason: str | None = None,
+    chosen: list[Event] | None = None,
+    hemisphere: str = "north",
 ) -> Summary:
     """The extractive summary with the entry each of its lines cites, and its rank and date (`reason`: why the
     model was not used)."""
-    order = chosen if chosen is not None else ranked(entries, max_words)
+    order = chosen if chosen is not None else ranked(entries, max_words, hemisphere)
     found = within(order, max_words)
     place = {(e.entry_id, e.position): n for n, e in enumerate(order)}
     return Summary(

@@ -21,7 +21,7 @@ from typing import Any
 
 from graph import summaries as gs
 from graph.db import Graph
-from graph.members import role_of
+from graph.members import project_hemisphere, role_of
 from graph.settings import Settings
 from graph.summaries import EXTRACTIVE, Audience, audience_for
 from graph.visibility import Viewer, visibility_params
@@ -81,15 +81,16 @@ class Summaries:
         entries = gs.scope_entries(self.graph, project_id, period_id, audience.base, audience.owner)
         max_words = self.project_words if period_id is None else self.period_words
         # A project is summarised from its periods' events (level 2 from level 1), not from its raw entries.
-        chosen = period_events(entries, self.period_words) if period_id is None else None
+        hemisphere = project_hemisphere(self.graph, [project_id])
+        chosen = period_events(entries, self.period_words, hemisphere) if period_id is None else None
         llm = self.llm if use_llm else None
         feed = entries
         if llm is not None and sum(word_count(e["text"] or "") for e in entries) > LLM_INPUT_WORDS:
-            digest = within(chosen, max_words * 3) if chosen is not None else events(entries, max_words * 3)
+            digest = within(chosen, max_words * 3) if chosen is not None else events(entries, max_words * 3, hemisphere)
             feed = [{"text": render(digest)}]
-        result = summarise(feed, max_words, llm, scope_name=period_id or project_id, chosen=chosen)
+        result = summarise(feed, max_words, llm, period_id or project_id, chosen, hemisphere)
         if result.producer == EXTRACTIVE and feed is not entries:
-            result = extractive_summary(entries, max_words, result.fallback_reason, chosen)
+            result = extractive_summary(entries, max_words, result.fallback_reason, chosen, hemisphere)
         props = {
             "project_id": project_id,
             "scope": "project" if period_id is None else "period",
@@ -196,14 +197,14 @@ class Summaries:
             report.fallbacks.append(f"{props['id']}: {props['fallback_reason']}")
 
 
-def period_events(entries: list[dict[str, Any]], period_words: int) -> list[Event]:
+def period_events(entries: list[dict[str, Any]], period_words: int, hemisphere: str = "north") -> list[Event]:
     """The events each period's summary tells (the same choice as its own summary, from the same admitted entries;
     the entries in no period as one more group), taken in turns: every period's most telling event, then every
     period's second, and so on, so that a project summary cut to its budget tells of every period."""
     groups: dict[str | None, list[dict[str, Any]]] = {}
     for entry in entries:
         groups.setdefault(entry.get("period_id"), []).append(entry)
-    lists = [ranked(group, period_words) for group in groups.values()]
+    lists = [ranked(group, period_words, hemisphere) for group in groups.values()]
     return [ev for turn in itertools.zip_longest(*lists) for ev in turn if ev is not None]
 
 

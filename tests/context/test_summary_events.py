@@ -262,3 +262,33 @@ def test_a_spanish_first_person_preterite_counts_as_a_told_act() -> None:
     ]
     found = events(_entries(diary), 18)
     assert [e.entry_id for e in found] == ["p/e1"]
+
+
+def test_lines_are_dated_and_ordered_by_when_they_happened_and_say_when_they_were_told_if_apart() -> None:
+    told = [
+        ("2020-05-04", "En 2008 la abuela Rosa vivía en Berlín con su hermana Carmen."),
+        ("2019-03-02", "Fuimos a Cádiz a ver el carnaval con Pep y sus primos."),
+        ("2020-05-10", "Ayer compramos un piano viejo en Lyon para la casa nueva."),
+        ("2021-03-10", "El verano pasado nadamos en el río con los perros de Marta."),
+    ]
+    entries = [
+        {"id": f"p/e{n}", "text": text, "occurred_on": day, "author_id": "ana", "persons": [], "places": []}
+        for n, (day, text) in enumerate(told)
+    ]
+    north = extractive_summary(entries, 200)
+    assert north.text.splitlines() == [
+        "2008: En 2008 la abuela Rosa vivía en Berlín con su hermana Carmen (told on 2020-05-04).",
+        "2019-03-02: Fuimos a Cádiz a ver el carnaval con Pep y sus primos.",
+        "2020: El verano pasado nadamos en el río con los perros de Marta (told on 2021-03-10).",
+        "2020-05-10: Ayer compramos un piano viejo en Lyon para la casa nueva.",
+    ], "a day apart is within a period's grain: the writing date, no note"
+    assert north.cites == ("p/e0", "p/e1", "p/e3", "p/e2") and north.dates == (
+        "2008",
+        "2019-03-02",
+        "2020",
+        "2020-05-10",
+    )
+    south = extractive_summary(entries, 200, hemisphere="south")
+    assert "2021-03-10: El verano pasado nadamos en el río con los perros de Marta." in south.text.splitlines(), (
+        "a southern summer ended days before: it spans two years, so the line keeps its writing date"
+    )
