@@ -36,7 +36,12 @@ WHERE e.project_id IN $project_ids
             OR any(y IN range(e.occurred_start.year - 1, e.occurred_end.year)
                    WHERE y >= $q_occ_base AND $q_occ[y - $q_occ_base] IS NOT NULL
                      AND e.occurred_end >= $q_occ[y - $q_occ_base][0]
-                     AND e.occurred_start <= $q_occ[y - $q_occ_base][1]))))
+                     AND e.occurred_start <= $q_occ[y - $q_occ_base][1])
+            OR any(i IN range(0, size(coalesce(e.told_starts, [])) - 1)
+                   WHERE e.told_starts[i].year >= $q_occ_base
+                     AND $q_occ[e.told_starts[i].year - $q_occ_base] IS NOT NULL
+                     AND e.told_starts[i] >= $q_occ[e.told_starts[i].year - $q_occ_base][0]
+                     AND e.told_ends[i] <= $q_occ[e.told_starts[i].year - $q_occ_base][1]))))
   AND (CASE WHEN $witness_period_id IS NULL THEN e.ft_terms ELSE coalesce(e.w_ft_terms, e.ft_terms) END IS NULL OR any(t IN $terms WHERE CASE WHEN $witness_period_id IS NULL THEN e.ft_terms ELSE coalesce(e.w_ft_terms, e.ft_terms) END CONTAINS ' ' + t + ' '))
 WITH e, CASE WHEN $witness_period_id IS NULL THEN e.ft_terms ELSE coalesce(e.w_ft_terms, e.ft_terms) END AS ft, CASE WHEN $witness_period_id IS NULL THEN e.ft_len ELSE coalesce(e.w_ft_len, e.ft_len) END AS ft_len
 RETURN e.id AS id, ft_len AS length,

@@ -33,7 +33,12 @@ MATCH (e:Entry) WHERE e.project_id IN $project_ids
             OR any(y IN range(e.occurred_start.year - 1, e.occurred_end.year)
                    WHERE y >= $q_occ_base AND $q_occ[y - $q_occ_base] IS NOT NULL
                      AND e.occurred_end >= $q_occ[y - $q_occ_base][0]
-                     AND e.occurred_start <= $q_occ[y - $q_occ_base][1]))))
+                     AND e.occurred_start <= $q_occ[y - $q_occ_base][1])
+            OR any(i IN range(0, size(coalesce(e.told_starts, [])) - 1)
+                   WHERE e.told_starts[i].year >= $q_occ_base
+                     AND $q_occ[e.told_starts[i].year - $q_occ_base] IS NOT NULL
+                     AND e.told_starts[i] >= $q_occ[e.told_starts[i].year - $q_occ_base][0]
+                     AND e.told_ends[i] <= $q_occ[e.told_starts[i].year - $q_occ_base][1]))))
   AND (e.id IN $core
        OR EXISTS { MATCH (e)-[gm:MENTIONS]->(x) WHERE x.id IN $entities AND ($witness_period_id IS NULL OR gm.witness_hidden IS NULL) }
        OR EXISTS { MATCH (e)-[:IN_PERIOD]->(p:Period) WHERE p.id IN $periods }

@@ -39,7 +39,12 @@ CALL (s) {
             OR any(y IN range(e.occurred_start.year - 1, e.occurred_end.year)
                    WHERE y >= $q_occ_base AND $q_occ[y - $q_occ_base] IS NOT NULL
                      AND e.occurred_end >= $q_occ[y - $q_occ_base][0]
-                     AND e.occurred_start <= $q_occ[y - $q_occ_base][1]))))
+                     AND e.occurred_start <= $q_occ[y - $q_occ_base][1])
+            OR any(i IN range(0, size(coalesce(e.told_starts, [])) - 1)
+                   WHERE e.told_starts[i].year >= $q_occ_base
+                     AND $q_occ[e.told_starts[i].year - $q_occ_base] IS NOT NULL
+                     AND e.told_starts[i] >= $q_occ[e.told_starts[i].year - $q_occ_base][0]
+                     AND e.told_ends[i] <= $q_occ[e.told_starts[i].year - $q_occ_base][1]))))
   RETURN e ORDER BY e.thread_pos, e.id LIMIT 1
   UNION
   MATCH (e:Entry {thread_id: s.thread_id})
@@ -77,7 +82,12 @@ CALL (s) {
             OR any(y IN range(e.occurred_start.year - 1, e.occurred_end.year)
                    WHERE y >= $q_occ_base AND $q_occ[y - $q_occ_base] IS NOT NULL
                      AND e.occurred_end >= $q_occ[y - $q_occ_base][0]
-                     AND e.occurred_start <= $q_occ[y - $q_occ_base][1]))))
+                     AND e.occurred_start <= $q_occ[y - $q_occ_base][1])
+            OR any(i IN range(0, size(coalesce(e.told_starts, [])) - 1)
+                   WHERE e.told_starts[i].year >= $q_occ_base
+                     AND $q_occ[e.told_starts[i].year - $q_occ_base] IS NOT NULL
+                     AND e.told_starts[i] >= $q_occ[e.told_starts[i].year - $q_occ_base][0]
+                     AND e.told_ends[i] <= $q_occ[e.told_starts[i].year - $q_occ_base][1]))))
   RETURN e ORDER BY e.thread_pos DESC, e.id DESC LIMIT 1
 }
 WITH e, i WHERE NOT e.id IN $seeds

@@ -31,8 +31,9 @@ ENTRY_SCOPE = f"""{_FILTERS}
   AND {CAN_SEE}"""
 
 # A recurring date (`$q_occ`: one occurrence per year from `$q_occ_base`, see queries/search/query_constraints.py) keeps
-# an entry dated in any year's occurrence. An entry dated more vaguely than a season (a year, a span of more than
-# COARSE_DAYS days) can neither match nor miss "in August": it is kept, but the structured channel does not list it.
+# an entry dated in any year's occurrence, or telling a time that lies within one ("en junio", told in September).
+# An entry dated more vaguely than a season (a year, a span of more than COARSE_DAYS days) can neither match nor miss
+# "in August": it is kept, but the structured channel does not list it.
 COARSE_DAYS = 120
 
 # A question's date matches either clock: the entry's date (when it was written) overlaps it, or a time its text
@@ -50,7 +51,12 @@ _CONSTRAINTS = f"""
             OR any(y IN range(e.occurred_start.year - 1, e.occurred_end.year)
                    WHERE y >= $q_occ_base AND $q_occ[y - $q_occ_base] IS NOT NULL
                      AND e.occurred_end >= $q_occ[y - $q_occ_base][0]
-                     AND e.occurred_start <= $q_occ[y - $q_occ_base][1]))))"""
+                     AND e.occurred_start <= $q_occ[y - $q_occ_base][1])
+            OR any(i IN range(0, size(coalesce(e.told_starts, [])) - 1)
+                   WHERE e.told_starts[i].year >= $q_occ_base
+                     AND $q_occ[e.told_starts[i].year - $q_occ_base] IS NOT NULL
+                     AND e.told_starts[i] >= $q_occ[e.told_starts[i].year - $q_occ_base][0]
+                     AND e.told_ends[i] <= $q_occ[e.told_starts[i].year - $q_occ_base][1]))))"""
 QUERY_SCOPE = f"""{ENTRY_SCOPE}{_CONSTRAINTS}"""
 
 

@@ -290,16 +290,20 @@ def _source(results: dict[str, list[Hit]]) -> str:
 
 def clocks(out: list[SearchResult], soft: SoftConstraints) -> dict[str, str]:
     """Which clock met the question's date, per result: `written` (the entry's date) or `told` (a time its text
-    tells; ingest/event_times.py). Empty when the search kept no date range."""
-    if soft.date_from is None or soft.date_to is None:
-        return {}
-    lo, hi = soft.date_from.isoformat(), soft.date_to.isoformat()
+    tells; ingest/event_times.py), against the question's range or any year's occurrence of a recurring date ("in
+    August"). Empty when the search kept no date."""
+    if soft.date_from is not None and soft.date_to is not None:
+        spans = [(soft.date_from.isoformat(), soft.date_to.isoformat())]
+    else:
+        spans = [(o[0].isoformat(), o[1].isoformat()) for o in soft.occurrences if o is not None]
     said: dict[str, str] = {}
     for r in out:
-        if r.occurred_on and (r.occurred_end or r.occurred_on) >= lo and r.occurred_on <= hi:
-            said[r.entry_id] = "written"
-        elif any(t["start"] >= lo and t["end"] <= hi for t in r.told):
-            said[r.entry_id] = "told"
+        for lo, hi in spans:
+            if r.occurred_on and (r.occurred_end or r.occurred_on) >= lo and r.occurred_on <= hi:
+                said[r.entry_id] = "written"
+                break
+            if any(t["start"] >= lo and t["end"] <= hi for t in r.told):
+                said.setdefault(r.entry_id, "told")
     return said
 
 

@@ -85,6 +85,7 @@ def test_an_entry_keeps_what_it_tells_and_a_question_date_meets_either_clock_for
         ("written", "circle", "2010-06-01", "Hoy la carrera solidaria del barrio, con medalla para Pep."),
         ("vague", "circle", "2009", "Ayer fue la carrera solidaria, no sé qué día escribo esto."),
         ("other", "circle", "2012-03-10", "La carrera solidaria de este año se suspendió por la lluvia."),
+        ("june", "circle", "2011-09-02", "En junio corrimos otra vez la carrera solidaria del barrio."),
     ]
     report = ingest(
         [
@@ -106,16 +107,25 @@ def test_an_entry_keeps_what_it_tells_and_a_question_date_meets_either_clock_for
     vague = graph.read(CHUNK_TIMES, {"id": f"{project}/vague"})[0]
     assert vague["starts"] is None and vague["chunk_starts"] is None, "no writing day: no relative time is read"
 
+    clock: dict[str, str] = {}
+
     def found(viewer: str, q: str) -> set[str]:
         answer = hybrid_search(
             graph, embedder, settings, Viewer(viewer), q, Scope(project_id=project), SearchOptions(k=10, explain=True)
         )
+        assert answer.query_understanding is not None
+        clock.clear()
+        clock.update({i.rsplit("/", 1)[1]: c for i, c in answer.query_understanding["clock"].items()})
         return {r.entry_id.rsplit("/", 1)[1] for r in answer.results}
 
     question = "la carrera solidaria del 1 de junio de 2010"
     assert found(reader, question) == {"told", "written"}, "told that day, or written that day"
+    assert clock == {"told": "told", "written": "written"}
     assert found(owner, question) == {"told", "hidden", "written"}
     assert "other" not in found(owner, "la carrera solidaria en 2010")
+    every_june = found(reader, "la carrera solidaria en junio")
+    assert {"told", "written", "june"} <= every_june and "other" not in every_june, "a recurring date, either clock"
+    assert (clock["june"], clock["written"]) == ("told", "written"), "June 2011 told in September, June 2010 written"
 
 
 MENTION_TIMES = """
