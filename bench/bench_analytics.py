@@ -132,16 +132,17 @@ def main() -> int:
                     analytics.co_occurrence, graph, params, project, pep, measure="pmi", date_from=start, date_to=end
                 ),
                 "timeline_month": partial(timelines.timeline_months, graph, params, project, pep),
+                "timeline_month_written": partial(timelines.timeline_months, graph, params, project, pep, "written"),
                 "changes_all": partial(timelines.changes, graph, params, project),
                 "changes_2010_2012": partial(timelines.changes, graph, params, project, start, end),
                 "timeline_svg_month": partial(_picture, graph, params, project, pep),
             }
             out[who] = {name: _percentiles(fn, args.repeat) for name, fn in cases.items()}
-            base = {"project_id": project, "entity_id": pep, "kind": None, "limit": 10, **params}
+            base = {"project_id": project, "entity_id": pep, "kind": None, "limit": 10, "time": "event", **params}
+            total, counts = analytics.entity_counts(graph, params, project)
+            together = {"measure": "jaccard", "date_from": None, "date_to": None, "total": total, "counts": counts}
             out[who]["db_hits"] = {
-                "cooccurrence_jaccard": _db_hits(
-                    graph, analytics.CO_OCCURRENCE, {**base, "measure": "jaccard", "date_from": None, "date_to": None}
-                ),
+                "cooccurrence_jaccard": _db_hits(graph, analytics.CO_OCCURRENCE, {**base, **together}),
                 "timeline_month": _db_hits(graph, timelines.TIMELINE_MONTHS, base),
                 "changes_all": _db_hits(
                     graph,

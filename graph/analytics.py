@@ -30,7 +30,8 @@ MENTION_WHEN = """CASE WHEN $time = 'event' AND m.told_starts IS NOT NULL
 # A mention `{m}` in the date range by that clock (`{written_in}`: its entry's date overlaps the range): a told time
 # lies within the range, as a question's date is met by one (a wide, vague time is not in a year it overlaps), else
 # the entry's date overlaps it. Without a range every mention is in it.
-MENTION_IN_RANGE = """CASE WHEN $time = 'event' AND {m}.told_starts IS NOT NULL
+MENTION_IN_RANGE = """CASE WHEN $date_from IS NULL AND $date_to IS NULL THEN true
+  WHEN $time = 'event' AND {m}.told_starts IS NOT NULL
   THEN any(i IN range(0, size({m}.told_starts) - 1)
            WHERE ($date_from IS NULL OR {m}.told_starts[i] >= $date_from)
              AND ($date_to IS NULL OR {m}.told_ends[i] <= $date_to))
@@ -76,9 +77,11 @@ WITH e, mx, {IN_RANGE.format(v="e")} AS written_in
 WHERE {MENTION_IN_RANGE.format(m="mx", written_in="written_in")}
 WITH DISTINCT e, written_in
 MATCH (e)-[m:MENTIONS]->(y) WHERE y.id <> $entity_id AND {MENTION_IN_RANGE.format(m="m", written_in="written_in")}
-WITH y, e, {MENTION_WHEN} AS spans
-WITH y, count(DISTINCT e) AS together, min(spans[0][0]) AS first,
-     max(reduce(hi = null, s IN spans | CASE WHEN hi IS NULL OR s[1] > hi THEN s[1] ELSE hi END)) AS last
+WITH y, e, CASE WHEN $time = 'event' THEN m.told_starts END AS told, m
+WITH y, e, CASE WHEN told IS NULL THEN e.occurred_start ELSE told[0] END AS first_at,
+     CASE WHEN told IS NULL THEN e.occurred_end
+          ELSE reduce(hi = m.told_ends[0], d IN m.told_ends | CASE WHEN d > hi THEN d ELSE hi END) END AS last_at
+WITH y, count(DISTINCT e) AS together, min(first_at) AS first, max(last_at) AS last
 WITH y, together, first, last, $counts[y.id][0] AS n_y, $counts[y.id][1] AS mention_name,
      $counts[$entity_id][0] AS n_x, $total AS total
 WHERE $kind IS NULL OR y.kind = $kind

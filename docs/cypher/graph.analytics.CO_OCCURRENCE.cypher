@@ -20,22 +20,24 @@ WHERE e.project_id = $project_id AND (e.project_id = $project_id AND (
 ))
 WITH e, mx, (($date_from IS NULL OR e.occurred_end >= $date_from)
   AND ($date_to IS NULL OR e.occurred_start <= $date_to)) AS written_in
-WHERE CASE WHEN $time = 'event' AND mx.told_starts IS NOT NULL
+WHERE CASE WHEN $date_from IS NULL AND $date_to IS NULL THEN true
+  WHEN $time = 'event' AND mx.told_starts IS NOT NULL
   THEN any(i IN range(0, size(mx.told_starts) - 1)
            WHERE ($date_from IS NULL OR mx.told_starts[i] >= $date_from)
              AND ($date_to IS NULL OR mx.told_ends[i] <= $date_to))
   ELSE written_in END
 WITH DISTINCT e, written_in
-MATCH (e)-[m:MENTIONS]->(y) WHERE y.id <> $entity_id AND CASE WHEN $time = 'event' AND m.told_starts IS NOT NULL
+MATCH (e)-[m:MENTIONS]->(y) WHERE y.id <> $entity_id AND CASE WHEN $date_from IS NULL AND $date_to IS NULL THEN true
+  WHEN $time = 'event' AND m.told_starts IS NOT NULL
   THEN any(i IN range(0, size(m.told_starts) - 1)
            WHERE ($date_from IS NULL OR m.told_starts[i] >= $date_from)
              AND ($date_to IS NULL OR m.told_ends[i] <= $date_to))
   ELSE written_in END
-WITH y, e, CASE WHEN $time = 'event' AND m.told_starts IS NOT NULL
-  THEN [i IN range(0, size(m.told_starts) - 1) | [m.told_starts[i], m.told_ends[i]]]
-  WHEN e.occurred_start IS NULL THEN [] ELSE [[e.occurred_start, e.occurred_end]] END AS spans
-WITH y, count(DISTINCT e) AS together, min(spans[0][0]) AS first,
-     max(reduce(hi = null, s IN spans | CASE WHEN hi IS NULL OR s[1] > hi THEN s[1] ELSE hi END)) AS last
+WITH y, e, CASE WHEN $time = 'event' THEN m.told_starts END AS told, m
+WITH y, e, CASE WHEN told IS NULL THEN e.occurred_start ELSE told[0] END AS first_at,
+     CASE WHEN told IS NULL THEN e.occurred_end
+          ELSE reduce(hi = m.told_ends[0], d IN m.told_ends | CASE WHEN d > hi THEN d ELSE hi END) END AS last_at
+WITH y, count(DISTINCT e) AS together, min(first_at) AS first, max(last_at) AS last
 WITH y, together, first, last, $counts[y.id][0] AS n_y, $counts[y.id][1] AS mention_name,
      $counts[$entity_id][0] AS n_x, $total AS total
 WHERE $kind IS NULL OR y.kind = $kind

@@ -22,7 +22,8 @@ UNWIND visible AS seen
 WITH total, seen[0] AS e, seen[1] AS written_in
 OPTIONAL MATCH (e)-[m:MENTIONS]->(y)
 WITH total, y, min(m.name) AS name,
-     count(DISTINCT CASE WHEN CASE WHEN $time = 'event' AND m.told_starts IS NOT NULL
+     count(DISTINCT CASE WHEN CASE WHEN $date_from IS NULL AND $date_to IS NULL THEN true
+  WHEN $time = 'event' AND m.told_starts IS NOT NULL
   THEN any(i IN range(0, size(m.told_starts) - 1)
            WHERE ($date_from IS NULL OR m.told_starts[i] >= $date_from)
              AND ($date_to IS NULL OR m.told_ends[i] <= $date_to))
