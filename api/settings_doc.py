@@ -48,7 +48,7 @@ GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "The service",
         "`memora serve` (and `memora mcp`, which shares the body limit and the BLAS setting).",
-        ("api_host", "api_port", "max_body_bytes", "blas_threads", "warm_start"),
+        ("api_host", "api_port", "max_body_bytes", "blas_threads", "warm_start", "warm_views"),
     ),
     (
         "Tokens",

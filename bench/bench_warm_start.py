@@ -2,11 +2,13 @@
 
     .venv/bin/python bench/bench_warm_start.py [--set diary-es|locomo] [--data DIR] [--queries 30] [--rounds 2]
 
-Ingests the set (the evaluation's loader), then per round and arm empties Neo4j's plan caches
-(`db.clearQueryCaches()`), starts `memora serve` from this checkout with `MEMORA_WARM_START` true or false (result
-and query-vector caches off), waits for `/ready`, and sends the set's first `--queries` questions through
-`POST /v1/search` one after another as the evaluation user. Prints the time to ready, the first search, the p50 of
-the others, and the first search over that p50 (the target: at most 3×).
+Ingests the set (the evaluation's loader) and logs one search by the evaluation user in the project of the first
+question (the service was used before it restarted), then per round and arm empties Neo4j's plan caches
+(`db.clearQueryCaches()`), starts `memora serve` from this checkout with the warm start on (listing the latest
+searchers' views, or with `MEMORA_WARM_VIEWS=0` none) or off (result and query-vector caches off), waits for
+`/ready`, and sends the set's first `--queries` questions through `POST /v1/search` one after another as the
+evaluation user. Prints the time to ready, the first search, the p50 of the others, and the first search over that
+p50 (the target: at most 3×).
 """
 
 from __future__ import annotations
@@ -28,9 +30,17 @@ from api.evaluation import EVAL_USER  # noqa: E402
 from bench.run_evals import ingest_set, one_set_files, one_set_parser  # noqa: E402
 from bench.serving import served_by_memora  # noqa: E402
 from graph.settings import get_settings  # noqa: E402
+from graph.visibility import Viewer  # noqa: E402
 from inference.embedders import get_embedder  # noqa: E402
+from queries.search.door import hybrid_search  # noqa: E402
+from queries.search.request import Scope, SearchOptions  # noqa: E402
+from queries.telemetry import search_log  # noqa: E402
 
-ARMS = {"warm start": "true", "no warm start": "false"}
+ARMS = {
+    "warm start": {"MEMORA_WARM_START": "true"},
+    "warm start, no views": {"MEMORA_WARM_START": "true", "MEMORA_WARM_VIEWS": "0"},
+    "no warm start": {"MEMORA_WARM_START": "false"},
+}
 
 
 def main() -> int:
@@ -40,18 +50,22 @@ def main() -> int:
         return 2
     settings = get_settings()
     graph = connect(settings)
-    queries = ingest_set(graph, get_embedder(settings), files)[: args.queries]
+    embedder = get_embedder(settings)
+    queries = ingest_set(graph, embedder, files)[: args.queries]
+    before, project = Viewer(user_id=EVAL_USER), Scope(project_id=queries[0].project_id)
+    earlier = hybrid_search(graph, embedder, settings, before, queries[-1].question, project, SearchOptions())
+    search_log.record(graph, settings, before, queries[-1].question, [project.project_id], earlier, "none", sample=1.0)
     headers = {"Authorization": f"Bearer {issue(settings, EVAL_USER)}"}
     env = {"MEMORA_SEARCH_CACHE_SIZE": "0", "MEMORA_QUERY_EMBED_CACHE_SIZE": "0", "MEMORA_EMBED_WORKER": "false"}
     rows: dict[str, list[dict[str, float]]] = {arm: [] for arm in ARMS}
     log = Path(os.environ.get("TMPDIR", "/tmp")) / "bench_warm_start.log"
     for n in range(args.rounds):
-        for arm, flag in ARMS.items():
+        for arm, arm_env in ARMS.items():
             with graph.session() as session:
                 session.run("CALL db.clearQueryCaches()").consume()
             started = time.perf_counter()
             with (
-                served_by_memora(log, {**env, "MEMORA_WARM_START": flag}) as url,
+                served_by_memora(log, {**env, **arm_env}) as url,
                 httpx.Client(base_url=url, headers=headers, timeout=120) as http,
             ):
                 ready_s = time.perf_counter() - started

@@ -121,6 +121,14 @@ class Settings(BaseSettings):
         "(503 `warming` until then), so the first search does not pay for them; `mcp` does the same beside its "
         "first requests.",
     )
+    warm_views: int = Field(
+        default=2,
+        ge=0,
+        le=16,
+        description="The warm start also lists, for this many of the latest (member, project) pairs of the retrieval "
+        "log, the member's view of the project, so the first search of whoever searched last does not list it; 0: "
+        "none.",
+    )
     web_dev_signin: bool = Field(
         default=True,
         description="The web app's sign-in page lets a browser on this machine (a loopback address) choose a member "

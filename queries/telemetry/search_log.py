@@ -61,6 +61,14 @@ MATCH (s:SearchLog) WHERE s.at < datetime() - duration({days: $days})
 WITH s LIMIT 1000
 DELETE s
 """
+# Who searched one project lately, newest first (each user and project once), from the latest logged searches.
+RECENT_SEARCHERS = """
+MATCH (s:SearchLog)
+WHERE s.at IS NOT NULL AND s.user_id IS NOT NULL AND coalesce(s.witness, false) = false AND size(s.project_ids) = 1
+WITH s ORDER BY s.at DESC LIMIT 500
+WITH s.user_id AS user_id, s.project_ids[0] AS project_id, max(s.at) AS last
+RETURN user_id, project_id ORDER BY last DESC, user_id, project_id LIMIT $limit
+"""
 FIND = "MATCH (s:SearchLog {id: $id}) RETURN s.user_id AS user_id, s.result_ids AS result_ids"
 CLICK = """
 MATCH (s:SearchLog {id: $id}) WHERE s.user_id = $user_id
@@ -215,3 +223,16 @@ def feedback(graph: Graph, viewer: Viewer, search_id: str, entry_id: str, positi
     if not found.sampled:
         return False
     return bool(graph.write(CLICK, {"id": search_id, "user_id": viewer.user_id, "position": position})[0]["n"])
+
+
+def recent_searchers(graph: Graph, limit: int) -> list[tuple[str, str]]:
+    """(user id, project id) of the latest searches of one project by a member (witness links left out), newest
+    first: whose views the warm start lists (api/warmup.py). Empty when nothing was logged or the log is
+    unreadable."""
+    if limit <= 0:
+        return []
+    try:
+        return [(r["user_id"], r["project_id"]) for r in graph.read(RECENT_SEARCHERS, {"limit": limit})]
+    except LOG_FAILURES as exc:
+        log.warning("retrieval log not read: %s", exc)
+        return []

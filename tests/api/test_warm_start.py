@@ -7,6 +7,7 @@ import re
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 import httpx
 import pytest
@@ -17,8 +18,12 @@ from api.app import Services, create_app
 from graph.db import Graph
 from graph.plan_cache import prepare, rewritten
 from graph.settings import Settings
+from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
-from queries.search import keyword
+from queries.search import keyword, visible_view
+from queries.search.door import hybrid_search
+from queries.search.request import Scope, SearchOptions
+from queries.telemetry import search_log
 from tests.plan_cache_count import cached_plans
 
 
@@ -98,3 +103,52 @@ def test_the_warm_start_plans_every_read_statement_as_the_service_sends_it(
     done = warmup.warm(Services(settings, graph=graph, embedder=embedder))
     assert (done.planned, done.refused, done.model) == (len(statements), 0, True)
     assert graph.read(COUNTS)[0].data() == before, "the warm start wrote to the graph"
+
+
+def _searched(graph: Graph, settings: Settings, embedder: CheckedEmbedder, user: str, project: str) -> None:
+    """A search by `user` in `project`, written to the retrieval log."""
+    viewer = Viewer(user_id=user)
+    answer = hybrid_search(graph, embedder, settings, viewer, "Cádiz", Scope(project_id=project), SearchOptions())
+    search_log.record(graph, settings, viewer, "Cádiz", [project], answer, "none", sample=1.0)
+
+
+def test_the_latest_searchers_are_read_from_the_log_newest_first(
+    graph: Graph, settings: Settings, embedder: CheckedEmbedder, family: dict[str, str]
+) -> None:
+    p = family["project"]
+    for user in ("owner", "reader", "owner"):
+        _searched(graph, settings, embedder, family[user], p)
+        time.sleep(0.01)
+    mine = [pair for pair in search_log.recent_searchers(graph, 16) if pair[1] == p]
+    assert mine == [(family["owner"], p), (family["reader"], p)], "each once, by their latest search"
+    assert search_log.recent_searchers(graph, 0) == []
+
+
+def test_the_warm_start_lists_the_views_of_the_latest_searchers_still_members(
+    graph: Graph,
+    settings: Settings,
+    embedder: CheckedEmbedder,
+    family: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    p, reader = family["project"], family["reader"]
+    latest = [(reader, p), (family["outsider"], p), (family["owner"], p)]
+    monkeypatch.setattr(warmup, "recent_searchers", lambda graph, limit: latest[:limit])
+    visible_view.clear(graph)
+    listed: list[str] = []
+    real_list = visible_view._list
+
+    def counting(where: Any, *args: Any, **kwargs: Any) -> Any:
+        listed.append(where.user_id)
+        return real_list(where, *args, **kwargs)
+
+    monkeypatch.setattr(visible_view, "_list", counting)
+    svc = Services(settings, graph=graph, embedder=embedder)
+    assert warmup.warm_views(svc) == 2, "the outsider is no member: no search runs for them"
+    assert listed == [reader, family["owner"]]
+    _searched(graph, settings, embedder, reader, p)
+    assert listed == [reader, family["owner"]], "the reader's first search found their view listed"
+    _searched(graph, settings, embedder, family["coauthor"], p)
+    assert listed[-1] == family["coauthor"], "whoever did not search lately lists theirs on their first search"
+    off = Services(settings.model_copy(update={"warm_views": 0}), graph=graph, embedder=embedder)
+    assert warmup.warm_views(off) == 0
