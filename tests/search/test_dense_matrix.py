@@ -340,6 +340,40 @@ def test_a_role_change_takes_effect_on_the_next_search(graph: Graph, settings: S
     assert gone == [] and exact == []
 
 
+def test_a_membership_change_lists_again_only_the_view_of_whose_role_changed(
+    graph: Graph, settings: Settings, world: dict[str, Any]
+) -> None:
+    key, project = stores_key(world["embedder"].slug), world["project"]
+
+    def view(role: str) -> Any:
+        viewer = Viewer(user_id=world["users"][role])
+        found = visible_view.view_for(
+            graph, settings, viewer, {**_params(world, viewer), "prop": world["prop"]}, key, DIM
+        )
+        assert found is not None
+        return found
+
+    before = {role: set(view(role).entry_ids) for role in ("reader", "coauthor")}
+    start = dict(visible_view.counters)
+    set_member(graph, project, f"{world['users']['reader']}-newcomer", "reader")
+    assert {role: set(view(role).entry_ids) for role in ("reader", "coauthor")} == before
+    assert visible_view.counters == start, "a member joining changes nothing another member lists"
+    set_member(graph, project, world["users"]["coauthor"], "reader")
+    assert set(view("reader").entry_ids) == before["reader"]
+    assert visible_view.counters["listings"] == start["listings"], "the reader's role did not change"
+    demoted = set(view("coauthor").entry_ids)
+    assert visible_view.counters["listings"] == start["listings"] + 1, "the demoted coauthor's view is listed again"
+    others_intimate = {
+        r["id"]
+        for r in graph.read(
+            "MATCH (e:Entry {project_id: $p}) WHERE e.intimacy = 'intimate' AND e.author_id <> $u RETURN e.id AS id",
+            {"p": project, "u": world["users"]["coauthor"]},
+        )
+    }
+    assert others_intimate & before["coauthor"] and not others_intimate & demoted, "others' intimate entries are gone"
+    assert demoted == before["coauthor"] - others_intimate
+
+
 def _relisting_held(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
     """Hold every listing at a gate: (the gate, an event set once a listing reached it)."""
     gate, reached = threading.Event(), threading.Event()
