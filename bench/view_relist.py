@@ -6,12 +6,13 @@ As the project's owner: the view is listed once cold (every visible entry and ev
 times:
 - in part: one circle entry is written through the ingest pipeline (its chunk embedded by the benchmark's hash
   embedder); its generation step names it, and the view is taken again, listing only that entry;
-- in full: the generations are bumped without naming entries (as a membership change or an entity merge does) and
+- in full: the generations are bumped without naming entries (as an entity merge does) and
   the view is taken again, every visible entry listed (only new vectors are fetched), which every search of the
   viewer waits for when the view is small;
 - behind (`MEMORA_DENSE_MATRIX_BACKGROUND_ENTRIES` below the view's size): after another such bump one search is
   timed (Cypher answers it while the view is listed in full in the background), then how long until the view serves;
-- the first search after a write, as served by default (in part), timed through `hybrid_search`.
+- the first search after a write, as served by default (in part), timed through `hybrid_search`;
+- the first search after a membership change (a reader joins, then leaves), as served by default.
 Also, in the same process, the full listing statement alone against the shape it had before (a record per chunk,
 dates as dates), and a kept view's lookup when nothing was written. The written entries are deleted at the end
 (through the pipeline too), also on failure.
@@ -35,6 +36,7 @@ from bench.kept_project import kept_project  # noqa: E402
 from graph import generations  # noqa: E402
 from graph.db import get_graph  # noqa: E402
 from graph.embeddings import stores_key  # noqa: E402
+from graph.members import remove_member, set_member  # noqa: E402
 from graph.schema import vector_property  # noqa: E402
 from graph.settings import Settings, get_settings  # noqa: E402
 from graph.visibility import Viewer  # noqa: E402
@@ -108,6 +110,7 @@ def main() -> int:
     in_full: list[float] = []
     first_search: list[float] = []
     behind_first: list[float] = []
+    after_member: list[float] = []
     served_again: list[float] = []
     listed_new = 0
 
@@ -159,6 +162,11 @@ def main() -> int:
             first_search.append(search(waited))
             _, relisted = take(waited)
             listed_new += relisted is not None and entry_id in relisted.entry_ids
+            newcomer = f"bench-relist-{uuid.uuid4().hex[:8]}"
+            set_member(graph, project, newcomer, "reader")
+            after_member.append(search(base_settings))
+            remove_member(graph, project, newcomer)
+            after_member.append(search(base_settings))
     finally:
         for entry_id in written:
             ingestor.delete(entry_id)
@@ -178,6 +186,8 @@ def main() -> int:
         "relist_p50_ms": p50(in_full),
         "first_search_after_write_ms": [round(x, 1) for x in first_search],
         "first_search_after_write_p50_ms": p50(first_search),
+        "first_search_after_membership_ms": [round(x, 1) for x in after_member],
+        "first_search_after_membership_p50_ms": p50(after_member),
         "behind": {
             "first_search_ms": [round(x, 1) for x in behind_first],
             "first_search_p50_ms": p50(behind_first),
