@@ -292,10 +292,7 @@ def clocks(out: list[SearchResult], soft: SoftConstraints) -> dict[str, str]:
     """Which clock met the question's date, per result: `written` (the entry's date) or `told` (a time its text
     tells; ingest/event_times.py), against the question's range or any year's occurrence of a recurring date ("in
     August"). Empty when the search kept no date."""
-    if soft.date_from is not None and soft.date_to is not None:
-        spans = [(soft.date_from.isoformat(), soft.date_to.isoformat())]
-    else:
-        spans = [(o[0].isoformat(), o[1].isoformat()) for o in soft.occurrences if o is not None]
+    spans = [(lo.isoformat(), hi.isoformat()) for lo, hi in soft.spans]
     said: dict[str, str] = {}
     for r in out:
         for lo, hi in spans:

@@ -41,6 +41,14 @@ class SoftConstraints:
         return self.date_from is not None or bool(self.occurrences)
 
     @property
+    def spans(self) -> list[tuple[date, date]]:
+        """The question's date as the spans a date must meet: its range, or each year's occurrence of a recurring
+        date (none when it names no date, or only one bound)."""
+        if self.date_from is not None and self.date_to is not None:
+            return [(self.date_from, self.date_to)]
+        return [o for o in self.occurrences if o is not None]
+
+    @property
     def empty(self) -> bool:
         return not self.dated and not self.entity_ids and not self.author_keys
 

@@ -153,9 +153,7 @@ def _day(value: str | None) -> date | None:
 def _date_in(start: date | None, end: date | None, soft: SoftConstraints) -> float:
     if start is None or end is None:
         return 0.0
-    if soft.date_from is not None and soft.date_to is not None:
-        return 1.0 if end >= soft.date_from and start <= soft.date_to else 0.0
-    return 1.0 if any(o is not None and end >= o[0] and start <= o[1] for o in soft.occurrences) else 0.0
+    return 1.0 if any(end >= lo and start <= hi for lo, hi in soft.spans) else 0.0
 
 
 def _told_in(told: list[list[str]], soft: SoftConstraints) -> float:
@@ -164,11 +162,7 @@ def _told_in(told: list[list[str]], soft: SoftConstraints) -> float:
     if not told:
         return 0.0
     spans = [(date.fromisoformat(a), date.fromisoformat(b)) for a, b in told]
-    if soft.date_from is not None and soft.date_to is not None:
-        ranges: list[tuple[date, date]] = [(soft.date_from, soft.date_to)]
-    else:
-        ranges = [o for o in soft.occurrences if o is not None]
-    return 1.0 if any(lo <= a and b <= hi for a, b in spans for lo, hi in ranges) else 0.0
+    return 1.0 if any(lo <= a and b <= hi for a, b in spans for lo, hi in soft.spans) else 0.0
 
 
 def facts_params(query: str, soft: SoftConstraints, top_id: str | None) -> dict[str, Any]:
