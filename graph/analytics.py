@@ -10,6 +10,7 @@ from datetime import date
 from typing import Any
 
 from graph import analytics_cache
+from graph.clocks import told_within
 from graph.db import Graph
 from graph.entities import declared_name
 from graph.visibility import CAN_SEE_IN_PROJECT, VIEWER_IN_PROJECT
@@ -30,16 +31,11 @@ MENTION_WHEN = """CASE WHEN $time = 'event' AND m.told_starts IS NOT NULL
 # A mention `{m}` in the date range by that clock (`{written_in}`: its entry's date overlaps the range): a told time
 # lies within the range, as a question's date is met by one (a wide, vague time is not in a year it overlaps), else
 # the entry's date overlaps it. Without a range every mention is in it.
-MENTION_IN_RANGE = """CASE WHEN $date_from IS NULL AND $date_to IS NULL THEN true
-  WHEN $time = 'event' AND {m}.told_starts IS NOT NULL
-  THEN any(i IN range(0, size({m}.told_starts) - 1)
-           WHERE ($date_from IS NULL OR {m}.told_starts[i] >= $date_from)
-             AND ($date_to IS NULL OR {m}.told_ends[i] <= $date_to))
-  ELSE {written_in} END"""
+MENTION_IN_RANGE = f"""CASE WHEN $date_from IS NULL AND $date_to IS NULL THEN true
+  WHEN $time = 'event' AND {{m}}.told_starts IS NOT NULL THEN {told_within("{m}", "date_from", "date_to")}
+  ELSE {{written_in}} END"""
 # An entry in the range by either clock (PMI's N): its date overlaps it or, under `event`, a time it tells lies within.
-ENTRY_IN_RANGE = """({written_in} OR ($time = 'event' AND any(i IN range(0, size(coalesce(e.told_starts, [])) - 1)
-  WHERE ($date_from IS NULL OR e.told_starts[i] >= $date_from)
-    AND ($date_to IS NULL OR e.told_ends[i] <= $date_to))))"""
+ENTRY_IN_RANGE = f"""({{written_in}} OR ($time = 'event' AND {told_within("e", "date_from", "date_to")}))"""
 
 # The entity found by its id through the unique index of its label (entries mention persons, places and things).
 ENTITY_BY_ID = """CALL () {
@@ -128,6 +124,12 @@ LIMIT $limit
 """
 
 
+def check_clock(time: str) -> None:
+    """A clock the statements know (`MENTION_WHEN`), or a ValueError naming them."""
+    if time not in CLOCKS:
+        raise ValueError(f"time must be one of {', '.join(CLOCKS)}")
+
+
 def co_occurrence(
     graph: Graph,
     viewer_params: dict[str, Any],
@@ -147,8 +149,7 @@ def co_occurrence(
     (docs/entities.md, "Entity questions")."""
     if measure not in MEASURES:
         raise ValueError(f"measure must be one of {', '.join(MEASURES)}")
-    if time not in CLOCKS:
-        raise ValueError(f"time must be one of {', '.join(CLOCKS)}")
+    check_clock(time)
 
     def compute() -> list[dict[str, Any]]:
         total, counts = entity_counts(graph, viewer_params, project_id, date_from, date_to, time)
@@ -221,8 +222,7 @@ def timeline(
 ) -> list[dict[str, Any]]:
     """Entries per year; a year that is missing between two present ones is a gap ("when did Marta disappear?").
     By `time` (`MENTION_WHEN`): an entry telling of two years when it names the entity counts in both."""
-    if time not in CLOCKS:
-        raise ValueError(f"time must be one of {', '.join(CLOCKS)}")
+    check_clock(time)
     params = {"project_id": project_id, "entity_id": entity_id, "time": time, **viewer_params}
     return analytics_cache.cached(
         graph,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from graph.analytics import CLOCKS, ENTITY_BY_ID, IN_RANGE, MENTION_WHEN
+from graph.analytics import ENTITY_BY_ID, IN_RANGE, MENTION_WHEN, check_clock
 from graph.db import Graph
 from graph.entities import declared_name
 from graph.visibility import CAN_SEE_IN_PROJECT, VIEWER_IN_PROJECT
@@ -67,8 +67,7 @@ def timeline_months(
 ) -> tuple[list[dict[str, Any]], int]:
     """Visible entries per month (`YYYY-MM`, months without any left out, like years) and how many dated entries
     were too vague to place on a month, by `time` (`event` or `written`)."""
-    if time not in CLOCKS:
-        raise ValueError(f"time must be one of {', '.join(CLOCKS)}")
+    check_clock(time)
     params = {"project_id": project_id, "entity_id": entity_id, "time": time, **viewer_params}
     rows = graph.read(TIMELINE_MONTHS, params)
     months = [

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from graph.clocks import told_within
 from graph.db import Graph
 from graph.entities import Entity, list_visible_entities
 from graph.entries import entry_details
@@ -36,9 +37,7 @@ WHERE {can_see}
   AND ($kinds IS NULL OR e.kind IN $kinds)
   AND ($author_ids IS NULL OR e.author_id IN $author_ids)
   AND ((($date_from IS NULL OR e.occurred_end >= $date_from) AND ($date_to IS NULL OR e.occurred_start <= $date_to))
-       OR ($time = 'event' AND any(i IN range(0, size(coalesce(e.told_starts, [])) - 1)
-            WHERE ($date_from IS NULL OR e.told_starts[i] >= $date_from)
-              AND ($date_to IS NULL OR e.told_ends[i] <= $date_to))))
+       OR ($time = 'event' AND {told_within}))
   AND ($period_ids IS NULL
        OR EXISTS {{ MATCH (e)-[:IN_PERIOD]->(:Period)-[:PART_OF*0..5]->(per:Period) WHERE per.id IN $period_ids }})
   AND ($person_ids IS NULL OR EXISTS {{ MATCH (e)-[:MENTIONS]->(x:Person) WHERE x.id IN $person_ids }})
@@ -54,9 +53,10 @@ WITH page[ord] AS e, ord
 {details}
 ORDER BY ord
 """
+_TOLD = told_within("e", "date_from", "date_to")
 LIST_ENTRIES = {
-    "asc": _LIST.format(can_see=CAN_SEE, op=">", direction="ASC", details=entry_details(", ord")),
-    "desc": _LIST.format(can_see=CAN_SEE, op="<", direction="DESC", details=entry_details(", ord")),
+    "asc": _LIST.format(can_see=CAN_SEE, told_within=_TOLD, op=">", direction="ASC", details=entry_details(", ord")),
+    "desc": _LIST.format(can_see=CAN_SEE, told_within=_TOLD, op="<", direction="DESC", details=entry_details(", ord")),
 }
 
 

@@ -21,17 +21,13 @@ WHERE e.project_id = $project_id AND (e.project_id = $project_id AND (
 WITH e, mx, (($date_from IS NULL OR e.occurred_end >= $date_from)
   AND ($date_to IS NULL OR e.occurred_start <= $date_to)) AS written_in
 WHERE CASE WHEN $date_from IS NULL AND $date_to IS NULL THEN true
-  WHEN $time = 'event' AND mx.told_starts IS NOT NULL
-  THEN any(i IN range(0, size(mx.told_starts) - 1)
-           WHERE ($date_from IS NULL OR mx.told_starts[i] >= $date_from)
-             AND ($date_to IS NULL OR mx.told_ends[i] <= $date_to))
+  WHEN $time = 'event' AND mx.told_starts IS NOT NULL THEN any(i IN range(0, size(coalesce(mx.told_starts, [])) - 1)
+  WHERE ($date_from IS NULL OR mx.told_starts[i] >= $date_from) AND ($date_to IS NULL OR mx.told_ends[i] <= $date_to))
   ELSE written_in END
 WITH DISTINCT e, written_in
 MATCH (e)-[m:MENTIONS]->(y) WHERE y.id <> $entity_id AND CASE WHEN $date_from IS NULL AND $date_to IS NULL THEN true
-  WHEN $time = 'event' AND m.told_starts IS NOT NULL
-  THEN any(i IN range(0, size(m.told_starts) - 1)
-           WHERE ($date_from IS NULL OR m.told_starts[i] >= $date_from)
-             AND ($date_to IS NULL OR m.told_ends[i] <= $date_to))
+  WHEN $time = 'event' AND m.told_starts IS NOT NULL THEN any(i IN range(0, size(coalesce(m.told_starts, [])) - 1)
+  WHERE ($date_from IS NULL OR m.told_starts[i] >= $date_from) AND ($date_to IS NULL OR m.told_ends[i] <= $date_to))
   ELSE written_in END
 WITH y, e, CASE WHEN $time = 'event' THEN m.told_starts END AS told, m
 WITH y, e, CASE WHEN told IS NULL THEN e.occurred_start ELSE told[0] END AS first_at,

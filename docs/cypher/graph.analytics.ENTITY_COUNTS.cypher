@@ -16,16 +16,13 @@ WITH e, (($date_from IS NULL OR e.occurred_end >= $date_from)
   AND ($date_to IS NULL OR e.occurred_start <= $date_to)) AS written_in
 WITH collect([e, written_in]) AS visible,
      count(CASE WHEN (written_in OR ($time = 'event' AND any(i IN range(0, size(coalesce(e.told_starts, [])) - 1)
-  WHERE ($date_from IS NULL OR e.told_starts[i] >= $date_from)
-    AND ($date_to IS NULL OR e.told_ends[i] <= $date_to)))) THEN 1 END) AS total
+  WHERE ($date_from IS NULL OR e.told_starts[i] >= $date_from) AND ($date_to IS NULL OR e.told_ends[i] <= $date_to)))) THEN 1 END) AS total
 UNWIND visible AS seen
 WITH total, seen[0] AS e, seen[1] AS written_in
 OPTIONAL MATCH (e)-[m:MENTIONS]->(y)
 WITH total, y, min(m.name) AS name,
      count(DISTINCT CASE WHEN CASE WHEN $date_from IS NULL AND $date_to IS NULL THEN true
-  WHEN $time = 'event' AND m.told_starts IS NOT NULL
-  THEN any(i IN range(0, size(m.told_starts) - 1)
-           WHERE ($date_from IS NULL OR m.told_starts[i] >= $date_from)
-             AND ($date_to IS NULL OR m.told_ends[i] <= $date_to))
+  WHEN $time = 'event' AND m.told_starts IS NOT NULL THEN any(i IN range(0, size(coalesce(m.told_starts, [])) - 1)
+  WHERE ($date_from IS NULL OR m.told_starts[i] >= $date_from) AND ($date_to IS NULL OR m.told_ends[i] <= $date_to))
   ELSE written_in END THEN e END) AS entries
 RETURN total, collect(CASE WHEN y IS NOT NULL THEN [y.id, entries, name] END) AS entities

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from graph.clocks import told_within
 from graph.db import Graph
 from graph.periods import PERIOD_NAME
 from graph.visibility import CAN_SEE, CAN_SEE_IN_PROJECT, MENTION_COUNT, VIEWER_IN_PROJECT, mention_seen
@@ -38,11 +39,10 @@ COARSE_DAYS = 120
 
 # A question's date matches either clock: the entry's date (when it was written) overlaps it, or a time its text
 # tells (`told_starts`/`told_ends`, ingest/event_times.py: "ayer" in an entry of 2010-06-02 is 2010-06-01) lies
-# within it. Within, not overlapping: "últimamente" (the last 90 days) does not say it happened on the 3rd of May.
+# within it (graph/clocks.py).
 _CONSTRAINTS = f"""
   AND ((($q_from IS NULL OR e.occurred_end >= $q_from) AND ($q_to IS NULL OR e.occurred_start <= $q_to))
-       OR any(i IN range(0, size(coalesce(e.told_starts, [])) - 1)
-              WHERE ($q_from IS NULL OR e.told_starts[i] >= $q_from) AND ($q_to IS NULL OR e.told_ends[i] <= $q_to)))
+       OR {told_within("e", "q_from", "q_to")})
   AND (size($q_entity_ids) = 0 OR EXISTS {{ MATCH (e)-[qm:MENTIONS]->(x) WHERE x.id IN $q_entity_ids
                                              AND {mention_seen("qm")} }})
   AND (size($q_author_keys) = 0 OR toLower(e.author_id) IN $q_author_keys)
