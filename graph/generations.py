@@ -139,24 +139,18 @@ def bump(graph: Graph, project_ids: Iterable[str]) -> None:
         graph.write(BUMP, {"rows": rows})
 
 
-# A membership or project change (a member added, removed or given another role; the name or hemisphere): every
-# viewer's cached results go, but no entry or entity changes for a viewer whose own role did not change, since what
-# a member may see depends on their role alone (graph/visibility.py). Their kept views and lexicons stay; the one
-# whose role changed has theirs listed again in full (`changed_since`: the role is part of what they were listed under).
-def _settings_rows(project_ids: Iterable[str]) -> list[dict[str, Any]]:
-    return [{"project_id": p, "key": ALL, "entry_ids": [], "entity_ids": []} for p in sorted(set(project_ids)) if p]
-
-
-def bump_members(graph: Graph, project_ids: Iterable[str]) -> None:
-    """Invalidate every viewer's cached results of these projects after a membership or project change."""
-    rows = _settings_rows(project_ids)
-    if rows:
-        graph.write(BUMP, {"rows": rows})
-
-
 def bump_members_in(tx: ManagedTransaction, project_id: str) -> None:
-    """`bump_members` inside the membership change's transaction."""
-    tx.run(BUMP, rows=_settings_rows([project_id])).consume()
+    """Invalidate every viewer's cached results of a project after a membership or project change (a member added,
+    removed or given another role; the name or hemisphere), naming no entry and no entity: what a member may see
+    depends on their own role alone (graph/visibility.py), so the others keep their kept views and lexicons, and the
+    one whose role changed has theirs listed again in full (`changed_since`: the role is part of what it was listed
+    under)."""
+    bump_keys_in(tx, project_id, [ALL], entry_ids=[], entity_ids=[])
+
+
+def bump_members(graph: Graph, project_id: str) -> None:
+    """`bump_members_in` in a transaction of its own."""
+    graph.transact(lambda tx: bump_members_in(tx, project_id))
 
 
 def bump_levels(graph: Graph, levels: Iterable[dict[str, Any]]) -> None:

@@ -111,7 +111,7 @@ def set_member(graph: Graph, project_id: str, user_id: str, role: str) -> str:
     if role not in ROLES:
         raise ValueError(f"role must be one of {', '.join(ROLES)}")
     before = str(graph.write(SET_MEMBER, {"project_id": project_id, "user_id": user_id, "role": role})[0]["role"])
-    bump_members(graph, [project_id])
+    bump_members(graph, project_id)
     return before
 
 
@@ -206,7 +206,7 @@ def update_project(
     if hemisphere is not None and hemisphere not in ("north", "south"):
         raise ValueError("hemisphere must be north or south")
     rows = graph.write(UPDATE_PROJECT, {"project_id": project_id, "name": name, "hemisphere": hemisphere})
-    bump_members(graph, [project_id])  # the hemisphere decides what "summer" means in a query
+    bump_members(graph, project_id)  # the hemisphere decides what "summer" means in a query
     return dict(rows[0]) if rows else None
 
 
