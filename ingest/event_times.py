@@ -105,12 +105,13 @@ def mention_times(names: NameFinder, mentions: Sequence[Mention], told: Sequence
     for t in told:
         if t.weight >= YEARLESS_WEIGHT and t.sentence:
             by_sentence.setdefault(t.sentence, []).append(t)
+    linked_by = {m.id: f" {' '.join(words(m.name))} " for m in mentions}
     out: dict[str, Any] = {}
     for sentence, times in by_sentence.items():
         folded = f" {' '.join(words(sentence))} "
         found = names.find_in(sentence)
         for m in mentions:
-            if m.id in found or f" {' '.join(words(m.name))} " in folded:
+            if m.id in found or linked_by[m.id] in folded:
                 out.setdefault(m.id, []).extend(times)
     return {i: told_props(times) for i, times in out.items()}
 
@@ -174,8 +175,8 @@ def event_times(text: str, written: date, hemisphere: str | Callable[[], str] = 
                     weight = YEARLESS_WEIGHT
             if cand.weak:
                 weight = min(weight, AMBIGUOUS_WEIGHT)
-            words = said.slice(cand.text_start, cand.end).strip()
-            found.append(EventTime(lo, hi, cand.precision, words, weight, sentence))
+            read_from = said.slice(cand.text_start, cand.end).strip()
+            found.append(EventTime(lo, hi, cand.precision, read_from, weight, sentence))
             if len(found) == MAX_PER_TEXT:
                 return found
     return found
