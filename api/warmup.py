@@ -104,8 +104,9 @@ def warm(svc: Services) -> Warmth:
 
 def warm_views(svc: Services) -> int:
     """A discarded search for each of the latest searchers who is still a member of the project they searched (at
-    most `warm_views` of them): how many ran."""
+    most `warm_views` of them), their views listed before it returns, however large: how many ran."""
     done, wanted = 0, svc.settings.warm_views
+    waited = svc.settings.model_copy(update={"dense_matrix_background_entries": 2**62})  # listed before ready
     for user_id, project_id in recent_searchers(svc.graph, 4 * wanted):
         if done == wanted:
             break
@@ -114,7 +115,7 @@ def warm_views(svc: Services) -> int:
         hybrid_search(
             svc.graph,
             svc.embedder,
-            svc.settings,
+            waited,
             Viewer(user_id=user_id),
             QUESTIONS[0],
             Scope(project_id=project_id),

@@ -12,7 +12,10 @@ times:
 - behind (`MEMORA_DENSE_MATRIX_BACKGROUND_ENTRIES` below the view's size): after another such bump one search is
   timed (Cypher answers it while the view is listed in full in the background), then how long until the view serves;
 - the first search after a write, as served by default (in part), timed through `hybrid_search`;
-- the first search after a membership change (a reader joins, then leaves), as served by default.
+- the first search after a membership change (a reader joins, then leaves), as served by default;
+- the changed member's own searches, as served by default, from the change until their view serves: after they
+  join (no view yet) and after their role changes (reader to coauthor), a content question and filtered ones (a
+  person, a place and a year) in turn.
 Also, in the same process, the full listing statement alone against the shape it had before (a record per chunk,
 dates as dates), and a kept view's lookup when nothing was written. The written entries are deleted at the end
 (through the pipeline too), also on failure.
@@ -33,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.hash_embedder import HashEmbedder  # noqa: E402
 from bench.kept_project import kept_project  # noqa: E402
+from bench.synth import generate  # noqa: E402
 from graph import generations  # noqa: E402
 from graph.db import get_graph  # noqa: E402
 from graph.embeddings import stores_key  # noqa: E402
@@ -48,7 +52,8 @@ from queries.search.channels import ENTRY_SCOPE  # noqa: E402
 from queries.search.door import _base_params, _lexicons, hybrid_search  # noqa: E402
 from queries.search.request import Filters, Scope, SearchOptions  # noqa: E402
 
-# The listing as a record per chunk, dates decoded as dates: the baseline of the statement's A/B.
+# The listing as a record per chunk, dates decoded as dates: the baseline of the statement's A/B (against records of
+# LISTED_BLOCK entries).
 RECORD_PER_CHUNK = f"""
 MATCH (e:Entry) WHERE {ENTRY_SCOPE}
 WITH e, COLLECT {{ MATCH (e)-[m:MENTIONS]->(x) RETURN [x.id, coalesce(m.count, 0)] }} AS mentions
@@ -98,11 +103,11 @@ def main() -> int:
     kept, _ = take(waited)
     if view is None:
         raise SystemExit("no view: is the owner a member, and MEMORA_DENSE_MATRIX_VIEWERS above 0?")
-    statement: dict[str, list[float]] = {"one_record": [], "record_per_chunk": []}
+    statement: dict[str, list[float]] = {"blocks": [], "record_per_chunk": []}
     for _ in range(3):
-        for name, stmt in (("one_record", visible_view.VISIBLE_CHUNKS), ("record_per_chunk", RECORD_PER_CHUNK)):
+        for name, stmt in (("blocks", visible_view.VISIBLE_CHUNKS), ("record_per_chunk", RECORD_PER_CHUNK)):
             t = time.perf_counter()
-            graph.read(stmt, {**params, "stores_key": key})
+            graph.read(stmt, {**params, "stores_key": key, "project_id": project, "block": visible_view.LISTED_BLOCK})
             statement[name].append((time.perf_counter() - t) * 1000)
     ingestor = Ingestor(graph, embedder, embed=True)
     written: list[str] = []
@@ -111,6 +116,8 @@ def main() -> int:
     first_search: list[float] = []
     behind_first: list[float] = []
     after_member: list[float] = []
+    member_searches: dict[str, list[float]] = {"joined": [], "role_changed": []}
+    questions = [QUESTION, *(q["question"] for q in generate(40, 1, project).queries if q["category"] == "filtered")]
     served_again: list[float] = []
     listed_new = 0
 
@@ -129,19 +136,30 @@ def main() -> int:
         written.append(entry_id)
         return entry_id
 
-    def search(settings: Settings) -> float:
+    def search(settings: Settings, who: Viewer = viewer, question: str = QUESTION) -> float:
         t = time.perf_counter()
         hybrid_search(
             graph,
             embedder,
             settings,
-            viewer,
-            QUESTION,
+            who,
+            question,
             Scope(project_id=project),
             SearchOptions(k=10),
             project_ids=[project],
         )
         return (time.perf_counter() - t) * 1000
+
+    def changed_member(who: Viewer) -> list[float]:
+        """The changed member's searches, as served by default, from the change until their view serves: each of
+        the questions in turn (Cypher answers while the view is listed behind)."""
+        times: list[float] = []
+        t = time.perf_counter()
+        while time.perf_counter() - t < 600:
+            times.append(search(base_settings, who, questions[len(times) % len(questions)]))
+            if visible_view.view_for(graph, base_settings, who, {**params, "viewer_id": who.user_id}, key, 0):
+                return times
+        raise SystemExit("the changed member's view never served")
 
     try:
         for n in range(args.writes):
@@ -165,6 +183,9 @@ def main() -> int:
             newcomer = f"bench-relist-{uuid.uuid4().hex[:8]}"
             set_member(graph, project, newcomer, "reader")
             after_member.append(search(base_settings))
+            member_searches["joined"].extend(changed_member(Viewer(user_id=newcomer)))  # no view yet
+            set_member(graph, project, newcomer, "coauthor")
+            member_searches["role_changed"].extend(changed_member(Viewer(user_id=newcomer)))
             remove_member(graph, project, newcomer)
             after_member.append(search(base_settings))
     finally:
@@ -188,6 +209,16 @@ def main() -> int:
         "first_search_after_write_p50_ms": p50(first_search),
         "first_search_after_membership_ms": [round(x, 1) for x in after_member],
         "first_search_after_membership_p50_ms": p50(after_member),
+        "changed_member": {
+            phase: {
+                "searches": len(times),
+                "p50_ms": p50(times),
+                "max_ms": round(max(times), 1) if times else None,
+                "over_1s": sum(x > 1000 for x in times),
+                "ms": [round(x) for x in times],
+            }
+            for phase, times in member_searches.items()
+        },
         "behind": {
             "first_search_ms": [round(x, 1) for x in behind_first],
             "first_search_p50_ms": p50(behind_first),

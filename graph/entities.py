@@ -16,18 +16,27 @@ from graph.db import Graph
 from graph.generations import bump_levels
 from graph.ids import ENTITY_KINDS, entity_id, sha256
 from graph.textnorm import fold
-from graph.visibility import CAN_SEE_DECLARATION, INTIMACY_LEVELS, can_see, mention_seen
+from graph.visibility import (
+    CAN_SEE_DECLARATION,
+    INTIMACY_LEVELS,
+    VIEWER_IN_PROJECT,
+    can_see,
+    can_see_in_project,
+    mention_seen,
+)
 
 _LABEL = {"person": "Person", "place": "Place", "thing": "Thing"}
 
 
-def display_name(var: str) -> str:
+def display_name(var: str, in_project: bool = False) -> str:
     """The name of entity `var` for the viewer of the statement: the first declaration they may see, else the
-    smallest name among the mentions of entries they may see (null when they may see neither)."""
+    smallest name among the mentions of entries they may see (null when they may see neither). `in_project`: for a
+    statement that bound `VIEWER_IN_PROJECT`'s variables, over the entities of `$project_id`."""
+    sees = can_see_in_project("dn_e") if in_project else can_see("dn_e")
     return f"""coalesce(
   COLLECT {{ MATCH (d:Declaration)-[:DECLARES]->({var}) WHERE {CAN_SEE_DECLARATION}
             WITH d ORDER BY d.created_at, d.id RETURN d.name }}[0],
-  COLLECT {{ MATCH (dn_e:Entry)-[dn_m:MENTIONS]->({var}) WHERE {can_see("dn_e")} AND {mention_seen("dn_m")}
+  COLLECT {{ MATCH (dn_e:Entry)-[dn_m:MENTIONS]->({var}) WHERE {sees} AND {mention_seen("dn_m")}
             RETURN dn_m.name AS dn_name ORDER BY dn_name LIMIT 1 }}[0])"""
 
 
@@ -48,19 +57,31 @@ RETURN n.id AS id, n.project_id AS project_id, n.kind AS kind, n.name AS name,
 ORDER BY n.id
 """
 
-# Entities a viewer may know of, named as the sources they may see name them.
-_VISIBLE_ENTITY = f"""
-WITH n, {display_name("n")} AS name
+
+def _visible_entity(in_project: bool) -> str:
+    """The rest of a listing of entities a viewer may know of, named as the sources they may see name them."""
+    return f"""
+WITH n, {display_name("n", in_project)} AS name
 WHERE name IS NOT NULL
 RETURN n.id AS id, n.project_id AS project_id, n.kind AS kind, name,
        COLLECT {{ MATCH (d:Declaration)-[:DECLARES]->(n) WHERE {CAN_SEE_DECLARATION}
                  WITH d ORDER BY d.created_at, d.id UNWIND d.aliases AS a RETURN a }} AS aliases
 ORDER BY n.id
 """
-LIST_VISIBLE_ENTITIES = f"MATCH (n:Person|Place|Thing) WHERE n.project_id IN $project_ids{_VISIBLE_ENTITY}"
+
+
+LIST_VISIBLE_ENTITIES = f"MATCH (n:Person|Place|Thing) WHERE n.project_id IN $project_ids{_visible_entity(False)}"
 # The same for the entities `$entity_ids` names (those a write's entries mention: queries/search/lexicons.py).
 LIST_VISIBLE_ENTITIES_AMONG = f"""
-MATCH (n:Person|Place|Thing) WHERE n.id IN $entity_ids AND n.project_id IN $project_ids{_VISIBLE_ENTITY}"""
+MATCH (n:Person|Place|Thing) WHERE n.id IN $entity_ids AND n.project_id IN $project_ids{_visible_entity(False)}"""
+# Both over ONE project (`$project_id`), the viewer resolved once (graph/visibility.py): naming an entity reads the
+# mentions of every entry naming it, half the time at 100,000 entries (docs/BENCHMARKS.md).
+LIST_VISIBLE_ENTITIES_IN_PROJECT = f"""{VIEWER_IN_PROJECT}
+MATCH (n:Person|Place|Thing) WHERE n.project_id = $project_id
+WITH n, vis_roles, vis_periods{_visible_entity(True)}"""
+LIST_VISIBLE_ENTITIES_AMONG_IN_PROJECT = f"""{VIEWER_IN_PROJECT}
+MATCH (n:Person|Place|Thing) WHERE n.id IN $entity_ids AND n.project_id = $project_id
+WITH n, vis_roles, vis_periods{_visible_entity(True)}"""
 
 # Declarations an entry may be linked through: at least as open as the entry, and an intimate or private one only by
 # the entry's own author (the rule for lent conversation context), so linking never carries a name or an alias to a
@@ -125,12 +146,18 @@ def list_entities(graph: Graph, project_ids: list[str]) -> list[Entity]:
 
 
 def list_visible_entities(graph: Graph, project_ids: list[str], viewer_params: dict[str, object]) -> list[Entity]:
+    if len(project_ids) == 1:
+        params = {"project_id": project_ids[0], **viewer_params}
+        return _entities(graph.read(LIST_VISIBLE_ENTITIES_IN_PROJECT, params))
     return _entities(graph.read(LIST_VISIBLE_ENTITIES, {"project_ids": project_ids, **viewer_params}))
 
 
 def list_visible_entities_among(
     graph: Graph, project_ids: list[str], viewer_params: dict[str, object], entity_ids: list[str]
 ) -> list[Entity]:
+    if len(project_ids) == 1:
+        params = {"project_id": project_ids[0], "entity_ids": entity_ids, **viewer_params}
+        return _entities(graph.read(LIST_VISIBLE_ENTITIES_AMONG_IN_PROJECT, params))
     return _entities(
         graph.read(LIST_VISIBLE_ENTITIES_AMONG, {"project_ids": project_ids, "entity_ids": entity_ids, **viewer_params})
     )

@@ -104,10 +104,12 @@ class Settings(BaseSettings):
     dense_matrix_background_entries: int = Field(
         default=20_000,
         ge=0,
-        description="A kept view of more visible entries than this, when it must be listed again in full (a write "
-        "that does not name its entries, or the backstop), is listed in the background, and that "
-        "viewer's searches take the Cypher path until it is done, instead of all waiting for the listing "
-        "(about 3.6 s at 100,000 entries). A stale view is never served.",
+        description="A kept view of more visible entries than this, when it must be listed in full (a viewer's "
+        "first search of the scope, a new member's included, a role change, a write that does not name its "
+        "entries, or the backstop), is listed in the background, and that viewer's searches take the Cypher "
+        "path until it is done, instead of all waiting for the listing (about 3.6 s at 100,000 entries, and "
+        "the vectors fetched the first time). A stale view is never served; the warm start waits for its "
+        "views whatever their size.",
     )
     dense_floor: float | None = Field(
         default=None,

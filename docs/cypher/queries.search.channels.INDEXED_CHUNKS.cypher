@@ -1,2 +1,2 @@
 // queries.search.channels.INDEXED_CHUNKS
-MATCH (c:Chunk) WHERE c[$prop] IS NOT NULL RETURN count(c) AS n
+MATCH (c:Chunk) RETURN count(c) AS n

@@ -22,4 +22,4 @@ MATCH (e:Entry) WHERE e.project_id IN $project_ids
      MATCH (e)-[:IN_PERIOD]->(:Period)-[:PART_OF*0..5]->(:Period {id: $witness_period_id})
   })
 )
-RETURN sum(COUNT { MATCH (c:Chunk)-[:OF]->(e) }) AS n
+RETURN sum(COUNT { MATCH (c:Chunk)-[:OF]->(e) }) AS n, count(e) AS visible

@@ -30,6 +30,10 @@ _FILTERS = f"""e.project_id IN $project_ids
   AND ($place_ids IS NULL OR EXISTS {{ MATCH (e)-[fm:MENTIONS]->(x:Place) WHERE x.id IN $place_ids AND {_SEEN} }})"""
 ENTRY_SCOPE = f"""{_FILTERS}
   AND {CAN_SEE}"""
+# The same over ONE project (`$project_id`, also in `$project_ids`), in a statement that starts with VIEWER_IN_PROJECT
+# and carries its variables to here (graph/visibility.py): the viewer is looked up once, not once per entry.
+ENTRY_SCOPE_IN_PROJECT = f"""{_FILTERS}
+  AND {CAN_SEE_IN_PROJECT}"""
 
 # A recurring date (`$q_occ`: one occurrence per year from `$q_occ_base`, see queries/search/query_constraints.py) keeps
 # an entry dated in any year's occurrence, or telling a time that lies within one ("en junio", told in September).
@@ -40,11 +44,11 @@ COARSE_DAYS = 120
 # A question's date matches either clock: the entry's date (when it was written) overlaps it, or a time its text
 # tells (`told_starts`/`told_ends`, ingest/event_times.py: "ayer" in an entry of 2010-06-02 is 2010-06-01) lies
 # within it (graph/clocks.py).
-_CONSTRAINTS = f"""
-  AND ((($q_from IS NULL OR e.occurred_end >= $q_from) AND ($q_to IS NULL OR e.occurred_start <= $q_to))
-       OR {told_within("e", "q_from", "q_to")})
-  AND (size($q_entity_ids) = 0 OR EXISTS {{ MATCH (e)-[qm:MENTIONS]->(x) WHERE x.id IN $q_entity_ids
-                                             AND {mention_seen("qm")} }})
+_DATES = f"""((($q_from IS NULL OR e.occurred_end >= $q_from) AND ($q_to IS NULL OR e.occurred_start <= $q_to))
+       OR {told_within("e", "q_from", "q_to")})"""
+_NAMED = f"""(size($q_entity_ids) = 0 OR EXISTS {{ MATCH (e)-[qm:MENTIONS]->(x) WHERE x.id IN $q_entity_ids
+                                             AND {mention_seen("qm")} }})"""
+_OTHERS = f"""
   AND (size($q_author_keys) = 0 OR toLower(e.author_id) IN $q_author_keys)
   AND ($q_occ IS NULL OR (e.occurred_start IS NOT NULL
        AND (e.occurred_end > e.occurred_start + duration({{days: {COARSE_DAYS}}})
@@ -57,6 +61,9 @@ _CONSTRAINTS = f"""
                      AND $q_occ[e.told_starts[i].year - $q_occ_base] IS NOT NULL
                      AND e.told_starts[i] >= $q_occ[e.told_starts[i].year - $q_occ_base][0]
                      AND e.told_ends[i] <= $q_occ[e.told_starts[i].year - $q_occ_base][1]))))"""
+_CONSTRAINTS = f"""
+  AND {_DATES}
+  AND {_NAMED}{_OTHERS}"""
 QUERY_SCOPE = f"""{ENTRY_SCOPE}{_CONSTRAINTS}"""
 
 
@@ -64,22 +71,59 @@ QUERY_SCOPE = f"""{ENTRY_SCOPE}{_CONSTRAINTS}"""
 # the exact path is certain. Only past the threshold does the count of visible chunks decide, since whether dense
 # similarity is exact must not depend on hidden entries.
 PROJECT_CHUNKS = "MATCH (c:Chunk) WHERE c.project_id IN $project_ids RETURN count(c) AS n"
+_SCOPE_COUNTS = "RETURN sum(COUNT { MATCH (c:Chunk)-[:OF]->(e) }) AS n, count(e) AS visible"
 SCOPE_CHUNKS = f"""
 MATCH (e:Entry) WHERE {ENTRY_SCOPE}
-RETURN sum(COUNT {{ MATCH (c:Chunk)-[:OF]->(e) }}) AS n
+{_SCOPE_COUNTS}
 """
-INDEXED_CHUNKS = "MATCH (c:Chunk) WHERE c[$prop] IS NOT NULL RETURN count(c) AS n"
+# A third of the time over one project's 100,000 entries (docs/BENCHMARKS.md).
+SCOPE_CHUNKS_IN_PROJECT = f"""{VIEWER_IN_PROJECT}
+MATCH (e:Entry) WHERE {ENTRY_SCOPE_IN_PROJECT}
+{_SCOPE_COUNTS}
+"""
 
-DENSE_EXACT = f"""
-MATCH (e:Entry) WHERE {QUERY_SCOPE}
+
+def one_project(params: dict[str, Any]) -> dict[str, Any]:
+    """`params` with `$project_id` set when the scope is one project (what the statements over one project read)."""
+    ids = params.get("project_ids") or []
+    return {**params, "project_id": ids[0]} if len(ids) == 1 else params
+
+
+def scope_chunks(params: dict[str, Any]) -> str:
+    """The statement that counts the visible entries of the scope and their chunks, for `one_project(params)`."""
+    ids = params.get("project_ids") or []
+    return SCOPE_CHUNKS_IN_PROJECT if len(ids) == 1 and params.get("project_id") == ids[0] else SCOPE_CHUNKS
+
+
+# What bounds the index path's over-fetch: every chunk, those without this model's vector too, so the count store
+# answers at once (counting the vectors reads every chunk: 0.6 s at 100,000). A fetch of that many is the whole index.
+INDEXED_CHUNKS = "MATCH (c:Chunk) RETURN count(c) AS n"
+
+_DENSE_RANK = """
 MATCH (c:Chunk)-[:OF]->(e)
 WHERE c[$prop] IS NOT NULL
 WITH e, c, vector.similarity.cosine(c[$prop], $vector) AS sim
 ORDER BY sim DESC
-WITH e, head(collect({{id: c.id, sim: sim}})) AS best
+WITH e, head(collect({id: c.id, sim: sim})) AS best
 RETURN e.id AS id, best.sim AS score, best.id AS chunk_id
 ORDER BY score DESC, id LIMIT $limit
 """
+DENSE_EXACT = f"""
+MATCH (e:Entry) WHERE {QUERY_SCOPE}{_DENSE_RANK}"""
+# QUERY_SCOPE's entries for a question that names people, places or things (`$q_entity_ids` not empty): only entries
+# mentioning one of them can meet it, so they are reached from the entities (which meets `_NAMED`), and the dates,
+# mere properties, are tested before the rest. Planned from `Entry` (or from every `Chunk`) a statement tests the
+# mention on every entry of the project: 0.8 s at 100,000 entries, against 0.1-0.2 s (docs/BENCHMARKS.md).
+_MENTIONED_SCOPE = f"""
+CALL () {{
+  MATCH (x:Person) WHERE x.id IN $q_entity_ids RETURN x
+  UNION MATCH (x:Place) WHERE x.id IN $q_entity_ids RETURN x
+  UNION MATCH (x:Thing) WHERE x.id IN $q_entity_ids RETURN x
+}}
+MATCH (e:Entry)-[qm:MENTIONS]->(x) WHERE e.project_id IN $project_ids AND {mention_seen("qm")}
+WITH DISTINCT e WHERE {_DATES}
+WITH e WHERE {ENTRY_SCOPE}{_OTHERS}"""
+DENSE_EXACT_MENTIONED = _MENTIONED_SCOPE + _DENSE_RANK
 
 # The index's own scores are those of its quantised vectors (`vector.quantization.enabled`, Neo4j's default), so
 # near neighbours come back in a slightly wrong order and a global top-`$fetch` can cut between them. The candidates
@@ -123,11 +167,22 @@ FULLTEXT_IN_PROJECT = VIEWER_IN_PROJECT + keyword.statement(f"""{_FILTERS}
 FULLTEXT_AMONG = VIEWER_IN_PROJECT + keyword.among_statement(f"""{_FILTERS}
   AND {CAN_SEE_IN_PROJECT}{_CONSTRAINTS}""")
 FULLTEXT_VISIBLE = keyword.count_statement(QUERY_SCOPE)
+FULLTEXT_VISIBLE_MENTIONED = f"{_MENTIONED_SCOPE}\nRETURN count(e) AS visible"
+
+
+def fulltext_visible(params: dict[str, Any]) -> str:
+    """The statement that counts BM25's N for these parameters: from the entities a question names, if any; for an
+    unconstrained question the count of the scope that the dense channel and the kept view read too (one count per
+    viewer and generation, queries/search/scope_counts.py)."""
+    if params.get("q_entity_ids"):
+        return FULLTEXT_VISIBLE_MENTIONED
+    dated = any(params.get(k) is not None for k in ("q_from", "q_to", "q_occ"))
+    return FULLTEXT_VISIBLE if dated or params.get("q_author_keys") else scope_chunks(params)
+
 
 # Only a selective result is used (at most `$limit` entries, queries/search/door.py), so the scan stops at `$limit + 1`:
 # `total` is then "more than the limit", and a broad constraint costs no full pass over the project.
-STRUCTURED = f"""
-MATCH (e:Entry) WHERE {QUERY_SCOPE}
+_STRUCTURED_RANK = f"""
   AND ($q_occ IS NULL OR e.occurred_end <= e.occurred_start + duration({{days: {COARSE_DAYS}}}))
 WITH e LIMIT $limit + 1
 OPTIONAL MATCH (e)-[m:MENTIONS]->(x) WHERE x.id IN $rank_entity_ids AND {mention_seen("m")}
@@ -137,6 +192,10 @@ ORDER BY score DESC, e.occurred_start DESC, e.id
 WITH collect({{id: e.id, score: score}}) AS hits
 RETURN size(hits) AS total, hits[0..$limit] AS hits
 """
+STRUCTURED = f"""
+MATCH (e:Entry) WHERE {QUERY_SCOPE}{_STRUCTURED_RANK}"""
+# A question naming people, places or things: from their mentions (`_MENTIONED_SCOPE`).
+STRUCTURED_MENTIONED = _MENTIONED_SCOPE + _STRUCTURED_RANK
 
 # The closest turns before and after each seed in its conversation that the viewer may see (by position, not by
 # [:NEXT], which would stop at a hidden turn and so tell that one is there).
@@ -219,5 +278,5 @@ def run_channel(graph: Graph, statement: str, params: dict[str, Any]) -> tuple[l
 
 def run_structured(graph: Graph, params: dict[str, Any]) -> tuple[list[Hit], int]:
     """Entries meeting the query's own constraints, and how many there are up to `limit + 1` (its selectivity)."""
-    row = graph.read(STRUCTURED, params)[0]
+    row = graph.read(STRUCTURED_MENTIONED if params.get("q_entity_ids") else STRUCTURED, params)[0]
     return [Hit(h["id"], float(h["score"])) for h in row["hits"]], int(row["total"])

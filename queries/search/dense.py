@@ -41,7 +41,8 @@ def dense(
     viewer's own candidates, re-scored exactly. The first fetch is sized from the share of the index the visible
     scope makes up; it grows fourfold until `limit` visible entries came back and the INDEX_EXACT_TOP-th scores
     above what any unfetched chunk could (the cut plus the quantisation error seen), so those top hits are the
-    exact ones (docs/BENCHMARKS.md, "Exact-scan threshold and the index path")."""
+    exact ones (docs/BENCHMARKS.md, "Exact-scan threshold and the index path"). A question naming people, places or
+    things gets one fetch: a common name fills it, a rare one is ranked exactly from its few mentions."""
     params = {
         **base,
         "vector": vector,
@@ -53,12 +54,15 @@ def dense(
         found = dense_matrix.dense(graph, settings, viewer, params, stores_key(embedder.slug), vector, limit)
         if found is not None:
             return found
+    named = bool(params.get("q_entity_ids"))
+    exact = ch.DENSE_EXACT_MENTIONED if named else ch.DENSE_EXACT
     limit_exact = settings.exact_scan_max_chunks
     if viewer.is_witness or _chunks(graph, ch.PROJECT_CHUNKS, base) <= limit_exact:
-        return ch.run_channel(graph, ch.DENSE_EXACT, params)
-    visible = scope_counts.count(graph, ch.SCOPE_CHUNKS, base, "n")
+        return ch.run_channel(graph, exact, params)
+    one = ch.one_project(base)
+    visible = scope_counts.count(graph, ch.scope_chunks(one), one, "n")
     if visible <= limit_exact:
-        return ch.run_channel(graph, ch.DENSE_EXACT, params)
+        return ch.run_channel(graph, exact, params)
     indexed = _indexed_chunks(graph, params["prop"])
     fetch = first_fetch(limit * INDEX_MARGIN, visible, indexed)
     top = min(limit, INDEX_EXACT_TOP)
@@ -71,8 +75,8 @@ def dense(
             indexed = _indexed_chunks(graph, params["prop"], fresh=True)
             if fetch >= indexed:  # the whole index was asked: every visible chunk was a candidate
                 return hits, {r["id"]: r["chunk_id"] for r in rows}
-        if fetch >= INDEX_MAX_FETCH:
-            return ch.run_channel(graph, ch.DENSE_EXACT, params)
+        if fetch >= INDEX_MAX_FETCH or named:
+            return ch.run_channel(graph, exact, params)
         fetch = min(fetch * 4, INDEX_MAX_FETCH)
 
 
@@ -96,8 +100,8 @@ INDEXED_TTL_SECONDS = 60.0
 
 
 def _indexed_chunks(graph: Graph, prop: str, fresh: bool = False) -> int:
-    """How many chunks the model's index holds: bounds the over-fetch; counted at most once a minute unless the
-    caller is about to stop on it."""
+    """How many chunks there are, at least as many as the model's index holds: bounds the over-fetch; read at most
+    once a minute unless the caller is about to stop on it."""
     now = time.monotonic()
     counts = indexed_counts(graph)
     cached = counts.get(prop)

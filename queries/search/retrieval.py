@@ -111,12 +111,18 @@ def keyword_channel(run: SearchRun, ask: ChannelAsk) -> list[Hit]:
         met = keyword_meeting(graph, run.settings, run.viewer, {**one, "prop": vector_property(slug)}, stores_key(slug))
         if met is not None and met.ids is not None:
             return run_keyword_among(
-                graph, ch.FULLTEXT_AMONG, ch.FULLTEXT_VISIBLE, one, text, limit, met.ids, met.count
+                graph, ch.FULLTEXT_AMONG, ch.fulltext_visible(one), one, text, limit, met.ids, met.count
             )
         return run_keyword(
-            graph, ch.FULLTEXT_IN_PROJECT, ch.FULLTEXT_VISIBLE, one, text, limit, met.count if met is not None else None
+            graph,
+            ch.FULLTEXT_IN_PROJECT,
+            ch.fulltext_visible(one),
+            one,
+            text,
+            limit,
+            met.count if met is not None else None,
         )
-    return run_keyword(graph, ch.FULLTEXT, ch.FULLTEXT_VISIBLE, params, text, limit)
+    return run_keyword(graph, ch.FULLTEXT, ch.fulltext_visible(params), params, text, limit)
 
 
 def _all_dense(run: SearchRun, ask: ChannelAsk, found: _Found, early: EarlyVector | None) -> None:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import itertools
 import re
+from typing import Any
 
 from graph.db import Graph
+from graph.entities import list_visible_entities, list_visible_entities_among
 from graph.members import set_member
 from graph.visibility import CAN_SEE, CAN_SEE_IN_PROJECT, INTIMACY_LEVELS, ROLES, VIEWER_IN_PROJECT
 
@@ -44,7 +46,8 @@ MERGE (t:User {id: $two_roles}) CREATE (t)-[:MEMBER_OF {role: 'reader'}]->(p), (
 """
 
 
-def test_can_see_in_project_admits_exactly_what_can_see_admits(graph: Graph, prefix: str) -> None:
+def _world(graph: Graph, prefix: str) -> dict[str, Any]:
+    """Every combination of intimacy, author and chapter in one project; every kind of viewer."""
     project, elsewhere = f"{prefix}fam", f"{prefix}other"
     users = {role: f"{prefix}{role}" for role in ROLES}
     outsider, no_role, two_roles = f"{prefix}outsider", f"{prefix}norole", f"{prefix}tworoles"
@@ -89,6 +92,21 @@ def test_can_see_in_project_admits_exactly_what_can_see_admits(graph: Graph, pre
     viewers += [
         {"viewer_id": None, "witness_period_id": w} for w in (chapter, sub, sibling, foreign, f"{project}/period/none")
     ]
+    return {
+        "project": project,
+        "users": users,
+        "combos": combos,
+        "viewers": viewers,
+        "chapters": (chapter, sub, sibling, foreign),
+        "odd": (outsider, no_role, two_roles),
+    }
+
+
+def test_can_see_in_project_admits_exactly_what_can_see_admits(graph: Graph, prefix: str) -> None:
+    world = _world(graph, prefix)
+    project, users, combos, viewers = world["project"], world["users"], world["combos"], world["viewers"]
+    chapter, sub, _, foreign = world["chapters"]
+    outsider, no_role, two_roles = world["odd"]
     seen: dict[str, set[str]] = {}
     for viewer in viewers:
         params = {"project_id": project, **viewer}
@@ -108,6 +126,35 @@ def test_can_see_in_project_admits_exactly_what_can_see_admits(graph: Graph, pre
     assert {by_id[i][2] for i in seen[chapter]} == {chapter, sub}
     assert {by_id[i][2] for i in seen[sub]} == {sub}
     assert not seen[foreign] and not seen[f"{project}/period/none"]
+
+
+MENTIONS = """
+UNWIND $rows AS row
+MATCH (e:Entry {id: row.entry})
+MERGE (x:Person {id: row.person}) ON CREATE SET x.project_id = $project_id, x.kind = 'person', x.name = row.person
+CREATE (e)-[:MENTIONS {name: row.name, count: 1}]->(x)
+"""
+
+
+def test_entities_of_one_project_are_named_for_each_viewer_as_over_any_projects(graph: Graph, prefix: str) -> None:
+    """An entity's name is the smallest among the mentions its viewer may see: the one-project listing (the viewer
+    resolved once) names the same entities the same way as the listing over any projects, for every viewer."""
+    world = _world(graph, prefix)
+    project = world["project"]
+    rows = [
+        {"entry": f"{project}/e{n:03d}", "person": f"{project}/person/p{n % 7}", "name": f"Name {n:03d}"}
+        for n in range(len(world["combos"]))
+    ]
+    graph.write(MENTIONS, {"project_id": project, "rows": rows})
+    named = set()
+    for viewer in world["viewers"]:
+        everywhere = list_visible_entities(graph, [project, f"{prefix}other"], viewer)
+        assert [e for e in everywhere if e.project_id == project] == list_visible_entities(graph, [project], viewer)
+        assert list_visible_entities_among(graph, [project], viewer, [rows[0]["person"], rows[3]["person"]]) == [
+            e for e in everywhere if e.id in (rows[0]["person"], rows[3]["person"])
+        ], viewer
+        named.add(tuple(e.name for e in everywhere))
+    assert len(named) > 3, "viewers see the entities named differently, or not at all"
 
 
 def test_statements_with_the_in_project_predicate_resolve_the_viewer_and_never_bind_its_variables() -> None:
@@ -133,9 +180,20 @@ def test_statements_with_the_in_project_predicate_resolve_the_viewer_and_never_b
         "queries.entities.entity_questions.SUPPORT_NEWEST",
         "queries.search.channels.FULLTEXT_IN_PROJECT",
         "queries.search.channels.FULLTEXT_AMONG",
+        "graph.entities.LIST_VISIBLE_ENTITIES_IN_PROJECT",
+        "queries.search.channels.SCOPE_CHUNKS_IN_PROJECT",
+        "queries.search.visible_view.CHUNK_VECTORS",
+        "queries.search.visible_view.VISIBLE_AMONG",
     } <= set(found)
+    # A scope fragment (and its imports) holds the predicate for the statements that start with the prelude: it is
+    # checked through them.
+    fragment = found["queries.search.channels.ENTRY_SCOPE_IN_PROJECT"]
+    found = {name: text for name, text in found.items() if text != fragment}
+    assert fragment in found["queries.search.visible_view.VISIBLE_CHUNKS"]
     for name, text in found.items():
         assert text.count(VIEWER_IN_PROJECT) == 1, name  # the viewer is resolved once, by the one prelude
-        outside = text.replace(VIEWER_IN_PROJECT, "").replace(can_see_in_project("e"), "")
+        outside = text.replace(VIEWER_IN_PROJECT, "")
+        for var in ("e", "dn_e"):
+            outside = outside.replace(can_see_in_project(var), "")
         assert not re.findall(r"\bvis_(?:role|chapter|m|p)\b", outside), name  # the predicate's own names
         assert "$project_id" in outside, name  # entries of one project only: the predicate's equivalence needs it

@@ -29,8 +29,9 @@ from graph.settings import Settings
 from graph.visibility import Viewer, visibility_params
 from inference.embedders import CheckedEmbedder
 from queries.search import channels as ch
-from queries.search import visible_view
+from queries.search import view_build, visible_view
 from queries.search.dense import dense
+from queries.search.fusion import Hit
 from queries.search.query_constraints import SoftConstraints
 from queries.search.structured import structured
 
@@ -208,6 +209,11 @@ def test_the_querys_own_constraints_select_as_cypher_does(
     ]
     before = dict(visible_view.counters)
     sizes = []
+    viewer = Viewer(user_id=users[role])
+    for extra in [{}, *cases]:  # BM25's N, whichever statement counts it for the question
+        base = _params(world, viewer, **extra)
+        counted = [graph.read(c, base)[0]["visible"] for c in (ch.FULLTEXT_VISIBLE, ch.fulltext_visible(base))]
+        assert counted[0] == counted[1], extra
     for extra in cases:
         (exact, exact_chunks), (hits, chunks) = _both(graph, settings, world, role, **extra)
         assert [h.id for h in hits] == [h.id for h in exact], extra
@@ -217,6 +223,48 @@ def test_the_querys_own_constraints_select_as_cypher_does(
     assert visible_view.counters["listings"] == before["listings"] + 1  # one view served every constraint
     assert sizes[-2:] == [0, 0] and all(0 < n < 40 for n in sizes[:3])
     assert sizes[5] > 0 and sizes[6] == 0, "met by a time their text tells lying within the date, not overlapping it"
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_a_question_naming_people_is_ranked_from_their_mentions_as_from_every_entry(
+    graph: Graph, settings: Settings, world: dict[str, Any], role: str
+) -> None:
+    """The Cypher path reaches the entries of a question naming people from those people: the same hits, scores
+    and chunks as the scan of every entry, also when the index path is forced and gives up after its one fetch, the
+    same count of them (BM25's N) and the same structured ranking."""
+    project = world["project"]
+    pep, marta, lola = (f"{project}/person/{n}" for n in ("Pep", "Marta", "Lola"))
+    viewer = Viewer(user_id=world["users"][role])
+    cypher_only = settings.model_copy(update={"dense_matrix_viewers": 0})
+    index_first = cypher_only.model_copy(update={"exact_scan_max_chunks": 0})
+    cases: list[dict[str, Any]] = [
+        {"q_entity_ids": [pep]},
+        {"q_entity_ids": [marta, lola], "q_from": date(2002, 1, 1)},
+        {"q_entity_ids": [lola], "q_from": date(2011, 6, 1), "q_to": date(2011, 7, 31)},
+        {"q_entity_ids": [pep], "q_author_keys": [world["users"]["writer"].lower()]},
+        {"q_entity_ids": [f"{project}/person/Nadie"]},
+    ]
+    found = []
+    for extra in cases:
+        base = _params(world, viewer, **extra)
+        params = {**base, "vector": world["query"], "prop": world["prop"], "model": world["embedder"].model_id}
+        every = ch.run_channel(graph, ch.DENSE_EXACT, {**params, "limit": 50})
+        assert ch.run_channel(graph, ch.DENSE_EXACT_MENTIONED, {**params, "limit": 50}) == every, extra
+        counted = [graph.read(c, base)[0]["visible"] for c in (ch.FULLTEXT_VISIBLE, ch.fulltext_visible(base))]
+        assert counted[0] == counted[1] >= len(every[0]), extra
+        for limit in (50, 3):  # selective, and cut at the limit (then only the total is read)
+            ranked = {**base, "limit": limit, "rank_entity_ids": base["q_entity_ids"]}
+            met = graph.read(ch.STRUCTURED, ranked)[0]
+            hits, total = ch.run_structured(graph, ranked)
+            assert total == met["total"] == min(counted[0], limit + 1), extra
+            assert total > limit or hits == [Hit(h["id"], h["score"]) for h in met["hits"]], extra
+        for chosen in (cypher_only, index_first):
+            hits, chunks = dense(graph, world["embedder"], chosen, viewer, base, world["query"], 50)
+            assert [h.id for h in hits] == [h.id for h in every[0]], extra
+            assert [round(h.score, 6) for h in hits] == [round(h.score, 6) for h in every[0]]
+            assert chunks == every[1]
+        found.append(len(every[0]))
+    assert all(n > 0 for n in found[:2]) and found[-1] == 0
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -377,14 +425,14 @@ def test_a_membership_change_lists_again_only_the_view_of_whose_role_changed(
 def _relisting_held(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
     """Hold every listing at a gate: (the gate, an event set once a listing reached it)."""
     gate, reached = threading.Event(), threading.Event()
-    real = visible_view._build
+    real = view_build.build
 
     def held(*args: Any) -> Any:
         reached.set()
         assert gate.wait(30)
         return real(*args)
 
-    monkeypatch.setattr(visible_view, "_build", held)
+    monkeypatch.setattr(view_build, "build", held)
     return gate, reached
 
 
@@ -403,11 +451,16 @@ def _view_when_ready(graph: Graph, settings: Settings, world: dict[str, Any], vi
 def test_a_large_views_relisting_runs_behind_while_cypher_answers_the_same(
     graph: Graph, settings: Settings, world: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Past `dense_matrix_background_entries` the first search after a visible write does not wait for the listing:
-    Cypher answers it, with the write in, one listing runs behind however many searches ask, then the view serves."""
+    """Past `dense_matrix_background_entries` neither the viewer's first search (a new member's) nor the first after
+    a visible write waits for the listing: Cypher answers it, with the write in, one listing runs behind however many
+    searches ask, then the view serves."""
     behind = settings.model_copy(update={"dense_matrix_background_entries": 0})
     viewer = Viewer(user_id=world["users"]["reader"])
-    _both(graph, behind, world, "reader")  # the first listing has no view to stand in for it: it is waited for
+    start = dict(visible_view.counters)
+    (exact, _), (hits, _) = _both(graph, behind, world, "reader")
+    assert [h.id for h in hits] == [h.id for h in exact]
+    first = _view_when_ready(graph, behind, world, viewer)
+    assert visible_view.counters["listings"] == start["listings"] + 1 and len(first.entry_ids) > 5
     gate, reached = _relisting_held(monkeypatch)
     start = dict(visible_view.counters)
     q = [float(x) for x in world["query"]]
@@ -447,6 +500,7 @@ def test_an_entry_hidden_while_the_view_relists_behind_is_never_served_from_it(
     behind = settings.model_copy(update={"dense_matrix_background_entries": 0})
     viewer = Viewer(user_id=world["users"]["reader"])
     (_, _), (before, _) = _both(graph, behind, world, "reader", limit=5)
+    _view_when_ready(graph, behind, world, viewer)
     top = before[0].id
     gate, reached = _relisting_held(monkeypatch)
     rows = graph.read("MATCH (e:Entry {id: $id}) RETURN e.intimacy AS level, e.author_id AS author", {"id": top})

@@ -1,4 +1,4 @@
-"""A view listed again in part (`visible_view._merge`) is the view a full listing builds (`_build`), over random
+"""A view listed again in part (`view_build.merge`) is the view a full listing builds (`build`), over random
 projects and random changes: entries added, removed (hidden, deleted or out of scope), re-dated, given chunks or
 losing them, mentioning other entities, telling other times. The listing itself is tested against Neo4j in
 tests/search/test_dense_matrix.py; here every vector is already in the pool, so neither function reads the graph."""
@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from queries.search import visible_view
+from queries.search import view_build
 
 DIM = 8
 ENTITIES = [f"x{i}" for i in range(12)]
@@ -36,7 +36,7 @@ def _record(rng: random.Random, entry_id: str, version: int) -> list[Any]:
     ]
 
 
-def _pooled(pool: visible_view._Pool, records: list[list[Any]], rng: np.random.Generator) -> None:
+def _pooled(pool: view_build.Pool, records: list[list[Any]], rng: np.random.Generator) -> None:
     pool.add(
         [
             ((c[0], c[1], int(c[2])), list(rng.standard_normal(DIM)))
@@ -47,7 +47,7 @@ def _pooled(pool: visible_view._Pool, records: list[list[Any]], rng: np.random.G
     )
 
 
-def _same(a: visible_view.View, b: visible_view.View) -> None:
+def _same(a: view_build.View, b: view_build.View) -> None:
     assert a.entry_ids == b.entry_ids and a.author_keys == b.author_keys and a.told == b.told
     assert np.array_equal(a.start, b.start, equal_nan=True) and np.array_equal(a.end, b.end, equal_nan=True)
     assert {x: (i.tolist(), c.tolist()) for x, (i, c) in a.mentioned_by.items()} == {
@@ -63,10 +63,10 @@ def test_a_view_merged_in_part_is_the_view_built_in_full(seed: int) -> None:
     rng, vectors = random.Random(seed), np.random.default_rng(seed)
     ids = sorted({f"e{rng.randrange(10_000):05d}" for _ in range(rng.randrange(0, 60))})
     records = {i: _record(rng, i, 0) for i in ids}
-    pool = visible_view._Pool(DIM)
+    pool = view_build.Pool(DIM)
     listed = [records[i] for i in sorted(records)]
     _pooled(pool, listed, vectors)
-    view = visible_view._build(_scope(pool, "scope"), _under("e0"), listed)
+    view = view_build.build(_scope(pool, "scope"), _under("e0"), listed)
     assert view is not None
     for step in range(1, 6):
         changed: set[str] = set()
@@ -81,23 +81,23 @@ def test_a_view_merged_in_part_is_the_view_built_in_full(seed: int) -> None:
                 records.pop(entry, None)  # hidden from the viewer now, deleted, or out of scope
         again = [records[i] for i in sorted(changed) if i in records]
         _pooled(pool, again, vectors)
-        merged = visible_view._merge(_scope(pool, "scope"), _under(f"e{step}"), view, changed, again)
-        full = visible_view._build(_scope(pool, "other"), _under(f"e{step}"), [records[i] for i in sorted(records)])
+        merged = view_build.merge(_scope(pool, "scope"), _under(f"e{step}"), view, changed, again)
+        full = view_build.build(_scope(pool, "other"), _under(f"e{step}"), [records[i] for i in sorted(records)])
         assert merged is not None and full is not None
         _same(merged, full)
         view = merged
 
 
-def _scope(pool: visible_view._Pool, key: str) -> visible_view._Scope:
+def _scope(pool: view_build.Pool, key: str) -> view_build.Scope:
     """A scope whose vectors are all in `pool` already: nothing is read (no graph)."""
-    return visible_view._Scope(None, pool, {}, "k", key, "viewer")  # type: ignore[arg-type]
+    return view_build.Scope(None, pool, {}, "k", key, "viewer")  # type: ignore[arg-type]
 
 
-def _under(epoch: str) -> visible_view._Under:
-    return visible_view._Under([], epoch)
+def _under(epoch: str) -> view_build.Under:
+    return view_build.Under([], epoch)
 
 
-def _by_id(view: visible_view.View) -> dict[str, Any]:
+def _by_id(view: view_build.View) -> dict[str, Any]:
     """What the view says of each entry, whatever order it holds them in."""
     chunks: dict[str, list[tuple[str, list[float]]]] = {}
     ends = np.append(view.starts[1:], len(view.rows))
@@ -129,17 +129,17 @@ def test_an_entry_whose_id_neo4j_orders_otherwise_than_python_still_leaves_the_v
     ordered = sorted(ids, key=lambda x: x.encode("utf-16-be"))
     assert ordered != sorted(ids)
     records = {i: _record(rng, i, 0) for i in ids}
-    pool = visible_view._Pool(DIM)
+    pool = view_build.Pool(DIM)
     _pooled(pool, list(records.values()), vectors)
-    view = visible_view._build(_scope(pool, "scope"), _under("e0"), [records[i] for i in ordered])
+    view = view_build.build(_scope(pool, "scope"), _under("e0"), [records[i] for i in ordered])
     assert view is not None
     del records["a\U0001f600"]
     records["c\U0001f33b"] = _record(rng, "c\U0001f33b", 1)
     _pooled(pool, [records["c\U0001f33b"]], vectors)
-    merged = visible_view._merge(
+    merged = view_build.merge(
         _scope(pool, "scope"), _under("e1"), view, {"a\U0001f600", "c\U0001f33b"}, [records["c\U0001f33b"]]
     )
-    full = visible_view._build(
+    full = view_build.build(
         _scope(pool, "other"), _under("e1"), [records[i] for i in sorted(records, key=lambda x: x.encode("utf-16-be"))]
     )
     assert merged is not None and full is not None

@@ -1,0 +1,45 @@
+// graph.entities.LIST_VISIBLE_ENTITIES_IN_PROJECT
+WITH COLLECT { MATCH (:User {id: $viewer_id})-[vis_m:MEMBER_OF]->(:Project {id: $project_id})
+               RETURN coalesce(vis_m.role, '') } AS vis_roles,
+     COLLECT { MATCH (vis_p:Period)-[:PART_OF*0..5]->(:Period {id: $witness_period_id}) RETURN vis_p } AS vis_periods
+
+MATCH (n:Person|Place|Thing) WHERE n.project_id = $project_id
+WITH n, vis_roles, vis_periods
+WITH n, coalesce(
+  COLLECT { MATCH (d:Declaration)-[:DECLARES]->(n) WHERE (
+  ($viewer_id IS NOT NULL AND EXISTS {
+     MATCH (:User {id: $viewer_id})-[vis_membership:MEMBER_OF]->(:Project {id: d.project_id})
+     WHERE d.intimacy IN ['circle', 'public']
+        OR (d.intimacy = 'private' AND d.author_id = $viewer_id)
+        OR (d.intimacy = 'intimate' AND (d.author_id = $viewer_id
+                                            OR vis_membership.role IN ['owner', 'coauthor']))
+  })
+  OR ($witness_period_id IS NOT NULL AND d.intimacy = 'public'
+      AND EXISTS { MATCH (:Period {id: $witness_period_id, project_id: d.project_id}) })
+)
+            WITH d ORDER BY d.created_at, d.id RETURN d.name }[0],
+  COLLECT { MATCH (dn_e:Entry)-[dn_m:MENTIONS]->(n) WHERE (dn_e.project_id = $project_id AND (
+  ($viewer_id IS NOT NULL AND size(vis_roles) > 0 AND (
+     dn_e.intimacy IN ['circle', 'public']
+     OR (dn_e.intimacy = 'private' AND dn_e.author_id = $viewer_id)
+     OR (dn_e.intimacy = 'intimate' AND (dn_e.author_id = $viewer_id
+                                         OR any(vis_role IN vis_roles WHERE vis_role IN ['owner', 'coauthor'])))))
+  OR ($witness_period_id IS NOT NULL AND dn_e.intimacy IN ['circle', 'public']
+      AND any(vis_chapter IN vis_periods WHERE EXISTS { MATCH (dn_e)-[:IN_PERIOD]->(vis_chapter) }))
+)) AND ($witness_period_id IS NULL OR dn_m.witness_hidden IS NULL)
+            RETURN dn_m.name AS dn_name ORDER BY dn_name LIMIT 1 }[0]) AS name
+WHERE name IS NOT NULL
+RETURN n.id AS id, n.project_id AS project_id, n.kind AS kind, name,
+       COLLECT { MATCH (d:Declaration)-[:DECLARES]->(n) WHERE (
+  ($viewer_id IS NOT NULL AND EXISTS {
+     MATCH (:User {id: $viewer_id})-[vis_membership:MEMBER_OF]->(:Project {id: d.project_id})
+     WHERE d.intimacy IN ['circle', 'public']
+        OR (d.intimacy = 'private' AND d.author_id = $viewer_id)
+        OR (d.intimacy = 'intimate' AND (d.author_id = $viewer_id
+                                            OR vis_membership.role IN ['owner', 'coauthor']))
+  })
+  OR ($witness_period_id IS NOT NULL AND d.intimacy = 'public'
+      AND EXISTS { MATCH (:Period {id: $witness_period_id, project_id: d.project_id}) })
+)
+                 WITH d ORDER BY d.created_at, d.id UNWIND d.aliases AS a RETURN a } AS aliases
+ORDER BY n.id
