@@ -66,7 +66,8 @@ def run_size(size: int, clients: list[int], calls: int, keep: bool, log: Path) -
                 steps.append(step)
                 print(
                     f"[{size}] {n} clients: {step['qps']} searches/s ({step['vs_one_client']}x), "
-                    f"p50 {step['p50_ms']} p95 {step['p95_ms']} p99 {step['p99_ms']} ms, errors {step['errors']}",
+                    f"p50 {step['p50_ms']} p95 {step['p95_ms']} p99 {step['p99_ms']} ms, errors {step['errors']}, "
+                    f"client CPU {step['client_cpu_ms_per_call']} ms a call",
                     file=sys.stderr,
                     flush=True,
                 )

@@ -43,6 +43,7 @@ class Latencies:
     unfinished: int = 0  # still unanswered when the phase's grace ran out (cancelled, counted apart)
     seconds: float = 0.0
     statuses: dict[str, int] = field(default_factory=dict)
+    client_cpu_s: float = 0.0  # CPU the load generator's process spent during the phase
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -55,6 +56,7 @@ class Latencies:
             "server_p50_ms": percentile(self.server_ms, 50),
             "server_stages_p50_ms": {k: percentile(v, 50) for k, v in sorted(self.stages.items())},
             "qps": round(len(self.ms) / self.seconds, 2) if self.seconds else None,
+            "client_cpu_ms_per_call": round(1000 * self.client_cpu_s / len(self.ms), 2) if self.ms else None,
         }
 
 
@@ -107,7 +109,8 @@ def load(
 ) -> Latencies:
     """`clients` concurrent clients posting `bodies` in turn until `seconds` pass (or each made `max_calls`); calls
     still in flight `grace` seconds after that (default: as long again, at least 10 s) are cancelled and counted as
-    unfinished, so a phase is bounded in time even when the service stalls."""
+    unfinished, so a phase is bounded in time even when the service stalls. The CPU this process spent (the load
+    generator's share of a machine it may share with the service) is kept in `client_cpu_s`."""
     grace = max(10.0, seconds) if grace is None else grace
 
     async def run() -> Latencies:
@@ -116,7 +119,7 @@ def load(
         async with httpx.AsyncClient(
             base_url=url, headers={"Authorization": f"Bearer {token}"}, limits=limits, timeout=httpx.Timeout(60.0)
         ) as http:
-            t0 = time.monotonic()
+            cpu, t0 = time.process_time(), time.monotonic()
             deadline = t0 + seconds
             step = max(1, len(bodies) // clients)
             tasks = [
@@ -129,6 +132,7 @@ def load(
             out.unfinished = len(pending)
             await asyncio.gather(*pending, return_exceptions=True)
             out.seconds = time.monotonic() - t0
+            out.client_cpu_s = time.process_time() - cpu
         return out
 
     return asyncio.run(run())

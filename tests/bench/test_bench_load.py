@@ -23,6 +23,7 @@ def test_the_load_test_runs_each_step_and_cleans_up(tmp_path: Path, graph: Graph
     for step in size["steps"]:
         assert step["n"] == 6 and step["errors"] == 0 and step["unfinished"] == 0, step
         assert step["qps"] > 0 and 0 < step["p50_ms"] <= step["p95_ms"] <= step["p99_ms"]
+        assert step["client_cpu_ms_per_call"] > 0  # the load generator's own share of the machine
     assert size["steps"][0]["vs_one_client"] == 1.0
     assert size["steps"][1]["vs_one_client"] == round(size["steps"][1]["qps"] / size["steps"][0]["qps"], 2)
     assert png.stat().st_size > 1000
