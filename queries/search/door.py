@@ -23,7 +23,7 @@ from graph.visibility import Viewer, levels_up_to, visibility_params
 from inference.embedders import CheckedEmbedder
 from queries.entities.entity_questions import answer_question
 from queries.search import channels as ch
-from queries.search import lexicons, ranker, result_cache
+from queries.search import lexicons, ranker, result_cache, visible_view
 from queries.search.diversify import diversify, word_set
 from queries.search.early_vector import start as start_early_vector
 from queries.search.fusion import Fused, Hit, channel_weights, rrf
@@ -63,6 +63,7 @@ def resolve_projects(graph: Graph, viewer: Viewer, scope: Scope) -> list[str]:
 
 
 @generations.reading_once
+@visible_view.after_the_search
 def hybrid_search(
     graph: Graph,
     embedder: CheckedEmbedder,

@@ -38,8 +38,11 @@ import json
 import logging
 import threading
 import time
+from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import replace
-from typing import Any
+from functools import wraps
+from typing import Any, ParamSpec, TypeVar
 
 from graph import generations
 from graph.db import Graph
@@ -50,7 +53,20 @@ from queries.search import scope_counts, view_build
 from queries.search.channels import ENTRY_SCOPE_IN_PROJECT, one_project, scope_chunks
 from queries.search.view_build import CHUNK_VECTORS, Pool, Scope, Under, View, counters, listed_under
 
-__all__ = ["CHUNK_VECTORS", "VISIBLE_AMONG", "VISIBLE_CHUNKS", "View", "clear", "counters", "usable", "view_for"]
+P = ParamSpec("P")
+R = TypeVar("R")
+
+__all__ = [
+    "CHUNK_VECTORS",
+    "VISIBLE_AMONG",
+    "VISIBLE_CHUNKS",
+    "View",
+    "after_the_search",
+    "clear",
+    "counters",
+    "usable",
+    "view_for",
+]
 
 # Every visible entry of the scope, in id order, with its chunks that have this model's vector (none yet: an empty
 # list) and what the query's own constraints test: its dates as day numbers, its author as `toLower` folds it, and
@@ -174,16 +190,44 @@ def _visible_entries(where: Scope) -> int:
 
 
 def _behind(where: Scope) -> None:
-    """Start listing the view in full on a thread of its own (the caller holds the pool's lock), unless one is
-    already at it: the search asking takes the Cypher path."""
+    """List the view in full on a thread of its own (the caller holds the pool's lock), unless one is already at it:
+    the search asking takes the Cypher path. Inside a search (`after_the_search`) the thread starts when that search
+    has answered, so the listing does not compete with it for the cores."""
     if where.scope_key not in where.pool.relisting:
         where.pool.relisting.add(where.scope_key)
-        threading.Thread(
+        thread = threading.Thread(
             target=_relist_behind,
             daemon=True,
             name="memora-view-relist",
             args=(replace(where, params=dict(where.params)),),
-        ).start()
+        )
+        waiting = _waiting.get()
+        if waiting is None:
+            thread.start()
+        else:
+            waiting.append(thread)
+
+
+# The listings a search asked for, started when it returns (`after_the_search`).
+_waiting: ContextVar[list[threading.Thread] | None] = ContextVar("memora_view_listings", default=None)
+
+
+def after_the_search(fn: Callable[P, R]) -> Callable[P, R]:
+    """The listings behind the searches that `fn` asks for start when it returns (or raises): at 100,000 entries one
+    starting inside the newcomer's first search doubled it (docs/BENCHMARKS.md, "During a membership change")."""
+
+    @wraps(fn)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        token = _waiting.set([])
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            waiting = _waiting.get() or []
+            _waiting.reset(token)
+            for thread in waiting:
+                thread.start()
+
+    return run
 
 
 def _list(where: Scope, under: Under, base: View | None = None, changed: set[str] | None = None) -> View | None:

@@ -29,10 +29,11 @@ from graph.settings import Settings
 from graph.visibility import Viewer, visibility_params
 from inference.embedders import CheckedEmbedder
 from queries.search import channels as ch
-from queries.search import view_build, visible_view
+from queries.search import door, view_build, visible_view
 from queries.search.dense import dense
 from queries.search.fusion import Hit
 from queries.search.query_constraints import SoftConstraints
+from queries.search.request import Scope, SearchOptions
 from queries.search.structured import structured
 
 WRITE = """
@@ -490,6 +491,36 @@ def test_a_large_views_relisting_runs_behind_while_cypher_answers_the_same(
     (exact, _), (hits, _) = _both(graph, behind, world, "reader")
     assert [h.id for h in hits] == [h.id for h in exact]
     assert visible_view.counters["listings"] == start["listings"] + 1  # and the view answers again
+
+
+def test_a_listing_a_search_asks_for_starts_once_that_search_has_answered(
+    graph: Graph, settings: Settings, world: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Through the search door the listing behind a newcomer's first search does not compete with it: it starts
+    when that search has its results."""
+    behind = settings.model_copy(update={"dense_matrix_background_entries": 0, "search_cache_size": 0})
+    viewer = Viewer(user_id=world["users"]["reader"])
+    answered = threading.Event()
+    started: list[bool] = []
+    real_materialise, real_relist = door._materialise, visible_view._relist_behind
+
+    def materialise(*args: Any, **kwargs: Any) -> Any:
+        out = real_materialise(*args, **kwargs)
+        answered.set()
+        return out
+
+    def relist(where: Any) -> None:
+        started.append(answered.is_set())
+        real_relist(where)
+
+    monkeypatch.setattr(door, "_materialise", materialise)
+    monkeypatch.setattr(visible_view, "_relist_behind", relist)
+    found = door.hybrid_search(
+        graph, world["embedder"], behind, viewer, "vector only", Scope(project_id=world["project"]), SearchOptions(k=5)
+    )
+    assert found.results
+    view = _view_when_ready(graph, behind, world, viewer)
+    assert started == [True] and len(view.entry_ids) > 5
 
 
 def test_an_entry_hidden_while_the_view_relists_behind_is_never_served_from_it(
