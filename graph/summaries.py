@@ -27,11 +27,11 @@ from graph.visibility import CAN_SEE, Viewer, can_see, mention_seen
 EXTRACTIVE = "extractive"
 """The producer of a summary built without a model."""
 
-FORM = 5
-"""The form summaries are built in (5: a list of events citing their entries, with each line's rank and date, so a
+FORM = 6
+"""The form summaries are built in (6: a list of events citing their entries, with each line's rank and date, so a
 reader short of room keeps the most telling lines; the lines are pieces of sentences cut at their clause breaks,
 chosen for acts narrated by who lived them, dated and ordered by when they happened, with the day they were told
-where that is apart). A variant stored in another form is built again when asked for
+where that is apart, said in the entry's language). A variant stored in another form is built again when asked for
 or refreshed, as a stale one is, so an upgrade never serves the old form."""
 
 AUDIENCE_BASES = ("circle", "inner")

@@ -27,6 +27,7 @@ from graph.summaries import EXTRACTIVE
 from graph.textnorm import fold, words
 from inference.providers.llm import ChatClient, ChatMessage, LLMError
 from ingest.event_times import line_date
+from ingest.language import detect_language
 from ingest.telling import (
     ANNOTATION,
     DATE_WORDS,
@@ -71,6 +72,7 @@ class Event:
     entry_id: str | None
     position: tuple[int, int] = (0, 0)  # its entry's place in the scope, its sentence's in the entry
     told_on: str | None = None  # the day it was told, when apart from `date`: rendered, not counted, like the date
+    language: str | None = None  # its entry's ("es", "en", "fr"), when it says when it was told: the note's words
 
 
 @dataclass(frozen=True)
@@ -238,19 +240,26 @@ def ranked(entries: list[dict[str, Any]], max_words: int, hemisphere: str = "nor
             entries[s.entry].get("id"),
             (s.entry, s.pos),
             s.told_on,
+            detect_language(str(entries[s.entry].get("text") or ""), "en") if s.told_on else None,
         )
         for s in chosen
     ]
 
 
+# The note on a line told apart from when it happened, in its entry's language.
+TOLD_ON = {"es": "contado el", "en": "told on", "fr": "raconté le"}
+
+
 def render(found: list[Event]) -> str:
     """One line per event, each date once before its events: "2023-05-08: Caroline: I went to a support group.", and
-    when it was told if apart: "2008: En 2008 la abuela vivía en Berlín (told on 2020-05-04)."."""
+    when it was told if apart, in its entry's language: "2008: En 2008 la abuela vivía en Berlín (contado el
+    2020-05-04)."."""
     lines: list[str] = []
     last_date: str | None = None
     for event in found:
         head = f"{event.who}: " if event.who else ""
-        said = f"{event.text[:-1]} (told on {event.told_on}){event.text[-1]}" if event.told_on else event.text
+        note = TOLD_ON.get(event.language or "en", TOLD_ON["en"])
+        said = f"{event.text[:-1]} ({note} {event.told_on}){event.text[-1]}" if event.told_on else event.text
         if event.date and event.date != last_date:
             lines.append(f"{event.date}: {head}{said}")
             last_date = event.date

@@ -277,9 +277,9 @@ def test_lines_are_dated_and_ordered_by_when_they_happened_and_say_when_they_wer
     ]
     north = extractive_summary(entries, 200)
     assert north.text.splitlines() == [
-        "2008: En 2008 la abuela Rosa vivía en Berlín con su hermana Carmen (told on 2020-05-04).",
+        "2008: En 2008 la abuela Rosa vivía en Berlín con su hermana Carmen (contado el 2020-05-04).",
         "2019-03-02: Fuimos a Cádiz a ver el carnaval con Pep y sus primos.",
-        "2020: El verano pasado nadamos en el río con los perros de Marta (told on 2021-03-10).",
+        "2020: El verano pasado nadamos en el río con los perros de Marta (contado el 2021-03-10).",
         "2020-05-10: Ayer compramos un piano viejo en Lyon para la casa nueva.",
     ], "a day apart is within a period's grain: the writing date, no note"
     assert north.cites == ("p/e0", "p/e1", "p/e3", "p/e2") and north.dates == (
@@ -292,3 +292,21 @@ def test_lines_are_dated_and_ordered_by_when_they_happened_and_say_when_they_wer
     assert "2021-03-10: El verano pasado nadamos en el río con los perros de Marta." in south.text.splitlines(), (
         "a southern summer ended days before: it spans two years, so the line keeps its writing date"
     )
+
+
+def test_when_a_line_was_told_is_said_in_its_entrys_language() -> None:
+    told = [
+        ("2020-05-04", "In 2008 my grandmother Rosa lived in Berlin with her sister and we visited them."),
+        ("2021-06-01", "En 2009 nous habitions à Lyon avec ma tante Odile et son chien."),
+        ("2022-02-02", "En 2010 mi abuelo Pep arregló el tejado de la casa del pueblo."),
+    ]
+    entries = [
+        {"id": f"p/e{n}", "text": text, "occurred_on": day, "author_id": "ana", "persons": [], "places": []}
+        for n, (day, text) in enumerate(told)
+    ]
+    lines = extractive_summary(entries, 200).text.splitlines()
+    assert lines == [
+        "2008: In 2008 my grandmother Rosa lived in Berlin with her sister and we visited them (told on 2020-05-04).",
+        "2009: En 2009 nous habitions à Lyon avec ma tante Odile et son chien (raconté le 2021-06-01).",
+        "2010: En 2010 mi abuelo Pep arregló el tejado de la casa del pueblo (contado el 2022-02-02).",
+    ]
