@@ -226,18 +226,30 @@ def reading_once(fn: Callable[P, R]) -> Callable[P, R]:
 
 
 def changed_since(
-    graph: Graph, user_id: str, before: dict[str, Any], now: dict[str, Any], field: str, limit: int
+    graph: Graph,
+    user_id: str,
+    before: dict[str, Any],
+    now: dict[str, Any],
+    field: str,
+    limit: int,
+    across_roles: bool = False,
 ) -> set[str] | None:
     """What the steps between two reads of a viewer's generations of one project (`read` rows) name in `field`
     (`entry_ids` or `entity_ids`), read only for the generations this viewer depends on, so what they name is what
     the viewer may have seen or may see now; None when everything must be listed again: their role changed, a step
-    did not say, is no longer kept, or more than `limit` are named."""
-    if any(before.get(k) != now.get(k) for k in ("role", "project_id", "incarnation")):
+    did not say, is no longer kept, or more than `limit` are named.
+
+    `across_roles`: their role may have changed (a member both times). Then the intimate generation counts only when
+    both roles read it: an entry seen through it under one role only is one the role change itself let in or out,
+    which the caller finds by listing what the viewer may see now; every other entry they may see under both roles
+    changes under a generation both roles read."""
+    keys = ("project_id", "incarnation") if across_roles else ("role", "project_id", "incarnation")
+    if any(before.get(k) != now.get(k) for k in keys) or before.get("role") is None or now.get("role") is None:
         return None
     changed: set[str] = set()
     for column, key in (("generation", ALL), ("inner", INNER), ("own", own_key(user_id))):
         a, b = before.get(column), now.get(column)
-        if a == b:
+        if a == b or (across_roles and column == "inner" and (a is None or b is None)):
             continue
         if a is None or b is None or int(b) < int(a):
             return None

@@ -12,7 +12,7 @@ project, model):
   theirs. The next search then lists again only the entries that the generation steps since the view's listing
   name (`VISIBLE_AMONG`, the predicate again; an entry hidden or deleted since leaves) and splices them in
   (queries/search/view_build.py); a step that does not say, one no longer kept, a role change or the backstop lists
-  in full;
+  in full (a large view after a role change: from the old one, by the ids it may see now, `_relist_behind`);
 - a *pool*: the unit vectors of the chunks that viewer's views named, keyed by chunk id and a stamp of the vector
   (the chunk's text hash and how many times a vector was stored on it), so a new listing only fetches the vectors
   it has not got (`CHUNK_VECTORS`, the predicate again). A pool is its viewer's alone: what it holds, when it is
@@ -99,6 +99,14 @@ VISIBLE_AMONG = f"""{VIEWER_IN_PROJECT}
 UNWIND $among AS among_id
 MATCH (e:Entry {{id: among_id}}) WHERE {ENTRY_SCOPE_IN_PROJECT}{_LISTED}"""
 
+# The ids alone, in records of LISTED_BLOCK: what a viewer may see after their role changed.
+VISIBLE_IDS = f"""{VIEWER_IN_PROJECT}
+MATCH (e:Entry) WHERE {ENTRY_SCOPE_IN_PROJECT}
+WITH collect(e.id) AS listed
+UNWIND range(0, size(listed) - 1, $block) AS at
+RETURN listed[at..at + $block] AS ids ORDER BY at
+"""
+
 # What ENTRY_SCOPE reads: a view is listed once per distinct set of them (the query's own constraints are not).
 SCOPE_KEYS = (
     "project_ids",
@@ -161,7 +169,7 @@ def view_for(
         view = pool.views.get(scope_key)
         if view is None:
             if _visible_entries(where) > settings.dense_matrix_background_entries:
-                _behind(where)
+                _behind(where, None)
                 return None
             return _list(where, under)
         expired = time.monotonic() - view.listed_at > settings.dense_matrix_seconds  # the backstop: list in full
@@ -176,7 +184,7 @@ def view_for(
         if changed is not None:
             return _list(where, under, view, changed)
         if len(view.entry_ids) > settings.dense_matrix_background_entries:
-            _behind(where)
+            _behind(where, None if expired or view.generations[0].get("role") == gens[0].get("role") else view)
             return None
         return _list(where, under)
     finally:
@@ -189,17 +197,18 @@ def _visible_entries(where: Scope) -> int:
     return scope_counts.count(where.graph, scope_chunks(where.params), where.params, "visible")
 
 
-def _behind(where: Scope) -> None:
-    """List the view in full on a thread of its own (the caller holds the pool's lock), unless one is already at it:
-    the search asking takes the Cypher path. Inside a search (`after_the_search`) the thread starts when that search
-    has answered, so the listing does not compete with it for the cores."""
+def _behind(where: Scope, before_role_change: View | None) -> None:
+    """List the view on a thread of its own (the caller holds the pool's lock), unless one is already at it: the
+    search asking takes the Cypher path. In full, or from the view listed under the viewer's previous role
+    (`_relist_behind`). Inside a search (`after_the_search`) the thread starts when that search has answered, so the
+    listing does not compete with it for the cores."""
     if where.scope_key not in where.pool.relisting:
         where.pool.relisting.add(where.scope_key)
         thread = threading.Thread(
             target=_relist_behind,
             daemon=True,
             name="memora-view-relist",
-            args=(replace(where, params=dict(where.params)),),
+            args=(replace(where, params=dict(where.params)), before_role_change),
         )
         waiting = _waiting.get()
         if waiting is None:
@@ -254,15 +263,35 @@ def _list(where: Scope, under: Under, base: View | None = None, changed: set[str
     return view
 
 
-def _relist_behind(where: Scope) -> None:
-    """List a large view again in full off the request path: its searches take the Cypher path until it is done
-    (~3.6 s at 100,000 entries, which every search of the viewer would wait for). The stale view is never
-    served."""
+def _relist_behind(where: Scope, before_role_change: View | None = None) -> None:
+    """List a large view again off the request path: its searches take the Cypher path until it is done (~3.6 s in
+    full at 100,000 entries, which every search of the viewer would wait for). The stale view is never served.
+
+    After a role change most of the view stays: the ids the viewer may see now are listed, and only the entries the
+    change let in, those it took out and those the steps of the generations both roles read name are listed again
+    into the old view (`VISIBLE_AMONG`, the predicate under the new role), which is the view a full listing makes
+    (tests/search/test_dense_matrix.py)."""
     with where.pool.lock:
         try:
             gens = generations.read(where.graph, where.params["project_ids"], where.user_id, fresh=True)
-            if gens and gens[0].get("role") is not None:
-                _list(where, listed_under(gens))
+            if not gens or gens[0].get("role") is None:
+                return
+            under = listed_under(gens)
+            base = before_role_change
+            named = (
+                None
+                if base is None
+                else generations.changed_since(
+                    where.graph, where.user_id, base.generations[0], gens[0], "entry_ids", AMONG_MAX, True
+                )
+            )
+            if base is None or named is None:
+                _list(where, under)
+                return
+            found = where.graph.read(VISIBLE_IDS, {**where.params, "block": LISTED_BLOCK})
+            now = {x for r in found for x in r["ids"]}
+            kept = set(base.entry_ids)
+            _list(where, under, base, (now - kept) | (kept - now) | (named & now))
         except Exception:
             log.exception("listing a kept view again in the background failed; the next search tries again")
         finally:

@@ -389,6 +389,61 @@ def test_a_role_change_takes_effect_on_the_next_search(graph: Graph, settings: S
     assert gone == [] and exact == []
 
 
+def _same_view(a: Any, b: Any) -> None:
+    assert a.entry_ids == b.entry_ids and a.author_keys == b.author_keys and a.told == b.told
+    assert np.array_equal(a.start, b.start, equal_nan=True) and np.array_equal(a.end, b.end, equal_nan=True)
+    assert {x: (i.tolist(), c.tolist()) for x, (i, c) in a.mentioned_by.items()} == {
+        x: (i.tolist(), c.tolist()) for x, (i, c) in b.mentioned_by.items()
+    }
+    assert a.embedded_ids == b.embedded_ids and a.chunk_ids == b.chunk_ids and a.stamps == b.stamps
+    assert np.array_equal(a.matrix[a.rows], b.matrix[b.rows])
+
+
+def test_after_a_role_change_a_large_view_is_spliced_behind_into_the_view_a_full_listing_makes(
+    graph: Graph, settings: Settings, world: dict[str, Any]
+) -> None:
+    """Promoted reader to coauthor, then owner, then back to reader, with writes between (another author's intimate
+    entry re-dated: under the intimate generation only, which a coauthor and an owner both read): each time the view
+    listed behind from the previous role's view, by the ids the viewer may see now, is the one a full listing makes,
+    and no full listing ran."""
+    behind = settings.model_copy(update={"dense_matrix_background_entries": 0})
+    waited = settings.model_copy(update={"dense_matrix_background_entries": 10**9})
+    project, users = world["project"], world["users"]
+    member = users["reader"]
+    viewer = Viewer(user_id=member)
+    params = {**_params(world, viewer), "prop": world["prop"]}
+    key = stores_key(world["embedder"].slug)
+    _view_when_ready(graph, behind, world, viewer)
+    q = [float(x) for x in world["query"]]
+    for n, (role, level, author) in enumerate(
+        [("coauthor", "circle", "owner"), ("owner", "intimate", "coauthor"), ("reader", "intimate", "owner")]
+    ):
+        entry = f"{project}/spliced{n}"
+        row = {"id": entry, "project": project, "intimacy": level, "author": users[author], "vectors": [q]}
+        model = world["embedder"].model_id
+        graph.write(WRITE, {"rows": [{**row, "mentions": ["Pep"]}], "prop": world["prop"], "model": model})
+        moved = "MATCH (e:Entry {id: $id}) SET e.occurred_start = date($day), e.occurred_end = date($day)"
+        graph.write(moved, {"id": f"{project}/e01", "day": f"199{n}-01-01"})  # intimate, by the coauthor
+        generations.bump_levels(
+            graph,
+            [
+                {"project_id": project, "intimacy": lvl, "author_id": users[who], "entry_id": i, "entity_ids": []}
+                for i, lvl, who in ((entry, level, author), (f"{project}/e01", "intimate", "coauthor"))
+            ],
+        )
+        set_member(graph, project, member, role)
+        before = dict(visible_view.counters)
+        assert visible_view.view_for(graph, behind, viewer, params, key, DIM) is None  # Cypher meanwhile
+        spliced = _view_when_ready(graph, behind, world, viewer)
+        assert visible_view.counters["listings"] == before["listings"], role
+        assert visible_view.counters["listings_in_part"] == before["listings_in_part"] + 1, role
+        visible_view.clear(graph)
+        full = visible_view.view_for(graph, waited, viewer, params, key, DIM)
+        assert full is not None
+        _same_view(spliced, full)
+        assert (entry in full.entry_ids) == (level != "intimate" or role != "reader"), role
+
+
 def test_a_membership_change_lists_again_only_the_view_of_whose_role_changed(
     graph: Graph, settings: Settings, world: dict[str, Any]
 ) -> None:
@@ -509,9 +564,9 @@ def test_a_listing_a_search_asks_for_starts_once_that_search_has_answered(
         answered.set()
         return out
 
-    def relist(where: Any) -> None:
+    def relist(where: Any, *before: Any) -> None:
         started.append(answered.is_set())
-        real_relist(where)
+        real_relist(where, *before)
 
     monkeypatch.setattr(door, "_materialise", materialise)
     monkeypatch.setattr(visible_view, "_relist_behind", relist)
