@@ -35,6 +35,7 @@ from queries.search.fusion import Hit
 from queries.search.query_constraints import SoftConstraints
 from queries.search.request import Scope, SearchOptions
 from queries.search.structured import structured
+from tests.search.view_equality import assert_same_view
 
 WRITE = """
 UNWIND $rows AS row
@@ -389,16 +390,6 @@ def test_a_role_change_takes_effect_on_the_next_search(graph: Graph, settings: S
     assert gone == [] and exact == []
 
 
-def _same_view(a: Any, b: Any) -> None:
-    assert a.entry_ids == b.entry_ids and a.author_keys == b.author_keys and a.told == b.told
-    assert np.array_equal(a.start, b.start, equal_nan=True) and np.array_equal(a.end, b.end, equal_nan=True)
-    assert {x: (i.tolist(), c.tolist()) for x, (i, c) in a.mentioned_by.items()} == {
-        x: (i.tolist(), c.tolist()) for x, (i, c) in b.mentioned_by.items()
-    }
-    assert a.embedded_ids == b.embedded_ids and a.chunk_ids == b.chunk_ids and a.stamps == b.stamps
-    assert np.array_equal(a.matrix[a.rows], b.matrix[b.rows])
-
-
 def test_after_a_role_change_a_large_view_is_spliced_behind_into_the_view_a_full_listing_makes(
     graph: Graph, settings: Settings, world: dict[str, Any]
 ) -> None:
@@ -440,7 +431,7 @@ def test_after_a_role_change_a_large_view_is_spliced_behind_into_the_view_a_full
         visible_view.clear(graph)
         full = visible_view.view_for(graph, waited, viewer, params, key, DIM)
         assert full is not None
-        _same_view(spliced, full)
+        assert_same_view(spliced, full)
         assert (entry in full.entry_ids) == (level != "intimate" or role != "reader"), role
 
 
@@ -615,16 +606,6 @@ def test_an_entry_hidden_while_the_view_relists_behind_is_never_served_from_it(
     assert top not in _view_when_ready(graph, behind, world, viewer).entry_ids
 
 
-def _same(a: visible_view.View, b: visible_view.View) -> None:
-    assert a.entry_ids == b.entry_ids and a.author_keys == b.author_keys
-    assert np.array_equal(a.start, b.start, equal_nan=True) and np.array_equal(a.end, b.end, equal_nan=True)
-    assert {x: (m.tolist(), c.tolist()) for x, (m, c) in a.mentioned_by.items()} == {
-        x: (m.tolist(), c.tolist()) for x, (m, c) in b.mentioned_by.items()
-    }
-    assert a.embedded_ids == b.embedded_ids and a.chunk_ids == b.chunk_ids and a.starts.tolist() == b.starts.tolist()
-    assert np.allclose(a.matrix[a.rows], b.matrix[b.rows])
-
-
 @pytest.mark.parametrize("role", ROLES)
 def test_after_pipeline_writes_a_view_lists_only_the_changed_entries_and_equals_a_full_listing(
     graph: Graph, settings: Settings, world: dict[str, Any], role: str
@@ -682,7 +663,7 @@ def test_after_pipeline_writes_a_view_lists_only_the_changed_entries_and_equals_
     visible_view.clear(graph)
     full = visible_view.view_for(graph, settings, viewer, params, key, DIM)
     assert full is not None and visible_view.counters["listings"] == start["listings"] + 1
-    _same(part, full)
+    assert_same_view(part, full)
     ids = set(part.entry_ids)
     assert {f"{project}/w-new", f"{project}/w-later", f"{project}/w-own"} <= ids
     assert f"{project}/w-later" in part.embedded_ids  # its vector, stored by the worker, came in part too

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from queries.search import view_build
+from tests.search.view_equality import assert_same_view
 
 DIM = 8
 ENTITIES = [f"x{i}" for i in range(12)]
@@ -47,17 +48,6 @@ def _pooled(pool: view_build.Pool, records: list[list[Any]], rng: np.random.Gene
     )
 
 
-def _same(a: view_build.View, b: view_build.View) -> None:
-    assert a.entry_ids == b.entry_ids and a.author_keys == b.author_keys and a.told == b.told
-    assert np.array_equal(a.start, b.start, equal_nan=True) and np.array_equal(a.end, b.end, equal_nan=True)
-    assert {x: (i.tolist(), c.tolist()) for x, (i, c) in a.mentioned_by.items()} == {
-        x: (i.tolist(), c.tolist()) for x, (i, c) in b.mentioned_by.items()
-    }
-    assert a.embedded.tolist() == b.embedded.tolist() and a.embedded_ids == b.embedded_ids
-    assert a.starts.tolist() == b.starts.tolist() and a.chunk_ids == b.chunk_ids and a.stamps == b.stamps
-    assert np.array_equal(a.matrix[a.rows], b.matrix[b.rows])
-
-
 @pytest.mark.parametrize("seed", range(40))
 def test_a_view_merged_in_part_is_the_view_built_in_full(seed: int) -> None:
     rng, vectors = random.Random(seed), np.random.default_rng(seed)
@@ -84,7 +74,7 @@ def test_a_view_merged_in_part_is_the_view_built_in_full(seed: int) -> None:
         merged = view_build.merge(_scope(pool, "scope"), _under(f"e{step}"), view, changed, again)
         full = view_build.build(_scope(pool, "other"), _under(f"e{step}"), [records[i] for i in sorted(records)])
         assert merged is not None and full is not None
-        _same(merged, full)
+        assert_same_view(merged, full)
         view = merged
 
 
