@@ -277,7 +277,11 @@ def _relist_behind(where: Scope, before_role_change: View | None = None) -> None
             if not gens or gens[0].get("role") is None:
                 return
             under = listed_under(gens)
-            base = before_role_change
+            # The old view as the pool keeps it now (a fetch for another scope gave it a grown matrix); gone when the
+            # pool was compacted meanwhile (its rows renumbered): then in full.
+            now_kept, before = where.pool.views.get(where.scope_key), before_role_change
+            same = now_kept is not None and before is not None and now_kept.entry_ids is before.entry_ids
+            base = now_kept if same else None
             named = (
                 None
                 if base is None
