@@ -10,6 +10,7 @@ same generation bumps as the real write paths (`graph/generations.py`).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 import time
@@ -433,6 +434,36 @@ def test_after_a_role_change_a_large_view_is_spliced_behind_into_the_view_a_full
         assert full is not None
         assert_same_view(spliced, full)
         assert (entry in full.entry_ids) == (level != "intimate" or role != "reader"), role
+
+
+def test_a_role_changes_splice_lists_in_full_when_the_pool_dropped_the_old_view(
+    graph: Graph, settings: Settings, world: dict[str, Any]
+) -> None:
+    """A compaction (another scope's listing) drops the pool's views and renumbers its rows between the role change
+    and the listing behind it: the old view's rows are not trusted; the view is listed in full."""
+    behind = settings.model_copy(update={"dense_matrix_background_entries": 0})
+    waited = settings.model_copy(update={"dense_matrix_background_entries": 10**9})
+    project, member = world["project"], world["users"]["reader"]
+    viewer = Viewer(user_id=member)
+    params = ch.one_project({**_params(world, viewer), "prop": world["prop"]})
+    key = stores_key(world["embedder"].slug)
+    old = _view_when_ready(graph, behind, world, viewer)
+    set_member(graph, project, member, "coauthor")
+    _, pool = visible_view._pools(graph).get((member, project, world["prop"]), "pool", float("inf"))
+    scope = {k: params.get(k) for k in visible_view.SCOPE_KEYS}
+    scope_key = hashlib.sha256(json.dumps(scope, sort_keys=True, default=str).encode()).hexdigest()
+    assert pool.views.get(scope_key) is old
+    pool.views.clear()  # as a compaction leaves it
+    before = dict(visible_view.counters)
+    pool.relisting.add(scope_key)
+    visible_view._relist_behind(view_build.Scope(graph, pool, params, key, scope_key, member), old)
+    assert visible_view.counters["listings"] == before["listings"] + 1
+    assert visible_view.counters["listings_in_part"] == before["listings_in_part"]
+    listed = pool.views[scope_key]
+    visible_view.clear(graph)
+    full = visible_view.view_for(graph, waited, viewer, params, key, DIM)
+    assert full is not None and len(full.entry_ids) > len(old.entry_ids)  # the others' intimate entries came in
+    assert_same_view(listed, full)
 
 
 def test_a_membership_change_lists_again_only_the_view_of_whose_role_changed(
