@@ -6,19 +6,17 @@ question over the same scope does not, and no search judges every entry of the p
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from graph import analytics_cache
 from graph.db import Graph
-
-_PARAMETER = re.compile(r"\$(\w+)")
+from graph.plan_cache import rewritten
 
 
 def count(graph: Graph, statement: str, params: dict[str, Any], column: str) -> int:
     """`statement`'s `column` value for `params` (the scope, visibility parameters included); its one row is kept,
     so each of its columns is counted once."""
-    read = sorted(set(_PARAMETER.findall(statement)))
+    read = sorted(rewritten(statement)[1])  # the parameters it reads, read once per statement
 
     def compute() -> dict[str, Any]:
         rows = graph.read(statement, {k: params.get(k) for k in read})
