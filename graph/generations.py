@@ -143,8 +143,8 @@ def bump_members_in(tx: ManagedTransaction, project_id: str) -> None:
     """Invalidate every viewer's cached results of a project after a membership or project change (a member added,
     removed or given another role; the name or hemisphere), naming no entry and no entity: what a member may see
     depends on their own role alone (graph/visibility.py), so the others keep their kept views and lexicons, and the
-    one whose role changed has theirs listed again in full (`changed_since`: the role is part of what it was listed
-    under)."""
+    one whose role changed has theirs listed again (`changed_since`: the role is part of what it was listed under;
+    a large view from the old one, `across_roles`)."""
     bump_keys_in(tx, project_id, [ALL], entry_ids=[], entity_ids=[])
 
 

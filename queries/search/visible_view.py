@@ -15,9 +15,9 @@ project, model):
   in full (a large view after a role change: from the old one, by the ids it may see now, `_relist_behind`);
 - a *pool*: the unit vectors of the chunks that viewer's views named, keyed by chunk id and a stamp of the vector
   (the chunk's text hash and how many times a vector was stored on it), so a new listing only fetches the vectors
-  it has not got (`CHUNK_VECTORS`, the predicate again). A pool is its viewer's alone: what it holds, when it is
-  compacted or dropped depends only on what that viewer may see and on which viewers arrive, never on hidden
-  entries (`graph/viewer_lru.py`).
+  it has not got (`view_build.CHUNK_VECTORS`, the predicate again). A pool is its viewer's alone: what it holds,
+  when it is compacted or dropped depends only on what that viewer may see and on which viewers arrive, never on
+  hidden entries (`graph/viewer_lru.py`).
 
 A view of more than `MEMORA_DENSE_MATRIX_BACKGROUND_ENTRIES` visible entries that must be listed in full (the first
 listing of a scope, a new member's included, counted by `SCOPE_CHUNKS_IN_PROJECT`) is listed in a background thread:
@@ -51,13 +51,12 @@ from graph.viewer_lru import ViewerLRU
 from graph.visibility import VIEWER_IN_PROJECT, Viewer
 from queries.search import scope_counts, view_build
 from queries.search.channels import ENTRY_SCOPE_IN_PROJECT, one_project, scope_chunks
-from queries.search.view_build import CHUNK_VECTORS, Pool, Scope, Under, View, counters, listed_under
+from queries.search.view_build import Pool, Scope, Under, View, counters, listed_under
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 __all__ = [
-    "CHUNK_VECTORS",
     "VISIBLE_AMONG",
     "VISIBLE_CHUNKS",
     "View",
@@ -286,7 +285,7 @@ def _relist_behind(where: Scope, before_role_change: View | None = None) -> None
                 None
                 if base is None
                 else generations.changed_since(
-                    where.graph, where.user_id, base.generations[0], gens[0], "entry_ids", AMONG_MAX, True
+                    where.graph, where.user_id, base.generations[0], gens[0], "entry_ids", AMONG_MAX, across_roles=True
                 )
             )
             if base is None or named is None:

@@ -182,7 +182,7 @@ def test_statements_with_the_in_project_predicate_resolve_the_viewer_and_never_b
         "queries.search.channels.FULLTEXT_AMONG",
         "graph.entities.LIST_VISIBLE_ENTITIES_IN_PROJECT",
         "queries.search.channels.SCOPE_CHUNKS_IN_PROJECT",
-        "queries.search.visible_view.CHUNK_VECTORS",
+        "queries.search.view_build.CHUNK_VECTORS",
         "queries.search.visible_view.VISIBLE_AMONG",
     } <= set(found)
     # A scope fragment (and its imports) holds the predicate for the statements that start with the prelude: it is
