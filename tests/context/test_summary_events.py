@@ -40,6 +40,14 @@ def _entries(chat: list[tuple[str, str]], day: str = "2023-05-08") -> list[dict[
     ]
 
 
+def _dated_entries(told: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    """One author's entries, each written on its own day: (day, text)."""
+    return [
+        {"id": f"p/e{n}", "text": text, "occurred_on": day, "author_id": "ana", "persons": [], "places": []}
+        for n, (day, text) in enumerate(told)
+    ]
+
+
 def test_events_leave_out_greetings_questions_reactions_and_annotations() -> None:
     found = events(_entries(CHAT), 150)
     text = render(found)
@@ -271,10 +279,7 @@ def test_lines_are_dated_and_ordered_by_when_they_happened_and_say_when_they_wer
         ("2020-05-10", "Ayer compramos un piano viejo en Lyon para la casa nueva."),
         ("2021-03-10", "El verano pasado nadamos en el río con los perros de Marta."),
     ]
-    entries = [
-        {"id": f"p/e{n}", "text": text, "occurred_on": day, "author_id": "ana", "persons": [], "places": []}
-        for n, (day, text) in enumerate(told)
-    ]
+    entries = _dated_entries(told)
     north = extractive_summary(entries, 200)
     assert north.text.splitlines() == [
         "2008: En 2008 la abuela Rosa vivía en Berlín con su hermana Carmen (contado el 2020-05-04).",
@@ -300,10 +305,7 @@ def test_when_a_line_was_told_is_said_in_its_entrys_language() -> None:
         ("2021-06-01", "En 2009 nous habitions à Lyon avec ma tante Odile et son chien."),
         ("2022-02-02", "En 2010 mi abuelo Pep arregló el tejado de la casa del pueblo."),
     ]
-    entries = [
-        {"id": f"p/e{n}", "text": text, "occurred_on": day, "author_id": "ana", "persons": [], "places": []}
-        for n, (day, text) in enumerate(told)
-    ]
+    entries = _dated_entries(told)
     lines = extractive_summary(entries, 200).text.splitlines()
     assert lines == [
         "2008: In 2008 my grandmother Rosa lived in Berlin with her sister and we visited them (told on 2020-05-04).",
