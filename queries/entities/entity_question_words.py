@@ -111,6 +111,10 @@ def wanted_kind(folded: str) -> str | None:
 QUESTION_CHARS = 500
 """An entity question is short; past this many characters the rest is not read (bounds the work of a long query)."""
 
+IMPORTANCE_WORDS = 8
+"""Past this many words, "the most important" belongs to the question's own subject ("¿cuál es el factor más
+importante a tener en cuenta al evaluar…?"), unless the question names the kind of entity it wants ("¿quién…?")."""
+
 
 def classify(question: str) -> Intent | None:
     """The entity question `question` asks, or None for any other question."""
@@ -122,5 +126,7 @@ def classify(question: str) -> Intent | None:
     if TIMELINE.search(folded):
         return Intent("timeline", None, disappeared=bool(DISAPPEAR.search(folded)))
     if IMPORTANCE.search(folded):
-        return Intent("importance", wanted_kind(folded), needs_entity=False)
+        wants = wanted_kind(folded)
+        if wants is not None or len(re.findall(r"\w+", folded)) <= IMPORTANCE_WORDS:
+            return Intent("importance", wants, needs_entity=False)
     return None

@@ -64,8 +64,9 @@ class Answered:
 def answer_question(
     graph: Graph, viewer_params: dict[str, Any], projects: list[str], question: str, model: str, k: int = 10
 ) -> Answered | None:
-    """The answer to an entity question over what the viewer may see; None for any other question, and for one
-    that names nothing the viewer may know of (hidden and unknown alike)."""
+    """The answer to an entity question over what the viewer may see; None for any other question, for one that
+    names nothing the viewer may know of (hidden and unknown alike), and for "what matters most" when the viewer may
+    know of nothing to rank."""
     intent = classify(question)
     if intent is None:
         return None
@@ -170,8 +171,11 @@ def _answer(
     )
 
 
-def _importance(graph: Graph, params: dict[str, Any], project: str, intent: Intent, k: int) -> Answered:
+def _importance(graph: Graph, params: dict[str, Any], project: str, intent: Intent, k: int) -> Answered | None:
+    """None when the viewer may know of no entity to rank: the question is then searched like any other."""
     rows = analytics.importance(graph, params, project, intent.wants, ITEMS)
+    if not rows:
+        return None
     items = [
         {
             "id": r["id"],

@@ -58,6 +58,7 @@ OTHER = [
     "qu'est-ce que Lola a fait à Tarifa ?",
     "¿con quién aparece Secretina?",
     "¿con quién aparece Nadie?",
+    "A la hora de elegir piso en Madrid, ¿cuál es el factor más importante a tener en cuenta?",
 ]
 
 
@@ -121,3 +122,45 @@ def test_entity_questions_in_three_languages(
     assert {i["name"]: i["together"] for i in owner}["Secretina"] == 2
     assert ask(ana, "¿cuándo desapareció Marta?")["answer"]["items"][0]["name"] == "2016"
     assert ask(ana, "¿con quién aparece Secretina?")["answer"]["entity"]["name"] == "Secretina"
+
+
+def test_what_matters_most_with_nothing_visible_to_rank_is_searched(
+    graph: Graph,
+    prefix: str,
+    ingest: Callable[..., Any],
+    client: Any,
+    auth: Callable[[str], dict[str, str]],
+) -> None:
+    project, ana, lola = f"{prefix}bare", f"{prefix}ana", f"{prefix}lola"
+    set_member(graph, project, ana, "owner")
+    set_member(graph, project, lola, "reader")
+    rows = [
+        ("open", "circle", [], "lo más importante de aquel invierno fue aprender a esperar sin prisa."),
+        ("shut", "private", ["Secretina"], "Secretina y yo, lo más importante y lo que nadie sabe."),
+    ]
+    assert not ingest(
+        [
+            {
+                "entry_id": f"{project}/{k}",
+                "project_id": project,
+                "author": ana,
+                "intimacy": lvl,
+                "persons": p,
+                "text": t,
+            }
+            for k, lvl, p, t in rows
+        ]
+    ).errors
+
+    def ask(user: str) -> dict[str, Any]:
+        r = client.post(
+            "/v1/search", json={"q": "¿qué es lo más importante?", "project_id": project, "k": 5}, headers=auth(user)
+        )
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
+    reader = ask(lola)
+    assert reader["answer"] is None, "the only entity is in a private entry: the reader's question is searched"
+    assert [r["entry_id"] for r in reader["results"]] == [f"{project}/open"]
+    owner = ask(ana)["answer"]
+    assert owner is not None and [i["name"] for i in owner["items"]] == ["Secretina"]
