@@ -27,7 +27,9 @@ class SoftConstraints:
     entities) only when they leave nothing. The caller's explicit filters are never relaxed.
 
     A date is either one range (`date_from`..`date_to`) or, when recurring, one occurrence per year from
-    `first_year` (`occurrences`, None for a year without one)."""
+    `first_year` (`occurrences`, None for a year without one). `people_named` is evidence for the ranker, not a
+    constraint: each person the query names, as (entity id, a folded name they answer to), so an entry written by
+    someone the question is about can weigh more (in a conversation the one who tells it is usually the one named)."""
 
     date_from: date | None = None
     date_to: date | None = None
@@ -35,6 +37,7 @@ class SoftConstraints:
     author_keys: tuple[str, ...] = ()
     occurrences: tuple[tuple[date, date] | None, ...] = ()
     first_year: int = 0
+    people_named: tuple[tuple[str, str], ...] = ()
 
     @property
     def dated(self) -> bool:
@@ -112,11 +115,15 @@ def parse_query(
     u = understand(query, sorted(known, key=lambda k: k.id), now, locale, lambda: project_hemisphere(graph, projects))
     people_places = [m.id for m in (*u.persons, *u.places)]
     author_keys: tuple[str, ...] = ()
+    people_named = tuple((m.id, key) for m in u.persons if m.id in entities for key in entities[m.id].answers_to())
     if u.author is not None:
         entity = entities.get(u.author.id)
         author_keys = tuple(entity.answers_to()) if entity else (fold(u.author.name),)
     constraints = SoftConstraints(
-        entity_ids=tuple(people_places), author_keys=author_keys, **date_constraints(u.temporal, now)
+        entity_ids=tuple(people_places),
+        author_keys=author_keys,
+        people_named=people_named,
+        **date_constraints(u.temporal, now),
     )
     text = u.cleaned_text or query
     return Parsed(text, u.layer, constraints, people_places + [m.id for m in u.things], to_json(u))
@@ -137,6 +144,7 @@ def set_aside(parsed: Parsed, ignore: tuple[str, ...]) -> Parsed:
         author_keys=() if "author" in drop else c.author_keys,
         occurrences=() if undated else c.occurrences,
         first_year=0 if undated else c.first_year,
+        people_named=tuple(s for s in c.people_named if s[0] not in drop),
     )
     named = {str(e.get("id")) for k in ("persons", "places", "things") for e in parsed.explain.get(k) or []}
     implied = named | ({"date"} if c.dated else set()) | ({"author"} if c.author_keys else set())

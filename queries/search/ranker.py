@@ -232,6 +232,7 @@ def gather(
     ends = {d: n for n, d in enumerate(sorted({end for _, end in days if end is not None}))}
     span = max(len(ends) - 1, 1)
     authors = set(soft.author_keys)
+    named = {key for _, key in soft.people_named}
     for r, (start, end) in zip(rows, days, strict=True):
         others = sum(1 for t in top_threads if t == r["thread"]) - (1 if r["id"] in tops and r["thread"] else 0)
         record["facts"][r["id"]] = {
@@ -243,6 +244,7 @@ def gather(
             ),
             "ent": round(r["matched"] / len(soft.entity_ids), 4) if soft.entity_ids else 0.0,
             "author": 1.0 if authors and r["author"] in authors else 0.0,
+            "by_named": 1.0 if named and fold(r["author"]) in named else 0.0,
             "date_in": _date_in(start, end, soft),
             "told_in": _told_in(r["told"], soft),
             "tells": 1.0 if r["told"] else 0.0,

@@ -13,9 +13,10 @@ The raw record of one query (also the cache format, JSON-safe):
 - `query`: {"n_words": int, "named": int (people/places the query named), "author": bool, "dated": bool,
   "asks_time": bool (the question asks when)}
 - `channels`: {channel: [[entry id, score], ...]} in rank order
-- `facts`: {entry id: {"cov", "ent", "author", "date_in", "same_thread", "recency", "told_in", "tells"}} for every
-  candidate (`date_in`: its written date meets the question's; `told_in`: a time its text tells does; `tells`: its
-  text tells a time at all)
+- `facts`: {entry id: {"cov", "ent", "author", "date_in", "same_thread", "recency", "told_in", "tells", "by_named"}}
+  for every candidate (`date_in`: its written date meets the question's; `told_in`: a time its text tells does;
+  `tells`: its text tells a time at all; `by_named`: its author answers to a person the question names). A fact
+  missing from a cached record counts as 0 (recency as 0.5).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import numpy as np
 
 RRF_K = 60
 LOG_DEPTH = math.log(51.0)  # ranks past 50 count as nothing on the log-rank scale
-EVIDENCE = ("cov", "ent", "author", "date_in", "same_thread", "recency", "told_in", "tells")
+EVIDENCE = ("cov", "ent", "author", "date_in", "same_thread", "recency", "told_in", "tells", "by_named")
 PER_CHANNEL = ("lr", "rr", "top", "rel", "top_gap", "lr_weakkw", "lr_short", "lr_long")
 
 
