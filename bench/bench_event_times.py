@@ -72,18 +72,18 @@ def main(argv: list[str] | None = None) -> int:
     settings = get_settings()
     graph = connect(settings)
     embedder = get_embedder(settings) if args.embed else CheckedEmbedder(Down())
-    reading = pipeline.event_times
+    reading = pipeline.times_told
     timings: dict[str, list[float]] = {"on": [], "off": []}
     for n in range(args.rounds + 1):  # the first round warms up and is not counted; the order alternates
         for mode in ("off", "on") if n % 2 else ("on", "off"):
             project = f"bench-told-{uuid.uuid4().hex[:8]}"
-            pipeline.event_times = reading if mode == "on" else (lambda *a, **k: [])
+            pipeline.times_told = reading if mode == "on" else (lambda *a, **k: [])
             try:
                 seconds = _ingest(graph, _rows(args.entries, project), embedder)
                 if n:
                     timings[mode].append(seconds)
             finally:
-                pipeline.event_times = reading
+                pipeline.times_told = reading
                 graph.write(DROP, {"p": project})
     texts = [(r["text"], date.fromisoformat(str(r["occurred_at"])[:10])) for r in _rows(args.entries, "x")]
     started = time.perf_counter()

@@ -1,6 +1,7 @@
 """When what an entry tells happened, read from its sentences by the date grammar the search reads questions with
 (`inference.dates`), against the day the entry was written, not the day it was ingested: "ayer" in an entry of
-2010-06-02 is 2010-06-01.
+2010-06-02 is 2010-06-01. An entry dated to a month reads "ayer" as any day of it; one dated more loosely, or not at
+all, keeps only the times that name their own date ("en el verano de 2008").
 
 Each expression becomes an interval with the grammar's precision ("day", "month", "season", "year", "range",
 "approx"), so a vague one ("the summer after the move" is not read; "el verano pasado" is a season) stays wide. An
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any, Protocol
 
@@ -31,7 +32,7 @@ SENTENCE_END = re.compile(r"(?<=[.!?…;])\s+|\n+")
 MAX_PER_TEXT = 32
 # Part of every entry's content hash: a new reading of the times rewrites each entry once, at its next ingest or
 # re-link (its vectors reused), instead of leaving entries written before it without their times.
-EVENT_FORM = "told-2"
+EVENT_FORM = "told-3"
 YEARLESS_WEIGHT = 0.5
 AMBIGUOUS_WEIGHT = 0.3
 GRAIN_DAYS = 31  # the grain of automatic periods: a summary line says when it was told when farther than this
@@ -66,10 +67,46 @@ class Hemispheres:
         return read
 
 
-def written_day(occurred: DateRange | None) -> date | None:
-    """The day an entry was written, when its date is one: relative times ("ayer") need it, so an entry dated only
-    to a month, a season or a year has none read."""
-    return occurred.start if occurred is not None and occurred.precision == "day" else None
+# Two days far apart: an expression read alike against both names its own date ("en el verano de 2008"), one read
+# otherwise needs a writing day ("ayer", "en agosto", "hace dos años").
+_APART = (date(2001, 3, 14), date(2013, 10, 2))
+
+
+def times_told(text: str, occurred: DateRange | None, hemisphere: str | Callable[[], str] = "north") -> list[EventTime]:
+    """The times `text` tells against its entry's writing time, whatever that time's precision. A day reads every
+    expression (`event_times`). A month or less reads each relative one against the first and the last day it may
+    have been written, and keeps the interval that covers both, as approximate ("ayer" in July 2008: June 30 to July
+    30). A longer range (a season, a year) or no date at all keeps only the expressions that name their own date."""
+    if occurred is not None and occurred.precision == "day":
+        return event_times(text, occurred.start, hemisphere)
+    if occurred is not None and (occurred.end - occurred.start).days < GRAIN_DAYS:
+        return [
+            a
+            if (a.start, a.end) == (b.start, b.end)
+            else replace(a, start=min(a.start, b.start), end=max(a.end, b.end), precision="approx")
+            for a, b in _paired(
+                event_times(text, occurred.start, hemisphere), event_times(text, occurred.end, hemisphere)
+            )
+        ]
+    first, second = (event_times(text, day, hemisphere) for day in _APART)
+    return [a for a, b in _paired(first, second) if (a.start, a.end) == (b.start, b.end)]
+
+
+def _paired(first: list[EventTime], second: list[EventTime]) -> list[tuple[EventTime, EventTime]]:
+    """The same expression read against two days, matched by sentence, words and order (one read only once is
+    dropped)."""
+    seen: dict[tuple[str, str], int] = {}
+    keyed: dict[tuple[str, str, int], EventTime] = {}
+    for t in second:
+        n = seen[(t.sentence, t.words)] = seen.get((t.sentence, t.words), -1) + 1
+        keyed[(t.sentence, t.words, n)] = t
+    seen.clear()
+    out = []
+    for t in first:
+        n = seen[(t.sentence, t.words)] = seen.get((t.sentence, t.words), -1) + 1
+        if (other := keyed.get((t.sentence, t.words, n))) is not None:
+            out.append((t, other))
+    return out
 
 
 def event_props(told: list[EventTime]) -> dict[str, Any]:

@@ -40,7 +40,7 @@ from inference.embedders import CheckedEmbedder, EmbeddingError
 from ingest.chapters import chapter_of
 from ingest.chunking import chunk_text
 from ingest.context import chunk_context
-from ingest.event_times import EVENT_FORM, Hemispheres, event_props, event_times, mention_times, told_props, written_day
+from ingest.event_times import EVENT_FORM, Hemispheres, event_props, mention_times, times_told, told_props
 from ingest.linking import Mention, WitnessView, link, linked_names, mention_rows
 from ingest.recognition import Recognition, recognize
 from ingest.records import EntryRecord, LineError
@@ -350,10 +350,10 @@ class Ingestor:
         )
         if thread_id:
             context = "\n".join(p for p in (context, lent_text, f"{rec.author}:" if rec.author else "") if p)
-        written, hemisphere = written_day(occurred), self.hemispheres.of(rec.project_id)
+        hemisphere = self.hemispheres.of(rec.project_id)
         chunks, told_in_entry = [], []
         for ordinal, text in enumerate(chunk_text(rec.text, rec.kind)):
-            told = event_times(text, written, hemisphere) if written else []
+            told = times_told(text, occurred, hemisphere)
             told_in_entry += told
             chunks.append(
                 {

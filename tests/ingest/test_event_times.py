@@ -21,7 +21,8 @@ from graph.settings import Settings
 from graph.timelines import timeline_months
 from graph.visibility import Viewer, visibility_params
 from inference.embedders import CheckedEmbedder
-from ingest.event_times import AMBIGUOUS_WEIGHT, YEARLESS_WEIGHT, event_times
+from ingest.dates import DateRange
+from ingest.event_times import AMBIGUOUS_WEIGHT, YEARLESS_WEIGHT, event_times, times_told
 from queries.listing import EntryFilters, list_entries
 from queries.search.door import hybrid_search
 from queries.search.request import Scope, SearchOptions
@@ -62,6 +63,25 @@ def test_a_yearless_time_is_its_latest_occurrence_and_an_ambiguous_word_weighs_l
     assert event_times("Yesterday we moved.", date(2011, 3, 1))[0].start == date(2011, 2, 28), "against the writing day"
 
 
+def test_an_entry_without_a_writing_day_keeps_the_times_that_need_none() -> None:
+    text = "Ayer llamó Pep. En el verano de 2008 fuimos a Berlín. En agosto, la playa. Hace dos años, el piso."
+
+    def read(occurred: DateRange | None) -> list[tuple[date, date, str]]:
+        return [(t.start, t.end, t.precision) for t in times_told(text, occurred)]
+
+    summer = (date(2008, 6, 21), date(2008, 9, 22), "season")
+    assert read(None) == [summer], "undated: only the time that names its own year"
+    assert read(DateRange(date(2011, 1, 1), date(2011, 12, 31), "year")) == [summer], "a year is no writing day"
+    assert read(DateRange(date(2011, 7, 1), date(2011, 7, 31), "month")) == [
+        (date(2011, 6, 30), date(2011, 7, 30), "approx"),  # yesterday: any day of that month
+        summer,
+        (date(2010, 8, 1), date(2010, 8, 31), "month"),  # the same August from any day of July 2011
+        (date(2009, 1, 1), date(2009, 12, 31), "year"),
+    ]
+    day = read(DateRange(date(2011, 7, 14), date(2011, 7, 14), "day"))
+    assert day[0] == (date(2011, 7, 13), date(2011, 7, 13), "day")
+
+
 CHUNK_TIMES = """
 MATCH (c:Chunk)-[:OF]->(e:Entry {id: $id})
 RETURN e.told_starts AS starts, e.told_ends AS ends, c.event_starts AS chunk_starts, c.event_weights AS weights
@@ -86,6 +106,7 @@ def test_an_entry_keeps_what_it_tells_and_a_question_date_meets_either_clock_for
         ("vague", "circle", "2009", "Ayer fue la carrera solidaria, no sé qué día escribo esto."),
         ("other", "circle", "2012-03-10", "La carrera solidaria de este año se suspendió por la lluvia."),
         ("june", "circle", "2011-09-02", "En junio corrimos otra vez la carrera solidaria del barrio."),
+        ("undated", "circle", None, "El 1 de junio de 2010 corrimos la carrera solidaria, y ayer la recordamos."),
     ]
     report = ingest(
         [
@@ -94,7 +115,7 @@ def test_an_entry_keeps_what_it_tells_and_a_question_date_meets_either_clock_for
                 "project_id": project,
                 "author": owner,
                 "intimacy": level,
-                "occurred_on": day,
+                **({"occurred_on": day} if day else {}),
                 "text": text,
             }
             for key, level, day, text in rows
@@ -106,6 +127,8 @@ def test_an_entry_keeps_what_it_tells_and_a_question_date_meets_either_clock_for
     assert [d.to_native() for d in kept["chunk_starts"]] == [date(2010, 6, 1)] and kept["weights"] == [1.0]
     vague = graph.read(CHUNK_TIMES, {"id": f"{project}/vague"})[0]
     assert vague["starts"] is None and vague["chunk_starts"] is None, "no writing day: no relative time is read"
+    undated = graph.read(CHUNK_TIMES, {"id": f"{project}/undated"})[0]
+    assert [d.to_native() for d in undated["starts"]] == [date(2010, 6, 1)], "the day it names, not yesterday"
 
     clock: dict[str, str] = {}
 
@@ -119,9 +142,9 @@ def test_an_entry_keeps_what_it_tells_and_a_question_date_meets_either_clock_for
         return {r.entry_id.rsplit("/", 1)[1] for r in answer.results}
 
     question = "la carrera solidaria del 1 de junio de 2010"
-    assert found(reader, question) == {"told", "written"}, "told that day, or written that day"
-    assert clock == {"told": "told", "written": "written"}
-    assert found(owner, question) == {"told", "hidden", "written"}
+    assert found(reader, question) == {"told", "written", "undated"}, "told that day, or written that day"
+    assert clock == {"told": "told", "written": "written", "undated": "told"}
+    assert found(owner, question) == {"told", "hidden", "written", "undated"}
     assert "other" not in found(owner, "la carrera solidaria en 2010")
     every_june = found(reader, "la carrera solidaria en junio")
     assert {"told", "written", "june"} <= every_june and "other" not in every_june, "a recurring date, either clock"
@@ -180,11 +203,15 @@ def test_a_mention_is_dated_by_what_its_sentence_tells_and_timelines_read_either
     def years(user: str, time: str) -> dict[int, int]:
         return {r["year"]: r["entries"] for r in timeline(graph, visibility_params(Viewer(user)), project, pilar, time)}
 
-    assert years(reader, "event") == {2008: 2, 2019: 1}, "an undated entry has no writing day to read times against"
+    assert years(reader, "event") == {2008: 2, 2015: 1, 2019: 1}, "an undated entry keeps the year it names"
     assert years(reader, "written") == {2019: 1, 2020: 2}
-    assert years(owner, "event") == {1999: 1, 2008: 3, 2019: 1}, "private entries only for whoever may see them"
+    assert years(owner, "event") == {1999: 1, 2008: 3, 2015: 1, 2019: 1}, (
+        "private entries only for whoever may see them"
+    )
     months, vaguer = timeline_months(graph, visibility_params(Viewer(reader)), project, pilar, "event")
-    assert [(m["month"], m["entries"]) for m in months] == [("2019-03", 1)] and vaguer == 2, "a year, a summer"
+    assert [(m["month"], m["entries"]) for m in months] == [("2015-03", 1), ("2019-03", 1)] and vaguer == 2, (
+        "a year, a summer"
+    )
 
     def companions(user: str, time: str, year: date | None) -> dict[str, int]:
         rows = co_occurrence(
@@ -217,7 +244,7 @@ def test_a_mention_is_dated_by_what_its_sentence_tells_and_timelines_read_either
     base = f"/v1/projects/{project}/analytics/timeline?entity=Pilar"
     default = client.get(base, headers=auth(reader))
     assert default.status_code == 200, default.text
-    assert [y["year"] for y in default.json()["years"]] == [2008, 2019], "event time by default"
+    assert [y["year"] for y in default.json()["years"]] == [2008, 2015, 2019], "event time by default"
     written = client.get(f"{base}&time=written&resolution=month", headers=auth(reader)).json()
     assert [m["month"] for m in written["months"]] == ["2019-03", "2020-05", "2020-06"]
     pairs = client.get(
