@@ -1,6 +1,6 @@
 """What the first search after a write costs a member of a large project, on a project `bench/scale.py --keep` left.
 
-    .venv/bin/python bench/view_relist.py [--project ID] [--writes 3] [--json OUT]
+    .venv/bin/python bench/view_relist.py [--project ID] [--writes 3] [--json OUT] [--warm-start]
 
 As the project's owner: the view is listed once cold (every visible entry and every vector fetched). Then, `--writes`
 times:
@@ -18,7 +18,8 @@ times:
   person, a place and a year) in turn.
 Also, in the same process, the full listing statement alone against the shape it had before (a record per chunk,
 dates as dates), and a kept view's lookup when nothing was written. The written entries are deleted at the end
-(through the pipeline too), also on failure.
+(through the pipeline too), also on failure. With `--warm-start`, the process first prepares what a served one
+prepares before it says it is ready (api/warmup.py: the statements planned, the last searchers' views listed).
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from api.services import Services  # noqa: E402
+from api.warmup import warm  # noqa: E402
 from bench.hash_embedder import HashEmbedder  # noqa: E402
 from bench.kept_project import kept_project  # noqa: E402
 from bench.synth import generate  # noqa: E402
@@ -71,6 +74,9 @@ def main() -> int:
     parser.add_argument("--project", help="default: the project with the most entries")
     parser.add_argument("--writes", type=int, default=3)
     parser.add_argument("--json", type=Path)
+    parser.add_argument(
+        "--warm-start", action="store_true", help="first prepare what `memora serve` prepares before /ready"
+    )
     args = parser.parse_args()
     base_settings = get_settings().model_copy(update={"search_cache_size": 0, "query_embed_cache_size": 0})
     waited = base_settings.model_copy(update={"dense_matrix_background_entries": 10**12})
@@ -79,6 +85,8 @@ def main() -> int:
     project, owner = kept_project(graph, args.project)
     viewer = Viewer(user_id=owner)
     embedder = CheckedEmbedder(HashEmbedder())
+    if args.warm_start:  # the statements planned and the last searchers' views listed, as a served process does
+        warm(Services(base_settings, graph=graph, embedder=embedder))
     params: dict[str, Any] = {
         **_base_params(viewer, [project], Filters(), _lexicons(graph, [project], viewer)),
         "prop": vector_property(embedder.slug),
