@@ -1,12 +1,14 @@
 """What name recognition (ingest/recognition.py) costs at ingest.
 
-Usage: .venv/bin/python bench/bench_recognition.py [--copies 3] [--locomo 300]
+Usage: .venv/bin/python bench/bench_recognition.py [--copies 3] [--locomo 300] [--kinds]
  1. Recognition alone (`recognize`, batched `nlp.pipe`) per language pipeline: bench/diary-es (Spanish, rule
     pipeline), the first --locomo LoCoMo turns (English, rule pipeline) and the French sentences below (statistical
     fr_core_news_sm); the first-call load time of each pipeline is reported apart.
  2. Ingest of diary-es × --copies (ids and texts made unique) into a fresh project, with recognition on and off, the
     embedder down (chunks stored pending) so only linking, recognition and the write are timed; the project is
     deleted afterwards.
+With --kinds, only the kinds instead: of diary-es' candidates whose name the diary declares (entities.json, or an
+entry's `persons`/`places`), how many got the declared kind; and how many name nothing declared.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import numpy as np
 from api.cli import connect
 from graph.lexicon import ProjectLexicon
 from graph.settings import REPO_ROOT, get_settings
+from graph.textnorm import fold
 from inference.embedders import CheckedEmbedder
 from ingest.pipeline import Ingestor
 from ingest.recognition import recognize
@@ -105,11 +108,34 @@ def ingest_run(copies: int, on: bool) -> dict[str, Any]:
     }
 
 
+def kinds() -> dict[str, int]:
+    """Candidate kinds against the kinds diary-es declares (nothing is known to the lexicon: every name is found)."""
+    rows = _lines(DIARY)
+    declared: dict[str, str] = {}
+    for entity in json.loads((DIARY.parent / "entities.json").read_text(encoding="utf-8")):
+        for name in (entity["name"], *entity.get("aliases", [])):
+            declared[fold(name)] = entity["kind"]
+    for r in rows:
+        for kind, field in (("person", "persons"), ("place", "places")):
+            for name in r.get(field) or []:
+                declared.setdefault(fold(name), kind)
+    out = {"right": 0, "wrong": 0, "undeclared": 0}
+    for rec in recognize([(r["text"], ProjectLexicon("p"), []) for r in rows]):
+        for s in rec.spotted:
+            kind = declared.get(fold(s.name))
+            out["undeclared" if kind is None else "right" if kind == s.kind else "wrong"] += 1
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--copies", type=int, default=3)
     parser.add_argument("--locomo", type=int, default=300)
+    parser.add_argument("--kinds", action="store_true", help="only the candidates' kinds against diary-es")
     args = parser.parse_args()
+    if args.kinds:
+        print(json.dumps(kinds(), indent=2))
+        return
     diary = [f"{r.get('title') or ''}\n{r['text']}" for r in _lines(DIARY)]
     english = [r["text"] for r in _lines(LOCOMO, args.locomo)] if LOCOMO.exists() else []
     french = [

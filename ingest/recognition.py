@@ -22,7 +22,7 @@ from graph.lexicon import ProjectLexicon
 from graph.settings import get_settings
 from graph.textnorm import fold
 from ingest.language import detect_language
-from ingest.spacy_pipelines import KINSHIP, PLACE_OF, PLACE_PREPOSITIONS, STREET, pipeline
+from ingest.spacy_pipelines import KINSHIP, PLACE_OF, PLACE_PREPOSITIONS, STREET, motion, pipeline
 
 log = logging.getLogger(__name__)
 
@@ -130,7 +130,9 @@ def _names(doc: Any, lang: str, lexicon: ProjectLexicon, known: set[str], listed
             continue
         tokens = list(ent)
         if fold(tokens[0].text) not in _PLACE_NOUNS:
-            while tokens and (fold(tokens[0].text) in leading or not tokens[0].text[:1].isupper()):
+            while tokens and (
+                fold(tokens[0].text) in leading or not tokens[0].text[:1].isupper() or motion(tokens[0].text, lang)
+            ):
                 tokens = tokens[1:]
         if not tokens:
             continue

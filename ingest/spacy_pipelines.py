@@ -12,6 +12,7 @@ gazetteer (its declared names) is applied after the pipeline (ingest/recognition
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from typing import Any
 
@@ -46,6 +47,32 @@ PLACE_OF = {  # "<noun> de X": a place named after someone or something
 }
 STREET = {"es": "calle plaza avenida paseo", "en": "", "fr": "rue place avenue boulevard"}
 PLACE_PREPOSITIONS = {"es": "en desde hacia", "en": "in", "fr": "à a en"}
+# Prepositions, then an article, before a name: a place ("en el Casco Viejo", "por la Concha", "al Prado"); a person
+# takes no article in the standard language.
+ARTICLE_PLACE = {
+    "es": ("en desde hacia hasta por de a", "el la los las", "al del"),
+    "en": ("", "", ""),
+    "fr": ("à a de dans vers", "la le les l'", "au aux du des"),
+}
+# A verb of going or coming, then "to/from": a place ("volvimos a Bilbao", "vino de Madrid", "moved to Lisbon"); the
+# personal "a" of Spanish ("vi a Marta") follows other verbs.
+MOTION = {
+    "es": (
+        r"^(fui|fue|fuimos|fuisteis|fueron|ir|irse|irnos|iba|íbamos|ibamos|iban|voy|vas|va|vamos|van|volv\w*|vuelv\w*"
+        r"|lleg\w*|viaj\w*|mud\w*|vin\w*|vien\w*|venir|vengo|traj\w*|marcha\w*|march[eéó]|escapa\w*|regres\w*)$",
+        "a de desde hacia hasta",
+    ),
+    "en": (
+        r"^(go|goes|going|went|gone|moved?|moves|moving|fl(y|ies|ew|own|ying)|travel\w*|drove|drive|driving|came|come"
+        r"|comes|coming|return\w*|arriv\w*|head\w*|back)$",
+        "to from",
+    ),
+    "fr": (
+        r"^(vais|vas|va|allons|allez|vont|aller|all[ée]e?s?|partir|parti\w*|pars|part|rentr\w*|revenu\w*|venu\w*"
+        r"|viens|vient|venons|reviens|revient|arriv\w*|voyag\w*)$",
+        "à a de en",
+    ),
+}
 CONNECTORS = {"es": "de del", "en": "of", "fr": "de du"}
 POSSESSIVE_PLACE_EN = "house place flat farm home"
 
@@ -127,17 +154,32 @@ def patterns(lang: str) -> list[dict[str, Any]]:
         )
     if STREET.get(lang):
         out.append({"label": "LOC", "pattern": [{"LOWER": {"IN": STREET[lang].split()}}, name, {**name, "OP": "*"}]})
+    possessive = [name, {"ORTH": {"IN": ["'s", "’s"]}}, {"LOWER": {"IN": POSSESSIVE_PLACE_EN.split()}}]
     if lang == "en":
-        out.append(
-            {
-                "label": "LOC",
-                "pattern": [name, {"ORTH": {"IN": ["'s", "’s"]}}, {"LOWER": {"IN": POSSESSIVE_PLACE_EN.split()}}],
-            }
-        )
+        out.append({"label": "LOC", "pattern": possessive})
     prepositions = PLACE_PREPOSITIONS.get(lang, "").split()
     if prepositions:
         out.append({"label": "LOC", "pattern": [{"LOWER": {"IN": prepositions}}, inner, {**name, "OP": "*"}]})
+    before, articles, joined = ARTICLE_PLACE.get(lang, ("", "", ""))
+    leads: list[list[dict[str, Any]]] = []
+    if before:
+        leads.append([{"LOWER": {"IN": before.split()}}, {"LOWER": {"IN": articles.split()}}])
+        leads.append([{"LOWER": {"IN": joined.split()}}])
+    if lang in MOTION:
+        leads.append([{"LOWER": {"REGEX": MOTION[lang][0]}}, {"LOWER": {"IN": MOTION[lang][1].split()}}])
+    for lead in leads:  # the name may go on past a connector ("en el Peine del Viento")
+        out.append({"label": "LOC", "pattern": [*lead, inner, {**name, "OP": "*"}]})
+        out.append(
+            {"label": "LOC", "pattern": [*lead, inner, {**name, "OP": "*"}, connectors, name, {**name, "OP": "*"}]}
+        )
+        if lang == "en":  # "went to Tom's house": the house, not Tom
+            out.append({"label": "LOC", "pattern": [*lead, *possessive]})
     return out
+
+
+def motion(word: str, lang: str) -> bool:
+    """Whether `word` is a verb of going or coming in `lang`: a place pattern's first token, never part of the name."""
+    return lang in MOTION and re.match(MOTION[lang][0], word.lower()) is not None
 
 
 def loaded() -> dict[str, str]:

@@ -70,6 +70,20 @@ def test_spanish_goes_through_the_rule_pipeline() -> None:
     assert "Ayer" not in names and "El" not in names and "lunes" not in {n.lower() for n in names}
 
 
+def test_a_name_after_going_somewhere_or_after_an_article_is_a_place() -> None:
+    es = found(
+        "Volvimos a Bilbao en tren. Jon vino de Madrid con regalos. Cenamos en el Casco Viejo y paseamos por el "
+        "Peine del Viento. Luego vi a Marta y llamé a Pep."
+    )
+    assert {n: es.get(n) for n in ("Bilbao", "Madrid", "Casco Viejo", "Peine del Viento")} == dict.fromkeys(
+        ("Bilbao", "Madrid", "Casco Viejo", "Peine del Viento"), "place"
+    ), es
+    assert es.get("Marta") == "person" and es.get("Pep") == "person", "the personal «a» is not going anywhere"
+    assert not [n for n in es if n.lower().startswith(("volv", "vino"))], "the verb is not part of the name"
+    en = found("Last spring we moved to Lisbon, and Mary came from Boston. I talked to Peter about it.")
+    assert (en.get("Lisbon"), en.get("Boston"), en.get("Peter")) == ("place", "place", "person"), en
+
+
 def test_known_and_listed_names_are_not_candidates() -> None:
     lexicon = ProjectLexicon("p")
     lexicon.add(Entity("p/person/josep", "p", "person", "Josep", ("Pep",)))
