@@ -398,14 +398,8 @@ def test_after_a_role_change_a_large_view_is_spliced_behind_into_the_view_a_full
     entry re-dated: under the intimate generation only, which a coauthor and an owner both read): each time the view
     listed behind from the previous role's view, by the ids the viewer may see now, is the one a full listing makes,
     and no full listing ran."""
-    behind = settings.model_copy(update={"dense_matrix_background_entries": 0})
-    waited = settings.model_copy(update={"dense_matrix_background_entries": 10**9})
+    behind, waited, member, viewer, params, key = _splicing(graph, settings, world)
     project, users = world["project"], world["users"]
-    member = users["reader"]
-    viewer = Viewer(user_id=member)
-    params = {**_params(world, viewer), "prop": world["prop"]}
-    key = stores_key(world["embedder"].slug)
-    _view_when_ready(graph, behind, world, viewer)
     q = [float(x) for x in world["query"]]
     for n, (role, level, author) in enumerate(
         [("coauthor", "circle", "owner"), ("owner", "intimate", "coauthor"), ("reader", "intimate", "owner")]
@@ -434,6 +428,20 @@ def test_after_a_role_change_a_large_view_is_spliced_behind_into_the_view_a_full
         assert full is not None
         assert_same_view(spliced, full)
         assert (entry in full.entry_ids) == (level != "intimate" or role != "reader"), role
+
+
+def _splicing(
+    graph: Graph, settings: Settings, world: dict[str, Any]
+) -> tuple[Settings, Settings, str, Viewer, dict[str, Any], str]:
+    """Where a role-change test starts: the reader's view listed behind their searches. Returns the settings that
+    list behind and those that wait, the member, their viewer, the search parameters and the stores key."""
+    behind = settings.model_copy(update={"dense_matrix_background_entries": 0})
+    waited = settings.model_copy(update={"dense_matrix_background_entries": 10**9})
+    member = world["users"]["reader"]
+    viewer = Viewer(user_id=member)
+    params = {**_params(world, viewer), "prop": world["prop"]}
+    _view_when_ready(graph, behind, world, viewer)
+    return behind, waited, member, viewer, params, stores_key(world["embedder"].slug)
 
 
 def test_a_role_changes_splice_lists_in_full_when_the_pool_dropped_the_old_view(

@@ -12,12 +12,11 @@ import pytest
 
 from graph import generations
 from graph.db import Graph
-from graph.embeddings import stores_key
 from graph.members import set_member
 from graph.settings import Settings
-from graph.visibility import INTIMACY_LEVELS, Viewer
+from graph.visibility import INTIMACY_LEVELS
 from queries.search import visible_view
-from tests.search.test_dense_matrix import DIM, WRITE, _params, _view_when_ready, world  # noqa: F401
+from tests.search.test_dense_matrix import DIM, WRITE, _splicing, _view_when_ready, world  # noqa: F401
 from tests.search.view_equality import assert_same_view
 
 STEPS = 5
@@ -36,16 +35,10 @@ def test_a_spliced_view_is_a_full_listing_whatever_was_written_between_role_chan
     seed: int,
 ) -> None:
     rng = random.Random(seed)
-    behind = settings.model_copy(update={"dense_matrix_background_entries": 0})
-    waited = settings.model_copy(update={"dense_matrix_background_entries": 10**9})
+    behind, waited, member, viewer, params, key = _splicing(graph, settings, world)
     project, users = world["project"], world["users"]
-    member = users["reader"]
-    viewer = Viewer(user_id=member)
-    params = {**_params(world, viewer), "prop": world["prop"]}
-    key = stores_key(world["embedder"].slug)
     authors = [users["owner"], users["coauthor"], users["writer"], member]
     role = "reader"
-    _view_when_ready(graph, behind, world, viewer)
     for step in range(STEPS):
         for n in range(rng.randint(1, 3)):
             _random_write(graph, world, rng, authors, f"{project}/r{seed}-{step}-{n}")
