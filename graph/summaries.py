@@ -88,6 +88,18 @@ RETURN count(e) > 0 AS own
 """
 HAS_OWN = _HAS_OWN.format(scope=_IN_PROJECT)
 PERIOD_HAS_OWN = _HAS_OWN.format(scope=_IN_PERIOD_SCOPE)
+# The same question for many periods in one read (a chapter's theme is matched against every period's summary).
+PERIODS_HAS_OWN = f"""
+UNWIND $period_ids AS period_id
+CALL (period_id) {{
+  MATCH (:Period {{id: period_id}})<-[:PART_OF*0..5]-(:Period)<-[:IN_PERIOD]-(scoped:Entry)
+  WHERE scoped.project_id = $project_id
+  WITH DISTINCT scoped AS e
+  WITH e WHERE e.author_id = $owner AND NOT {_ADMITS_PARAMS.replace("$owner", "null")}
+  RETURN count(e) > 0 AS own
+}}
+RETURN period_id, own
+"""
 
 # Stale again at once when a write marked it while it was being built (`dirty` moved) or an entry it read is gone.
 UPSERT = """
@@ -124,14 +136,15 @@ SET s.embedding = $vector, s.embedding_model = $model
 """
 
 # The variant, only when the viewer may see every entry that fed it (the predicate, not a filter afterwards).
-SERVE = f"""
-MATCH (s:Summary {{id: $id}})
+_SERVED = f"""
 WHERE NOT EXISTS {{ MATCH (s)-[:FED_BY]->(e:Entry) WHERE NOT {CAN_SEE} }}
 RETURN s {{.id, .scope, .level, .period_id, .audience, .text, .producer, .fallback_reason, .stale, .entry_count,
           .words, cites: coalesce(s.cites, []), ranks: coalesce(s.ranks, []), dates: coalesce(s.dates, []),
           form: coalesce(s.form, 1), generated_at: toString(s.generated_at)}}
        AS summary
 """
+SERVE = "MATCH (s:Summary {id: $id})" + _SERVED
+SERVE_MANY = "UNWIND $ids AS id MATCH (s:Summary {id: id})" + _SERVED
 
 # Periods of the project with at least one entry the viewer may see (a chapter made only of hidden entries has a
 # name that is itself a hidden fact), with the span of the visible ones and the smallest spelling they give it
@@ -279,6 +292,12 @@ def serve(graph: Graph, sid: str, viewer_params: dict[str, Any]) -> dict[str, An
     return dict(rows[0]["summary"]) if rows else None
 
 
+def serve_many(graph: Graph, sids: list[str], viewer_params: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """`serve` of many variants in one read, by id (a variant the viewer may not see, or missing, is absent)."""
+    rows = graph.read(SERVE_MANY, {"ids": sids, **viewer_params}) if sids else []
+    return {r["summary"]["id"]: dict(r["summary"]) for r in rows}
+
+
 def visible_periods(graph: Graph, project_id: str, viewer_params: dict[str, Any]) -> list[dict[str, Any]]:
     params = {"project_id": project_id, "most": MAIN_NAMES, **viewer_params}
     return [dict(r) for r in graph.read(VISIBLE_PERIODS, params)]
@@ -340,9 +359,24 @@ def audience_for(graph: Graph, viewer: Viewer, project_id: str, period_id: str |
             return None
         rows = graph.read(IN_WITNESS_CHAPTER, {"period_id": period_id, "witness_period_id": viewer.witness_period_id})
         return Audience("circle") if rows[0]["inside"] else None
+    base = _base_of(graph, viewer, project_id)
+    own = has_own(graph, project_id, period_id, base, viewer.user_id or "")
+    return Audience(base, viewer.user_id if own else None)
+
+
+def audiences_for(graph: Graph, viewer: Viewer, project_id: str, period_ids: list[str]) -> dict[str, Audience | None]:
+    """`audience_for` of many periods: the role read once, the viewer's own entries in one read."""
+    if viewer.witness_period_id is not None:
+        return {p: audience_for(graph, viewer, project_id, p) for p in period_ids}
+    base = _base_of(graph, viewer, project_id)
+    params = {"project_id": project_id, "period_ids": period_ids, "base": base, "owner": viewer.user_id or ""}
+    own = {r["period_id"] for r in graph.read(PERIODS_HAS_OWN, params) if r["own"]} if period_ids else set()
+    return {p: Audience(base, viewer.user_id if p in own else None) for p in period_ids}
+
+
+def _base_of(graph: Graph, viewer: Viewer, project_id: str) -> str:
+    """The base variant a member reads: the inner circle's for an owner or coauthor (NotMember for anyone else)."""
     role = role_of(graph, project_id, viewer.user_id or "")
     if role is None:
         raise NotMember("not a member of this project")
-    base = "inner" if role in ("owner", "coauthor") else "circle"
-    own = has_own(graph, project_id, period_id, base, viewer.user_id or "")
-    return Audience(base, viewer.user_id if own else None)
+    return "inner" if role in ("owner", "coauthor") else "circle"

@@ -140,6 +140,23 @@ class Summaries:
             row = gs.serve(self.graph, sid, params)
         return row
 
+    def for_viewer_many(self, viewer: Viewer, project_id: str, period_ids: list[str]) -> dict[str, dict[str, Any]]:
+        """`for_viewer` of many periods, by period id (one without a variant for the viewer is absent): the
+        audiences and the stored variants read at once, a missing or stale one rebuilt inline."""
+        audiences = {p: a for p, a in gs.audiences_for(self.graph, viewer, project_id, period_ids).items() if a}
+        sids = {p: gs.summary_id(project_id, p, a.base, a.owner) for p, a in audiences.items()}
+        params = visibility_params(viewer)
+        served = gs.serve_many(self.graph, list(sids.values()), params)
+        out: dict[str, dict[str, Any]] = {}
+        for period_id, sid in sids.items():
+            row = served.get(sid)
+            if row is None or row["stale"] or row["form"] != gs.FORM:
+                self.build(project_id, period_id, audiences[period_id], use_llm=False)
+                row = gs.serve(self.graph, sid, params)
+            if row is not None:
+                out[period_id] = row
+        return out
+
     def refresh_project(self, project_id: str, report: RefreshReport | None = None) -> RefreshReport:
         """Every variant members need (both bases, and each author's own), rebuilt when missing, stale or waiting
         for the model; summaries of periods that lost their entries are deleted."""

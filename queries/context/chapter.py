@@ -19,7 +19,7 @@ from graph import summaries as gs
 from graph.db import Graph
 from graph.ids import period_id as chapter_id
 from graph.settings import Settings
-from graph.summaries import EXTRACTIVE, audience_for
+from graph.summaries import EXTRACTIVE
 from graph.textnorm import words
 from graph.visibility import Viewer, visibility_params
 from inference.embedders import CheckedEmbedder, EmbeddingError
@@ -41,6 +41,8 @@ class Summaries(Protocol):
     """The viewer's variant of a scope's summary, fresh (ingest/summary_jobs.py builds a missing or stale one)."""
 
     def for_viewer(self, viewer: Viewer, project_id: str, period_id: str | None) -> dict[str, Any] | None: ...
+
+    def for_viewer_many(self, viewer: Viewer, project_id: str, period_ids: list[str]) -> dict[str, dict[str, Any]]: ...
 
 
 _THEME_STOP = {
@@ -113,13 +115,9 @@ def _match_periods(
         vector = [float(x) for x in embedder.embed_query(theme)]
     except EmbeddingError:
         return []
-    ids: dict[str, dict[str, Any]] = {}
-    for p in periods:
-        audience = audience_for(graph, viewer, project_id, p["id"])
-        if audience is None:
-            continue
-        summaries.for_viewer(viewer, project_id, p["id"])  # built (and embedded) if missing or stale
-        ids[gs.summary_id(project_id, p["id"], audience.base, audience.owner)] = p
+    by_id = {p["id"]: p for p in periods}
+    served = summaries.for_viewer_many(viewer, project_id, list(by_id))  # built (and embedded) if missing or stale
+    ids = {row["id"]: by_id[period_id] for period_id, row in served.items()}
     scores = gs.period_scores(graph, list(ids), vector, embedder.model_id)
     if not scores:
         return []

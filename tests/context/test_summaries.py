@@ -225,3 +225,32 @@ def test_the_extractive_summary_keeps_names_and_dates_in_date_order_within_its_b
     assert dates == sorted(dates) and len(dates) == len(set(dates))
     assert text.count("Comimos pescado frito número 3.") <= 1  # near-duplicates removed
     assert extractive([], 100) == ""
+
+
+@pytest.mark.parametrize("first", ["one by one", "together"])
+def test_many_periods_at_once_are_served_as_each_alone(
+    graph: Graph, embedder: CheckedEmbedder, world: dict[str, Any], first: str
+) -> None:
+    """`for_viewer_many` (a chapter's theme matched against every period) serves each viewer the very variant
+    `for_viewer` serves, whichever builds it first; an outsider is refused as by `for_viewer`."""
+    summaries = Summaries(graph, embedder)
+    project = world["project"]
+    periods = [period_id(project, p) for p in (CADIZ, BERLIN)]
+    for key in ("owner", "coauthor", "reader"):
+        viewer = _as(world, key)
+        assert gs.audiences_for(graph, viewer, project, periods) == {
+            p: audience_for(graph, viewer, project, p) for p in periods
+        }, key
+        if first == "one by one":
+            alone = {p: summaries.for_viewer(viewer, project, p) for p in periods}
+            together = summaries.for_viewer_many(viewer, project, periods)
+        else:
+            together = summaries.for_viewer_many(viewer, project, periods)
+            alone = {p: summaries.for_viewer(viewer, project, p) for p in periods}
+        assert together == alone, key
+        assert all(
+            not row["stale"] and row["entry_count"] == len(visible_keys(key, name))
+            for name, row in zip((CADIZ, BERLIN), (together[p] for p in periods), strict=True)
+        ), key
+    with pytest.raises(NotMember):
+        summaries.for_viewer_many(Viewer(user_id=f"{world['users']['reader']}-outsider"), project, periods)
