@@ -62,9 +62,10 @@ SET s.stale = true, s.dirty = coalesce(s.dirty, 0) + 1
 # The entries of a scope: a period's (and its sub-periods') are read from the period, so a period's statements cost
 # its own entries, not the whole project's.
 _IN_PROJECT = "MATCH (e:Entry {project_id: $project_id})"
-_IN_PERIOD_SCOPE = """MATCH (:Period {id: $period_id})<-[:PART_OF*0..5]-(:Period)<-[:IN_PERIOD]-(scoped:Entry)
+_IN_PERIOD_OF = """MATCH (:Period {{id: {period}}})<-[:PART_OF*0..5]-(:Period)<-[:IN_PERIOD]-(scoped:Entry)
 WHERE scoped.project_id = $project_id
 WITH DISTINCT scoped AS e"""
+_IN_PERIOD_SCOPE = _IN_PERIOD_OF.format(period="$period_id")
 
 _SCOPE_ENTRIES = f"""
 {{scope}}
@@ -91,13 +92,7 @@ PERIOD_HAS_OWN = _HAS_OWN.format(scope=_IN_PERIOD_SCOPE)
 # The same question for many periods in one read (a chapter's theme is matched against every period's summary).
 PERIODS_HAS_OWN = f"""
 UNWIND $period_ids AS period_id
-CALL (period_id) {{
-  MATCH (:Period {{id: period_id}})<-[:PART_OF*0..5]-(:Period)<-[:IN_PERIOD]-(scoped:Entry)
-  WHERE scoped.project_id = $project_id
-  WITH DISTINCT scoped AS e
-  WITH e WHERE e.author_id = $owner AND NOT {_ADMITS_PARAMS.replace("$owner", "null")}
-  RETURN count(e) > 0 AS own
-}}
+CALL (period_id) {{{_HAS_OWN.format(scope=_IN_PERIOD_OF.format(period="period_id"))}}}
 RETURN period_id, own
 """
 

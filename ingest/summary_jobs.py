@@ -134,11 +134,7 @@ class Summaries:
             return None
         sid = gs.summary_id(project_id, period_id, audience.base, audience.owner)
         params = visibility_params(viewer)
-        row = gs.serve(self.graph, sid, params)
-        if row is None or row["stale"] or row["form"] != gs.FORM:
-            self.build(project_id, period_id, audience, use_llm=False)
-            row = gs.serve(self.graph, sid, params)
-        return row
+        return self._fresh(project_id, period_id, audience, params, gs.serve(self.graph, sid, params), sid)
 
     def for_viewer_many(self, viewer: Viewer, project_id: str, period_ids: list[str]) -> dict[str, dict[str, Any]]:
         """`for_viewer` of many periods, by period id (one without a variant for the viewer is absent): the
@@ -149,13 +145,25 @@ class Summaries:
         served = gs.serve_many(self.graph, list(sids.values()), params)
         out: dict[str, dict[str, Any]] = {}
         for period_id, sid in sids.items():
-            row = served.get(sid)
-            if row is None or row["stale"] or row["form"] != gs.FORM:
-                self.build(project_id, period_id, audiences[period_id], use_llm=False)
-                row = gs.serve(self.graph, sid, params)
+            row = self._fresh(project_id, period_id, audiences[period_id], params, served.get(sid), sid)
             if row is not None:
                 out[period_id] = row
         return out
+
+    def _fresh(
+        self,
+        project_id: str,
+        period_id: str | None,
+        audience: Audience,
+        params: dict[str, Any],
+        row: dict[str, Any] | None,
+        sid: str,
+    ) -> dict[str, Any] | None:
+        """`row` as served, or, when it is missing, stale or of another form, the variant rebuilt inline and served."""
+        if row is None or row["stale"] or row["form"] != gs.FORM:
+            self.build(project_id, period_id, audience, use_llm=False)
+            row = gs.serve(self.graph, sid, params)
+        return row
 
     def refresh_project(self, project_id: str, report: RefreshReport | None = None) -> RefreshReport:
         """Every variant members need (both bases, and each author's own), rebuilt when missing, stale or waiting

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from graph.textnorm import fold
+from graph.textnorm import fold, words
 
 # Most specific first: "¿quién se parece a Pep?" is a similarity question, not a co-occurrence one.
 SIMILAR = re.compile(
@@ -127,6 +127,6 @@ def classify(question: str) -> Intent | None:
         return Intent("timeline", None, disappeared=bool(DISAPPEAR.search(folded)))
     if IMPORTANCE.search(folded):
         wants = wanted_kind(folded)
-        if wants is not None or len(re.findall(r"\w+", folded)) <= IMPORTANCE_WORDS:
+        if wants is not None or len(words(folded)) <= IMPORTANCE_WORDS:
             return Intent("importance", wants, needs_entity=False)
     return None
