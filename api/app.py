@@ -90,7 +90,8 @@ def entity_vector_worker(svc: Services) -> VectorWorker | None:
 
 @asynccontextmanager
 async def _background(svc: Services, worker: bool) -> AsyncIterator[None]:
-    """With `worker`: the embedding, entity-vector and summary workers, started and stopped with the app."""
+    """With `worker`: the embedding, entity-vector and summary workers, started and stopped with the app, and the
+    re-linking an earlier process left unfinished (ingest/relink.py, `RelinkJobs.resume_lost`)."""
     background = Worker(svc.graph, svc.settings) if worker else None
     if background is not None:
         background.start()
@@ -100,6 +101,8 @@ async def _background(svc: Services, worker: bool) -> AsyncIterator[None]:
     refresher = SummaryWorker(svc.graph, svc.settings, svc.embedder) if worker and svc.settings.summary_worker else None
     if refresher is not None:
         refresher.start()
+    if worker:
+        svc.relink_jobs.resume_lost()
     yield
     if refresher is not None:
         refresher.stop()

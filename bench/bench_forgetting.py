@@ -2,11 +2,13 @@
 entries by an owner (most), a coauthor and a member who leaves (5 %), 2 % of them naming the person forgotten. Times,
 in this order: single entry deletes (as `DELETE /v1/entries/{id}` runs them), a forget by the owner (the dry run's
 plan, the rewrite of every entry naming the person, the re-linking of the project, embedding the rewritten chunks
-again), a member leaving with their entries, and the delete of the whole project. The hash embedder stands in for the
+again), a member leaving with their entries, the purge that takes what was deleted off the disk (`memora db purge`,
+only with `purge` as the third argument: it stops and starts the managed Neo4j), and the delete of the whole
+project. The hash embedder stands in for the
 model (bench/hash_embedder.py): what is timed is the graph's work; embedding again costs what writing that many
 entries costs with the real model.
 
-Usage: MEMORA_HOME=... python bench/bench_forgetting.py [N] [DELETES]"""
+Usage: MEMORA_HOME=... python bench/bench_forgetting.py [N] [DELETES] [purge]"""
 
 from __future__ import annotations
 
@@ -29,6 +31,7 @@ from graph.db import get_graph  # noqa: E402
 from graph.entities import find_visible_entity  # noqa: E402
 from graph.members import set_member  # noqa: E402
 from graph.project_deletion import delete_project  # noqa: E402
+from graph.purge import purge  # noqa: E402
 from graph.settings import get_settings  # noqa: E402
 from graph.visibility import Viewer, visibility_params  # noqa: E402
 from inference.embedders import CheckedEmbedder  # noqa: E402
@@ -74,7 +77,7 @@ def _timed(fn: Callable[[], T]) -> tuple[float, T]:
     return time.perf_counter() - t, out
 
 
-def run(n: int, deletes: int) -> dict[str, object]:
+def run(n: int, deletes: int, purge_too: bool = False) -> dict[str, object]:
     settings = get_settings()
     graph = get_graph(settings)
     embedder = CheckedEmbedder(HashEmbedder())
@@ -111,6 +114,8 @@ def run(n: int, deletes: int) -> dict[str, object]:
         }
         leave_s, departure = _timed(lambda: leave_project(graph, embedder, project, f"{prefix}leo", True))
         out["leave"] = {"entries_deleted": departure.entries_deleted, "s": round(leave_s, 2)}
+        if purge_too:
+            out["purge"] = purge(settings)
         delete_s, removed = _timed(lambda: delete_project(graph, project))
         out["project_delete"] = {"entries": removed.get("Entry", 0), "s": round(delete_s, 2)}
     finally:
@@ -122,4 +127,5 @@ def run(n: int, deletes: int) -> dict[str, object]:
 if __name__ == "__main__":
     size = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 50
-    print(json.dumps(run(size, count), ensure_ascii=False, indent=1))
+    purging = len(sys.argv) > 3 and sys.argv[3] == "purge"
+    print(json.dumps(run(size, count, purging), ensure_ascii=False, indent=1))

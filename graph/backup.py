@@ -1,9 +1,11 @@
-"""`memora db backup DIR` / `memora db restore DIR` for the managed Neo4j: stop, copy, start.
+"""`memora db backup DIR` / `memora db restore DIR` for the managed Neo4j: purge, copy, start.
 
 Neo4j Community has no online backup, and `neo4j-admin database dump` is not among the jars `org.neo4j:neo4j`
 resolves (it lives in the server distribution's command-line tooling), so a consistent copy is taken with the server
-stopped: stop (a clean checkpoint), copy `$MEMORA_HOME/neo4j/data` with the generated Neo4j password and the token
-secret, start again. The service is down for the stop, the copy and the start (measured, in the manifest); a
+stopped. A copy of the store files as they are would carry what was deleted (transaction logs, freed records, index
+segments: graph/purge.py), so the store is first rebuilt from the live graph (the purge, which leaves the server
+stopped), then `$MEMORA_HOME/neo4j/data` is copied with the generated Neo4j password and the token secret, and the
+server started again. The service is down for the purge, the copy and the start (measured, in the manifest); a
 restore writes the copy into a new `MEMORA_HOME`, whose server then starts on its own port.
 """
 
@@ -18,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from graph.purge import purge
 from graph.runtime import Neo4jRuntime, RuntimeProblem
 from graph.settings import Settings
 
@@ -37,8 +40,8 @@ def _copy_secret(src: Path, dst: Path) -> None:
 
 
 def backup(settings: Settings, dest: Path, say: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
-    """A stopped-server copy of this home's Neo4j into `dest` (new or empty); the server is started again when it
-    was running, even if the copy fails."""
+    """A stopped-server copy of this home's Neo4j, purged first so that it holds the live graph only, into `dest`
+    (new or empty); the server is started again when it was running, even if the purge or the copy fails."""
     if not settings.managed_neo4j:
         raise RuntimeProblem(
             "NEO4J_URI is set: back that server up with its own tools (neo4j-admin, Aura "
@@ -54,10 +57,9 @@ def backup(settings: Settings, dest: Path, say: Callable[[str], None] = lambda _
     was_running = runtime.pid() is not None
     started = time.monotonic()
     stopped_for = 0.0
-    if was_running:
-        say("stopping Neo4j for a consistent copy …")
-        runtime.stop()
     try:
+        say("rebuilding the store from the live graph (purge) …")
+        purged = purge(settings, restart=False, say=say)
         say(f"copying {data} …")
         copy_started = time.monotonic()
         shutil.copytree(data, dest / "data")
@@ -74,7 +76,7 @@ def backup(settings: Settings, dest: Path, say: Callable[[str], None] = lambda _
     manifest = {
         "format": FORMAT,
         "version": VERSION,
-        "method": "stop-copy-start",
+        "method": "purge-copy-start",
         "neo4j_version": settings.neo4j_version,
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "source_home": str(settings.home),
@@ -82,6 +84,7 @@ def backup(settings: Settings, dest: Path, say: Callable[[str], None] = lambda _
         "secrets": [n for n in SECRET_FILES if (dest / n).exists()],
         "bytes": sum(files.values()),
         "files": files,
+        "purge_seconds": purged["seconds"],
         "copy_seconds": round(copy_seconds, 2),
         "downtime_seconds": round(stopped_for, 2) if was_running else 0.0,
     }

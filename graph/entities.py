@@ -12,6 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from neo4j import ManagedTransaction
+
+from graph import relink_epochs
 from graph.db import Graph
 from graph.generations import bump_levels
 from graph.ids import ENTITY_KINDS, entity_id, sha256
@@ -206,18 +209,21 @@ def upsert_entity(
         raise ValueError("an entity needs a name")
     clean = list(dict.fromkeys(a.strip() for a in aliases or [] if a.strip() and a.strip() != name))
     eid = entity_id(project_id, kind, name)
-    row = graph.write(
-        DECLARE_ENTITY[kind],
-        {
-            "id": eid,
-            "project_id": project_id,
-            "name": name,
-            "aliases": clean,
-            "intimacy": audience,
-            "author_id": author_id,
-            "declaration_id": sha256(eid, audience, author_id or "")[:32],
-        },
-    )[0]
+    params = {
+        "id": eid,
+        "project_id": project_id,
+        "name": name,
+        "aliases": clean,
+        "intimacy": audience,
+        "author_id": author_id,
+        "declaration_id": sha256(eid, audience, author_id or "")[:32],
+    }
+
+    def work(tx: ManagedTransaction) -> Any:
+        relink_epochs.bump(tx, project_id)  # first: a re-linking job that read the names before writes nothing
+        return tx.run(DECLARE_ENTITY[kind], params).single(strict=True)
+
+    row = graph.transact(work)
     # a name or alias changes how queries are understood, for those who may learn it
     bump_levels(graph, [{"project_id": project_id, "intimacy": audience, "author_id": author_id}])
     return Entity(eid, project_id, kind, row["name"], tuple(row["aliases"]))

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from neo4j import ManagedTransaction
 
+from graph import relink_epochs
 from graph.db import Graph
 from graph.entities import Entity, list_visible_entities
-from graph.forgetting import drop_unsourced
+from graph.forgetting import drop_unsourced, scrub_steps
 from graph.generations import bump_levels_in
 from graph.ids import entity_id
 from graph.textnorm import fold
@@ -106,11 +107,14 @@ def _edit(
     aliases: list[str] | None,
     delete: bool,
 ) -> int:
-    """One transaction: lock the entity, read its sources the caller may see, change them. Returns how many
+    """One transaction: bump the project's names (so a re-linking job that read them before writes nothing:
+    graph/relink_epochs.py), lock the entity, read its sources the caller may see, change them. Returns how many
     declarations the caller could see."""
     kind, params = entity.kind, {"id": entity.id, **viewer_params}
 
     def work(tx: ManagedTransaction) -> int:
+        dropped: list[str] = []
+        relink_epochs.bump(tx, entity.project_id)
         if not list(tx.run(LOCK_ENTITY[kind], params)):
             return 0
         declarations = [dict(r) for r in tx.run(VISIBLE_DECLARATIONS[kind], params)]
@@ -120,6 +124,8 @@ def _edit(
         mentions = [dict(r) for r in tx.run(VISIBLE_MENTIONS[kind], params)]
         keys = set(entity.answers_to()) if delete else {fold(entity.name)}
         keys |= {fold(m["name"]) for m in mentions if m["name"] and (delete or fold(m["name"]) in keys)}
+        if not delete and new_name is None:
+            keys = set()  # only the aliases change: entries keep listing the name as they do
         rows = []
         for m in mentions:
             persons = _unlisted(m["persons"], keys, new_name) if kind == "person" else m["persons"]
@@ -130,7 +136,7 @@ def _edit(
         if delete:
             tx.run(DELETE_DECLARATIONS, ids=declared).consume()
             tx.run(DROP_MENTIONS[kind], id=entity.id, entry_ids=[m["entry_id"] for m in mentions]).consume()
-            drop_unsourced(tx, [entity.id])
+            dropped = drop_unsourced(tx, [entity.id])
         else:
             tx.run(RENAME_DECLARATIONS, ids=declared, name=new_name, aliases=aliases).consume()
             if new_name is not None and declared:
@@ -144,6 +150,7 @@ def _edit(
                 for s in declarations + mentions
             ],
         )
+        scrub_steps(tx, dropped)  # after the bump: its own step names the entity too
         return len(declared)
 
     return graph.transact(work)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from neo4j import ManagedTransaction
 
-from graph import generations
+from graph import generations, relink_epochs
 from graph.db import Graph
 from graph.entities import DECLARE_ENTITY, Entity, list_visible_entities
 from graph.ids import sha256
@@ -124,6 +124,7 @@ def merge_entities(
     kind = into.kind
 
     def work(tx: ManagedTransaction) -> list[str]:
+        relink_epochs.bump(tx, project_id)  # first: a re-linking job that read the names before writes nothing
         tx.run(LOCK, ids=sorted([into.id, merged.id])).consume()
         target = [dict(r) for r in tx.run(SOURCES, {"id": into.id, **viewer_params})]
         sources = [dict(r) for r in tx.run(SOURCES, {"id": merged.id, **viewer_params})]
@@ -213,6 +214,7 @@ def unmerge(
     added = json.loads(g["added"])
 
     def work(tx: ManagedTransaction) -> None:
+        relink_epochs.bump(tx, project_id)
         tx.run(REMOVE_ALIASES, rows=[{"id": k, "aliases": v} for k, v in added.items()]).consume()
         tx.run(DELETE_DECLARATIONS, ids=list(g["created"])).consume()
         tx.run(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from neo4j import ManagedTransaction
@@ -189,14 +190,19 @@ def write_batch(
     chunks: list[dict[str, Any]],
     prop: str,
     create: bool = False,
+    guard: Callable[[ManagedTransaction], object] | None = None,
 ) -> None:
     """Everything about a batch of entries in one transaction: all of it lands or none of it does. With `create`,
-    an id that exists (or is created concurrently) fails the whole batch with EntryExists."""
+    an id that exists (or is created concurrently) fails the whole batch with EntryExists. `guard` runs first in the
+    transaction (graph/relink_epochs.py: a re-linking job's check that its names are still current, or an edit's
+    bump of them); what it raises ends the transaction with nothing written."""
 
     attempts: list[int] = []
 
     def work(tx: ManagedTransaction) -> None:
         attempts.append(1)
+        if guard is not None:
+            guard(tx)
         ids = [e["id"] for e in entries]
         mark_stale(tx, ids)  # the summaries the entries fed (old state) ...
         before = entry_levels(tx, ids)
@@ -212,11 +218,13 @@ def write_batch(
         threaded = [{"id": e["id"], "prev_id": e["props"]["prev_id"]} for e in entries if e["props"].get("prev_id")]
         if threaded:
             tx.run(LINK_THREAD, rows=threaded).consume()
-        if links is not None:
-            forgetting.after_delete(tx, links)  # names and chapters only the old versions held
+        dropped = [] if links is None else forgetting.after_delete(tx, links)  # what only the old versions held
+        if before:  # an old version's text stays on disk until the next purge
+            forgetting.mark_purge_due(tx)
         mark_stale(tx, ids)  # ... and the ones they belong to now (new level, period, author)
         # cached search results of whoever may see these entries, at their old or new level, are stale
         bump_levels_in(tx, before + entry_levels(tx, ids))
+        forgetting.scrub_steps(tx, dropped)
 
     try:
         graph.transact(work)
@@ -255,8 +263,10 @@ def delete_entry(graph: Graph, entry_id: str) -> bool:
         links = forgetting.before_delete(tx, entry_id)
         deleted = bool(tx.run(DELETE_ENTRY, id=entry_id).single(strict=True)["deleted"])
         if deleted:
-            forgetting.after_delete(tx, links)
+            dropped = forgetting.after_delete(tx, links)
+            forgetting.mark_purge_due(tx)
             bump_levels_in(tx, before)
+            forgetting.scrub_steps(tx, dropped)
         return deleted
 
     return graph.transact(work)

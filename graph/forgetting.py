@@ -50,10 +50,22 @@ CALL {
   UNION
   WITH xid MATCH (x:Thing {id: xid}) RETURN x
 }
-WITH x"""
+WITH x, xid"""
     + _DROP_IF_UNSOURCED
+    + "RETURN collect(DISTINCT xid) AS dropped"
 )
 DROP_UNSOURCED_IN_PROJECT = "MATCH (x:Person|Place|Thing {project_id: $project_id})" + _DROP_IF_UNSOURCED
+# A generation step (graph/generations.py) names the entities a write changed, by id, and an id carries the slug of
+# the name: once an entity is gone, the steps that name it say "unknown" instead (null), which makes a kept lexicon
+# that reads them list its names again rather than miss the change.
+SCRUB_STEPS = """
+MATCH (s:GenerationStep {project_id: $project_id})
+WHERE any(x IN s.entity_ids WHERE x IN $ids)
+SET s.entity_ids = null
+"""
+# What a delete or a rewrite removed stays on disk until the store is rebuilt (graph/purge.py): the first such write
+# after a purge marks one due, with its time, so `memora db purge --if-due` and `memora db status` know.
+PURGE_DUE = "MERGE (m:PurgeDue {id: 'store'}) ON CREATE SET m.since = datetime()"
 DROP_EMPTY_PERIODS = """
 UNWIND $ids AS pid
 MATCH (p:Period {id: pid})
@@ -91,18 +103,36 @@ def before_delete(tx: ManagedTransaction, entry_id: str) -> dict[str, list[str]]
     return links
 
 
-def drop_unsourced(tx: ManagedTransaction, entity_ids: list[str]) -> None:
+def drop_unsourced(tx: ManagedTransaction, entity_ids: list[str]) -> list[str]:
     """Those of these persons, places and things no entry mentions and no declaration names any more, with their
-    vectors: an entity is known only through its sources (graph/entities.py)."""
-    if entity_ids:
-        tx.run(DROP_UNSOURCED, ids=entity_ids).consume()
+    vectors: an entity is known only through its sources (graph/entities.py). Returns the ids dropped, for
+    `scrub_steps` once the write has bumped its generations."""
+    if not entity_ids:
+        return []
+    return list(tx.run(DROP_UNSOURCED, ids=entity_ids).single(strict=True)["dropped"])
 
 
-def after_delete(tx: ManagedTransaction, links: dict[str, list[str]]) -> None:
-    """Entities and chapters the entry alone held (or the entries before their rewrite)."""
-    drop_unsourced(tx, links["entities"])
+def scrub_steps(tx: ManagedTransaction, dropped: list[str]) -> None:
+    """No generation step names an entity that is gone (the write's own step included, so call it after the bump)."""
+    by_project: dict[str, list[str]] = {}
+    for entity_id in dropped:
+        by_project.setdefault(entity_id.rsplit("/", 2)[0], []).append(entity_id)
+    for project_id, ids in sorted(by_project.items()):
+        tx.run(SCRUB_STEPS, project_id=project_id, ids=ids).consume()
+
+
+def after_delete(tx: ManagedTransaction, links: dict[str, list[str]]) -> list[str]:
+    """Entities and chapters the entry alone held (or the entries before their rewrite); returns the entities
+    dropped."""
+    dropped = drop_unsourced(tx, links["entities"])
     if links["periods"]:
         tx.run(DROP_EMPTY_PERIODS, ids=links["periods"]).consume()
+    return dropped
+
+
+def mark_purge_due(tx: ManagedTransaction) -> None:
+    """Removed text lingers on disk until the next purge: say one is due (a no-op while one already is)."""
+    tx.run(PURGE_DUE).consume()
 
 
 # Forgetting a person, place or thing (ingest/forget.py). The entries of the project the caller may see that name it,
@@ -162,6 +192,7 @@ def drop_name_records(
         DROP_NAME_RECORDS,
         {"project_id": project_id, "kind": kind, "entity_id": entity_id, "keys": keys, **viewer_params},
     )
+    graph.transact(mark_purge_due)
 
 
 # A member leaving with their entries (ingest/departure.py): the entries they wrote, and the names they declared or
@@ -192,8 +223,10 @@ def drop_authored_names(graph: Graph, project_id: str, user_id: str) -> int:
     def work(tx: ManagedTransaction) -> int:
         rows = [dict(r) for r in tx.run(AUTHORED_NAME_RECORDS, params)]
         tx.run(DROP_AUTHORED_NAME_RECORDS, params).consume()
-        drop_unsourced(tx, list({x for r in rows for x in r["entities"]}))
+        dropped = drop_unsourced(tx, list({x for r in rows for x in r["entities"]}))
         bump_levels_in(tx, [{"project_id": project_id, "intimacy": r["intimacy"], "author_id": user_id} for r in rows])
+        scrub_steps(tx, dropped)
+        mark_purge_due(tx)
         return sum(1 for r in rows if r["label"] == "Declaration")
 
     return graph.transact(work)

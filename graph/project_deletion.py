@@ -1,6 +1,6 @@
 """Deleting a whole project: every node that belongs to it (entries, chunks and their vectors, entities, declarations,
-rejected names, merge records, chapters, summaries, entity vectors, witness grants, generation steps), the
-retrieval-log records of searches over it, its memberships and the project node itself.
+rejected names, merge records, chapters, summaries, entity vectors, witness grants, generation steps, its names
+epoch), the retrieval-log records of searches over it, its memberships and the project node itself.
 
 Nodes go in batches, one transaction each, so a project of any size fits the server's transaction memory; the
 memberships and the project node go last, in one transaction that also sweeps anything written meanwhile. Until then
@@ -16,6 +16,7 @@ from collections.abc import Callable
 from neo4j import ManagedTransaction
 
 from graph.db import Graph
+from graph.forgetting import mark_purge_due
 from graph.visibility import CAN_SEE
 
 BATCH = 2000
@@ -25,6 +26,7 @@ LABELS = (
     "EntityVector",
     "Summary",
     "GenerationStep",
+    "NamesEpoch",
     "Dismissal",
     "EntityMerge",
     "Declaration",
@@ -88,6 +90,7 @@ def delete_project(graph: Graph, project_id: str, progress: Callable[[int], None
             for label, statement in DELETE_BATCH.items()
         }
         row = tx.run(DROP_PROJECT, project_id=project_id).single()
+        mark_purge_due(tx)
         return {**swept, "members": 0 if row is None else int(row["members"])}
 
     for key, n in graph.transact(last).items():

@@ -19,8 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
+from graph import relink_epochs
 from graph.db import Graph
 from graph.entities import Entity
 from graph.entity_edits import delete_entity, visible_sources
@@ -124,7 +126,10 @@ def forget(
     and the records of its names in what the caller may see. The caller re-links the project afterwards."""
     entity, params = plan.entity, visibility_params(viewer)
     if plan.records:
-        report = Ingestor(graph, embedder, embed=embed, source="api", writer=viewer).ingest(
+        # Each redaction bumps the project's names with its write: a re-linking job that read the texts before
+        # writes nothing, so it never puts a forgotten name back (graph/relink_epochs.py).
+        bump = partial(relink_epochs.bump, project_id=entity.project_id)
+        report = Ingestor(graph, embedder, embed=embed, source="api", writer=viewer, before_write=bump).ingest(
             ((i, r) for i, r in enumerate(plan.records, 1)), progress=progress
         )
         if report.errors:

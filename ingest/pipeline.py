@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from neo4j import ManagedTransaction
+
 from graph.db import Graph
 from graph.entities import linkable_entities
 from graph.entries import (
@@ -101,6 +103,7 @@ class Ingestor:
         overwrite: bool = False,
         *,
         writer: Viewer | None = None,
+        before_write: Callable[[ManagedTransaction], object] | None = None,
     ) -> None:
         """With `embed=False` a write is acknowledged once committed: chunks without a reusable vector are left
         pending for the embedding worker, so a long entry never holds its writer (or anyone) waiting. `source` says
@@ -108,8 +111,12 @@ class Ingestor:
 
         `writer` is the person whose request causes the write (an API caller, a witness): whether a stored vector
         is reused shows in the answer and its time, so only chunks of entries they may see are reused. Without one
-        (a trusted operator: CLI, restore, relink), any chunk of the same project is."""
+        (a trusted operator: CLI, restore, relink), any chunk of the same project is.
+
+        `before_write` runs first in every write transaction (graph/relink_epochs.py): a re-linking job's check that
+        the names it linked with are still current, or a forget's bump of them."""
         self.graph = graph
+        self.before_write = before_write
         self.source = source
         self.overwrite = overwrite
         self.writer = writer
@@ -270,7 +277,9 @@ class Ingestor:
             self.graph.write(MARK_FILE_WRITTEN, {"rows": adopted})
         if entries:
             self._embed(chunks, report)
-            write_batch(self.graph, entries, periods, mentions, chunks, self.prop, create=create_only)
+            write_batch(
+                self.graph, entries, periods, mentions, chunks, self.prop, create=create_only, guard=self.before_write
+            )
             report.written += len(entries)
             report.written_ids.extend(e["id"] for e in entries)
         if progress:

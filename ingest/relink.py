@@ -13,10 +13,12 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from graph import relink_epochs
 from graph.db import Graph
 from graph.forgetting import DROP_UNSOURCED_IN_PROJECT
 from graph.visibility import CAN_SEE, Viewer, visibility_params
@@ -30,6 +32,8 @@ MATCH (e:Entry {project_id: $project_id})
 RETURN e.id AS id, coalesce(e.thread_pos, 0) AS pos ORDER BY id
 """
 MAX_JOBS_KEPT = 1000
+RESUME_AFTER_SECONDS = 30.0
+"""How long a project must stay behind at one epoch before a starting service re-links it (a job runs seconds)."""
 
 HASHES = "UNWIND $ids AS id MATCH (e:Entry {id: id}) RETURN e.id AS id, e.content_hash AS hash"
 VISIBLE_IDS = f"UNWIND $ids AS id MATCH (e:Entry {{id: id}}) WHERE {CAN_SEE} RETURN e.id AS id"
@@ -58,7 +62,48 @@ def relink_project(
 ) -> tuple[int, int]:
     """Re-link every entry of the project; returns (entries examined, entries rewritten). With `viewer`, every
     number reported (to `progress` and returned) counts only the entries that viewer may see: how many entries a
-    project holds, or which of them a name matched, must not tell a writer about entries hidden from them."""
+    project holds, or which of them a name matched, must not tell a writer about entries hidden from them.
+
+    A pass links under the names as they were when it started (graph/relink_epochs.py); when an edit changes them
+    meanwhile, the pass's next write is refused and a new pass starts over every entry under the new names. Numbers
+    go on across passes (`done` never goes back, `relinked` counts each entry once), so a restart caused by an edit
+    of hidden sources shows nothing but time."""
+    tally = _Tally(progress)
+    while True:
+        epoch = relink_epochs.current(graph, project_id)
+        try:
+            total = _pass(graph, embedder, project_id, embed, viewer, tally, relink_epochs.Hold(project_id, epoch))
+        except relink_epochs.Superseded:
+            log.info("re-linking project %s: its names changed meanwhile, starting over", project_id)
+            continue
+        relink_epochs.mark_relinked(graph, project_id, epoch)
+        return total, len(tally.rewritten)
+
+
+class _Tally:
+    """A job's numbers over its passes."""
+
+    def __init__(self, progress: Progress | None) -> None:
+        self.progress = progress
+        self.shown = 0
+        self.rewritten: set[str] = set()
+
+    def report(self, done: int, total: int) -> None:
+        self.shown = min(max(self.shown, done), total)
+        if self.progress:
+            self.progress(self.shown, total, len(self.rewritten))
+
+
+def _pass(
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    project_id: str,
+    embed: bool,
+    viewer: Viewer | None,
+    tally: _Tally,
+    hold: relink_epochs.Hold,
+) -> int:
+    """One pass over every entry, each write held to the names of `hold`; returns how many entries it counted."""
     rows = graph.read(PROJECT_ENTRIES, {"project_id": project_id})
     ids = [str(r["id"]) for r in rows]
 
@@ -67,10 +112,9 @@ def relink_project(
             return set(batch)
         return {str(r["id"]) for r in graph.read(VISIBLE_IDS, {"ids": batch, **visibility_params(viewer)})}
 
-    ingestor = Ingestor(graph, embedder, embed=embed)
-    total, done, relinked = len(counted(ids)), 0, 0
-    if progress:
-        progress(0, total, 0)
+    ingestor = Ingestor(graph, embedder, embed=embed, before_write=hold)
+    total, done = len(counted(ids)), 0
+    tally.report(0, total)
     for start in range(0, len(rows), BATCH):
         batch = [(str(r["id"]), int(r["pos"])) for r in rows[start : start + BATCH]]
         batch_ids = [b[0] for b in batch]
@@ -79,12 +123,11 @@ def relink_project(
         after = {r["id"]: r["hash"] for r in graph.read(HASHES, {"ids": batch_ids})}
         seen = counted(batch_ids)
         done += len(seen)
-        relinked += len({i for i in seen if before.get(i) != after.get(i)})
-        if progress:
-            progress(done, total, relinked)
+        tally.rewritten |= {i for i in seen if before.get(i) != after.get(i)}
+        tally.report(done, total)
     ingestor.refresh(ingestor.threads.stale())
     graph.write(DROP_UNSOURCED_IN_PROJECT, {"project_id": project_id})  # their last mention re-linked away
-    return total, relinked
+    return total
 
 
 def witness_views_missing(graph: Graph) -> list[tuple[str, int]]:
@@ -125,7 +168,8 @@ class RelinkJob:
 
 class RelinkJobs:
     """Background re-linking, one job at a time on one daemon thread. A change made while a job of the same project
-    is still queued joins that job (it has not read anything yet, so it will see the change)."""
+    is still queued joins that job (it has not read anything yet, so it will see the change); one made while a job
+    runs gets a job of its own, and the running one starts over under the new names (`relink_project`)."""
 
     def __init__(self, graph: Graph, embedder: Callable[[], CheckedEmbedder]) -> None:
         self.graph = graph
@@ -159,6 +203,28 @@ class RelinkJobs:
                 self._thread.start()
             return job
 
+    def resume(self, project_ids: list[str]) -> list[RelinkJob]:
+        """Jobs for projects whose latest edit of names no completed pass has re-linked (`relink_epochs.behind`: the
+        job was lost to a crash or a restart). Nobody started them, so nobody may read them, and they count every
+        entry."""
+        return [self.submit(project_id, "") for project_id in project_ids]
+
+    def resume_lost(self, settle: float = RESUME_AFTER_SECONDS) -> None:
+        """`resume` every project left behind, on a thread of its own so a service starts at once: those still
+        behind at the same epoch `settle` seconds later, so a job another process is running finishes undisturbed."""
+
+        def find() -> None:
+            try:
+                first = relink_epochs.behind(self.graph)
+                if first:
+                    time.sleep(settle)
+                    still = relink_epochs.behind(self.graph)
+                    self.resume([p for p, epoch in still.items() if first.get(p) == epoch])
+            except Exception:  # noqa: BLE001 - the next start, or the next edit, re-links them
+                log.exception("could not look for re-linking left unfinished")
+
+        threading.Thread(target=find, name="memora-relink-resume", daemon=True).start()
+
     def get(self, job_id: str) -> RelinkJob | None:
         with self._lock:
             return self._jobs.get(job_id)
@@ -191,7 +257,7 @@ class RelinkJobs:
                     job.project_id,
                     embed=False,
                     progress=self._progress(job_id),
-                    viewer=Viewer(user_id=job.viewer_id),
+                    viewer=Viewer(user_id=job.viewer_id) if job.viewer_id else None,
                 )
             except Exception as exc:  # noqa: BLE001 - a failed job is reported through its status, never lost
                 log.exception("re-linking project %s failed", job.project_id)

@@ -19,9 +19,9 @@ RETURN needle, collect(DISTINCT where) AS places
 """
 
 # The one place ids outlive their entry: the generation steps kept views catch up from (graph/generations.py) must
-# name the entries and entities that changed so that caches drop them; they are pruned after a bounded number of
-# later writes.
-CATCH_UP = {"GenerationStep.entry_ids", "GenerationStep.entity_ids"}
+# name the entries that changed so that caches drop them; they are pruned after a bounded number of later writes.
+# The entities they name are scrubbed as soon as an entity goes (graph/forgetting.py), so those are grepped too.
+CATCH_UP = {"GenerationStep.entry_ids"}
 
 
 def grep_graph(graph: Graph, needles: list[str]) -> dict[str, list[str]]:

@@ -1,4 +1,4 @@
-"""`memora db start|stop|status|backup|restore` (the managed Neo4j) and `memora migrate` (its schema)."""
+"""`memora db start|stop|status|backup|restore|purge` (the managed Neo4j) and `memora migrate` (its schema)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ def cmd_db(args: argparse.Namespace, settings: Settings) -> int:
     runtime = Neo4jRuntime(settings)
     if args.action in ("backup", "restore"):
         return cmd_backup(args, settings)
+    if args.action == "purge":
+        return cmd_purge(args, settings)
     if args.action == "start":
         if not settings.managed_neo4j:
             err(f"NEO4J_URI is set ({settings.bolt_uri}); nothing to start")
@@ -31,10 +33,19 @@ def cmd_db(args: argparse.Namespace, settings: Settings) -> int:
             "pid": status.pid,
             "home": str(status.home) if status.home else None,
             "detail": status.detail,
+            "purge_due_since": _purge_due(settings) if status.running else None,
         },
         args.json,
     )
     return 0 if status.running or args.action == "stop" else 1
+
+
+def _purge_due(settings: Settings) -> str | None:
+    """When removed text started waiting on disk for a purge (graph/purge.py), for `memora db status`."""
+    from graph.db import get_graph
+    from graph.purge import due_since
+
+    return due_since(get_graph(settings))
 
 
 def cmd_backup(args: argparse.Namespace, settings: Settings) -> int:
@@ -50,6 +61,22 @@ def cmd_backup(args: argparse.Namespace, settings: Settings) -> int:
     else:
         show(restore(settings, Path(args.dir), force=args.force, say=err), args.json)
         err("restored; start it with `memora db start` (set MEMORA_NEO4J_BOLT_PORT if another server holds the port)")
+    return 0
+
+
+def cmd_purge(args: argparse.Namespace, settings: Settings) -> int:
+    """Rebuild the store from the live graph, so deleted and forgotten texts leave the disk (graph/purge.py); with
+    `--if-due`, only when something was deleted or rewritten since the last purge (what a daily cron job runs)."""
+    from graph.purge import due_since, purge
+
+    if args.if_due:
+        since = due_since(connect(settings, migrate_schema=False))
+        if since is None:
+            err("nothing was deleted or rewritten since the last purge; nothing to do")
+            show({"purged": False, "due_since": None}, args.json)
+            return 0
+        err(f"a purge is due: the first delete or rewrite since the last one was at {since}")
+    show({"purged": True, **purge(settings, say=err)}, args.json)
     return 0
 
 
@@ -80,11 +107,14 @@ def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def add_db(sub: Subparsers) -> None:
-    db = sub.add_parser("db", help="start, stop, inspect, back up or restore the local Neo4j")
-    db.add_argument("action", choices=["start", "stop", "status", "backup", "restore"])
+    db = sub.add_parser("db", help="start, stop, inspect, back up, restore or purge the local Neo4j")
+    db.add_argument("action", choices=["start", "stop", "status", "backup", "restore", "purge"])
     db.add_argument("dir", nargs="?", help="backup/restore: the backup directory")
     db.add_argument("--force", action="store_true", help="restore: replace the data this home already holds")
     db.add_argument("--json", action="store_true", help="print JSON instead of text")
+    db.add_argument(
+        "--if-due", action="store_true", help="purge: only when something was deleted or rewritten since the last"
+    )
     db.set_defaults(func=cmd_db)
 
 

@@ -161,7 +161,7 @@ def test_backup_restore_and_one_home_one_server(
 
         secret_of(local_a)  # the token secret, generated in the home: it travels with the backup
         manifest = backup(local_a, tmp_path / "backup")
-        assert manifest["method"] == "stop-copy-start" and manifest["neo4j_version"] == local_a.neo4j_version
+        assert manifest["method"] == "purge-copy-start" and manifest["neo4j_version"] == local_a.neo4j_version
         assert manifest["bytes"] > 0 and 0 < manifest["downtime_seconds"] < 120
         assert runtime_a.status().running, "the server is started again after the copy"
         assert (tmp_path / "backup" / "neo4j-password").stat().st_mode & 0o077 == 0

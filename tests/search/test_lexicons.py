@@ -88,7 +88,6 @@ def test_a_lexicon_kept_in_part_is_the_lexicon_listed_in_full(graph: Graph, worl
     _write(world, "hidden", "writer", "private", ["Secreto"])
     _write(world, "own", role, "private", ["Mía"])
     _write(world, "quim", "owner", "private", ["Quim Soler"])  # its only mention, re-levelled
-    assert world["ingestor"].delete(f"{project}/lola")  # its only mention, deleted
     kept = lexicons.lexicon(graph, project, viewer)
     assert lexicons.counters["listed"] == start["listed"]
     assert lexicons.counters["listed_in_part"] == start["listed_in_part"] + 1
@@ -96,10 +95,17 @@ def test_a_lexicon_kept_in_part_is_the_lexicon_listed_in_full(graph: Graph, worl
     full = lexicons.lexicon(graph, project, viewer)
     assert _shape(kept) == _shape(full)
     names = _names(kept)
-    assert {"Núria", "Mía"} <= names and "Lola Vidal" not in names
+    assert {"Núria", "Mía"} <= names
     assert ("Secreto" in names) == (role == "writer")
+    # A delete that takes an entity with it scrubs its id from the steps (graph/forgetting.py): the kept lexicon is
+    # listed again in full rather than missing the change.
+    start = dict(lexicons.counters)
+    assert world["ingestor"].delete(f"{project}/lola")  # its only mention, deleted
+    kept = lexicons.lexicon(graph, project, viewer)
+    assert lexicons.counters["listed"] == start["listed"] + 1
+    assert "Lola Vidal" not in _names(kept) and {"Núria", "Mía"} <= _names(kept)
     assert ("Quim Soler" in names) == (role == "owner")
-    assert lexicons.lexicon(graph, project, viewer) is full  # nothing written since: kept as is
+    assert lexicons.lexicon(graph, project, viewer) is kept  # nothing written since: kept as is
 
 
 def test_a_declaration_lists_the_lexicon_in_full_and_a_hidden_write_costs_nothing(

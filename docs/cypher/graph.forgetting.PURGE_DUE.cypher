@@ -1,0 +1,2 @@
+// graph.forgetting.PURGE_DUE
+MERGE (m:PurgeDue {id: 'store'}) ON CREATE SET m.since = datetime()
