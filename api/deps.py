@@ -21,7 +21,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from api import auth
 from api.jwt_auth import IssuerUnavailable, JwtVerifier, looks_like_jwt
-from api.ratelimit import check_address, note_auth_failure, spend
+from api.ratelimit import Budget, check_address, note_auth_failure, spend
 from api.services import Services
 from graph.members import role_of
 from graph.settings import Settings
@@ -114,7 +114,11 @@ def _limit_writes(request: Request, who: ViewerDep) -> None:
     spend(request, "write", ("user", who.user_id))
 
 
-def _witness_guard(request: Request, token: str, kind: str | None) -> Iterator[None]:
+def _limit_reads(request: Request, who: ViewerDep) -> None:
+    spend(request, "read", ("user", who.user_id))
+
+
+def _witness_guard(request: Request, token: str, kind: Budget | None) -> Iterator[None]:
     """For `/v1/w/{token}` routes: the address check; one from the budget of the grant a correctly signed link names
     (the link itself is still checked by the route, after the body: a 422 comes before a 401); and a 401 from the
     route counted as a failed authentication."""
@@ -150,6 +154,9 @@ SearchBudget = Depends(_limit_searches)
 """POST /v1/search: one from the verified user's search budget (after the token check, before the body)."""
 WriteBudget = Depends(_limit_writes)
 """Entry and entity writes: one from the verified user's write budget."""
+ReadBudget = Depends(_limit_reads)
+"""Reads that cost far more than one row (periods, summary, analytics, candidates, listings, neighbours): one from the
+verified user's read budget, so no member can keep the service and Neo4j busy with them."""
 WitnessSearchBudget = Depends(_witness_search)
 """POST /v1/w/{token}/search: one from the grant's search budget; failed links counted against the address."""
 WitnessWriteBudget = Depends(_witness_write)

@@ -4,6 +4,11 @@ search-cache outcomes and the embedding queue depth.
 Nothing here is per project or per user: a route is labelled by its template (`/v1/entries/{entry_id}`, never the
 id), a stage by its name, and the queue depth is one number for the whole service. Who may scrape is decided by
 `api/routes/metrics.py` (a token, or an explicit open flag).
+
+Every label comes from a closed set the code owns, never from what a client sent: a client picks its method and
+path, and a label made from them would be a new series kept for the life of the process (memory anyone could fill
+without a token). So an unknown method is `other`, a path no route answered is `unmatched`, and a status outside
+100-599 is `other`.
 """
 
 from __future__ import annotations
@@ -47,6 +52,9 @@ EMBEDDING_QUEUE = Gauge(
     registry=REGISTRY,
 )
 STAGE_NAME_MAX = 40
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+UNMATCHED = "unmatched"
+OTHER = "other"
 
 
 def observe_search(latency_ms: dict[str, float], cached: bool) -> None:
@@ -77,7 +85,21 @@ class RequestMetrics:
         try:
             await self.app(scope, receive, sending)
         finally:
-            route = getattr(scope.get("route"), "path", None) or "unmatched"
-            method = str(scope.get("method", "GET"))
-            REQUESTS.labels(route, method, str(status[0])).inc()
+            route, method = route_label(scope), method_label(scope)
+            REQUESTS.labels(route, method, status_label(status[0])).inc()
             REQUEST_SECONDS.labels(route, method).observe(time.perf_counter() - started)
+
+
+def route_label(scope: AsgiScope) -> str:
+    """The template of the route that answered (the app's own, a closed set), or `unmatched`."""
+    path = getattr(scope.get("route"), "path", None)
+    return path if isinstance(path, str) and path else UNMATCHED
+
+
+def method_label(scope: AsgiScope) -> str:
+    method = scope.get("method")
+    return method if method in METHODS else OTHER
+
+
+def status_label(status: int) -> str:
+    return str(status) if 100 <= status <= 599 else OTHER

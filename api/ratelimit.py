@@ -1,6 +1,6 @@
-"""Rate limits per caller, in process: token buckets for searches and writes (per verified user, or per witness
-grant) and for failed authentications (per client address). A refused request gets 429, a JSON `{"detail": ...}`
-that says which budget ran out, and `Retry-After` in whole seconds (at least 1).
+"""Rate limits per caller, in process: token buckets for searches, writes and expensive reads (per verified user,
+or per witness grant) and for failed authentications (per client address). A refused request gets 429, a JSON
+`{"detail": ...}` that says which budget ran out, and `Retry-After` in whole seconds (at least 1).
 
 The buckets live on `app.state.limits` (one `Limits` per app, built by `create_app` from the app's settings), so
 two apps never share a budget. A limit whose rate is 0 is off. The state is per process: with several worker
@@ -13,7 +13,9 @@ The dependencies that apply them are in `api.deps` (they run before the route, i
   witness link (a 401 from a `/v1/w/{token}` route), spends one. A missing token spends nothing;
 - searches (POST /v1/search) and writes (POST/PUT/DELETE /v1/entries, POST entities) spend one from the verified
   user's search or write budget; witness searches and accounts, from the budget of the grant their correctly signed
-  link names.
+  link names;
+- expensive reads (periods, which may rebuild stale summaries, the summary, analytics, candidates, entry listings,
+  neighbours) spend one from the user's read budget: cheap one-row reads (an entry, the projects) spend nothing.
 
 The client address is `request.client.host`. `memora serve` runs uvicorn with its defaults, which take it from
 `X-Forwarded-For` when the connection comes from 127.0.0.1 (FORWARDED_ALLOW_IPS): right behind a reverse proxy on
@@ -28,7 +30,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import HTTPException, Request
 
@@ -38,11 +40,13 @@ from graph.settings import Settings
 UNLIMITED: dict[str, Any] = {
     "rate_search_per_second": 0,
     "rate_write_per_second": 0,
+    "rate_read_per_second": 0,
     "rate_auth_failures_per_minute": 0,
 }
 """`settings.model_copy(update=UNLIMITED)`: every limit off (tests that hammer the API on purpose)."""
 
 MAX_KEYS = 100_000
+Budget = Literal["search", "write", "read"]
 
 
 @dataclass(frozen=True)
@@ -120,6 +124,7 @@ class Limits:
         self.settings = settings
         self.searches = Buckets(Limit(settings.rate_search_per_second, settings.rate_search_burst), clock=clock)
         self.writes = Buckets(Limit(settings.rate_write_per_second, settings.rate_write_burst), clock=clock)
+        self.reads = Buckets(Limit(settings.rate_read_per_second, settings.rate_read_burst), clock=clock)
         per_minute = settings.rate_auth_failures_per_minute
         self.auth_failures = Buckets(Limit(per_minute / 60, per_minute), clock=clock)
 
@@ -154,14 +159,18 @@ def note_auth_failure(request: Request) -> None:
     limits_of(request).auth_failures.charge(client_address(request))
 
 
-def spend(request: Request, kind: str, key: Hashable) -> None:
-    """One from the search or write budget of `key` (a verified user or witness grant), or 429."""
+def spend(request: Request, kind: Budget, key: Hashable) -> None:
+    """One from the `kind` budget (search, write or read) of `key` (a verified user or witness grant), or 429."""
     spend_from(limits_of(request), kind, key)
 
 
-def spend_from(limits: Limits, kind: str, key: Hashable) -> None:
+def spend_from(limits: Limits, kind: Budget, key: Hashable) -> None:
     """`spend` on given budgets: the MCP server's stdio door has no request, but the same buckets and answer."""
-    buckets, what = (limits.searches, "searches") if kind == "search" else (limits.writes, "writes")
+    buckets, what = {
+        "search": (limits.searches, "searches"),
+        "write": (limits.writes, "writes"),
+        "read": (limits.reads, "expensive reads"),
+    }[kind]
     wait = buckets.take(key)
     if wait:
         raise too_many(
@@ -186,3 +195,7 @@ def rate_limited(what: str) -> dict[int | str, dict[str, Any]]:
             },
         }
     }
+
+
+READ_LIMITED = rate_limited("the caller's read budget is spent")
+"""The 429 of the routes that spend from the read budget (`api.deps.ReadBudget`)."""

@@ -81,6 +81,8 @@ GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "rate_search_burst",
             "rate_write_per_second",
             "rate_write_burst",
+            "rate_read_per_second",
+            "rate_read_burst",
             "rate_auth_failures_per_minute",
         ),
     ),

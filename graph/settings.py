@@ -242,6 +242,13 @@ class Settings(BaseSettings):
         default=5.0, ge=0, description="Entry and entity writes per second per user (or witness link), after a burst."
     )
     rate_write_burst: int = Field(default=20, ge=0, description="Writes a caller may make at once.")
+    rate_read_per_second: float = Field(
+        default=2.0,
+        ge=0,
+        description="Expensive reads per second per user (periods, summary, analytics, candidates, entry listings, "
+        "neighbours, and the web's chapter, people, entity and timeline pages), after a burst.",
+    )
+    rate_read_burst: int = Field(default=30, ge=0, description="Expensive reads a caller may make at once.")
     rate_auth_failures_per_minute: int = Field(
         default=60,
         ge=0,

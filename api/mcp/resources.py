@@ -55,7 +55,7 @@ def listing(svc: Services, caller: Caller) -> list[dict[str, Any]]:
     """`uri`, `name`, `description` of every resource the caller may read (none for a witness)."""
     if caller.witness_token is not None:
         return []
-    spend_from(caller.limits, "search", caller.budget_key)  # one call reads the chapters of every project
+    spend_from(caller.limits, "read", caller.budget_key)  # one call reads the chapters of every project
     mine = projects.my_projects(caller.viewer, svc)
     out = [{"uri": PROJECTS, "name": "projects", "description": "Your projects and your role in each."}]
     for p in mine:
@@ -96,6 +96,7 @@ def read(svc: Services, caller: Caller, uri: str) -> dict[str, Any]:
     mine = projects.my_projects(caller.viewer, svc)
     if not path:
         return ProjectsOut(projects=mine).model_dump(mode="json")
+    spend_from(caller.limits, "read", caller.budget_key)  # a project or a chapter: the periods route's read
     project_id = path[0]
     require_member(svc, project_id, caller.viewer)
     membership = next((p for p in mine if p.project_id == project_id), None)

@@ -76,6 +76,7 @@ def _missing(name: str) -> HTTPException:
 
 
 def _entity_question(svc: Services, caller: Caller, args: dict[str, Any]) -> BaseModel:
+    spend_from(caller.limits, "read", caller.budget_key)
     a = EntityQuestionIn.model_validate(args)
     if a.question != "importance" and a.entity is None:
         raise _missing("entity")
@@ -106,6 +107,7 @@ def _entity_question(svc: Services, caller: Caller, args: dict[str, Any]) -> Bas
 
 
 def _summary(svc: Services, caller: Caller, args: dict[str, Any]) -> BaseModel:
+    spend_from(caller.limits, "read", caller.budget_key)
     a = SummaryIn.model_validate(args)
     require_member(svc, a.project_id, caller.viewer)  # the routes' `ProjectMember` dependency
     if a.period is None:

@@ -8,9 +8,9 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query
 
-from api.deps import ProjectMember, ServicesDep, ViewerDep, WriteBudget, require_member, require_writer
+from api.deps import ProjectMember, ReadBudget, ServicesDep, ViewerDep, WriteBudget, require_member, require_writer
 from api.models import CooccurrenceOut, EntityIn, EntityOut, EntityRef, ImportanceOut, RelinkJobOut, TimelineOut
-from api.ratelimit import rate_limited
+from api.ratelimit import READ_LIMITED, rate_limited
 from api.responses import errors
 from api.routes.analytics_params import MEASURE_DOC, Clock, DateFrom, DateTo, query_range
 from api.services import Services
@@ -33,7 +33,9 @@ def get_entities(project_id: str, who: ProjectMember, svc: ServicesDep) -> list[
     ]
 
 
-@router.get("/analytics/cooccurrence", response_model=CooccurrenceOut)
+@router.get(
+    "/analytics/cooccurrence", response_model=CooccurrenceOut, dependencies=[ReadBudget], responses=READ_LIMITED
+)
 def get_cooccurrence(
     project_id: str,
     who: ViewerDep,
@@ -62,7 +64,7 @@ def get_cooccurrence(
     )
 
 
-@router.get("/analytics/timeline", response_model=TimelineOut)
+@router.get("/analytics/timeline", response_model=TimelineOut, dependencies=[ReadBudget], responses=READ_LIMITED)
 def get_timeline(
     project_id: str,
     who: ViewerDep,
@@ -82,7 +84,9 @@ def get_timeline(
     return TimelineOut.model_validate(out)
 
 
-@router.get("/analytics/importance", response_model=list[ImportanceOut])
+@router.get(
+    "/analytics/importance", response_model=list[ImportanceOut], dependencies=[ReadBudget], responses=READ_LIMITED
+)
 def get_importance(
     project_id: str,
     who: ViewerDep,

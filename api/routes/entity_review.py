@@ -8,9 +8,9 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Query
 
-from api.deps import ServicesDep, ViewerDep, WriteBudget, require_writer
+from api.deps import ReadBudget, ServicesDep, ViewerDep, WriteBudget, require_writer
 from api.models_entity_review import CandidateDecisionOut, CandidateOut, MergeIn, MergeOut, UnmergeIn
-from api.ratelimit import rate_limited
+from api.ratelimit import READ_LIMITED, rate_limited
 from api.responses import ErrorOut, errors
 from api.routes.entities import job_out
 from api.services import Services
@@ -28,7 +28,9 @@ _WRITE = {
 }
 
 
-@router.get("/entities/candidates", response_model=list[CandidateOut])
+@router.get(
+    "/entities/candidates", response_model=list[CandidateOut], dependencies=[ReadBudget], responses=READ_LIMITED
+)
 def get_candidates(
     project_id: str, who: ViewerDep, svc: ServicesDep, limit: Annotated[int, Query(ge=1, le=500)] = 50
 ) -> list[CandidateOut]:

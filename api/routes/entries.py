@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, HTTPException, Path, Query
 from pydantic import ValidationError
 
-from api.deps import ServicesDep, ViewerDep, WriteBudget, require_member, require_writer
+from api.deps import ReadBudget, ServicesDep, ViewerDep, WriteBudget, require_member, require_writer
 from api.errors import NOT_FOUND
 from api.models import (
     EntryIn,
@@ -33,7 +33,7 @@ from api.models import (
     Sort,
     WriteOut,
 )
-from api.ratelimit import rate_limited
+from api.ratelimit import READ_LIMITED, rate_limited
 from api.responses import errors
 from api.services import Services
 from graph.entries import EntryExists, get_visible_entry
@@ -145,7 +145,12 @@ def remove_entry(entry_id: EntryIdPath, who: ViewerDep, svc: ServicesDep) -> Wri
     return WriteOut(entry_id=entry_id, status="deleted")
 
 
-@list_router.get("/v1/projects/{project_id}/entries", response_model=EntryListOut, responses=errors(403))
+@list_router.get(
+    "/v1/projects/{project_id}/entries",
+    response_model=EntryListOut,
+    dependencies=[ReadBudget],
+    responses={**errors(403), **READ_LIMITED},
+)
 def list_project_entries(
     project_id: str,
     who: ViewerDep,

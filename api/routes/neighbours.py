@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException
 
-from api.deps import ServicesDep, ViewerDep
+from api.deps import ReadBudget, ServicesDep, ViewerDep
 from api.errors import NOT_FOUND
 from api.models_neighbours import NeighbourOut, NeighboursOut
+from api.ratelimit import READ_LIMITED
 from api.responses import errors
 from api.routes.entries import EntryIdPath
 from queries.entry_neighbours import Neighbour, entry_neighbours
@@ -15,7 +16,12 @@ from queries.entry_neighbours import Neighbour, entry_neighbours
 router = APIRouter(prefix="/v1/neighbours", tags=["entries"])
 
 
-@router.get("/{entry_id:path}", response_model=NeighboursOut, responses=errors(404))
+@router.get(
+    "/{entry_id:path}",
+    response_model=NeighboursOut,
+    dependencies=[ReadBudget],
+    responses={**errors(404), **READ_LIMITED},
+)
 def get_neighbours(entry_id: EntryIdPath, who: ViewerDep, svc: ServicesDep) -> NeighboursOut:
     """The turns before and after in the entry's conversation, or the entries before and after it in time; each the
     nearest one the caller may see."""

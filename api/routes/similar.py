@@ -7,8 +7,9 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Query
 
-from api.deps import ServicesDep, ViewerDep, require_member
+from api.deps import ReadBudget, ServicesDep, ViewerDep, require_member
 from api.models_entity_vectors import SimilarItemOut, SimilarOut, SimilarRef
+from api.ratelimit import READ_LIMITED
 from api.responses import errors
 from graph.visibility import visibility_params
 from queries.entities.similar import find_target, similar
@@ -16,7 +17,7 @@ from queries.entities.similar import find_target, similar
 router = APIRouter(prefix="/v1/projects/{project_id}", tags=["entities"], responses=errors(403, 404))
 
 
-@router.get("/analytics/similar", response_model=SimilarOut)
+@router.get("/analytics/similar", response_model=SimilarOut, dependencies=[ReadBudget], responses=READ_LIMITED)
 def get_similar(
     project_id: str,
     who: ViewerDep,

@@ -7,9 +7,9 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException
 
-from api.deps import ProjectMember, SearchBudget, ServicesDep, ViewerDep, require_member
+from api.deps import ProjectMember, ReadBudget, SearchBudget, ServicesDep, ViewerDep, require_member
 from api.models_summaries import ChapterContextOut, ChapterRequest, DraftOut, PeriodOut, SummaryOut
-from api.ratelimit import rate_limited
+from api.ratelimit import READ_LIMITED, rate_limited
 from api.responses import errors
 from api.services import Services
 from graph.summaries import NotMember, visible_periods
@@ -27,7 +27,12 @@ def _summary(row: dict[str, Any] | None) -> SummaryOut | None:
     return SummaryOut.model_validate(row) if row else None
 
 
-@router.get("/v1/projects/{project_id}/summary", response_model=SummaryOut, responses=errors(403, 404))
+@router.get(
+    "/v1/projects/{project_id}/summary",
+    response_model=SummaryOut,
+    dependencies=[ReadBudget],
+    responses={**errors(403, 404), **READ_LIMITED},
+)
 def project_summary(project_id: str, who: ProjectMember, svc: ServicesDep) -> SummaryOut:
     """The project's level-2 summary built only from entries the caller may see."""
     out = _summary(serving_summaries(svc.graph, svc.settings, svc.embedder).for_viewer(who, project_id, None))
@@ -36,7 +41,12 @@ def project_summary(project_id: str, who: ProjectMember, svc: ServicesDep) -> Su
     return out
 
 
-@router.get("/v1/projects/{project_id}/periods", response_model=list[PeriodOut], responses=errors(403))
+@router.get(
+    "/v1/projects/{project_id}/periods",
+    response_model=list[PeriodOut],
+    dependencies=[ReadBudget],
+    responses={**errors(403), **READ_LIMITED},
+)
 def project_periods(project_id: str, who: ProjectMember, svc: ServicesDep) -> list[PeriodOut]:
     """The periods with at least one entry the caller may see, in date order, each with the caller's summary."""
     summaries = serving_summaries(svc.graph, svc.settings, svc.embedder)

@@ -8,8 +8,9 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, HTTPException, Query
 from fastapi.responses import Response
 
-from api.deps import ServicesDep, ViewerDep, require_member
+from api.deps import ReadBudget, ServicesDep, ViewerDep, require_member
 from api.models_analytics import ChangesOut
+from api.ratelimit import READ_LIMITED
 from api.responses import ErrorOut, errors
 from api.routes.analytics_params import Clock, DateFrom, DateTo, query_range
 from api.routes.entities import _visible_entity
@@ -23,7 +24,7 @@ router = APIRouter(prefix="/v1/projects/{project_id}", tags=["entities"], respon
 SVG = "image/svg+xml"
 
 
-@router.get("/analytics/changes", response_model=ChangesOut)
+@router.get("/analytics/changes", response_model=ChangesOut, dependencies=[ReadBudget], responses=READ_LIMITED)
 def get_changes(
     project_id: str,
     who: ViewerDep,
@@ -68,7 +69,13 @@ PICTURE: dict[int | str, dict[str, Any]] = {
 }
 
 
-@router.get("/analytics/timeline.svg", response_class=Response, response_model=None, responses=PICTURE)
+@router.get(
+    "/analytics/timeline.svg",
+    response_class=Response,
+    response_model=None,
+    dependencies=[ReadBudget],
+    responses={**PICTURE, **READ_LIMITED},
+)
 def get_timeline_svg(
     project_id: str,
     who: ViewerDep,

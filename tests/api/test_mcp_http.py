@@ -306,7 +306,14 @@ def test_bad_arguments_and_spent_budgets_are_answered_with_the_apis_reasons(
     settings: Settings, graph: Graph, embedder: CheckedEmbedder, world: dict[str, Any]
 ) -> None:
     project = world["project"]
-    limited = settings.model_copy(update={"rate_search_per_second": 0.001, "rate_search_burst": 2})
+    limited = settings.model_copy(
+        update={
+            "rate_search_per_second": 0.001,
+            "rate_search_burst": 2,
+            "rate_read_per_second": 0.001,
+            "rate_read_burst": 4,
+        }
+    )
 
     async def run(url: str) -> None:
         async with http_session(url, _token(settings, world, "owner")) as s:
@@ -333,8 +340,9 @@ def test_bad_arguments_and_spent_budgets_are_answered_with_the_apis_reasons(
             assert status == 429 and reason.startswith("too many searches by this caller")
             with pytest.raises(McpError, match="no such resource"):
                 await s.read_resource("memora://elsewhere/x")  # type: ignore[arg-type]
-            with pytest.raises(McpError, match="too many searches by this caller"):
-                await s.list_resources()  # one listing reads every project's chapters: it spends a search
+            # entity_question and summary spent the 4 reads (refused arguments spend too, as on the API)
+            with pytest.raises(McpError, match="too many expensive reads by this caller"):
+                await s.list_resources()  # one listing reads every project's chapters: it spends a read
 
     with http_server(limited, graph, embedder, limits=True) as url:
         anyio.run(run, url)

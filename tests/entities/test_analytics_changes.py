@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from api import auth
 from api.app import Services, create_app
 from api.cli import main
+from api.ratelimit import UNLIMITED
 from graph.db import Graph
 from graph.members import set_member
 from graph.settings import Settings
@@ -63,7 +64,8 @@ def _getter(client: TestClient, settings: Settings, project: str) -> Callable[..
 
 @pytest.fixture()
 def api(graph: Graph, embedder: CheckedEmbedder, settings: Settings) -> TestClient:
-    return TestClient(create_app(Services(settings, graph=graph, embedder=embedder)))
+    """Rate limits off: a test reads every analytics answer twice, as one caller."""
+    return TestClient(create_app(Services(settings.model_copy(update=UNLIMITED), graph=graph, embedder=embedder)))
 
 
 def test_measures_rank_companions_differently_and_the_range_narrows_them(

@@ -290,7 +290,9 @@ def _report() -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def reader(settings: Settings, graph: Graph, embedder: CheckedEmbedder) -> Iterator[Reader]:
-    unlimited = settings.model_copy(update={"rate_search_per_second": 0.0, "rate_write_per_second": 0.0})
+    unlimited = settings.model_copy(
+        update={"rate_search_per_second": 0.0, "rate_write_per_second": 0.0, "rate_read_per_second": 0.0}
+    )
     svc = Services(unlimited, graph=graph, embedder=embedder)
     with TestClient(create_app(svc)) as client:
         yield Reader(graph, embedder, svc, client, unlimited)

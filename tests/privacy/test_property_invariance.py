@@ -40,6 +40,7 @@ from hypothesis import strategies as st
 
 from api import auth
 from api.app import Services, create_app
+from api.ratelimit import UNLIMITED
 from graph.db import Graph
 from graph.entities import upsert_entity
 from graph.entity_vectors import refresh_project
@@ -474,7 +475,8 @@ def memo(embedder: CheckedEmbedder) -> CheckedEmbedder:
 
 @pytest.fixture(scope="module")
 def client(settings: Settings, graph: Graph, memo: CheckedEmbedder) -> Iterator[TestClient]:
-    uncached = settings.model_copy(update={"search_cache_seconds": 0.0})  # what the statements see, every time
+    # what the statements see, every time; limits off: a snapshot reads every path as one caller
+    uncached = settings.model_copy(update={"search_cache_seconds": 0.0, **UNLIMITED})
     with TestClient(create_app(Services(uncached, graph=graph, embedder=memo))) as c:
         yield c
 

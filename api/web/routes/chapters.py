@@ -1,7 +1,8 @@
 """A project's chapter page (`/p/{project_id}/chapters?theme=…`): a theme and a token budget → the chapter context
 (the project summary, the periods the theme matched with their events, the cited entries), or the draft, from the
 API's own `POST /v1/context/chapter` and `POST /v1/chapters/draft` route functions, from the viewer's search
-budget; the project's declared chapters, and for its owner a witness link to one of them."""
+budget; the project's declared chapters, and for its owner a witness link to one of them. Every view of the page
+also pays one from the viewer's read budget, as the API's periods route does."""
 
 from __future__ import annotations
 
@@ -48,6 +49,7 @@ def chapters(
     draft: bool = False,
 ) -> Response:
     who = session.viewer
+    spend(request, "read", ("user", who.user_id))
     require_member(svc, project_id, who)
     context = draft_out = None
     if theme.strip():

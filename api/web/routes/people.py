@@ -3,7 +3,8 @@ most important first; and one entity's page: its aliases, who and what appears w
 timeline (the API's picture, and when it first and last appears), and similar entities. Owners and coauthors also
 review the names recognition found (`/p/{project_id}/candidates`): confirm one, reject it, or merge it into a known
 entity (confirmed, then merged: its name becomes an alias). Every part is an API route function called as the viewer,
-so a name known only from hidden entries answers 404 like a name nobody wrote."""
+so a name known only from hidden entries answers 404 like a name nobody wrote; each page (and the timeline picture)
+pays one from the viewer's read budget, as one call of those routes does."""
 
 from __future__ import annotations
 
@@ -44,6 +45,7 @@ class CandidateForm(BaseModel):
 @router.get("/p/{project_id}/people", response_class=HTMLResponse)
 def people(request: Request, project_id: str, session: SessionDep, svc: ServicesDep) -> Response:
     who = session.viewer
+    spend(request, "read", ("user", who.user_id))
     require_member(svc, project_id, who)
     important = get_importance(project_id, who, svc, limit=MOST)
     known = get_entities(project_id, who, svc)
@@ -85,6 +87,7 @@ def entity_page(
     measure: Annotated[Measure, Query()] = "jaccard",
 ) -> Response:
     who = session.viewer
+    spend(request, "read", ("user", who.user_id))
     require_member(svc, project_id, who)
     companions = get_cooccurrence(project_id, who, svc, entity=name, limit=15, measure=measure)
     timeline = get_timeline(project_id, who, svc, entity=name)
@@ -107,9 +110,12 @@ def entity_page(
 
 
 @router.get("/p/{project_id}/entity.svg")
-def entity_timeline_svg(project_id: str, session: SessionDep, svc: ServicesDep, name: Name) -> Response:
+def entity_timeline_svg(
+    request: Request, project_id: str, session: SessionDep, svc: ServicesDep, name: Name
+) -> Response:
     """The API's timeline picture, for the entity page's `<img>` (an image cannot send a bearer)."""
     who = session.viewer
+    spend(request, "read", ("user", who.user_id))
     require_member(svc, project_id, who)
     picture = get_timeline_svg(project_id, who, svc, entity=name)
     picture.headers["Cache-Control"] = "no-store"

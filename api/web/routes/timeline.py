@@ -1,7 +1,8 @@
 """A project's timeline (`/p/{project_id}/timeline`): the viewer's visible entries counted by year (a bar to click
 into), then by month within a year, the chapters as bands, and the entries of the chosen year or month, listed by
 the API's own `GET /v1/projects/{p}/entries` route function. The bands are the declared chapters, read by the
-statement behind `GET /v1/projects/{p}/periods` (the automatic ones, months and sessions, are the histogram's)."""
+statement behind `GET /v1/projects/{p}/periods` (the automatic ones, months and sessions, are the histogram's).
+Each view pays one from the viewer's read budget, as the listing route does."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from api.deps import ServicesDep, require_member
+from api.ratelimit import spend
 from api.routes.entries import list_project_entries
 from api.web.render import page
 from api.web.session import SessionDep
@@ -41,6 +43,7 @@ def timeline(
     cursor: Annotated[str | None, Query(max_length=2000)] = None,
 ) -> Response:
     who = session.viewer
+    spend(request, "read", ("user", who.user_id))
     require_member(svc, project_id, who)
     bars = entry_histogram(svc.graph, who, project_id)
     years: dict[int, int] = {}

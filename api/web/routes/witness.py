@@ -1,8 +1,9 @@
 """The witness page (`/w/{token}`): what a witness link's chapter lets its holder read, search and add, nothing else.
 The link is the credential, checked on every request by the API's own function (expired or revoked: 401, and the
 address's failed attempts counted as for a bad token); the witness's entry pages and searches go through the API's
-witness route functions, from the link's budgets; the form to add an account carries a CSRF token derived from the
-link. A witness sees the chapter's circle and public entries only, as the API shows them."""
+witness route functions, from the link's budgets (the chapter's listing from its read budget); the form to add an
+account carries a CSRF token derived from the link. A witness sees the chapter's circle and public entries only, as
+the API shows them."""
 
 from __future__ import annotations
 
@@ -64,6 +65,7 @@ def witness_page(
         spend(request, "search", ("witness", grant.id))
         found = witness_search(token, WitnessSearchRequest(q=q, k=20), svc)
     else:
+        spend(request, "read", ("witness", grant.id))
         viewer = Viewer(witness_period_id=grant.period_id)
         # the witness's own predicate keeps to the chapter: no filter needed, none could widen it
         rows = list_entries(svc.graph, viewer, grant.project_id, EntryFilters(), sort="asc", limit=LISTED).rows
