@@ -17,7 +17,7 @@ from api.blas import blas_threads
 from api.errors import NOT_FOUND, add_error_handlers
 from api.jwt_auth import verifier_for
 from api.metrics import RequestMetrics
-from api.middleware import BodyLimit
+from api.middleware import BodyLimit, TrustedOrigins, served_names
 from api.ratelimit import Limits, rate_limited
 from api.responses import errors
 from api.routes import (
@@ -138,6 +138,7 @@ def create_app(services: Services | None = None, worker: bool = False, warm: boo
     app.state.limits = Limits(svc.settings)
     app.state.jwt = verifier_for(svc.settings)
     app.add_middleware(BodyLimit, limit=svc.settings.max_body_bytes)
+    app.add_middleware(TrustedOrigins, allowed=served_names(svc.settings, svc.settings.api_host))
     app.add_middleware(RequestMetrics)  # outermost: counts refused bodies too
     add_error_handlers(app)
     for router in ROUTERS:

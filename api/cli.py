@@ -42,6 +42,7 @@ SUBCOMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     entries.add_entries,
     search.add_search,
     serve.add_token,
+    serve.add_signin_link,
     members.add_member,
     members.add_project,
     entity.add_entity,

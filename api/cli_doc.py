@@ -27,6 +27,7 @@ PAGES: dict[str, tuple[str, str]] = {
     "entries": ("entries.md#listing-a-projects-entries", "Entries: listing a project's entries"),
     "search": ("search.md", "Search"),
     "token": ("http.md#authentication", "HTTP API guide: authentication"),
+    "signin-link": ("web.md#signing-in", "The web app: signing in"),
     "member": ("http.md#projects-and-members", "HTTP API guide: projects and members"),
     "project": ("http.md#projects-and-members", "HTTP API guide: projects and members"),
     "entity": ("entities.md", "Entities"),

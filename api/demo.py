@@ -94,9 +94,9 @@ def run_demo(graph: Graph, settings: Settings, out: Path | None = None) -> int:
     base = f"http://{settings.api_host}:{settings.api_port}"
     print(f"\nStart the service:  MEMORA_HOME={settings.home} .venv/bin/memora serve   (or `make serve`)")
     print(
-        f"Then open {base}/ in a browser and pick "
+        "Then open the one-time sign-in link it prints (`memora signin-link` makes another) in a browser and pick "
         + ", ".join(f"{u} ({r})" for u, r in MEMBERS.items())
-        + " in the development sign-in."
+        + "."
     )
     print(f"The API: {base}/docs; a token for it: MEMORA_HOME={settings.home} .venv/bin/memora token ana")
     return 0

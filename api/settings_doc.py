@@ -53,7 +53,18 @@ GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "Tokens",
         'Development bearer tokens and witness links ([http.md, "Authentication"](http.md#authentication)).',
-        ("secret", "secret_previous", "token_ttl_seconds", "web_dev_signin"),
+        ("secret", "secret_previous", "token_ttl_seconds"),
+    ),
+    (
+        "The web app's sign-in",
+        'Host names served, web sessions and the local sign-in ([web.md, "Signing in"](web.md#signing-in)).',
+        (
+            "allowed_hosts",
+            "web_dev_signin",
+            "web_session_idle_seconds",
+            "web_session_max_seconds",
+            "web_signin_link_seconds",
+        ),
     ),
     (
         "JWTs from your application",

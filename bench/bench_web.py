@@ -42,6 +42,7 @@ from graph.db import get_graph  # noqa: E402
 from graph.ids import period_id  # noqa: E402
 from graph.schema import ensure_vector_index  # noqa: E402
 from graph.settings import get_settings  # noqa: E402
+from graph.web_sessions import open_session  # noqa: E402
 from graph.witnesses import create_grant  # noqa: E402
 from inference.embedders import CheckedEmbedder  # noqa: E402
 
@@ -67,12 +68,12 @@ def pages(
 STATIC = re.compile(r'(?:href|src)="(/static/[^"]+)"')
 
 
-def measure(url: str, token: str, paths: dict[str, list[str]], rounds: int) -> dict[str, Any]:
+def measure(url: str, session: str, paths: dict[str, list[str]], rounds: int) -> dict[str, Any]:
     out: dict[str, Any] = {}
     with httpx.Client(base_url=url, timeout=120, follow_redirects=False) as client:
         static: dict[str, int] = {}
         for name, choices in paths.items():
-            cookies = {} if name in ("sign-in", "witness") else {"memora_session": token}
+            cookies = {} if name in ("sign-in", "witness") else {"memora_session": session}
             client.cookies.clear()
             client.cookies.update(cookies)
             client.get(choices[0])  # the page's first call, outside the figures
@@ -130,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         paths["witness"] = [f"/w/{auth.issue_witness(settings, grant, 86400)}"]
         log = Path(os.environ.get("TMPDIR", "/tmp")) / "bench-web.log"
         with scale_server("hash", log) as (url, _):
-            found = measure(url, auth.issue(settings, owner), paths, args.rounds)
+            found = measure(url, open_session(graph, settings, owner), paths, args.rounds)
     finally:
         drop_project(graph, project, users)
     report = {"entries": args.entries, "rounds": args.rounds, "machine": platform.processor() or platform.machine()}

@@ -1,6 +1,6 @@
 """Screenshots of the web app's pages on the demo, for the README: headless Chromium (Debian's `chromium` and
-`chromium-driver`) against a running `memora serve`, signed in through the development form as the owner and as
-the reader.
+`chromium-driver`) against a running `memora serve` of the same MEMORA_HOME, signed in through a one-time sign-in
+link and the member picker as the owner and as the reader.
 
     make demo && make serve            (in another terminal)
     .venv/bin/python bench/web_screens.py [--url http://127.0.0.1:8077] [--out docs/screens]
@@ -16,6 +16,10 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
+
+from graph.db import get_graph
+from graph.settings import get_settings
+from graph.web_sessions import add_link
 
 PROJECT = "demo-family"
 PAGES = {
@@ -40,12 +44,15 @@ def main() -> int:
         options.add_argument(flag)
     browser = webdriver.Chrome(options=options, service=Service(executable_path=shutil.which("chromedriver")))
     args.out.mkdir(parents=True, exist_ok=True)
+    settings = get_settings()
+    graph = get_graph(settings)
     try:
+        browser.get(f"{args.url}/signin/local?key={add_link(graph, settings)}")
         browser.get(f"{args.url}/signin?lang=es")
         browser.save_screenshot(str(args.out / "signin.png"))
         for user in ("ana", "lola"):
             browser.delete_all_cookies()
-            browser.get(f"{args.url}/signin")
+            browser.get(f"{args.url}/signin/local?key={add_link(graph, settings)}")
             box = browser.find_element(By.ID, "user")
             box.send_keys(user)
             box.submit()

@@ -12,6 +12,7 @@ from graph.db import Graph
 from graph.generations import bump_members, bump_members_in
 from graph.ids import slug
 from graph.visibility import ROLES
+from graph.web_sessions import end_sessions_in, end_sessions_of
 
 # What `POST /v1/projects` and `memora project create` accept as a project id (and what a generated one looks like):
 # no `/` (entry ids are `<project_id>/…`), no spaces or control characters, at most 100 characters.
@@ -110,8 +111,11 @@ def set_member(graph: Graph, project_id: str, user_id: str, role: str) -> str:
         raise ValueError("a project id is not empty and holds no '/' (entry ids start with '<project_id>/')")
     if role not in ROLES:
         raise ValueError(f"role must be one of {', '.join(ROLES)}")
+    held = role_of(graph, project_id, user_id)
     before = str(graph.write(SET_MEMBER, {"project_id": project_id, "user_id": user_id, "role": role})[0]["role"])
     bump_members(graph, project_id)
+    if held is not None and held != role:
+        end_sessions_of(graph, user_id)
     return before
 
 
@@ -154,7 +158,8 @@ def change_member(graph: Graph, project_id: str, user_id: str, role: str | None)
     """Set `user_id`'s role in an existing project (`role=None` removes them). Returns the role they held before
     (None if they were not a member). Raises NoSuchProject (never creates one) and LastOwner when the change would
     leave the project without an owner: the project node is locked first, so the owner count and the change are one
-    atomic step even when two owners demote themselves at once."""
+    atomic step even when two owners demote themselves at once. A change of role or a removal ends the member's web
+    sign-ins in the same transaction, so no browser goes on under the old role."""
     if role is not None and role not in ROLES:
         raise ValueError(f"role must be one of {', '.join(ROLES)}")
     params = {"project_id": project_id, "user_id": user_id, "role": role}
@@ -171,6 +176,8 @@ def change_member(graph: Graph, project_id: str, user_id: str, role: str | None)
         else:
             tx.run(SET_EXISTING_MEMBER, params).consume()
         bump_members_in(tx, project_id)
+        if before is not None and before != role:
+            end_sessions_in(tx, user_id)
         return None if before is None else str(before)
 
     return graph.transact(work)

@@ -133,9 +133,33 @@ class Settings(BaseSettings):
     )
     web_dev_signin: bool = Field(
         default=True,
-        description="The web app's sign-in page lets a browser on this machine (a loopback address) choose a member "
-        "of a project without a token, for local use; off, or from any other address, only a token "
-        "(`memora token`, or a JWT from the identity provider) signs in.",
+        description="On a service bound to a loopback address, a browser on this machine that opened a one-time "
+        "sign-in link (printed by `memora serve` and `memora signin-link`) may choose a member of a project without a "
+        "token, for local use; off, on any other bind or from any other address, only a token (`memora token`, or a "
+        "JWT from the identity provider) signs in.",
+    )
+    allowed_hosts: str = Field(
+        default="localhost,127.0.0.1,::1",
+        description="Comma-separated host names the service answers to (the `Host` header, port aside); any other "
+        "name is refused with 421, so a page whose name was rebound to this machine's address cannot read it. "
+        "`*.example.org` admits that domain's subdomains, `*` every name. An address (127.0.0.1, 10.0.0.5) is "
+        "always admitted: no page can be served under another site's name through it.",
+    )
+    web_session_idle_seconds: int = Field(
+        default=2 * 3600,
+        gt=0,
+        description="A web sign-in ends after this long without a page; every page renews it.",
+    )
+    web_session_max_seconds: int = Field(
+        default=24 * 3600,
+        gt=0,
+        description="A web sign-in ends this long after it began, however often it is used.",
+    )
+    web_signin_link_seconds: int = Field(
+        default=24 * 3600,
+        gt=0,
+        description="How long a one-time sign-in link printed by `memora serve` or `memora signin-link` stays "
+        "usable before it is used.",
     )
     blas_threads: int = Field(
         default=1,
@@ -316,6 +340,12 @@ class Settings(BaseSettings):
     def managed_neo4j(self) -> bool:
         """True when the service starts its own Neo4j rather than using NEO4J_URI."""
         return not self.neo4j_uri
+
+    @property
+    def host_names(self) -> tuple[str, ...]:
+        """MEMORA_ALLOWED_HOSTS as lower-case names, brackets of an IPv6 address dropped."""
+        names = (h.strip().strip("[]").lower().rstrip(".") for h in self.allowed_hosts.split(","))
+        return tuple(h for h in names if h)
 
     @property
     def bolt_uri(self) -> str:

@@ -3,6 +3,7 @@ projects named uniquely per test so runs never see each other's data."""
 
 from __future__ import annotations
 
+import os
 import re
 import uuid
 from collections.abc import Callable, Iterator
@@ -22,9 +23,12 @@ from ingest.pipeline import Ingestor, IngestReport
 from ingest.records import parse_line
 from tests import budget  # noqa: F401  (loads the Hypothesis profile MEMORA_TEST_PROFILE names)
 
+# Starlette's TestClient names its server `testserver`: a name the suite's services answer to besides loopback's.
+os.environ.setdefault("MEMORA_ALLOWED_HOSTS", "localhost,127.0.0.1,::1,testserver")
+
 CLEANUP = """
 MATCH (n) WHERE n.project_id STARTS WITH $prefix OR (n:Project AND n.id STARTS WITH $prefix)
-   OR (n:User AND n.id STARTS WITH $prefix)
+   OR (n:User AND n.id STARTS WITH $prefix) OR (n:WebSession AND n.user_id STARTS WITH $prefix)
    OR (n:SearchLog AND (n.user_id STARTS WITH $prefix OR any(p IN n.project_ids WHERE p STARTS WITH $prefix)))
 DETACH DELETE n
 """

@@ -11,9 +11,11 @@ from typing import Any
 
 import httpx
 
-from graph.db import Graph
+from graph.db import Graph, get_graph
 from graph.members import set_member
+from graph.settings import Settings, get_settings
 from graph.visibility import INTIMACY_LEVELS
+from graph.web_sessions import add_link
 
 AUTHORS = ("owner", "coauthor")
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')
@@ -66,9 +68,17 @@ def build_world(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> WebWor
     return WebWorld(project, users, words, ids)
 
 
-def signed_in(url: str, user: str) -> httpx.Client:
-    """A browser-like client (cookies kept, redirects not followed) signed in as `user` by the development form."""
+def local_link(graph: Graph, settings: Settings) -> str:
+    """The path of a fresh one-time sign-in link, as `memora serve` prints it."""
+    return f"/signin/local?key={add_link(graph, settings)}"
+
+
+def signed_in(url: str, user: str, graph: Graph | None = None) -> httpx.Client:
+    """A browser-like client (cookies kept, redirects not followed) that opened a sign-in link and signed in as `user`
+    by the member picker."""
     client = httpx.Client(base_url=url, follow_redirects=False, timeout=60)
+    link = client.get(local_link(graph or get_graph(get_settings()), get_settings()))
+    assert link.status_code == 303 and link.headers["location"] == "/signin", link.text[:500]
     form = client.get("/signin")
     token = CSRF.search(form.text)
     assert token, form.text[:500]

@@ -33,7 +33,7 @@ from starlette.types import Scope as AsgiScope
 from api.jwt_auth import verifier_for
 from api.mcp import resources, tools
 from api.mcp.caller import STATE_KEY, Caller, authenticate, caller_of, refusal_of
-from api.middleware import BodyLimit
+from api.middleware import BodyLimit, TrustedOrigins, served_names
 from api.ratelimit import Limits
 from api.services import Services
 
@@ -189,8 +189,9 @@ class AuthGate:
 
 def http_app(svc: Services, host: str = "127.0.0.1", lifespan_extra: Callable[[], Any] | None = None) -> Starlette:
     """The streamable-HTTP server at `/mcp`, with the API's body limit, rate limits and token checks (raises
-    `JwtConfigError` when MEMORA_AUTH_* is incomplete, like `create_app`). On a loopback host, requests naming
-    another Host are refused (DNS rebinding)."""
+    `JwtConfigError` when MEMORA_AUTH_* is incomplete, like `create_app`). A request naming a host the service does
+    not serve (MEMORA_ALLOWED_HOSTS, the bound name, an address) is refused with 421, as by the API (DNS rebinding);
+    on a loopback host the MCP library's own check refuses it too."""
     server = build_server(svc, _http_caller)
     loopback = host in ("127.0.0.1", "localhost", "::1")
     security = TransportSecuritySettings(
@@ -216,7 +217,10 @@ def http_app(svc: Services, host: str = "127.0.0.1", lifespan_extra: Callable[[]
     app = Starlette(
         routes=[Route(MCP_PATH, endpoint=AuthGate(manager.handle_request))],
         lifespan=lifespan,
-        middleware=[Middleware(BodyLimit, limit=svc.settings.max_body_bytes)],
+        middleware=[
+            Middleware(TrustedOrigins, allowed=served_names(svc.settings, host), check_origin=False),
+            Middleware(BodyLimit, limit=svc.settings.max_body_bytes),
+        ],
     )
     app.state.services = svc
     app.state.limits = Limits(svc.settings)

@@ -19,17 +19,37 @@ STRINGS: dict[str, tuple[str, str, str]] = {
     "signed_in_as": ("Has entrado como", "Signed in as", "Connecté en tant que"),
     "dev_sign_in": ("Entrada de desarrollo", "Development sign-in", "Connexion de développement"),
     "dev_note": (
-        "Solo para uso local: cualquiera en esta máquina puede elegir a un miembro sin contraseña.",
-        "For local use only: anyone on this machine may pick a member without a password.",
-        "Pour un usage local uniquement : toute personne sur cette machine peut choisir un membre sans mot de passe.",
+        "Solo para uso local: este navegador abrió el enlace de entrada de `memora serve` y puede elegir a un miembro "
+        "sin contraseña.",
+        "For local use only: this browser opened the sign-in link of `memora serve` and may pick a member without a "
+        "password.",
+        "Pour un usage local uniquement : ce navigateur a ouvert le lien de connexion de `memora serve` et peut "
+        "choisir un membre sans mot de passe.",
+    ),
+    "dev_link_note": (
+        "Para elegir a un miembro sin contraseña, abre el enlace de entrada que `memora serve` muestra al arrancar "
+        "(o pide otro con `memora signin-link`).",
+        "To pick a member without a password, open the sign-in link `memora serve` prints when it starts (or get "
+        "another with `memora signin-link`).",
+        "Pour choisir un membre sans mot de passe, ouvrez le lien de connexion que `memora serve` affiche au "
+        "démarrage (ou demandez-en un autre avec `memora signin-link`).",
+    ),
+    "bad_link": (
+        "Ese enlace de entrada ya se usó, ha caducado o no es de este servicio. Pide otro con `memora signin-link`.",
+        "That sign-in link was already used, has expired or is not this service's. Get another with "
+        "`memora signin-link`.",
+        "Ce lien de connexion a déjà servi, a expiré ou ne vient pas de ce service. Demandez-en un autre avec "
+        "`memora signin-link`.",
     ),
     "member": ("Miembro", "Member", "Membre"),
     "token_sign_in": ("Entrar con un token", "Sign in with a token", "Se connecter avec un jeton"),
     "token_note": (
-        "Un token de tu proveedor de identidad o de `memora token`. Se guarda en una cookie que las páginas no leen.",
-        "A token from your identity provider or from `memora token`. It is kept in a cookie pages cannot read.",
-        "Un jeton de votre fournisseur d'identité ou de `memora token`. Il est gardé dans un cookie illisible par "
-        "les pages.",
+        "Un token de tu proveedor de identidad o de `memora token`. Se comprueba una vez y no se guarda: la sesión "
+        "que abre dura hasta que salgas o dejes de usarla.",
+        "A token from your identity provider or from `memora token`. It is checked once and not kept: the session "
+        "it opens lasts until you sign out or stop using it.",
+        "Un jeton de votre fournisseur d'identité ou de `memora token`. Il est vérifié une fois et n'est pas gardé : "
+        "la session qu'il ouvre dure jusqu'à ce que vous vous déconnectiez ou cessiez de l'utiliser.",
     ),
     "token": ("Token", "Token", "Jeton"),
     "bad_token": (

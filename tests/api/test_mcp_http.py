@@ -346,3 +346,20 @@ def test_bad_arguments_and_spent_budgets_are_answered_with_the_apis_reasons(
 
     with http_server(limited, graph, embedder, limits=True) as url:
         anyio.run(run, url)
+
+
+def test_a_host_the_server_does_not_serve_is_refused_on_any_bind(
+    settings: Settings, graph: Graph, embedder: CheckedEmbedder
+) -> None:
+    """A wide bind (no MCP-library check) still answers only the names it serves: a rebound name gets 421."""
+    from api.app import Services
+    from api.mcp.server import MCP_PATH, http_app
+    from bench.serving import served_in_thread
+
+    with served_in_thread(http_app(Services(settings, graph=graph, embedder=embedder), host="0.0.0.0")) as url:
+        port = url.rsplit(":", 1)[1]
+        body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+        foreign = httpx.post(url + MCP_PATH, json=body, headers={"host": f"attacker.example:{port}"})
+        assert foreign.status_code == 421
+        served = httpx.post(url + MCP_PATH, json=body, headers={"host": f"localhost:{port}"})
+        assert served.status_code == 401, "a served name reaches the token check"

@@ -77,6 +77,7 @@ SUBCOMMANDS = [
     "entries",
     "search",
     "token",
+    "signin-link",
     "member",
     "project",
     "entity",

@@ -21,11 +21,11 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from api import auth
-from graph.db import Graph
+from graph.db import Graph, get_graph
 from graph.ids import period_id
-from graph.settings import Settings
+from graph.settings import Settings, get_settings
 from graph.witnesses import create_grant
-from tests.web_world import CHAPTER, WebWorld, add_chapter
+from tests.web_world import CHAPTER, WebWorld, add_chapter, local_link
 
 AXE = Path(__file__).resolve().parents[2] / ".venv" / "axe" / "axe.min.js"
 MAX_PAGE_BYTES = 300_000
@@ -79,7 +79,7 @@ def _violations(browser: webdriver.Chrome) -> list[str]:
 
 def _sign_in(browser: webdriver.Chrome, url: str, user: str) -> None:
     browser.delete_all_cookies()
-    browser.get(f"{url}/signin")
+    browser.get(url + local_link(get_graph(get_settings()), get_settings()))
     box = browser.find_element(By.ID, "user")
     box.send_keys(user)
     box.submit()
@@ -191,3 +191,27 @@ def test_a_witness_link_shows_its_chapter_shared_entries_only_and_is_accessible(
     assert not _violations(driver)
     if os.environ.get("MEMORA_SCREENS"):
         driver.save_screenshot(str(Path(os.environ["MEMORA_SCREENS"]) / "witness.png"))
+
+
+def test_a_page_rebound_to_this_machine_cannot_read_the_app(served: str, world: WebWorld) -> None:
+    """DNS rebinding, with a host-resolver rule standing in for the rebind: the attacker's name reaches the local
+    service, which refuses to answer under it, so the attacker's page never reads a member or an entry."""
+    assert BROWSER and DRIVER
+    options = webdriver.ChromeOptions()
+    options.binary_location = BROWSER
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+        options.add_argument(flag)
+    options.add_argument("--host-resolver-rules=MAP attacker.test 127.0.0.1")
+    rebound = webdriver.Chrome(options=options, service=Service(executable_path=DRIVER))
+    port = served.rsplit(":", 1)[1]
+    try:
+        rebound.set_page_load_timeout(60)
+        for path in ("/signin", f"/p/{world.project}", "/v1/projects"):
+            rebound.get(f"http://attacker.test:{port}{path}")
+            text = rebound.find_element(By.TAG_NAME, "body").text
+            assert "MEMORA_ALLOWED_HOSTS" in text, (path, text[:200])
+            assert world.users["owner"] not in text and not any(w in text for w in world.words.values())
+        rebound.get(f"{served}/signin")
+        assert rebound.find_element(By.TAG_NAME, "h1").text, "the same browser still reaches the app by its own name"
+    finally:
+        rebound.quit()

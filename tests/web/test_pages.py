@@ -15,7 +15,7 @@ from graph.db import Graph
 from graph.settings import Settings
 from inference.embedders import CheckedEmbedder
 from tests.serving import serve
-from tests.web_world import CHAPTER, CSRF, WebWorld, add_chapter, signed_in
+from tests.web_world import CHAPTER, CSRF, WebWorld, add_chapter, local_link, signed_in
 
 ROLES = ("owner", "coauthor", "reader")
 
@@ -102,9 +102,10 @@ def test_a_project_of_which_the_viewer_is_no_member_is_refused_as_the_api_refuse
 
 
 def test_forms_carry_a_csrf_token_and_the_session_cookie_is_httponly_and_strict(
-    served: str, world: WebWorld, settings: Settings
+    served: str, world: WebWorld, settings: Settings, graph: Graph
 ) -> None:
     with httpx.Client(base_url=served, follow_redirects=False) as browser:
+        assert browser.get(local_link(graph, settings)).status_code == 303
         form = browser.get("/signin")
         assert form.headers["content-security-policy"].startswith("default-src 'self'")
         assert browser.post("/signin/member", data={"user": world.users["owner"]}).status_code == 422
@@ -143,6 +144,8 @@ def test_the_development_sign_in_is_off_when_the_setting_says_so(
 ) -> None:
     off = settings.model_copy(update={"web_dev_signin": False})
     with serve(off, graph, embedder) as url, httpx.Client(base_url=url, follow_redirects=False) as browser:
+        link = browser.get(local_link(graph, settings))
+        assert link.headers["location"] == "/signin?error=bad_link" and "memora_local" not in str(link.cookies)
         form = browser.get("/signin")
         assert 'action="/signin/member"' not in form.text and world.users["owner"] not in form.text
         csrf = CSRF.search(form.text)
@@ -273,7 +276,7 @@ def test_a_witness_link_opens_its_chapter_shared_entries_and_takes_an_account(
     link = re.search(r'id="link" value="[^"]*(/w/[^"]+)"', made.text)
     assert link
 
-    with httpx.Client(base_url=served, follow_redirects=False) as witness:
+    with httpx.Client(base_url=served, follow_redirects=False, timeout=60) as witness:
         home = witness.get(link.group(1))
         assert home.status_code == 200 and home.headers["referrer-policy"] == "no-referrer"
         shown = {level for level in ("private", "intimate", "circle", "public") if f"testigo{level}" in home.text}
