@@ -23,12 +23,15 @@ from graph.db import Graph
 # project node's key, which a job's write takes (generation bumps) while holding the epoch (no deadlock).
 # First statement of an edit's transaction: the lock orders it against jobs' writes and other edits. A project
 # without entries has nothing to re-link: names declared before a diary is loaded leave nothing behind.
+# The increment reads the property in the SET itself, so Cypher takes the write lock before it reads: two edits at
+# once count two epochs, never one.
 BUMP_NAMES_EPOCH = """
 MERGE (n:NamesEpoch {project_id: $project_id})
 ON CREATE SET n.epoch = 0, n.relinked = 0
-WITH n, n.epoch + 1 AS epoch, EXISTS { MATCH (:Entry {project_id: $project_id}) } AS entries
-SET n.epoch = epoch, n.relinked = CASE WHEN entries THEN n.relinked ELSE epoch END
-RETURN epoch
+SET n.epoch = n.epoch + 1
+WITH n, EXISTS { MATCH (:Entry {project_id: $project_id}) } AS entries
+SET n.relinked = CASE WHEN entries THEN n.relinked ELSE n.epoch END
+RETURN n.epoch AS epoch
 """
 NAMES_EPOCH = "MATCH (n:NamesEpoch {project_id: $project_id}) RETURN n.epoch AS epoch"
 # First statement of a job's write: setting the value it has takes the write lock all the same (and a MERGE, so a

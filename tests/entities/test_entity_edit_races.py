@@ -220,3 +220,24 @@ def test_an_edit_whose_job_was_lost_is_re_linked_when_the_service_starts(
         assert state is not None and state.status == "done", state
     assert p not in relink_epochs.behind(graph)
     assert {r["name"] for r in graph.read(MENTIONS, {"p": p})} == {"Josep"}
+
+
+def test_edits_at_the_same_moment_each_move_the_names_epoch(graph: Graph, prefix: str) -> None:
+    """Every edit must move the epoch, even two committed at once: a job that read the epoch between them would
+    otherwise hold a number the second edit did not change, and write under names that edit replaced."""
+    project = f"{prefix}epochs"
+    start = relink_epochs.current(graph, project)
+    threads, rounds = 6, 5
+    barrier = threading.Barrier(threads)
+
+    def edits() -> None:
+        barrier.wait()
+        for _ in range(rounds):
+            graph.transact(lambda tx: relink_epochs.bump(tx, project))
+
+    workers = [threading.Thread(target=edits) for _ in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(60)
+    assert relink_epochs.current(graph, project) == start + threads * rounds
