@@ -4,6 +4,8 @@ a role change or a removal."""
 
 from __future__ import annotations
 
+import threading
+
 import httpx
 import pytest
 
@@ -115,7 +117,27 @@ def test_a_link_expires_and_is_spent_once_even_when_opened_twice(graph: Graph, s
     fresh = add_link(graph, settings)
     pickers = [use_link(graph, settings, fresh) for _ in range(3)]
     assert sum(p is not None for p in pickers) == 1
+    for _ in range(3):
+        won = _opened_at_once(graph, settings, add_link(graph, settings), browsers=6)
+        assert len(won) == 6 and sum(p is not None for p in won) == 1, "six browsers at once: one picker"
     assert use_link(graph, settings, "not-a-key") is None
+
+
+def _opened_at_once(graph: Graph, settings: Settings, key: str, browsers: int) -> list[str | None]:
+    """The pickers `browsers` threads get, opening one link at the same moment."""
+    barrier = threading.Barrier(browsers)
+    won: list[str | None] = []
+
+    def open_it() -> None:
+        barrier.wait()
+        won.append(use_link(graph, settings, key))
+
+    threads = [threading.Thread(target=open_it) for _ in range(browsers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return won
 
 
 def test_the_local_sign_in_is_not_offered_on_a_bind_beyond_this_machine(
