@@ -49,7 +49,7 @@ def signin_link(graph: Graph, settings: Settings, port: int) -> str | None:
 
 
 def cmd_signin_link(args: argparse.Namespace, settings: Settings) -> int:
-    link = signin_link(connect(settings), settings, settings.api_port)
+    link = signin_link(connect(settings), settings, args.port or settings.api_port)
     if link is None:
         err("the local sign-in is off: MEMORA_WEB_DEV_SIGNIN=false, or the service is not bound to a loopback address")
         return 2
@@ -61,6 +61,7 @@ def add_signin_link(sub: Subparsers) -> None:
     cmd = sub.add_parser(
         "signin-link", help="print a one-time link that lets this machine's browser pick a member in the web app"
     )
+    cmd.add_argument("--port", type=int, help="the port `memora serve` listens on (default MEMORA_API_PORT)")
     cmd.set_defaults(func=cmd_signin_link)
 
 

@@ -17,7 +17,7 @@ STRINGS: dict[str, tuple[str, str, str]] = {
     "sign_in": ("Entrar", "Sign in", "Se connecter"),
     "sign_out": ("Salir", "Sign out", "Se déconnecter"),
     "signed_in_as": ("Has entrado como", "Signed in as", "Connecté en tant que"),
-    "dev_sign_in": ("Entrada de desarrollo", "Development sign-in", "Connexion de développement"),
+    "dev_sign_in": ("Entrada local", "Local sign-in", "Connexion locale"),
     "dev_note": (
         "Solo para uso local: este navegador abrió el enlace de entrada de `memora serve` y puede elegir a un miembro "
         "sin contraseña.",
