@@ -101,7 +101,7 @@ async def _background(svc: Services, worker: bool) -> AsyncIterator[None]:
     refresher = SummaryWorker(svc.graph, svc.settings, svc.embedder) if worker and svc.settings.summary_worker else None
     if refresher is not None:
         refresher.start()
-    if worker:
+    if worker and svc.settings.relink_resume:
         svc.relink_jobs.resume_lost()
     yield
     if refresher is not None:

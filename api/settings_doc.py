@@ -163,7 +163,7 @@ GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "Summaries",
         "Summaries per audience and the chapter context ([summaries.md](summaries.md)).",
-        ("summary_worker", "summary_refresh_seconds"),
+        ("summary_worker", "summary_refresh_seconds", "relink_resume"),
     ),
     (
         "Entities and recognition",

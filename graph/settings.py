@@ -214,6 +214,11 @@ class Settings(BaseSettings):
     mmr_lambda: float = Field(default=0.7, ge=0.0, le=1.0, description="MMR's weight of relevance against novelty.")
     # Summaries and chapter context (ingest/summary_jobs.py, queries/context/chapter.py).
     summary_worker: bool = Field(default=True, description="Rebuild stale summaries in the background in `serve`.")
+    relink_resume: bool = Field(
+        default=True,
+        description="`serve` with its workers re-links, 30 s after it starts, every project whose latest edit of names "
+        "no completed re-linking covered (a job lost to a crash or a restart).",
+    )
     summary_refresh_seconds: float = Field(
         default=30.0, gt=0, description="How often the summary worker looks for stale summaries."
     )

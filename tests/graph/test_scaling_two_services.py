@@ -40,6 +40,8 @@ def replicas(settings: Settings, graph: Graph, tmp_path_factory: pytest.TempPath
         **external_env(settings, uri),
         "MEMORA_EMBED_LEASE_SECONDS": str(LEASE_SECONDS),
         "MEMORA_EMBED_WORKER_INTERVAL_SECONDS": "0.3",
+        # The test database is shared with tests running beside this one: no re-linking of their projects.
+        "MEMORA_RELINK_RESUME": "false",
     }  # both workers wake before the first batch is embedded
     with several_served_by_memora(logs, env=env) as served:
         clients = [httpx.Client(base_url=url, timeout=60) for _, url in served]
