@@ -6,22 +6,25 @@ solves dependencies *before* it validates the body and query, so a dependency th
 inputs are path parameters; a route with a body or query parameters calls `require_member`, `require_writer` or
 `require_owner` as its first line instead.
 
-Rate limits (`api.ratelimit`) are dependencies too, attached with `dependencies=[...]` on the routes they limit: they
-only need the token, so a request over its budget is 429 before its body is validated (and never reaches the graph).
+Rate limits (`api.ratelimit`) are dependencies too: they only need the token, so a request over its budget is 429
+before its body is validated (and never reaches the graph). A route that runs an action (`api.actions`) takes the
+dependency's `Budgets` and hands it to the action, which finds its spend paid (`SearchBudgets`, `WriteBudgets`,
+`WitnessSearchBudgets`, `WitnessWriteBudgets`); the others attach it with `dependencies=[...]`.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from api import auth
+from api.actions.budgets import Budgets, Who
 from api.jwt_auth import IssuerUnavailable, JwtVerifier, looks_like_jwt
-from api.ratelimit import Budget, check_address, note_auth_failure, spend
+from api.ratelimit import Budget, check_address, limits_of, note_auth_failure
 from api.services import Services
 from graph.members import role_of
 from graph.settings import Settings
@@ -106,47 +109,60 @@ ProjectOwner = Annotated[Viewer, Depends(_owner_of_path_project)]
 # --- rate limits (api/ratelimit.py) ---------------------------------------------------------------------------------
 
 
-def _limit_searches(request: Request, who: ViewerDep) -> None:
-    spend(request, "search", ("user", who.user_id))
+def _budgets(request: Request) -> Budgets:
+    return Budgets(limits_of(request))
 
 
-def _limit_writes(request: Request, who: ViewerDep) -> None:
-    spend(request, "write", ("user", who.user_id))
+BudgetsDep = Annotated[Budgets, Depends(_budgets)]
+"""The app's buckets, nothing paid yet: for the web pages, whose actions pay once the page has read its input."""
 
 
-def _limit_reads(request: Request, who: ViewerDep) -> None:
-    spend(request, "read", ("user", who.user_id))
+def _paid(request: Request, kind: Budget, key: Hashable) -> Budgets:
+    return Budgets(limits_of(request)).prepaid(kind, key)
 
 
-def _witness_guard(request: Request, token: str, kind: Budget | None) -> Iterator[None]:
+def _limit_searches(request: Request, who: ViewerDep) -> Budgets:
+    return _paid(request, "search", Who.user(who).key)
+
+
+def _limit_writes(request: Request, who: ViewerDep) -> Budgets:
+    return _paid(request, "write", Who.user(who).key)
+
+
+def _limit_reads(request: Request, who: ViewerDep) -> Budgets:
+    return _paid(request, "read", Who.user(who).key)
+
+
+def _witness_guard(request: Request, token: str, kind: Budget | None) -> Iterator[Budgets]:
     """For `/v1/w/{token}` routes: the address check; one from the budget of the grant a correctly signed link names
     (the link itself is still checked by the route, after the body: a 422 comes before a 401); and a 401 from the
     route counted as a failed authentication."""
     check_address(request)
+    budgets = Budgets(limits_of(request))
     if kind is not None:
         try:
             grant_id: str | None = auth.verify_witness(get_services(request).settings, token)
         except auth.TokenError:
             grant_id = None
         if grant_id is not None:
-            spend(request, kind, ("witness", grant_id))
+            budgets.prepaid(kind, ("witness", grant_id))
     try:
-        yield
+        yield budgets
     except HTTPException as exc:
         if exc.status_code == 401:
             note_auth_failure(request)
         raise
 
 
-def _witness_search(request: Request, token: str) -> Iterator[None]:
+def _witness_search(request: Request, token: str) -> Iterator[Budgets]:
     yield from _witness_guard(request, token, "search")
 
 
-def _witness_write(request: Request, token: str) -> Iterator[None]:
+def _witness_write(request: Request, token: str) -> Iterator[Budgets]:
     yield from _witness_guard(request, token, "write")
 
 
-def _witness_read(request: Request, token: str) -> Iterator[None]:
+def _witness_read(request: Request, token: str) -> Iterator[Budgets]:
     yield from _witness_guard(request, token, None)
 
 
@@ -163,3 +179,9 @@ WitnessWriteBudget = Depends(_witness_write)
 """POST /v1/w/{token}/entries: one from the grant's write budget; failed links counted against the address."""
 WitnessRead = Depends(_witness_read)
 """GET /v1/w/{token}/entries/...: no budget, but the address check and failed links counted."""
+SearchBudgets = Annotated[Budgets, SearchBudget]
+"""`SearchBudget`, for the route to hand to its action."""
+WriteBudgets = Annotated[Budgets, WriteBudget]
+ReadBudgets = Annotated[Budgets, ReadBudget]
+WitnessSearchBudgets = Annotated[Budgets, WitnessSearchBudget]
+WitnessWriteBudgets = Annotated[Budgets, WitnessWriteBudget]

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import logging
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from neo4j.exceptions import IncompleteCommit, TransientError
 
+from api.ratelimit import RateLimited
 from graph.db import UNAVAILABLE
+from queries.search.request import AccessDenied
 
 log = logging.getLogger(__name__)
 NOT_FOUND = "entry not found"
@@ -49,7 +52,28 @@ async def db_down(_: Request, exc: Exception) -> JSONResponse:
     )
 
 
+DOMAIN_ERRORS: tuple[type[Exception], ...] = (RateLimited, AccessDenied)
+"""What actions (`api.actions`) raise, answered by every door as `as_http` says."""
+
+
+def as_http(exc: BaseException) -> HTTPException | None:
+    """A domain error as the API answers it (429 with `Retry-After`, 403), for the HTTP doors and the MCP server."""
+    if isinstance(exc, RateLimited):
+        return HTTPException(429, str(exc), headers={"Retry-After": str(exc.retry_after)})
+    if isinstance(exc, AccessDenied):
+        return HTTPException(403, str(exc))
+    return None
+
+
+async def refused(request: Request, exc: Exception) -> Response:
+    answer = as_http(exc)
+    assert answer is not None
+    return await http_exception_handler(request, answer)
+
+
 def add_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, invalid)
+    for domain in DOMAIN_ERRORS:
+        app.add_exception_handler(domain, refused)
     for kind in UNAVAILABLE:
         app.add_exception_handler(kind, db_down)

@@ -2,18 +2,31 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema, model_validator
 
 from api.models_analytics import MonthOut
 from graph.members import PROJECT_ID_PATTERN
 from ingest.records import ENTRY_ID_MAX, ENTRY_ID_PATTERN, ENTRY_ID_RULE, MAX_TEXT
+from queries.search import channel_set
 
 Intimacy = Literal["private", "intimate", "circle", "public"]
 Kind = Literal["diary", "chronicle", "session", "witness"]
 EntityKind = Literal["person", "place", "thing"]
-Channel = Literal["dense", "fulltext", "structured", "graph"]
+
+
+def _known_channel(name: str) -> str:
+    channel_set.asked((name,))  # a ValueError naming the choices: a 422 with its reason
+    return name
+
+
+# The names of queries/search/channel_set.py, checked when a request arrives.
+Channel = Annotated[
+    str,
+    AfterValidator(_known_channel),
+    WithJsonSchema({"type": "string", "enum": list(channel_set.askable())}),
+]
 Role = Literal["owner", "coauthor", "reader"]
 
 

@@ -6,7 +6,9 @@ The buckets live on `app.state.limits` (one `Limits` per app, built by `create_a
 two apps never share a budget. A limit whose rate is 0 is off. The state is per process: with several worker
 processes, each keeps its own buckets (so N workers allow N times each budget), and a restart forgets them.
 
-The dependencies that apply them are in `api.deps` (they run before the route, its body validation and the graph):
+Searches, writes and expensive reads are spent by the actions (`api.actions`), each from its own budget, whichever
+door called it; the API's routes pay theirs in a dependency (`api.deps`), before the route, its body validation and
+the graph, and the action finds it paid:
 
 - every authenticated request first checks its address's failed-authentication budget and is refused while that
   is spent, before its token is even read; each invalid or expired user token, and each invalid, expired or revoked
@@ -135,8 +137,8 @@ def limits_of(request: Request) -> Limits:
 
 
 def too_many(reason: str, wait: float) -> HTTPException:
-    seconds = max(1, math.ceil(wait))
-    return HTTPException(429, f"{reason}; retry after {seconds} s", headers={"Retry-After": str(seconds)})
+    refused = RateLimited(reason, wait)
+    return HTTPException(429, str(refused), headers={"Retry-After": str(refused.retry_after)})
 
 
 def client_address(request: Request) -> str:
@@ -159,25 +161,21 @@ def note_auth_failure(request: Request) -> None:
     limits_of(request).auth_failures.charge(client_address(request))
 
 
-def spend(request: Request, kind: Budget, key: Hashable) -> None:
-    """One from the `kind` budget (search, write or read) of `key` (a verified user or witness grant), or 429."""
-    spend_from(limits_of(request), kind, key)
+class RateLimited(Exception):
+    """A budget is spent: the domain's refusal, answered 429 with `Retry-After` by the HTTP doors and as the same
+    reason by the MCP server (`api.errors.as_http`)."""
+
+    def __init__(self, reason: str, wait: float) -> None:
+        self.reason = reason
+        self.retry_after = max(1, math.ceil(wait))
+        super().__init__(f"{reason}; retry after {self.retry_after} s")
 
 
-def spend_from(limits: Limits, kind: Budget, key: Hashable) -> None:
-    """`spend` on given budgets: the MCP server's stdio door has no request, but the same buckets and answer."""
-    buckets, what = {
-        "search": (limits.searches, "searches"),
-        "write": (limits.writes, "writes"),
-        "read": (limits.reads, "expensive reads"),
-    }[kind]
-    wait = buckets.take(key)
-    if wait:
-        raise too_many(
-            f"too many {what} by this caller (at most {buckets.limit.rate:g} a second, in bursts of "
-            f"{buckets.limit.burst:g})",
-            wait,
-        )
+BUDGET_NAMES: dict[Budget, str] = {"search": "searches", "write": "writes", "read": "expensive reads"}
+
+
+def buckets_of(limits: Limits, kind: Budget) -> Buckets:
+    return {"search": limits.searches, "write": limits.writes, "read": limits.reads}[kind]
 
 
 def rate_limited(what: str) -> dict[int | str, dict[str, Any]]:

@@ -166,9 +166,12 @@ def stream(
         results[f"cache_{name}_ms"] = summary(times)
         print(f"stream, cache {name}: done", file=sys.stderr, flush=True)
         if name == "on":
-            hits, misses = result_cache.kept(graph).stats.hits, result_cache.kept(graph).stats.misses
+            hits, misses = result_cache.kept_results(graph).stats.hits, result_cache.kept_results(graph).stats.misses
             results["result_hit_rate"] = round(hits / max(1, hits + misses), 3)
-            e_hits, e_misses = query_vectors.kept(graph).stats.hits, query_vectors.kept(graph).stats.misses
+            e_hits, e_misses = (
+                query_vectors.kept_vectors(graph).stats.hits,
+                query_vectors.kept_vectors(graph).stats.misses,
+            )
             results["embedding_hit_rate"] = round(e_hits / max(1, e_hits + e_misses), 3)
     return results
 

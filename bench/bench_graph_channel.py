@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import queries.search.retrieval as search_module
+import queries.search.graph_channel as search_module
 from api.cli import connect
 from api.evaluation import run_eval
 from bench.percentiles import nearest_rank

@@ -34,11 +34,12 @@ from graph.visibility import Viewer  # noqa: E402
 from inference.embedders import CheckedEmbedder  # noqa: E402
 from queries.search import channels as ch  # noqa: E402
 from queries.search import keyword_view, visible_view  # noqa: E402
+from queries.search.channel import ChannelAsk  # noqa: E402
 from queries.search.door import _base_params, _lexicons  # noqa: E402
 from queries.search.keyword import run_keyword  # noqa: E402
+from queries.search.keyword_channel import KeywordChannel  # noqa: E402
 from queries.search.query_constraints import parse_query  # noqa: E402
 from queries.search.request import Filters, SearchOptions  # noqa: E402
-from queries.search.retrieval import ChannelAsk, keyword_channel  # noqa: E402
 from queries.search.run import SearchRun  # noqa: E402
 
 FULL_SORT = ch.FULLTEXT_IN_PROJECT.replace(
@@ -81,7 +82,8 @@ def main() -> int:
             before = keyword_view.counters["among"]
             t = time.perf_counter()
             run = SearchRun(graph, embedder, settings, viewer, SearchOptions(), q)
-            c = keyword_channel(run, ChannelAsk(params, parsed.text_for_search, 50))
+            found = KeywordChannel().run(ChannelAsk.of_text(run, params, parsed.text_for_search, 50))
+            c = found.hits if found is not None else []
             if keyword_view.counters["among"] > before:
                 viewed.append((time.perf_counter() - t) * 1000)
                 same_viewed += [h.id for h in c[:10]] == [h.id for h in b[:10]]

@@ -56,7 +56,7 @@ from graph.settings import Settings, get_settings  # noqa: E402
 from inference.embedders import CheckedEmbedder  # noqa: E402
 from ingest.pipeline import Ingestor  # noqa: E402
 from ingest.records import parse_line  # noqa: E402
-from queries.search.retrieval import DENSE_FLOORS  # noqa: E402
+from queries.search.dense_channel import DENSE_FLOORS  # noqa: E402
 
 SERVER_ENV = {
     "MEMORA_RATE_SEARCH_PER_SECOND": "0",

@@ -74,7 +74,7 @@ ORDER BY n.id
 
 
 LIST_VISIBLE_ENTITIES = f"MATCH (n:Person|Place|Thing) WHERE n.project_id IN $project_ids{_visible_entity(False)}"
-# The same for the entities `$entity_ids` names (those a write's entries mention: queries/search/lexicons.py).
+# The same for the entities `$entity_ids` names (those a write's entries mention: queries/search/kept_lexicons.py).
 LIST_VISIBLE_ENTITIES_AMONG = f"""
 MATCH (n:Person|Place|Thing) WHERE n.id IN $entity_ids AND n.project_id IN $project_ids{_visible_entity(False)}"""
 # Both over ONE project (`$project_id`), the viewer resolved once (graph/visibility.py): naming an entity reads the

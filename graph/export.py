@@ -94,7 +94,7 @@ COUNT_ENTRIES = "MATCH (e:Entry) WHERE e.project_id = $project_id RETURN count(e
 
 
 @dataclass(frozen=True)
-class Scope:
+class ExportScope:
     """Whose rights an export follows: None is the operator (everything), a Viewer an owner over HTTP; with `own`,
     any member, and only what that member wrote (their entries, declarations and rejections, their membership, no
     witness grants)."""
@@ -133,7 +133,7 @@ def entry_record(row: dict[str, Any]) -> dict[str, Any]:
     return {**metadata, **named}
 
 
-def export_lines(graph: Graph, project_id: str, scope: Scope) -> Iterator[str]:
+def export_lines(graph: Graph, project_id: str, scope: ExportScope) -> Iterator[str]:
     """The project's lines; entries are streamed from one result, so memory stays flat for a large project.
     Raises LookupError before the first line when the project does not exist."""
     params = scope.params(project_id)

@@ -23,11 +23,10 @@ write may store pre-write results under the old key, but no search that starts a
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from functools import wraps
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 
 from neo4j import ManagedTransaction
 
@@ -39,7 +38,7 @@ INNER = "search_generation_inner"
 # Each bump also leaves a step: which entries it changed (`entry_ids`) and which entities those entries mention before
 # or after it (`entity_ids`); null when the write does not say, an empty list when it changed none. A kept view lists
 # only those entries again (queries/search/visible_view.py), a kept lexicon only those entities
-# (queries/search/lexicons.py). Only
+# (queries/search/kept_lexicons.py). Only
 # the last STEPS_KEPT steps of a generation are kept; a view further behind lists everything.
 STEPS_KEPT = 256
 BUMP = f"""
@@ -208,21 +207,6 @@ def read_once() -> Iterator[None]:
         yield
     finally:
         _snapshot.reset(token)
-
-
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-def reading_once(fn: Callable[P, R]) -> Callable[P, R]:
-    """`fn` run inside `read_once`."""
-
-    @wraps(fn)
-    def run(*args: P.args, **kwargs: P.kwargs) -> R:
-        with read_once():
-            return fn(*args, **kwargs)
-
-    return run
 
 
 def changed_since(

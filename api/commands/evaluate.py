@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 
 from api.commands.common import Subparsers, connect, err, out, progress
-from api.commands.search import CHANNEL_CHOICES, channel_list
+from api.commands.search import channel_list
 from graph.settings import Settings
 
 
@@ -16,7 +16,7 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
         return _eval_summaries(args, settings)
     from api.evaluation import add_entities, ingest_dataset, load_queries, namespace, run_eval
     from ingest.embedding_jobs import active_embedder
-    from queries.search.request import DEFAULT_CHANNELS
+    from queries.search.channel_set import asked
 
     if args.queries is None:
         err("--queries is required to evaluate retrieval (or say `memora eval summaries --events FILE`)")
@@ -35,7 +35,7 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     with progress(total, "ingest") as bar:
         report = ingest_dataset(graph, embedder, entries, prefix, progress=bar.update)
     qs = load_queries(queries, prefix)
-    channels = tuple(args.channels) if args.channels else DEFAULT_CHANNELS
+    channels = asked(args.channels)
     with progress(len(qs), "queries") as bar:
         result = run_eval(
             graph,
@@ -117,7 +117,7 @@ def add_eval(sub: Subparsers) -> None:
     ev.add_argument(
         "--channels",
         type=channel_list,
-        help=f"comma-separated subset of {','.join(CHANNEL_CHOICES)} (default: the search door's)",
+        help="comma-separated channels, e.g. dense,fulltext (default: the search's own)",
     )
     ev.add_argument("--entities", help="JSON list of {kind, name, aliases} to add to every dataset project")
     ev.add_argument("--no-understanding", action="store_true", help="embed the raw query; no extracted filters")

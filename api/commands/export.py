@@ -18,7 +18,7 @@ from graph.settings import Settings
 
 
 def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
-    from graph.export import Scope, count_entries, export_lines, project_exists
+    from graph.export import ExportScope, count_entries, export_lines, project_exists
 
     graph = connect(settings)
     if not project_exists(graph, args.project):
@@ -38,7 +38,7 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
     entries = 0
     try:
         with progress(total, "export") as bar:
-            for text in export_lines(graph, args.project, Scope()):
+            for text in export_lines(graph, args.project, ExportScope()):
                 sink.write(text)
                 if '"memora_record":' not in text:  # in an entry's JSON a quote inside a value is escaped
                     entries += 1

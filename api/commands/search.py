@@ -5,15 +5,11 @@ a clear message and exit 2, never a traceback."""
 from __future__ import annotations
 
 import argparse
-from dataclasses import asdict
 from datetime import date
 from typing import Any
 
 from api.commands.common import Subparsers, connect, err, out
 from graph.settings import Settings
-
-# The search channels a caller may ask for (queries.search.door.CHANNELS; tests/api/test_cli.py checks they agree).
-CHANNEL_CHOICES = ("dense", "fulltext", "structured", "graph")
 
 
 def iso_date(text: str) -> date:
@@ -25,13 +21,16 @@ def iso_date(text: str) -> date:
 
 
 def channel_list(text: str) -> tuple[str, ...]:
-    """An argparse type: comma-separated channels, each one of CHANNEL_CHOICES."""
+    """An argparse type: comma-separated channels, each one the search asks for by name
+    (queries/search/channel_set.py, read only when the option is given)."""
+    from queries.search.channel_set import askable
+
     names = tuple(c.strip() for c in text.split(",") if c.strip())
-    unknown = [c for c in names if c not in CHANNEL_CHOICES]
+    choices = askable()
+    unknown = [c for c in names if c not in choices]
     if unknown or not names:
         raise argparse.ArgumentTypeError(
-            f"unknown channel(s) {', '.join(map(repr, unknown)) or '(none given)'}; choose from "
-            f"{', '.join(CHANNEL_CHOICES)}"
+            f"unknown channel(s) {', '.join(map(repr, unknown)) or '(none given)'}; choose from {', '.join(choices)}"
         )
     return names
 
@@ -48,11 +47,12 @@ def result_count(text: str) -> int:
 
 
 def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
-    from api.models_search import SearchResponseOut
+    from api.actions import search as searching
+    from api.actions.budgets import Budgets, Who
+    from api.services import Services
     from graph.visibility import Viewer
     from ingest.embedding_jobs import active_embedder
-    from queries.search.door import hybrid_search
-    from queries.search.request import DEFAULT_CHANNELS, AccessDenied, Filters, Scope, SearchOptions
+    from queries.search.request import AccessDenied, Filters, Scope, SearchOptions
 
     if args.date_from and args.date_to and args.date_to < args.date_from:
         err("--to is before --from")
@@ -71,24 +71,21 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
         explain=args.explain,
         filters=filters,
         diversify=not args.no_diversify,
-        channels=args.channels or DEFAULT_CHANNELS,
+        channels=args.channels or None,
         now=args.now,
         rerank=args.rerank,
     )
+    svc = Services(settings, graph=graph, embedder=active_embedder(graph, settings))
+    asked = searching.Asked(args.text, Scope(project_id=args.project, multi_project=args.project is None), options)
     try:
-        resp = hybrid_search(
-            graph,
-            active_embedder(graph, settings),
-            settings,
-            Viewer(user_id=args.as_user),
-            args.text,
-            Scope(project_id=args.project, multi_project=args.project is None),
-            options,
+        # whoever can run the CLI can read the graph anyway: no budget, and no search log
+        resp = searching.search(
+            svc, Budgets.unlimited(), Who.user(Viewer(user_id=args.as_user)), asked, telemetry=False
         )
     except AccessDenied as exc:
         err(str(exc))
         return 4
-    body = SearchResponseOut.model_validate(asdict(resp)).model_dump()
+    body = resp.model_dump()
     if args.json:
         out(body)
     else:
@@ -193,7 +190,11 @@ def add_search(sub: Subparsers) -> None:
     se.add_argument("--project")
     se.add_argument("--as", dest="as_user", required=True, help="the viewer's user id")
     se.add_argument("--k", type=result_count, default=10, help="results, 1..100 (default 10)")
-    se.add_argument("--channels", type=channel_list, help=f"comma-separated subset of {','.join(CHANNEL_CHOICES)}")
+    se.add_argument(
+        "--channels",
+        type=channel_list,
+        help="comma-separated channels, e.g. dense,fulltext (default: the search's own)",
+    )
     se.add_argument("--from", dest="date_from", type=iso_date, help="YYYY-MM-DD")
     se.add_argument("--to", dest="date_to", type=iso_date, help="YYYY-MM-DD")
     se.add_argument("--now", type=iso_date, help="YYYY-MM-DD: the day relative dates count from (default: today)")

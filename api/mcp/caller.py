@@ -23,9 +23,10 @@ from fastapi.security import HTTPAuthorizationCredentials
 from fastapi.security.utils import get_authorization_scheme_param
 from pydantic import ValidationError
 
+from api.actions.budgets import Budgets, Who
 from api.auth import WITNESS_PREFIX
 from api.deps import current_viewer
-from api.errors import unavailable_detail
+from api.errors import as_http, unavailable_detail
 from api.ratelimit import Limits, check_address, limits_of, note_auth_failure
 from graph.db import UNAVAILABLE
 from graph.visibility import Viewer
@@ -51,6 +52,16 @@ class Caller:
     def budget_key(self) -> Hashable:
         """The key of the rate-limit buckets, as the HTTP routes spend them."""
         return ("witness", self.grant.id) if self.grant is not None else ("user", self.viewer.user_id)
+
+    @property
+    def who(self) -> Who:
+        return Who(self.viewer, self.budget_key)
+
+    @property
+    def budgets(self) -> Budgets:
+        """The app's buckets, for the actions a tool runs: they pay before the arguments are read, as the API pays
+        before the body is."""
+        return Budgets(self.limits)
 
 
 def authenticate(request: Request) -> Caller:
@@ -101,6 +112,7 @@ def invalid(exc: ValidationError) -> HTTPException:
 
 
 def refusal_of(exc: BaseException) -> Refusal:
+    exc = as_http(exc) or exc
     if isinstance(exc, HTTPException):
         return Refusal(exc.status_code, exc.detail)
     if isinstance(exc, ValidationError):

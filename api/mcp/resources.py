@@ -14,11 +14,13 @@ from urllib.parse import quote, unquote, urlsplit
 
 from fastapi import HTTPException
 
+from api.actions import context as contexts
+from api.actions.read import paid_read
 from api.deps import require_member
 from api.mcp.caller import WITNESS_ONLY, Caller
+from api.models import MembershipOut
 from api.models_mcp import ProjectResourceOut, ProjectsOut
 from api.models_summaries import ChapterRequest
-from api.ratelimit import spend_from
 from api.routes import projects, summaries
 from api.services import Services
 
@@ -55,7 +57,10 @@ def listing(svc: Services, caller: Caller) -> list[dict[str, Any]]:
     """`uri`, `name`, `description` of every resource the caller may read (none for a witness)."""
     if caller.witness_token is not None:
         return []
-    spend_from(caller.limits, "read", caller.budget_key)  # one call reads the chapters of every project
+    return paid_read(caller.budgets, caller.who, lambda: _listing(svc, caller))  # every project's chapters
+
+
+def _listing(svc: Services, caller: Caller) -> list[dict[str, Any]]:
     mine = projects.my_projects(caller.viewer, svc)
     out = [{"uri": PROJECTS, "name": "projects", "description": "Your projects and your role in each."}]
     for p in mine:
@@ -96,7 +101,10 @@ def read(svc: Services, caller: Caller, uri: str) -> dict[str, Any]:
     mine = projects.my_projects(caller.viewer, svc)
     if not path:
         return ProjectsOut(projects=mine).model_dump(mode="json")
-    spend_from(caller.limits, "read", caller.budget_key)  # a project or a chapter: the periods route's read
+    return paid_read(caller.budgets, caller.who, lambda: _project(svc, caller, mine, path))  # the periods route's
+
+
+def _project(svc: Services, caller: Caller, mine: list[MembershipOut], path: list[str]) -> dict[str, Any]:
     project_id = path[0]
     require_member(svc, project_id, caller.viewer)
     membership = next((p for p in mine if p.project_id == project_id), None)
@@ -114,9 +122,14 @@ def read(svc: Services, caller: Caller, uri: str) -> dict[str, Any]:
 def prompt(svc: Services, caller: Caller, arguments: dict[str, str]) -> tuple[str, str]:
     """The prompt's description and its one user message: the instruction and the caller's chapter context."""
     _not_witness(caller)
-    spend_from(caller.limits, "search", caller.budget_key)
-    body = ChapterRequest.model_validate(arguments)
-    ctx = summaries.chapter(body, caller.viewer, svc).model_dump(mode="json")
+    asked: list[ChapterRequest] = []
+
+    def body_of() -> ChapterRequest:  # read once the search is paid, as the tool does
+        asked.append(ChapterRequest.model_validate(arguments))
+        return asked[0]
+
+    ctx = contexts.chapter(svc, caller.budgets, caller.who, body_of).model_dump(mode="json")
+    body = asked[0]
     cited = [e.get("entry_id") for e in ctx.get("entries", []) if isinstance(e, dict)]
     example = cited[0] if cited else f"{body.project_id}/entry-id"
     text = INSTRUCTION.format(theme=body.theme, example=example, context=json.dumps(ctx, ensure_ascii=False, indent=1))

@@ -1,6 +1,7 @@
-"""The MCP tools: each one validates its arguments with the model of the route it stands for, spends from the same
-rate-limit budget, and calls that route's function, so visibility, limits and errors are the HTTP API's by
-construction (no second implementation to drift). A route whose role check is a FastAPI dependency
+"""The MCP tools: each one runs the action its route runs (`api.actions`), which spends from the same rate-limit
+budget before the tool validates its arguments with the route's model, so visibility, limits and errors are the
+HTTP API's by construction (no second implementation to drift). The tools that still call route functions do so
+inside a paid read (`api.actions.read.paid_read`). A route whose role check is a FastAPI dependency
 (`ProjectMember`) gets the same check (`require_member`) first, as the dependency would.
 
 Witness links reach three tools only, each through its witness route (`/v1/w/{token}/...`): `search`, `get_entry`
@@ -17,6 +18,10 @@ from typing import Any
 from fastapi import HTTPException
 from pydantic import BaseModel
 
+from api.actions import context as contexts
+from api.actions import search as searching
+from api.actions import write as writing
+from api.actions.read import paid_read
 from api.deps import require_member
 from api.mcp.caller import WITNESS_ONLY, Caller
 from api.middleware import too_large
@@ -32,9 +37,7 @@ from api.models_mcp import (
 )
 from api.models_search import SearchRequest, SearchResponseOut
 from api.models_summaries import ChapterContextOut, ChapterRequest
-from api.ratelimit import spend_from
-from api.routes import entities, entries, live, summaries, witnesses
-from api.routes import search as search_routes
+from api.routes import entities, entries, summaries, witnesses
 from api.routes import similar as similar_routes
 from api.services import Services
 from graph.ids import period_id
@@ -58,10 +61,17 @@ def _uid(caller: Caller) -> str:
 
 
 def _search(svc: Services, caller: Caller, args: dict[str, Any]) -> BaseModel:
-    spend_from(caller.limits, "search", caller.budget_key)
-    if caller.witness_token is not None:
-        return witnesses.witness_search(caller.witness_token, WitnessSearchRequest.model_validate(args), svc)
-    return search_routes.search(SearchRequest.model_validate(args), caller.viewer, svc)
+    grant = caller.grant
+    if grant is not None:
+        return searching.search(
+            svc,
+            caller.budgets,
+            caller.who,
+            lambda: searching.witness_asked(grant, WitnessSearchRequest.model_validate(args)),
+        )
+    return searching.search(
+        svc, caller.budgets, caller.who, lambda: searching.asked_of(SearchRequest.model_validate(args))
+    )
 
 
 def _get_entry(svc: Services, caller: Caller, args: dict[str, Any]) -> BaseModel:
@@ -76,7 +86,10 @@ def _missing(name: str) -> HTTPException:
 
 
 def _entity_question(svc: Services, caller: Caller, args: dict[str, Any]) -> BaseModel:
-    spend_from(caller.limits, "read", caller.budget_key)
+    return paid_read(caller.budgets, caller.who, lambda: _answer(svc, caller, args))
+
+
+def _answer(svc: Services, caller: Caller, args: dict[str, Any]) -> BaseModel:
     a = EntityQuestionIn.model_validate(args)
     if a.question != "importance" and a.entity is None:
         raise _missing("entity")
@@ -107,7 +120,10 @@ def _entity_question(svc: Services, caller: Caller, args: dict[str, Any]) -> Bas
 
 
 def _summary(svc: Services, caller: Caller, args: dict[str, Any]) -> BaseModel:
-    spend_from(caller.limits, "read", caller.budget_key)
+    return paid_read(caller.budgets, caller.who, lambda: _summarised(svc, caller, args))
+
+
+def _summarised(svc: Services, caller: Caller, args: dict[str, Any]) -> BaseModel:
     a = SummaryIn.model_validate(args)
     require_member(svc, a.project_id, caller.viewer)  # the routes' `ProjectMember` dependency
     if a.period is None:
@@ -121,22 +137,23 @@ def _summary(svc: Services, caller: Caller, args: dict[str, Any]) -> BaseModel:
 
 
 def _chapter_context(svc: Services, caller: Caller, args: dict[str, Any]) -> BaseModel:
-    spend_from(caller.limits, "search", caller.budget_key)
-    return summaries.chapter(ChapterRequest.model_validate(args), caller.viewer, svc)
+    return contexts.chapter(svc, caller.budgets, caller.who, lambda: ChapterRequest.model_validate(args))
 
 
 def _live_context(svc: Services, caller: Caller, args: dict[str, Any]) -> BaseModel:
-    spend_from(caller.limits, "search", caller.budget_key)
-    return live.context_live(LiveRequest.model_validate(args), caller.viewer, svc)
+    return contexts.live_context(svc, caller.budgets, caller.who, lambda: LiveRequest.model_validate(args))
 
 
 def _add_entry(svc: Services, caller: Caller, args: dict[str, Any]) -> BaseModel:
-    spend_from(caller.limits, "write", caller.budget_key)
-    if caller.witness_token is not None:
-        return witnesses.witness_write(caller.witness_token, WitnessEntryIn.model_validate(args), svc)
-    wait = AddEntryIn.model_validate(args).wait
-    body = EntryIn.model_validate({k: v for k, v in args.items() if k != "wait"})
-    return entries.create_entry(body, caller.viewer, svc, wait=wait)
+    grant = caller.grant
+    if grant is not None:
+        return writing.witness_account(svc, caller.budgets, grant, lambda: WitnessEntryIn.model_validate(args))
+
+    def new() -> writing.NewEntry:
+        wait = AddEntryIn.model_validate(args).wait
+        return writing.NewEntry(EntryIn.model_validate({k: v for k, v in args.items() if k != "wait"}), wait)
+
+    return writing.create(svc, caller.budgets, caller.who, new)
 
 
 TOOLS: dict[str, Tool] = {

@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 
 from api.deps import ServicesDep, ViewerDep, require_member, require_owner
 from api.models import ExportLineOut
-from graph.export import Scope, export_lines, project_exists
+from graph.export import ExportScope, export_lines, project_exists
 
 router = APIRouter(prefix="/v1/projects", tags=["projects"])
 MEDIA_TYPE = "application/x-ndjson"
@@ -102,4 +102,4 @@ def export_project(
     (require_member if own else require_owner)(svc, project_id, who)
     if not project_exists(svc.graph, project_id):
         raise HTTPException(404, "no such project")
-    return StreamingResponse(export_lines(svc.graph, project_id, Scope(who, own=own)), media_type=MEDIA_TYPE)
+    return StreamingResponse(export_lines(svc.graph, project_id, ExportScope(who, own=own)), media_type=MEDIA_TYPE)

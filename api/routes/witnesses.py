@@ -7,20 +7,21 @@ is still a 422 before an expired link is a 401 (FastAPI solves dependencies befo
 
 from __future__ import annotations
 
-import uuid
-from dataclasses import asdict
 from datetime import timedelta
 
 from fastapi import APIRouter, HTTPException, Response
 
 from api import auth
+from api.actions import search as searching
+from api.actions import write as writing
+from api.actions.budgets import Who
 from api.deps import (
     ProjectOwner,
     ServicesDep,
     ViewerDep,
     WitnessRead,
-    WitnessSearchBudget,
-    WitnessWriteBudget,
+    WitnessSearchBudgets,
+    WitnessWriteBudgets,
     require_owner,
 )
 from api.errors import NOT_FOUND
@@ -28,18 +29,13 @@ from api.models import EntryOut, WitnessEntryIn, WitnessGrantOut, WitnessIn, Wit
 from api.models_search import SearchResponseOut
 from api.ratelimit import rate_limited
 from api.responses import errors, invalid_field
-from api.routes.entries import EntryIdPath, entry_out, record_or_422, write_record
+from api.routes.entries import EntryIdPath, entry_out
 from api.services import Services
-from api.telemetry import after_search
 from graph.entries import get_visible_entry
 from graph.ids import period_id
 from graph.periods import is_automatic
 from graph.visibility import Viewer, visibility_params
 from graph.witnesses import Grant, active_grant, create_grant, list_grants, revoke_grant
-from ingest.pipeline import WITNESS_AUTHOR_PREFIX
-from ingest.records import EntryRecord
-from queries.search.door import hybrid_search
-from queries.search.request import Filters, Scope, SearchOptions
 
 router = APIRouter(tags=["witnesses"])
 AUTOMATIC_NOT_SHARED = (
@@ -89,26 +85,14 @@ def revoke_witness(project_id: str, grant_id: str, who: ProjectOwner, svc: Servi
 @router.post(
     "/v1/w/{token}/search",
     response_model=SearchResponseOut,
-    dependencies=[WitnessSearchBudget],
     responses=rate_limited("the witness link's search budget is spent"),
 )
-def witness_search(token: str, body: WitnessSearchRequest, svc: ServicesDep) -> SearchResponseOut:
+def witness_search(
+    token: str, body: WitnessSearchRequest, svc: ServicesDep, budgets: WitnessSearchBudgets
+) -> SearchResponseOut:
     """Similarity is computed exactly over the chapter's circle and public entries, never the project index."""
     grant = witness_grant(svc, token)
-    viewer_ = Viewer(witness_period_id=grant.period_id)
-    resp = hybrid_search(
-        svc.graph,
-        svc.embedder,
-        svc.settings,
-        viewer_,
-        body.q,
-        Scope(project_id=grant.project_id),
-        SearchOptions(k=body.k, include_chunks=body.include_chunks, filters=Filters(period_id=grant.period_id)),
-        project_ids=[grant.project_id],
-    )
-    out = SearchResponseOut.model_validate(asdict(resp))
-    out.search_id = after_search(svc, viewer_, body.q, grant.project_id, resp, "none")
-    return out
+    return searching.search(svc, budgets, Who.witness(grant), searching.witness_asked(grant, body))
 
 
 @router.get(
@@ -126,26 +110,10 @@ def witness_entry(token: str, entry_id: EntryIdPath, svc: ServicesDep) -> EntryO
     "/v1/w/{token}/entries",
     response_model=WriteOut,
     status_code=201,
-    dependencies=[WitnessWriteBudget],
     responses=rate_limited("the witness link's write budget is spent"),
 )
-def witness_write(token: str, body: WitnessEntryIn, svc: ServicesDep) -> WriteOut:
-    grant = witness_grant(svc, token)
-    entry_id = f"{grant.project_id}/witness-{uuid.uuid4().hex[:12]}"
-    record = record_or_422(
-        lambda: EntryRecord.model_validate(
-            {
-                **body.model_dump(),
-                "entry_id": entry_id,
-                "project_id": grant.project_id,
-                "author": f"{WITNESS_AUTHOR_PREFIX}{grant.id}",
-                "kind": "witness",
-                "intimacy": "circle",
-                "period": grant.period_name,
-            }
-        )
-    )
-    return write_record(svc, record, "created", writer=Viewer(witness_period_id=grant.period_id))
+def witness_write(token: str, body: WitnessEntryIn, svc: ServicesDep, budgets: WitnessWriteBudgets) -> WriteOut:
+    return writing.witness_account(svc, budgets, witness_grant(svc, token), body)
 
 
 def witness_grant(svc: Services, token: str) -> Grant:

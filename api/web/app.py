@@ -15,7 +15,7 @@ from fastapi.responses import RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from api.errors import RETRY_AFTER_SECONDS, unavailable_detail
+from api.errors import DOMAIN_ERRORS, RETRY_AFTER_SECONDS, as_http, unavailable_detail
 from api.web.render import HERE, page
 from api.web.routes import chapters, entries, people, search, signin, timeline, witness, writing
 from api.web.session import SESSION, SignInRequired, end_session
@@ -41,6 +41,7 @@ def is_page(request: Request) -> bool:
 
 
 def _refusal(exc: Exception) -> tuple[int, str, dict[str, str]]:
+    exc = as_http(exc) or exc
     if isinstance(exc, StarletteHTTPException):
         return exc.status_code, str(exc.detail), dict(exc.headers or {})
     if isinstance(exc, RequestValidationError):
@@ -80,5 +81,5 @@ def add_web_app(app: FastAPI) -> None:
             end_session(response)
         return response
 
-    for kind in (StarletteHTTPException, RequestValidationError, *UNAVAILABLE):
+    for kind in (StarletteHTTPException, RequestValidationError, *DOMAIN_ERRORS, *UNAVAILABLE):
         _pages_first(app, kind)

@@ -1,4 +1,6 @@
-"""`hybrid_search`: the one retrieval door. Channels run in parallel, are fused by RRF and returned as entries.
+"""The search door: one search as its stages, understand → retrieve → fuse → rerank → diversify → materialise, over
+the graph, the model and the settings a `SearchDoor` holds. An entity question ("who appears with Pep?") is answered
+instead of searched; either answer is cached in one place.
 
 Every channel statement carries the scope, the caller's filters and the visibility predicate, so candidates,
 `total_candidates`, snippets and details only ever come from entries the viewer may see.
@@ -8,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
-from contextvars import copy_context
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
@@ -22,14 +24,16 @@ from graph.textnorm import fold
 from graph.visibility import Viewer, levels_up_to, visibility_params
 from inference.embedders import CheckedEmbedder
 from queries.entities.entity_questions import answer_question
+from queries.search import channel_set, kept_lexicons, ranker, result_cache, visible_view
 from queries.search import channels as ch
-from queries.search import lexicons, ranker, result_cache, visible_view
 from queries.search.diversify import diversify, word_set
+from queries.search.early_vector import EarlyVector
 from queries.search.early_vector import start as start_early_vector
 from queries.search.fusion import Fused, Hit, channel_weights, rrf
 from queries.search.graph_channel import GRAPH_WEIGHT
 from queries.search.mmr import entry_vectors, mmr
 from queries.search.query_constraints import SoftConstraints, parse_query, relaxed_warnings, set_aside, unknown_names
+from queries.search.question import Question
 from queries.search.request import (
     AccessDenied,
     Filters,
@@ -39,11 +43,10 @@ from queries.search.request import (
     SearchResult,
 )
 from queries.search.rerank import rerank
-from queries.search.retrieval import run_channels
-from queries.search.run import POOL, SearchRun
+from queries.search.retrieval import Retrieved, retrieve
+from queries.search.run import SearchRun
 from queries.search.run import ms as _ms
 from queries.search.snippets import query_terms, snippet
-from queries.search.thread_channel import run_thread, thread_ask, with_thread
 
 log = logging.getLogger(__name__)
 
@@ -62,8 +65,175 @@ def resolve_projects(graph: Graph, viewer: Viewer, scope: Scope) -> list[str]:
     return [scope.project_id]
 
 
-@generations.reading_once
-@visible_view.after_the_search
+@dataclass
+class Fusion:
+    """The fuse stage's answer: candidates in order, where they came from, the weights that fused them, and the
+    texts the ranker's facts brought (band diversity reads them)."""
+
+    fused: list[Fused]
+    source: str
+    weights: dict[str, float]
+    texts: dict[str, str]
+
+
+@dataclass(frozen=True)
+class SearchDoor:
+    graph: Graph
+    embedder: CheckedEmbedder
+    settings: Settings
+
+    def search(
+        self, viewer: Viewer, query: str, scope: Scope, options: SearchOptions, project_ids: list[str] | None = None
+    ) -> SearchResponse:
+        """Search what `viewer` may see. `project_ids` is given only by callers that already resolved the scope."""
+        with generations.read_once(), visible_view.listings_after():
+            options = replace(options, channels=channel_set.asked(options.channels))
+            run = SearchRun(self.graph, self.embedder, self.settings, viewer, options, query)
+            guessed = project_ids or ([scope.project_id] if scope.project_id and not scope.multi_project else [])
+            early = start_early_vector(self.graph, self.embedder, viewer, guessed, query, options, run.embed_cache_size)
+            projects = project_ids if project_ids is not None else resolve_projects(self.graph, viewer, scope)
+            if not projects:
+                return SearchResponse([], 0, "none", {"total": _ms(run.started)})
+            key = result_cache.key_for(self.graph, self.embedder, self.settings, viewer, query, projects, options)
+            if (hit := result_cache.get(self.graph, key, self.settings)) is not None:
+                return result_cache.hit_response(hit, run.started)
+            answer = self.answer_entity_question(run, projects) or self.search_entries(
+                run, projects, early if projects == guessed else None
+            )
+            run.took("total", run.started)
+            return result_cache.put(self.graph, key, self.settings, answer)
+
+    def search_entries(self, run: SearchRun, projects: list[str], early: EarlyVector | None) -> SearchResponse:
+        question = self.understand(run, projects, early)
+        found = retrieve(run, question, early, channel_set.CHANNELS)
+        run.warnings.extend(relaxed_warnings(found.relaxed, question.parsed.explain))
+        fusion = self.fuse(run, question, found)
+        fused = self.rerank(run, fusion.fused)
+        fused = self.diversify(run, fused, fusion.texts)
+        return self.materialise(run, question, found, fusion, fused)
+
+    def answer_entity_question(self, run: SearchRun, projects: list[str]) -> SearchResponse | None:
+        """An entity question's answer, with the entries behind it as results; None for any other question."""
+        options, viewer = run.options, run.viewer
+        if not options.understand or options.filters != Filters() or viewer.user_id is None:
+            return None
+        t = time.perf_counter()
+        answered = answer_question(
+            self.graph, visibility_params(viewer), projects, run.query, self.embedder.slug, options.k
+        )
+        if answered is None:
+            return None
+        top = [
+            Fused(i, float(b), {"answer": {"rank": n + 1, "score": float(b)}})
+            for n, (i, b) in enumerate(answered.support)
+        ]
+        out = _materialise(self.graph, viewer, top, run.query, {})
+        run.took("answer", t)
+        explained = {"entity_question": answered.answer["kind"]} if options.explain else None
+        return SearchResponse(out, len(top), "answer", run.latency, explained, run.warnings, answer=answered.answer)
+
+    def understand(self, run: SearchRun, projects: list[str], early: EarlyVector | None) -> Question:
+        """The question's words, dates, people, places and author, read once with the viewer's lexicons (the early
+        guess's reading when it used the very same ones)."""
+        t = time.perf_counter()
+        options, viewer = run.options, run.viewer
+        lexicons = _lexicons(self.graph, projects, viewer)
+        parsed = (early.understanding(lexicons) if early is not None else None) or parse_query(
+            self.graph, run.query, lexicons, projects, options.understand, options.now or date.today(), options.locale
+        )
+        parsed = set_aside(parsed, options.ignore)
+        run.warnings.extend(_filter_warnings(self.graph, viewer, projects, options.filters, lexicons))
+        run.took("parse", t)
+        scope = _base_params(viewer, projects, options.filters, lexicons)
+        return Question(run.query, projects, lexicons, parsed, scope)
+
+    def fuse(self, run: SearchRun, question: Question, found: Retrieved) -> Fusion:
+        """RRF over the channels, weighted for this question, then the learned ranker over the channels' evidence;
+        the most recent visible entries when no channel found anything. The keyword channel's best hit may have been
+        deleted since (a concurrent write): then no top text."""
+        t = time.perf_counter()
+        results, viewer = found.hits, run.viewer
+        top_id = results["fulltext"][0].id if results.get("fulltext") else None
+        record: dict[str, Any] | None = None
+        texts: dict[str, str] = {}
+        if (run.options.fusion or self.settings.fusion) == "learned" or run.options.capture is not None:
+            record, top_text, texts = ranker.gather(
+                self.graph, run.query, results, question.parsed.constraints, visibility_params(viewer), top_id
+            )
+        else:
+            rows = self.graph.read(ch.TOP_TEXT, {"id": top_id}) if top_id is not None else []
+            top_text = rows[0]["text"] if rows else None
+        weights = {
+            **channel_weights(question.parsed.text_for_search, top_text, dated=found.soft.dated),
+            "graph": GRAPH_WEIGHT,
+        }
+        fused = rrf({c: h for c, h in results.items() if h}, k=self.settings.rrf_k, weights=weights)
+        fused = ranker.apply(run, record, fused, weights)
+        source = _source(results)
+        if not fused:
+            recent, _ = ch.run_channel(self.graph, ch.RECENT, {**question.scope, "limit": run.options.k})
+            fused = [Fused(h.id, 0.0, {"recency": {"rank": i + 1, "score": 0.0}}) for i, h in enumerate(recent)]
+            source = "recency" if fused else "none"
+        run.took("fuse", t)
+        return Fusion(fused, source, weights, texts)
+
+    def rerank(self, run: SearchRun, fused: list[Fused]) -> list[Fused]:
+        """A second stage over the fused candidates, before diversity and the cut to k."""
+        if run.options.rerank == "none":
+            return fused
+        t = time.perf_counter()
+        out = rerank(run, fused)
+        run.took("rerank", t)
+        return out
+
+    def diversify(self, run: SearchRun, fused: list[Fused], texts: dict[str, str]) -> list[Fused]:
+        """Near-duplicates deferred within the first pool: by word overlap (the texts the ranker's facts brought, the
+        others read here) or by MMR over stored vectors."""
+        if not run.options.diversify or len(fused) <= 1:
+            return fused
+        t = time.perf_counter()
+        pool = fused[: max(run.options.k * 3, 30)]
+        if self.settings.diversify == "mmr":
+            vectors = entry_vectors(self.graph, [f.id for f in pool], vector_property(self.embedder.slug))
+            out = mmr(pool, vectors, self.settings.mmr_lambda) + fused[len(pool) :]
+        else:
+            missing = [f.id for f in pool if f.id not in texts]
+            if missing:
+                texts = {**texts, **{r["id"]: r["text"] for r in self.graph.read(ch.ENTRY_TEXTS, {"ids": missing})}}
+            words = {f.id: word_set(texts[f.id]) for f in pool if f.id in texts}
+            out = diversify(pool, words, len(pool)) + fused[len(pool) :]
+        run.took("diversify", t)
+        return out
+
+    def materialise(
+        self, run: SearchRun, question: Question, found: Retrieved, fusion: Fusion, fused: list[Fused]
+    ) -> SearchResponse:
+        """The first k as results (details, snippet, best chunk), and what explain shows."""
+        t = time.perf_counter()
+        options = run.options
+        chunks = found.best_chunk if options.include_chunks else {}
+        out = _materialise(self.graph, run.viewer, fused[: options.k], run.query, chunks)
+        run.took("details", t)
+        explained = None
+        if options.explain:
+            explained = {
+                **question.parsed.explain,
+                "relaxed": found.relaxed,
+                "clock": clocks(out, found.soft),
+                "weights": {c: fusion.weights.get(c, 1.0) for c in found.hits},
+                "channels": {c: len(h) for c, h in found.hits.items()},
+            }
+        return SearchResponse(
+            out,
+            len(fused),
+            fusion.source,
+            run.latency,
+            explained,
+            run.warnings,
+            channel_candidates={c: len(h) for c, h in found.hits.items()},
+        )
+
+
 def hybrid_search(
     graph: Graph,
     embedder: CheckedEmbedder,
@@ -74,153 +244,14 @@ def hybrid_search(
     options: SearchOptions,
     project_ids: list[str] | None = None,
 ) -> SearchResponse:
-    """Search what `viewer` may see. `project_ids` is given only by callers that already resolved the scope."""
-    run = SearchRun(graph, embedder, settings, viewer, options, query)
-    guessed = project_ids or ([scope.project_id] if scope.project_id and not scope.multi_project else [])
-    early = start_early_vector(graph, embedder, viewer, guessed, query, options, run.embed_cache_size)
-    projects = project_ids if project_ids is not None else resolve_projects(graph, viewer, scope)
-    if not projects:
-        return SearchResponse([], 0, "none", {"total": _ms(run.started)})
-    cache_key = result_cache.key_for(graph, embedder, settings, viewer, query, projects, options)
-    if (hit := result_cache.get(graph, cache_key, settings)) is not None:
-        return result_cache.hit_response(hit, run.started)
-
-    t = time.perf_counter()
-    answered = (
-        answer_question(graph, visibility_params(viewer), projects, query, embedder.slug, options.k)
-        if options.understand and options.filters == Filters() and viewer.user_id is not None
-        else None
-    )
-    if answered is not None:  # an entity question: the answer, and the entries behind it as results
-        top = [
-            Fused(i, float(b), {"answer": {"rank": n + 1, "score": float(b)}})
-            for n, (i, b) in enumerate(answered.support)
-        ]
-        out = _materialise(graph, viewer, top, query, {})
-        run.took("answer", t)
-        run.took("total", run.started)
-        return result_cache.put(
-            graph,
-            cache_key,
-            settings,
-            SearchResponse(
-                out,
-                len(top),
-                "answer",
-                run.latency,
-                {"entity_question": answered.answer["kind"]} if options.explain else None,
-                run.warnings,
-                answer=answered.answer,
-            ),
-        )
-    lexicons = _lexicons(graph, projects, viewer)
-    base = _base_params(viewer, projects, options.filters, lexicons)
-    parsed = (early.understanding(lexicons) if early is not None and projects == guessed else None) or parse_query(
-        graph, query, lexicons, projects, options.understand, options.now or date.today(), options.locale
-    )
-    parsed = set_aside(parsed, options.ignore)
-    run.warnings.extend(_filter_warnings(graph, viewer, projects, options.filters, lexicons))
-    run.took("parse", t)
-
-    wanted = options.channels
-    relaxed: list[str] = []
-    soft = parsed.constraints
-    while True:
-        results, best_chunk = run_channels(run, base, parsed, soft, early if projects == guessed else None)
-        if any(results.values()) or soft.empty:
-            break
-        relaxed.append(soft.next_relaxation())
-        soft = soft.relaxed(relaxed[-1])
-    run.warnings.extend(relaxed_warnings(relaxed, parsed.explain))
-
-    t = time.perf_counter()
-    mode = options.fusion or settings.fusion
-    learned = mode == "learned" or options.capture is not None
-    # The keyword channel's best hit may have been deleted since the channel found it (a concurrent write): then no
-    # top text. The ranker's statement reads it with the candidates' facts and runs the thread channel (seeded by the
-    # best dense hits); plain RRF reads it alone while that channel runs in the pool.
-    top_id = results["fulltext"][0].id if results.get("fulltext") else None
-    ask = thread_ask(results, wanted, {**base, **soft.params()}, max(options.candidates_per_channel, options.k))
-    record: dict[str, Any] | None = None
-    texts: dict[str, str] = {}
-    if learned:
-        tt = time.perf_counter()
-        record, top_text, texts, thread_hits = ranker.gather(
-            graph, query, results, parsed.constraints, visibility_params(viewer), top_id, ask
-        )
-        if ask is not None:
-            results = with_thread(results, thread_hits)
-            run.took("thread", tt)  # with the facts: the same statement
-    else:
-        thread = POOL.submit(copy_context().run, run_thread, graph, ask, run.latency) if ask is not None else None
-        rows = graph.read(ch.TOP_TEXT, {"id": top_id}) if top_id is not None else []
-        top_text = rows[0]["text"] if rows else None
-        if thread is not None:
-            results = with_thread(results, thread.result())
-    weights = {**channel_weights(parsed.text_for_search, top_text, dated=soft.dated), "graph": GRAPH_WEIGHT}
-    fused = rrf({c: h for c, h in results.items() if h}, k=settings.rrf_k, weights=weights)
-    fused = ranker.apply(run, record, fused, weights)
-    source = _source(results)
-    if not fused:
-        recent, _ = ch.run_channel(graph, ch.RECENT, {**base, "limit": options.k})
-        fused = [Fused(h.id, 0.0, {"recency": {"rank": i + 1, "score": 0.0}}) for i, h in enumerate(recent)]
-        source = "recency" if fused else "none"
-    run.took("fuse", t)
-
-    if options.rerank != "none":  # a second stage over the fused candidates, before diversity and the cut to k
-        t = time.perf_counter()
-        fused = rerank(run, fused)
-        run.took("rerank", t)
-
-    t = time.perf_counter()
-    if options.diversify and len(fused) > 1:
-        pool = fused[: max(options.k * 3, 30)]
-        if settings.diversify == "mmr":
-            vectors = entry_vectors(graph, [f.id for f in pool], vector_property(embedder.slug))
-            fused = mmr(pool, vectors, settings.mmr_lambda) + fused[len(pool) :]
-        else:  # the texts the ranker's facts brought, and the others read here
-            missing = [f.id for f in pool if f.id not in texts]
-            if missing:
-                texts = {**texts, **{r["id"]: r["text"] for r in graph.read(ch.ENTRY_TEXTS, {"ids": missing})}}
-            fused = (
-                diversify(pool, {f.id: word_set(texts[f.id]) for f in pool if f.id in texts}, len(pool))
-                + fused[len(pool) :]
-            )
-        run.took("diversify", t)
-        t = time.perf_counter()
-    top = fused[: options.k]
-    out = _materialise(graph, viewer, top, query, best_chunk if options.include_chunks else {})
-    run.took("details", t)
-    run.took("total", run.started)
-    explained = None
-    if options.explain:
-        explained = {
-            **parsed.explain,
-            "relaxed": relaxed,
-            "clock": clocks(out, soft),
-            "weights": {c: weights[c] for c in results},
-            "channels": {c: len(h) for c, h in results.items()},
-        }
-    return result_cache.put(
-        graph,
-        cache_key,
-        settings,
-        SearchResponse(
-            out,
-            len(fused),
-            source,
-            run.latency,
-            explained,
-            run.warnings,
-            channel_candidates={c: len(h) for c, h in results.items()},
-        ),
-    )
+    """One search through the door (`SearchDoor.search`)."""
+    return SearchDoor(graph, embedder, settings).search(viewer, query, scope, options, project_ids)
 
 
 def _lexicons(graph: Graph, projects: list[str], viewer: Viewer) -> dict[str, ProjectLexicon]:
     """The names each project's visible entities answer to, kept per viewer and listed again in part after a write
-    they may see (queries/search/lexicons.py). Only read here."""
-    return {p: lexicons.lexicon(graph, p, viewer) for p in projects}
+    they may see (queries/search/kept_lexicons.py). Only read here."""
+    return {p: kept_lexicons.lexicon(graph, p, viewer) for p in projects}
 
 
 def _resolve_names(

@@ -24,7 +24,7 @@ from graph.lexicon import ProjectLexicon
 from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
 from queries.entities.entity_question_words import classify
-from queries.search import lexicons
+from queries.search import kept_lexicons
 from queries.search.query_constraints import Parsed, parse_query
 from queries.search.query_vectors import embeddable, query_vector
 
@@ -61,18 +61,19 @@ def start(
     """The query embedded in the background, as this viewer's kept lexicons of `projects` understand it; None when
     the search has no dense channel, would skip it (a keyword query), the query has an entity question's shape (its
     answer needs no vector: an embedding beside it would only slow it), or a lexicon is not kept yet."""
-    if "dense" not in options.channels or viewer.user_id is None or not projects:
+    asked = options.channels or ()  # resolved by the door before this runs
+    if "dense" not in asked or viewer.user_id is None or not projects:
         return None
     if options.understand and classify(query) is not None:  # likely answered as an entity question: no search
         return None
     text, parsed, found = query, None, {}
     if options.understand:
-        kept = {p: lexicons.kept(graph, p, viewer) for p in projects}
+        kept = {p: kept_lexicons.kept_lexicon(graph, p, viewer) for p in projects}
         found = {p: lex for p, lex in kept.items() if lex is not None}
         if len(found) < len(kept):
             return None
         parsed = parse_query(graph, query, found, projects, True, options.now or date.today(), options.locale)
-        if parsed.layer == "keyword" and len(options.channels) > 1:
+        if parsed.layer == "keyword" and len(asked) > 1:
             return None
         text = parsed.text_for_search
     if not text.strip():

@@ -14,6 +14,7 @@ the viewer is never a node, never adds to a degree and never changes a rank.
 from __future__ import annotations
 
 import math
+import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
@@ -22,6 +23,7 @@ import networkx as nx
 
 from graph.db import Graph
 from graph.visibility import mention_seen
+from queries.search.channel import ChannelAsk, Found, Phase, Want
 from queries.search.channels import QUERY_SCOPE
 from queries.search.fusion import Hit
 
@@ -145,3 +147,22 @@ def run_graph(graph: Graph, params: dict[str, Any], named: Sequence[str], best: 
     if not rows:
         return []
     return personalised_rank(build(rows), seeds, seed_entries)[:limit]
+
+
+class GraphChannel:
+    """Seeded by the named entities and the best dense (else keyword) hits; asked for by name only."""
+
+    name = "graph"
+    asked_as = "graph"
+    phase = Phase.SEEDED
+    by_default = False
+
+    def wanted(self, ask: ChannelAsk) -> Want:
+        return Want.NOW if "graph" in ask.asked else Want.NO
+
+    def run(self, ask: ChannelAsk) -> Found | None:
+        t = time.perf_counter()
+        best = ask.found.get("dense") or ask.found.get("fulltext") or []
+        hits = run_graph(ask.run.graph, dict(ask.params), ask.parsed.rank_entity_ids, best, ask.limit)
+        ask.run.took("graph", t)
+        return Found(hits)

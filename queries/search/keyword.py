@@ -4,7 +4,7 @@ Lucene's own score weighs each word by its rarity in the whole index (every proj
 the number it returns and the order it gives would change when entries hidden from the viewer are added. Here every
 statistic comes from the viewer's visible entries in scope: N is how many there are, a word's document frequency and
 the average length come from the visible entries the index matched (which are all visible entries holding any of the
-words, up to `POOL`).
+words, up to `RESCORED`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from queries.search.lucene import to_lucene
 
 K1 = 1.2
 B = 0.75
-POOL = 1000  # visible candidates rescored: Lucene's best, in its own order (docs/SECURITY.md)
+RESCORED = 1000  # visible candidates rescored: Lucene's best, in its own order (docs/SECURITY.md)
 TEXT_CHARS = 8000  # of each candidate's indexed text, for term frequencies (BM25 saturates long before)
 
 # What both candidate statements return for an entry `e`: its length and each query term's count, or its text, as
@@ -180,12 +180,12 @@ def run_keyword(
     lucene = to_lucene(" ".join(terms))
     if not lucene:
         return []
-    found = _top(graph, stmt, count_stmt, params, {"lucene": lucene, "pool": POOL}, terms, limit, visible)
+    found = _top(graph, stmt, count_stmt, params, {"lucene": lucene, "pool": RESCORED}, terms, limit, visible)
     if found is not None:
         return found
     rows = [
         dict(r)
-        for r in graph.read(stmt, {**params, "lucene": lucene, "terms": terms, "pool": POOL, "chars": TEXT_CHARS})
+        for r in graph.read(stmt, {**params, "lucene": lucene, "terms": terms, "pool": RESCORED, "chars": TEXT_CHARS})
     ]
     return _ranked(graph, count_stmt, params, rows, terms, limit, visible)
 
@@ -200,8 +200,9 @@ def run_keyword_among(
     among: list[str],
     visible: int | None = None,
 ) -> list[Hit]:
-    """`run_keyword` over the entries `among` names (at most `POOL`, so the index would have yielded every one of
-    them that it matches): an entry counted in Python (no `ft_terms` yet) is a candidate only if a term is in it."""
+    """`run_keyword` over the entries `among` names (at most `RESCORED`, so the index would have yielded every one
+    of them that it matches): an entry counted in Python (no `ft_terms` yet) is a candidate only if a term is in
+    it."""
     terms = query_terms(text)
     if not among or not to_lucene(" ".join(terms)):
         return []

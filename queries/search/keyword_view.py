@@ -1,13 +1,13 @@
 """The keyword channel's candidates for a constrained question, from the viewer's kept view.
 
-A question with a date, a person or an author phrase is mostly made of words the index matches everywhere (a name
-every entry about that person contains): the index yields tens of thousands of hits, and the statement tests each
-against the scope and the constraints until it has `POOL` visible ones. The kept view (queries/search/visible_view.py)
-already knows which of the viewer's entries meet the constraints; when they are at most `POOL`, the statement
-starts from them instead (`FULLTEXT_AMONG`), and still tests the scope and the viewer's right on each. Up to `POOL`
-the index path returns every matching entry too, so both rank the same candidates (tests/search/test_keyword_view.py).
-Either way their number is BM25's N, counted on the view rather than over the project; for a question with no
-constraint N is the view's size (the count statement would scan the project again after every visible write)."""
+A question with a date, a person or an author phrase is mostly made of words the index matches everywhere (a name every
+entry about that person contains): the index yields tens of thousands of hits, and the statement tests each against the
+scope and the constraints until it has `RESCORED` visible ones. The kept view (queries/search/visible_view.py) already
+knows which of the viewer's entries meet the constraints; when they are at most `RESCORED`, the statement starts from
+them instead (`FULLTEXT_AMONG`), and still tests the scope and the viewer's right on each. Up to `RESCORED` the index
+path returns every matching entry too, so both rank the same candidates (tests/search/test_keyword_view.py). Either way
+their number is BM25's N, counted on the view rather than over the project; for a question with no constraint N is the
+view's size (the count statement would scan the project again after every visible write)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from graph.db import Graph
 from graph.settings import Settings
 from graph.visibility import Viewer
 from queries.search import view_filter, visible_view
-from queries.search.keyword import POOL
+from queries.search.keyword import RESCORED
 
 counters = {"among": 0}
 
@@ -29,7 +29,7 @@ counters = {"among": 0}
 class Meeting:
     """The viewer's entries in scope that meet a constrained question: how many (BM25's N, which `FULLTEXT_VISIBLE`
     would otherwise count over the whole project on the first search of each question), and their ids when they are
-    at most `POOL` (the keyword candidates then come from them)."""
+    at most `RESCORED` (the keyword candidates then come from them)."""
 
     count: int
     ids: list[str] | None
@@ -49,7 +49,7 @@ def meeting(
     if mask is None:
         return Meeting(len(view.entry_ids), None)
     chosen = np.flatnonzero(mask)
-    if len(chosen) > POOL:
+    if len(chosen) > RESCORED:
         return Meeting(len(chosen), None)
     counters["among"] += 1
     return Meeting(len(chosen), [view.entry_ids[i] for i in chosen.tolist()])

@@ -41,7 +41,7 @@ class QueryVectors:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-def kept(graph: Graph) -> QueryVectors:
+def kept_vectors(graph: Graph) -> QueryVectors:
     return graph.kept.room("search.query_vectors", QueryVectors)
 
 
@@ -49,7 +49,7 @@ def query_vector(graph: Graph, embedder: CheckedEmbedder, text: str, size: int, 
     """`embedder.embed_query(text)` as floats, from the cache when this model embedded this text before for this
     `viewer` (a user id, or a witness grant). Raises EmbeddingError like the embedder (nothing is cached then)."""
     key = (viewer, embedder.model_id, embedder.slug, text)
-    cache = kept(graph)
+    cache = kept_vectors(graph)
     if size > 0:
         with cache.lock:
             hit = cache.vectors.get(key)
@@ -77,7 +77,7 @@ def embeddable(text: str) -> str:
 
 
 def clear(graph: Graph) -> None:
-    cache = kept(graph)
+    cache = kept_vectors(graph)
     with cache.lock:
         cache.vectors.clear()
         cache.stats.hits = cache.stats.misses = 0

@@ -26,7 +26,7 @@ from graph.keyword_terms import VIEWER_FT_TERMS, VIEWER_NAMES
 from graph.textnorm import fold, words
 from graph.visibility import CAN_SEE, mention_seen
 from queries.search import ranker_features as rf
-from queries.search.channels import THREAD_NEIGHBOURS, TOP_TEXT_OF_E
+from queries.search.channels import TOP_TEXT_OF_E
 from queries.search.fusion import Fused, Hit, coverage, coverage_terms
 from queries.search.query_constraints import SoftConstraints
 from queries.search.run import SearchRun
@@ -44,8 +44,7 @@ FORMAT = "memora-ranker/1"
 # `ft_terms` existed returns its text. An entry deleted while the statement reads it shows no properties: its text is
 # then empty, never null.
 _COUNTED = "e.ft_terms IS NOT NULL AND coalesce(e.context, '') = '' AS counted"
-# What the ranker reads about one visible candidate `e` (with `counted` in scope): one projection, so the facts of the
-# channels' candidates and those of the thread channel's hits (read with that channel) are the same facts. `plain`
+# What the ranker reads about one visible candidate `e` (with `counted` in scope). `plain`
 # (title and body) also comes back for an entry of at most `$text_chars` characters: band diversity compares the
 # pool's words, and a search whose pool is all short entries (conversation turns) then needs no read of its own.
 _FACTS_OF_E = f"""
@@ -65,26 +64,6 @@ UNWIND $ids AS id
 MATCH (e:Entry {{id: id}}) WHERE {CAN_SEE}
 WITH e, {_COUNTED}
 RETURN e.id AS id, {_FACTS_OF_E}
-"""
-
-# The candidates' facts and the thread channel (queries/search/channels.py: THREAD: the same hits, scored the same),
-# with
-# its hits' facts, in one statement: the thread channel is seeded by the dense channel's best hits, so the learned
-# fusion waits for one round trip after the dense channel, not two. The thread's hits carry the scope and visibility
-# predicate of its statement; a candidate that is also a thread hit comes back twice, with the same facts.
-FACTS_AND_THREAD = f"""
-CALL () {{
-{THREAD_NEIGHBOURS}
-WITH e, r ORDER BY r, e.id LIMIT $limit
-RETURN e, r
-UNION ALL
-UNWIND $ids AS id
-MATCH (e:Entry {{id: id}}) WHERE {CAN_SEE}
-RETURN e, null AS r
-}}
-WITH e, r, {_COUNTED}
-RETURN e.id AS id, 1.0 / (1 + r) AS score, {_FACTS_OF_E}
-ORDER BY r, id
 """
 
 
@@ -166,7 +145,7 @@ def _told_in(told: list[list[str]], soft: SoftConstraints) -> float:
 
 
 def facts_params(query: str, soft: SoftConstraints, top_id: str | None) -> dict[str, Any]:
-    """The parameters of the facts projection, besides visibility (CANDIDATE_FACTS, FACTS_AND_THREAD)."""
+    """The parameters of the facts projection, besides visibility (CANDIDATE_FACTS)."""
     return {
         "entity_ids": list(soft.entity_ids),
         "top_id": top_id,
@@ -179,7 +158,6 @@ class Gathered(NamedTuple):
     record: dict[str, Any]
     top_text: str | None
     texts: dict[str, str]
-    thread: list[Hit]
 
 
 def gather(
@@ -189,15 +167,12 @@ def gather(
     soft: SoftConstraints,
     visibility: Mapping[str, Any],
     top_id: str | None = None,
-    thread: Mapping[str, Any] | None = None,
 ) -> Gathered:
     """The raw record `ranker_features.build` reads: channel lists plus facts about each candidate. Facts are read
     under the visibility predicate too: an entry hidden since a channel found it contributes nothing. With it, the
     text of the candidate `top_id` (the keyword channel's best hit, whose words set that channel's weight), read in
     the same statement: None when it is not a visible candidate; and the title and body of the candidates of at
-    most PLAIN_TEXT_CHARS characters, by id (what ENTRY_TEXTS would read). With `thread` (the thread channel's
-    parameters: scope, `seeds`, `limit`), that channel runs in the same statement: its hits join the record as the
-    "thread" channel, with their facts, and come back as `thread`."""
+    most PLAIN_TEXT_CHARS characters, by id (what ENTRY_TEXTS would read)."""
     channels = {c: [[h.id, h.score] for h in hits] for c, hits in results.items() if hits}
     record: dict[str, Any] = {
         "query": {
@@ -212,19 +187,10 @@ def gather(
     }
     ids = rf.candidate_ids(record)
     params = {"ids": ids, **facts_params(query, soft, top_id), **visibility}
-    if thread is not None:
-        read = graph.read(FACTS_AND_THREAD, {**thread, **params})
-    else:
-        read = graph.read(CANDIDATE_FACTS, params) if ids else []
-    hits = [Hit(r["id"], float(r["score"])) for r in read if r.get("score") is not None]
-    if hits:  # where the channels' order had it: after those that seed it, before the graph channel
-        graph_hits = channels.pop("graph", None)
-        channels["thread"] = [[h.id, h.score] for h in hits]
-        if graph_hits is not None:
-            channels["graph"] = graph_hits
+    read = graph.read(CANDIDATE_FACTS, params) if ids else []
     rows = list({r["id"]: r for r in reversed(read)}.values())  # each entry once
     if not rows:
-        return Gathered(record, None, {}, hits)
+        return Gathered(record, None, {})
     terms = coverage_terms(query)
     tops = {hits[0][0] for c, hits in channels.items() if c != "thread"}
     top_threads = [r["thread"] for r in rows if r["id"] in tops and r["thread"]]
@@ -255,7 +221,6 @@ def gather(
         record,
         next((r["top_text"] for r in rows if r["top_text"] is not None), None),
         {r["id"]: r["plain"] for r in rows if r["plain"] is not None},
-        hits,
     )
 
 

@@ -65,7 +65,7 @@ class ResultCache:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-def kept(graph: Graph) -> ResultCache:
+def kept_results(graph: Graph) -> ResultCache:
     return graph.kept.room("search.results", ResultCache)
 
 
@@ -128,7 +128,7 @@ def get(graph: Graph, key: CacheKey | None, settings: Settings) -> SearchRespons
     """A private copy of the stored response, if it is fresh and was made for this very viewer."""
     if key is None:
         return None
-    cache = kept(graph)
+    cache = kept_results(graph)
     found, stored = cache.entries.get(key.viewer, key.digest, settings.search_cache_seconds)
     with cache.lock:
         if not found:
@@ -143,7 +143,7 @@ def put(graph: Graph, key: CacheKey | None, settings: Settings, response: Search
     pickled: a quarter of a deep copy's time for 30 results, and each hit unpickles a private copy of its own."""
     if key is None:
         return response
-    kept(graph).entries.put(
+    kept_results(graph).entries.put(
         key.viewer, key.digest, pickle.dumps(response, pickle.HIGHEST_PROTOCOL), settings.search_cache_size
     )
     return response
@@ -158,11 +158,11 @@ def hit_response(found: SearchResponse, started: float) -> SearchResponse:
 
 
 def clear(graph: Graph) -> None:
-    cache = kept(graph)
+    cache = kept_results(graph)
     cache.entries.clear()
     with cache.lock:
         cache.stats.hits = cache.stats.misses = 0
 
 
 def size(graph: Graph) -> int:
-    return kept(graph).entries.size()
+    return kept_results(graph).entries.size()

@@ -15,7 +15,7 @@ from inference.embedders import CheckedEmbedder
 from queries.search.request import SearchOptions
 
 # The channels of one search run side by side here: the request's own thread embeds the query meanwhile.
-POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="memora-search")
+SEARCH_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="memora-search")
 
 
 @dataclass

@@ -10,15 +10,19 @@ that both give the same hits for every role.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
 
 from graph.db import Graph
+from graph.embeddings import stores_key
+from graph.schema import vector_property
 from graph.settings import Settings
 from graph.visibility import Viewer
 from queries.search import channels as ch
 from queries.search import view_filter, visible_view
+from queries.search.channel import ChannelAsk, Found, Phase, Want
 from queries.search.fusion import Hit
 
 
@@ -53,3 +57,32 @@ def rank(view: visible_view.View, params: dict[str, Any]) -> tuple[list[Hit], in
         return -score[i], 0 if undated else 1, 0.0 if undated else -float(view.start[i]), view.entry_ids[i]
 
     return [Hit(view.entry_ids[i], score[i]) for i in sorted(score, key=key)], len(meeting)
+
+
+class StructuredChannel:
+    name = "structured"
+    asked_as = "structured"
+    phase = Phase.QUESTION
+    by_default = True
+
+    @staticmethod
+    def _ranked(ask: ChannelAsk) -> list[str]:
+        return list(ask.parsed.rank_entity_ids) if ask.soft.entity_ids or ask.soft.dated else []
+
+    def wanted(self, ask: ChannelAsk) -> Want:
+        constrained = self._ranked(ask) or ask.soft.dated or ask.soft.author_keys
+        return Want.NOW if "structured" in ask.asked and constrained else Want.NO
+
+    def run(self, ask: ChannelAsk) -> Found | None:
+        """None when more entries meet the constraints than the channel lists: then it says nothing selective."""
+        t = time.perf_counter()
+        run = ask.run
+        params = {
+            **ask.params,
+            "rank_entity_ids": self._ranked(ask),
+            "limit": ask.limit,
+            "prop": vector_property(run.embedder.slug),
+        }
+        hits, total = structured(run.graph, run.settings, run.viewer, params, stores_key(run.embedder.slug))
+        run.took("structured", t)
+        return Found(hits) if total <= ask.limit else None

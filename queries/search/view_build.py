@@ -92,7 +92,7 @@ class Pool:
 
 
 @dataclass(frozen=True)
-class Scope:
+class ViewScope:
     """One viewer's scope as a listing reads it (`graph`, `params`, `stores_key`) and keeps its view (in `pool`,
     under `scope_key`)."""
 
@@ -120,7 +120,7 @@ def listed_under(gens: list[dict[str, Any]]) -> Under:
 counters = {"listings": 0, "listings_in_part": 0, "vectors_fetched": 0}
 
 
-def _fetch(where: Scope, stamps: list[Stamp]) -> bool:
+def _fetch(where: ViewScope, stamps: list[Stamp]) -> bool:
     """Fetch the vectors of `stamps` the pool lacks; False when one changed (or its entry was hidden) between the
     listing and the fetch."""
     pool = where.pool
@@ -160,7 +160,7 @@ def _told(spans: list[list[int]]) -> tuple[tuple[float, float], ...]:
     return tuple((float(s), float(e)) for s, e in spans)
 
 
-def build(where: Scope, under: Under, listed: list[list[Any]]) -> View | None:
+def build(where: ViewScope, under: Under, listed: list[list[Any]]) -> View | None:
     """The view of every listed entry (VISIBLE_CHUNKS' records, in id order); None when a vector could not be
     fetched as listed."""
     stamps: list[Stamp] = [(c[0], c[1], int(c[2])) for r in listed for c in r[4]]
@@ -211,7 +211,7 @@ def build(where: Scope, under: Under, listed: list[list[Any]]) -> View | None:
     )
 
 
-def merge(where: Scope, under: Under, base: View, changed: set[str], listed: list[list[Any]]) -> View | None:
+def merge(where: ViewScope, under: Under, base: View, changed: set[str], listed: list[list[Any]]) -> View | None:
     """`base` with the `changed` entries replaced by what was listed of them again (`listed`, in id order; one
     not listed is hidden, deleted or out of scope now and leaves). The same view `_build` makes of a full listing
     (tests/search/test_dense_matrix.py compares them), spliced in numpy instead of rebuilt entry by entry."""

@@ -38,11 +38,11 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import replace
-from functools import wraps
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 
 from graph import generations
 from graph.db import Graph
@@ -51,16 +51,13 @@ from graph.viewer_lru import ViewerLRU
 from graph.visibility import VIEWER_IN_PROJECT, Viewer
 from queries.search import scope_counts, view_build
 from queries.search.channels import ENTRY_SCOPE_IN_PROJECT, one_project, scope_chunks
-from queries.search.view_build import Pool, Scope, Under, View, counters, listed_under
-
-P = ParamSpec("P")
-R = TypeVar("R")
+from queries.search.view_build import Pool, Under, View, ViewScope, counters, listed_under
 
 __all__ = [
     "VISIBLE_AMONG",
     "VISIBLE_CHUNKS",
     "View",
-    "after_the_search",
+    "listings_after",
     "clear",
     "counters",
     "usable",
@@ -160,7 +157,7 @@ def view_for(
     if not found:
         pool = Pool(dim)
         pools.put(part, "pool", pool, 1)
-    where = Scope(graph, pool, one_project(params), stores_key, scope_key, user_id)
+    where = ViewScope(graph, pool, one_project(params), stores_key, scope_key, user_id)
     while not pool.lock.acquire(timeout=LOCK_POLL_SECONDS):
         if pool.relisting:
             return None  # a background listing holds the pool, or is about to: Cypher answers meanwhile
@@ -190,16 +187,16 @@ def view_for(
         pool.lock.release()
 
 
-def _visible_entries(where: Scope) -> int:
+def _visible_entries(where: ViewScope) -> int:
     """How many entries of the scope the viewer may see (kept under their generations): whether a first listing,
     a new member's or another scope's, runs behind the searches."""
     return scope_counts.count(where.graph, scope_chunks(where.params), where.params, "visible")
 
 
-def _behind(where: Scope, before_role_change: View | None) -> None:
+def _behind(where: ViewScope, before_role_change: View | None) -> None:
     """List the view on a thread of its own (the caller holds the pool's lock), unless one is already at it: the
     search asking takes the Cypher path. In full, or from the view listed under the viewer's previous role
-    (`_relist_behind`). Inside a search (`after_the_search`) the thread starts when that search has answered, so the
+    (`_relist_behind`). Inside a search (`listings_after`) the thread starts when that search has answered, so the
     listing does not compete with it for the cores."""
     if where.scope_key not in where.pool.relisting:
         where.pool.relisting.add(where.scope_key)
@@ -216,29 +213,26 @@ def _behind(where: Scope, before_role_change: View | None) -> None:
             waiting.append(thread)
 
 
-# The listings a search asked for, started when it returns (`after_the_search`).
+# The listings a search asked for, started when it returns (`listings_after`).
 _waiting: ContextVar[list[threading.Thread] | None] = ContextVar("memora_view_listings", default=None)
 
 
-def after_the_search(fn: Callable[P, R]) -> Callable[P, R]:
-    """The listings behind the searches that `fn` asks for start when it returns (or raises): at 100,000 entries one
-    starting inside the newcomer's first search doubled it (docs/BENCHMARKS.md, "During a membership change")."""
-
-    @wraps(fn)
-    def run(*args: P.args, **kwargs: P.kwargs) -> R:
-        token = _waiting.set([])
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            waiting = _waiting.get() or []
-            _waiting.reset(token)
-            for thread in waiting:
-                thread.start()
-
-    return run
+@contextmanager
+def listings_after() -> Iterator[None]:
+    """The listings behind the searches asked for inside the block start when it ends (or raises): at 100,000
+    entries one starting inside the newcomer's first search doubled it (docs/BENCHMARKS.md, "During a membership
+    change")."""
+    token = _waiting.set([])
+    try:
+        yield
+    finally:
+        waiting = _waiting.get() or []
+        _waiting.reset(token)
+        for thread in waiting:
+            thread.start()
 
 
-def _list(where: Scope, under: Under, base: View | None = None, changed: set[str] | None = None) -> View | None:
+def _list(where: ViewScope, under: Under, base: View | None = None, changed: set[str] | None = None) -> View | None:
     """List the view under `under` (the caller holds the pool's lock): in full, or from `base` with the `changed`
     entries listed again. Kept only if no write moved the generations meanwhile."""
     graph, params = where.graph, {**where.params, "stores_key": where.stores_key, "block": LISTED_BLOCK}
@@ -262,7 +256,7 @@ def _list(where: Scope, under: Under, base: View | None = None, changed: set[str
     return view
 
 
-def _relist_behind(where: Scope, before_role_change: View | None = None) -> None:
+def _relist_behind(where: ViewScope, before_role_change: View | None = None) -> None:
     """List a large view again off the request path: its searches take the Cypher path until it is done (~3.6 s in
     full at 100,000 entries, which every search of the viewer would wait for). The stale view is never served.
 

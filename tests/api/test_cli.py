@@ -130,10 +130,14 @@ def test_user_mistakes_are_clear_errors(capsys: pytest.CaptureFixture[str], pref
 
 
 def test_cli_channel_choices_are_the_search_channels() -> None:
-    from api.commands.search import CHANNEL_CHOICES
-    from queries.search.request import CHANNELS
+    import argparse
 
-    assert CHANNEL_CHOICES == CHANNELS
+    from api.commands.search import channel_list
+    from queries.search.channel_set import askable
+
+    assert channel_list(",".join(askable())) == askable()
+    with pytest.raises(argparse.ArgumentTypeError, match="choose from " + ", ".join(askable())):
+        channel_list("dense,bogus")
 
 
 def test_understand_reads_well_and_honours_the_projects_hemisphere(

@@ -104,12 +104,12 @@ def test_an_unexpected_failure_is_one_line_without_a_traceback(
 def test_understand_names_a_missing_project_and_search_refuses_unknown_channels(
     capsys: pytest.CaptureFixture[str], prefix: str
 ) -> None:
-    from queries.search.request import SearchOptions
+    from queries.search.channel_set import asked
 
     code, out, err = _run(capsys, "understand", "el verano pasado", "--project", f"{prefix}nope")
     assert code == 2 and f"no such project: {prefix}nope" in err and out == ""
     with pytest.raises(ValueError, match="unknown channels \\['bogus'\\]"):
-        SearchOptions(channels=("dense", "bogus"))
+        asked(("dense", "bogus"))
 
 
 def test_a_project_a_file_created_without_owner_is_named_with_its_repair(

@@ -20,7 +20,7 @@ from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
 from queries.search.channels import TOP_TEXT
 from queries.search.door import hybrid_search
-from queries.search.ranker import CANDIDATE_FACTS, FACTS_AND_THREAD
+from queries.search.ranker import CANDIDATE_FACTS
 from queries.search.request import Scope, SearchOptions
 from tests.conftest import SUMMARY
 
@@ -107,7 +107,7 @@ class _DeletesBeforeTopText(Graph):
             (params or {}).get("id")
             if query == TOP_TEXT
             else (params or {}).get("top_id")
-            if query in (CANDIDATE_FACTS, FACTS_AND_THREAD)
+            if query == CANDIDATE_FACTS
             else None
         )
         if top is not None and not self.victim:
@@ -120,7 +120,7 @@ class _DeletesBeforeTopText(Graph):
     ("fusion", "channels", "statement"),
     [
         ("learned", ("fulltext",), CANDIDATE_FACTS),
-        ("learned", ("dense", "fulltext"), FACTS_AND_THREAD),
+        ("learned", ("dense", "fulltext"), CANDIDATE_FACTS),
         ("rrf", ("fulltext",), TOP_TEXT),
         ("rrf", ("dense", "fulltext"), TOP_TEXT),
     ],

@@ -94,9 +94,9 @@ def test_two_handles_on_one_database_share_nothing_they_kept(
     assert ids and not hit
     assert ask(first) == (ids, True)
     assert ask(second) == (ids, False)  # the other handle computed it afresh
-    assert result_cache.kept(first).stats.hits == 1 and result_cache.kept(second).stats.hits == 0
+    assert result_cache.kept_results(first).stats.hits == 1 and result_cache.kept_results(second).stats.hits == 0
     # each handle embedded the question itself
-    assert query_vectors.kept(first).stats.misses == query_vectors.kept(second).stats.misses == 1
+    assert query_vectors.kept_vectors(first).stats.misses == query_vectors.kept_vectors(second).stats.misses == 1
     assert "search.results" in first.kept.names()
     first.kept.clear()
     assert first.kept.names() == []

@@ -64,7 +64,7 @@ ROLES = ("owner", "coauthor", "reader")
 AUTHORS = (0, 1, None)  # the owner, the coauthor, nobody of the world
 CHAPTERS = (None, "Berlín 2008", "Verano en Cádiz")
 WHENS = (None, "2008-07-20", "2008-08-02", "2011-03")
-POOL = ("Odile", "Marta", "Josep", "Evander Lusk")
+PERSONS = ("Odile", "Marta", "Josep", "Evander Lusk")
 VOCAB = ("xilófono", "marea", "cometa", "faro", "lluvia", "naranjo")
 SEARCHES: tuple[tuple[str, str, tuple[str, ...] | None], ...] = (
     ("fulltext", "xilófono marea Odile", ("fulltext",)),
@@ -118,7 +118,7 @@ specs = st.builds(
     intimacy=st.sampled_from(LEVELS),
     chapter=st.sampled_from(CHAPTERS),
     when=st.sampled_from(WHENS),
-    persons=st.lists(st.sampled_from(POOL), max_size=3, unique=True).map(tuple),
+    persons=st.lists(st.sampled_from(PERSONS), max_size=3, unique=True).map(tuple),
     words=st.lists(st.sampled_from(VOCAB), min_size=2, max_size=4).map(tuple),
 )
 ops = st.builds(
@@ -241,7 +241,7 @@ class Reader:
             out[f"GET /v1/entries/{key}"] = _answer(get(f"/v1/entries/{quote(names.entry(key))}", headers=headers))
         for path in ("entries", "entities", "periods", "summary", "analytics/importance"):
             out[f"GET {path}"] = _answer(get(f"{base}/{path}", headers=headers))
-        for person in POOL:
+        for person in PERSONS:
             for what in ("cooccurrence", "timeline", "similar"):
                 out[f"GET analytics/{what}?entity={person}"] = _answer(
                     get(f"{base}/analytics/{what}", params={"entity": person}, headers=headers)
@@ -374,7 +374,7 @@ def test_after_deletes_and_forgets_every_read_path_equals_a_world_that_never_hel
                 done.append(_delete(reader, first, target))
                 TALLY["deletes"] += 1
             elif op.kind == "forget":
-                done.append(_forget(reader, first, live, POOL[op.pick % len(POOL)]))
+                done.append(_forget(reader, first, live, PERSONS[op.pick % len(PERSONS)]))
                 TALLY["forgets"] += 1
         after = reader.snapshots(first, keys)
 

@@ -52,8 +52,9 @@ from graph.visibility import Viewer, visibility_params
 from graph.witnesses import active_grant, create_grant
 from inference.embedders import CheckedEmbedder
 from ingest.pipeline import Ingestor, IngestReport
+from queries.search.channel_set import askable
 from queries.search.door import hybrid_search
-from queries.search.request import CHANNELS, AccessDenied, Scope, SearchOptions
+from queries.search.request import AccessDenied, Scope, SearchOptions
 from tests.budget import examples, spent
 from tests.conftest import CLEANUP, SUMMARY
 from tests.design_rule import member_may_see, witness_may_see
@@ -65,15 +66,16 @@ pytestmark = pytest.mark.slow
 LEVELS = ("private", "intimate", "circle", "public")
 NARROWER = {"public": "circle", "circle": "intimate", "intimate": "private", "private": "private"}
 ROLE_CHOICES = ("owner", "coauthor", "reader", None)
+ALL_CHANNELS = askable()  # every channel a caller may ask for
 CHAPTERS = ("Berlín 2008", "Verano en Cádiz")
 # Entries spell the chapters in several ways (one id each): a hidden entry's spelling must never show, nor tell a
 # chapter exists.
 SPELLINGS = (*CHAPTERS, "berlin 2008", "BERLIN · 2008", "verano en cadiz")
 # Shared by hidden and visible entries, so co-occurrence, entity lists and linking are exercised.
-POOL = ("Evander Lusk", "Odile", "Marta", "Josep")
+PERSONS = ("Evander Lusk", "Odile", "Marta", "Josep")
 # Declared by hand: a pool person with an alias, and one person no initial entry names.
 HAND = (("Josep", ("papá",)), ("Evander Lusk", ("vandy",)), ("Quintina", ("quini",)))
-MUTATION_PERSONS = (*POOL, "Quintina", "Secretina")
+MUTATION_PERSONS = (*PERSONS, "Quintina", "Secretina")
 # Shared words, so hidden entries hold the words visible ones are searched by ("odile", "papá", "vandy" also link).
 VOCAB = ("xilófono", "marea", "cometa", "faro", "lluvia", "naranjo", "odile", "papá", "vandy")
 WHENS = (None, "2008", "2008-07-20", "2011-03")
@@ -84,13 +86,13 @@ QUERIES: tuple[tuple[str, str, tuple[str, ...], float], ...] = (
     ("fulltext", "xilófono marea", ("fulltext",), 0.0),
     ("dense", "la marea sube junto al faro bajo la lluvia", ("dense",), 0.0),
     ("structured", "Odile en 2008", ("structured",), 0.0),
-    ("all", "¿qué pasó con Marta y el xilófono junto al faro en 2008?", CHANNELS, 0.0),
-    ("alias", "vandy y papá con la cometa", CHANNELS, 0.0),
-    ("thread", "la marea sube junto al faro bajo la lluvia", CHANNELS, 0.9),
+    ("all", "¿qué pasó con Marta y el xilófono junto al faro en 2008?", ALL_CHANNELS, 0.0),
+    ("alias", "vandy y papá con la cometa", ALL_CHANNELS, 0.0),
+    ("thread", "la marea sube junto al faro bajo la lluvia", ALL_CHANNELS, 0.9),
     # Entity questions: answered from analytics and entity vectors (`answer`), over visible entries only.
-    ("with", "¿con quién aparece Odile?", CHANNELS, 0.0),
-    ("like", "¿quién se parece a Marta?", CHANNELS, 0.0),
-    ("top", "who matters most in my life?", CHANNELS, 0.0),
+    ("with", "¿con quién aparece Odile?", ALL_CHANNELS, 0.0),
+    ("like", "¿quién se parece a Marta?", ALL_CHANNELS, 0.0),
+    ("top", "who matters most in my life?", ALL_CHANNELS, 0.0),
 )
 PER_PROJECT = ("fulltext", "all", "with", "like", "top")  # also run with a single project in scope
 OVER_HTTP = ("all", "alias", "like")  # also through POST /v1/search (the witness: every query through its link)
@@ -160,7 +162,7 @@ def entry_specs(n_projects: int, n_users: int, extra_project: bool) -> st.Search
             thread=thread,
             when=None if thread is not None else draw(st.sampled_from(WHENS)),
             persons=tuple(
-                draw(st.lists(st.sampled_from(MUTATION_PERSONS if extra_project else POOL), max_size=2, unique=True))
+                draw(st.lists(st.sampled_from(MUTATION_PERSONS if extra_project else PERSONS), max_size=2, unique=True))
             ),
             words=tuple(draw(st.lists(st.sampled_from(VOCAB), min_size=2, max_size=5))),
         )
@@ -354,7 +356,7 @@ class Reader:
                 self.graph, self.embedder, direct, viewer, query, channels, Scope(multi_project=True)
             )
             body: dict[str, Any] = {"q": query, "k": 20, "explain": True, "include_chunks": True}
-            if channels != CHANNELS:
+            if channels != ALL_CHANNELS:
                 body["channels"] = list(channels)
             if name in OVER_HTTP:
                 out[f"POST /v1/search[{name}]"] = _response(self.client.post("/v1/search", json=body, headers=headers))

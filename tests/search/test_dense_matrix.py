@@ -464,7 +464,7 @@ def test_a_role_changes_splice_lists_in_full_when_the_pool_dropped_the_old_view(
     pool.views.clear()  # as a compaction leaves it
     before = dict(visible_view.counters)
     pool.relisting.add(scope_key)
-    visible_view._relist_behind(view_build.Scope(graph, pool, params, key, scope_key, member), old)
+    visible_view._relist_behind(view_build.ViewScope(graph, pool, params, key, scope_key, member), old)
     assert visible_view.counters["listings"] == before["listings"] + 1
     assert visible_view.counters["listings_in_part"] == before["listings_in_part"]
     listed = pool.views[scope_key]

@@ -18,7 +18,8 @@ from graph.settings import Settings
 from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
 from queries.search import door as search_module
-from queries.search import early_vector, lexicons, result_cache
+from queries.search import early_vector, kept_lexicons, result_cache
+from queries.search.channel_set import asked
 from queries.search.door import hybrid_search
 from queries.search.request import Scope, SearchOptions, SearchResponse
 
@@ -42,7 +43,7 @@ class Counting:
 
 
 @pytest.fixture(autouse=True)
-def kept_lexicons(monkeypatch: pytest.MonkeyPatch, settings: Settings) -> None:
+def keep_lexicons(monkeypatch: pytest.MonkeyPatch, settings: Settings) -> None:
     """Lexicons are kept here, as served (the suite turns the analytics cache off elsewhere)."""
     from graph import analytics_cache
 
@@ -93,9 +94,9 @@ def test_a_right_guess_embeds_once_and_a_stale_one_again(
     counting = Counting(embedder.inner)
     checked = CheckedEmbedder(counting)
     viewer = Viewer(user_id=flat["owner"])
-    assert lexicons.kept(graph, flat["project"], viewer) is None
+    assert kept_lexicons.kept_lexicon(graph, flat["project"], viewer) is None
     first = _search(graph, checked, cold, flat)  # no lexicon kept yet: nothing guessed, one embedding
-    assert counting.queries == [QUESTION] and lexicons.kept(graph, flat["project"], viewer) is not None
+    assert counting.queries == [QUESTION] and kept_lexicons.kept_lexicon(graph, flat["project"], viewer) is not None
     counting.queries.clear()
     parses: list[str] = []
     parse = search_module.parse_query
@@ -127,23 +128,40 @@ def test_no_guess_without_a_dense_channel_or_for_a_keyword_query(
     graph: Graph, embedder: CheckedEmbedder, flat: dict[str, str]
 ) -> None:
     viewer = Viewer(user_id=flat["owner"])
-    lexicons.lexicon(graph, flat["project"], viewer)  # kept
+    kept_lexicons.lexicon(graph, flat["project"], viewer)  # kept
     start = early_vector.start
     assert (
         start(graph, embedder, viewer, [flat["project"]], QUESTION, SearchOptions(channels=("fulltext",), now=NOW), 0)
         is None
     )
     assert (
-        start(graph, embedder, viewer, [flat["project"]], "Bilbao", SearchOptions(now=NOW), 0) is None
+        start(graph, embedder, viewer, [flat["project"]], "Bilbao", SearchOptions(channels=asked(None), now=NOW), 0)
+        is None
     )  # one word: the keyword layer, the dense channel is skipped
     assert (
-        start(graph, embedder, viewer, [flat["project"]], "¿con quién aparece Itziar?", SearchOptions(now=NOW), 0)
+        start(
+            graph,
+            embedder,
+            viewer,
+            [flat["project"]],
+            "¿con quién aparece Itziar?",
+            SearchOptions(channels=asked(None), now=NOW),
+            0,
+        )
         is None
     )  # an entity question's shape: answered without a vector
-    guess = start(graph, embedder, viewer, [flat["project"]], QUESTION, SearchOptions(now=NOW), 0)
+    guess = start(graph, embedder, viewer, [flat["project"]], QUESTION, SearchOptions(channels=asked(None), now=NOW), 0)
     assert guess is not None and guess.text == QUESTION
     assert np.allclose(guess.vector.result(), embedder.embed_query(QUESTION))
     assert (
-        start(graph, embedder, Viewer(user_id="someone-else"), [flat["project"]], QUESTION, SearchOptions(now=NOW), 0)
+        start(
+            graph,
+            embedder,
+            Viewer(user_id="someone-else"),
+            [flat["project"]],
+            QUESTION,
+            SearchOptions(channels=asked(None), now=NOW),
+            0,
+        )
         is None
     )  # another viewer's lexicon is never theirs to guess with

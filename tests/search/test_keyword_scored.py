@@ -59,7 +59,7 @@ def test_the_statement_ranks_the_index_candidates_as_python_did(
     _, params = corpus
     for query in ("barca", "barca playa abuela", "perro verano tarifa lluvia", "canción", "arroz casa"):
         terms = kw.query_terms(query)
-        extra = {"lucene": kw.to_lucene(" ".join(terms)), "pool": kw.POOL}
+        extra = {"lucene": kw.to_lucene(" ".join(terms)), "pool": kw.RESCORED}
         expected = rows_path(graph, ch.FULLTEXT_IN_PROJECT, params, extra, query, limit)
         got = kw.run_keyword(graph, ch.FULLTEXT_IN_PROJECT, ch.FULLTEXT_VISIBLE, params, query, limit)
         assert [(h.id, h.score) for h in got] == expected, (query, limit)
@@ -94,7 +94,7 @@ def test_a_candidate_without_terms_sends_the_ranking_back_to_python(
         {
             **params,
             "lucene": kw.to_lucene(" ".join(terms)),
-            "pool": kw.POOL,
+            "pool": kw.RESCORED,
             "terms": terms,
             "visible": 1,
             "limit": 10,

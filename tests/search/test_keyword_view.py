@@ -1,6 +1,6 @@
 """The keyword channel of a constrained question from the kept view (queries/search/keyword_view.py): for every
 role it ranks exactly the candidates the index path ranks (entries counted in Python included), the id list it
-passes cannot widen what a viewer sees, and more than `POOL` meeting entries send the question to the index."""
+passes cannot widen what a viewer sees, and more than `RESCORED` meeting entries send the question to the index."""
 
 from __future__ import annotations
 
@@ -20,10 +20,11 @@ from graph.visibility import Viewer, visibility_params
 from inference.embedders import CheckedEmbedder
 from queries.search import channels as ch
 from queries.search import keyword, keyword_view, visible_view
+from queries.search.channel import ChannelAsk
 from queries.search.keyword import run_keyword, run_keyword_among
+from queries.search.keyword_channel import KeywordChannel
 from queries.search.query_constraints import SoftConstraints
 from queries.search.request import SearchOptions
-from queries.search.retrieval import ChannelAsk, keyword_channel
 from queries.search.run import SearchRun
 
 WRITE = """
@@ -110,7 +111,9 @@ def _keyword_as(
 ) -> list[Any]:
     """The door's keyword step for one question, as a search of `viewer` runs it."""
     run = SearchRun(graph, world["embedder"], settings, viewer, SearchOptions(), question)
-    return keyword_channel(run, ChannelAsk(params, question, 50))
+    found = KeywordChannel().run(ChannelAsk.of_text(run, params, question, 50))
+    assert found is not None
+    return found.hits
 
 
 def _params(world: dict[str, Any], role: str, **constraints: Any) -> dict[str, Any]:
@@ -214,7 +217,7 @@ def test_more_meeting_entries_than_the_pool_ask_the_index(
 ) -> None:
     viewer = Viewer(user_id=world["users"]["owner"])
     params = _params(world, "owner", q_entity_ids=[world["pep"]])
-    monkeypatch.setattr(keyword_view, "POOL", 3)
+    monkeypatch.setattr(keyword_view, "RESCORED", 3)
     before = keyword_view.counters["among"]
     got = _keyword_as(graph, settings, viewer, world, params, "playa")
     assert keyword_view.counters["among"] == before

@@ -169,7 +169,7 @@ def test_the_keyword_weight_reads_the_same_top_text_with_either_fusion(
         ]
     ).errors
     viewer = Viewer(user_id=owner)
-    record, text, _, _ = ranker.gather(
+    record, text, _ = ranker.gather(
         graph,
         "pan",
         {"fulltext": [Hit(f"{project}/pan", 1.0)]},

@@ -277,14 +277,14 @@ def test_the_query_embedding_is_computed_once_per_viewer_model_and_text(
     text = "¿qué dijo papá del piso?"
     first = query_vectors.query_vector(graph, embedder, text, 16, "user:ana")
     second = query_vectors.query_vector(graph, embedder, text, 16, "user:ana")
-    assert (query_vectors.kept(graph).stats.misses, query_vectors.kept(graph).stats.hits) == (1, 1)
+    assert (query_vectors.kept_vectors(graph).stats.misses, query_vectors.kept_vectors(graph).stats.hits) == (1, 1)
     assert first == second == [float(x) for x in embedder.embed_query(text)]
     second[0] = 99.0  # a caller's change never reaches the next caller
     assert query_vectors.query_vector(graph, embedder, text, 16, "user:ana")[0] == first[0]
     # Another viewer asking the same words misses: a hit (a near-zero `embed` latency) would tell them ana asked it.
     query_vectors.query_vector(graph, embedder, text, 16, "user:lola")
-    assert (query_vectors.kept(graph).stats.misses, query_vectors.kept(graph).stats.hits) == (2, 2)
+    assert (query_vectors.kept_vectors(graph).stats.misses, query_vectors.kept_vectors(graph).stats.hits) == (2, 2)
     for i in range(20):
         query_vectors.query_vector(graph, embedder, f"pregunta {i}", 16, "user:ana")
     query_vectors.query_vector(graph, embedder, text, 16, "user:ana")  # evicted by the 20 newer texts: embedded again
-    assert query_vectors.kept(graph).stats.misses == 23
+    assert query_vectors.kept_vectors(graph).stats.misses == 23

@@ -78,9 +78,9 @@ def test_a_view_merged_in_part_is_the_view_built_in_full(seed: int) -> None:
         view = merged
 
 
-def _scope(pool: view_build.Pool, key: str) -> view_build.Scope:
+def _scope(pool: view_build.Pool, key: str) -> view_build.ViewScope:
     """A scope whose vectors are all in `pool` already: nothing is read (no graph)."""
-    return view_build.Scope(None, pool, {}, "k", key, "viewer")  # type: ignore[arg-type]
+    return view_build.ViewScope(None, pool, {}, "k", key, "viewer")  # type: ignore[arg-type]
 
 
 def _under(epoch: str) -> view_build.Under:

@@ -1,8 +1,9 @@
 """A project's chapter page (`/p/{project_id}/chapters?theme=…`): a theme and a token budget → the chapter context
 (the project summary, the periods the theme matched with their events, the cited entries), or the draft, from the
-API's own `POST /v1/context/chapter` and `POST /v1/chapters/draft` route functions, from the viewer's search
-budget; the project's declared chapters, and for its owner a witness link to one of them. Every view of the page
-also pays one from the viewer's read budget, as the API's periods route does."""
+context actions (`api.actions.context`) that `POST /v1/context/chapter` and `POST /v1/chapters/draft` run, from the
+viewer's search budget; the project's declared chapters, and for its owner a witness link to one of them. Every
+view of the page also pays one from the viewer's read budget (`api.actions.read`), as the API's periods route
+does."""
 
 from __future__ import annotations
 
@@ -13,11 +14,12 @@ from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 
-from api.deps import ServicesDep, require_member
+from api.actions import context as contexts
+from api.actions.budgets import Who
+from api.actions.read import paid_read
+from api.deps import BudgetsDep, ServicesDep, require_member
 from api.models import WitnessIn
 from api.models_summaries import MAX_BUDGET, MAX_THEME, ChapterRequest
-from api.ratelimit import spend
-from api.routes.summaries import chapter, chapter_draft
 from api.routes.witnesses import invite_witness
 from api.web.render import page
 from api.web.session import SessionDep, check_csrf
@@ -44,22 +46,22 @@ def chapters(
     project_id: str,
     session: SessionDep,
     svc: ServicesDep,
+    budgets: BudgetsDep,
     theme: Annotated[str, Query(max_length=MAX_THEME)] = "",
     budget: Annotated[int, Query(ge=1, le=MAX_BUDGET)] = DEFAULT_BUDGET,
     draft: bool = False,
 ) -> Response:
     who = session.viewer
-    spend(request, "read", ("user", who.user_id))
-    require_member(svc, project_id, who)
+    caller = Who.user(who)
+    paid_read(budgets, caller, lambda: require_member(svc, project_id, who))
     context = draft_out = None
     if theme.strip():
-        spend(request, "search", ("user", who.user_id))
         body = ChapterRequest(project_id=project_id, theme=theme, budget_tokens=budget)
         if draft:
-            draft_out = chapter_draft(body, who, svc)
+            draft_out = contexts.chapter_draft(svc, budgets, caller, body)
             context = draft_out.context
         else:
-            context = chapter(body, who, svc)
+            context = contexts.chapter(svc, budgets, caller, body)
     values = {
         "project_id": project_id,
         "theme": theme,

@@ -7,8 +7,9 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 
+from api.actions.write import editable
 from api.deps import ServicesDep
-from api.routes.entries import editable, get_entry
+from api.routes.entries import get_entry
 from api.routes.neighbours import get_neighbours
 from api.web.render import page
 from api.web.session import SessionDep

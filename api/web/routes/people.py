@@ -4,28 +4,32 @@ timeline (the API's picture, and when it first and last appears), and similar en
 review the names recognition found (`/p/{project_id}/candidates`): confirm one, reject it, or merge it into a known
 entity (confirmed, then merged: its name becomes an alias). Every part is an API route function called as the viewer,
 so a name known only from hidden entries answers 404 like a name nobody wrote; each page (and the timeline picture)
-pays one from the viewer's read budget, as one call of those routes does."""
+is one read (`api.actions.read`) and pays one from the viewer's read budget, as one call of those routes does; a
+decision on a candidate is one write (`api.actions.write.paid_write`)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 from urllib.parse import quote
 
 from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
-from api.deps import ServicesDep, require_member
+from api.actions import read
+from api.actions.budgets import Who
+from api.actions.write import paid_write
+from api.deps import BudgetsDep, ServicesDep, require_member
 from api.models_entity_review import MergeIn
-from api.ratelimit import spend
 from api.responses import invalid_field
-from api.routes.entities import get_cooccurrence, get_entities, get_importance, get_timeline
-from api.routes.entity_review import EntityKind, decide_candidate, get_candidates, post_merge
+from api.routes.entities import get_cooccurrence, get_entities, get_timeline
+from api.routes.entity_review import EntityKind, decide_candidate, post_merge
 from api.routes.similar import get_similar
 from api.routes.timelines import get_timeline_svg
+from api.services import Services
 from api.web.render import page
 from api.web.session import SessionDep, check_csrf
-from graph.members import role_of
+from graph.visibility import Viewer
 
 router = APIRouter(include_in_schema=False)
 Name = Annotated[str, Query(max_length=200)]
@@ -43,26 +47,28 @@ class CandidateForm(BaseModel):
 
 
 @router.get("/p/{project_id}/people", response_class=HTMLResponse)
-def people(request: Request, project_id: str, session: SessionDep, svc: ServicesDep) -> Response:
-    who = session.viewer
-    spend(request, "read", ("user", who.user_id))
-    require_member(svc, project_id, who)
-    important = get_importance(project_id, who, svc, limit=MOST)
-    known = get_entities(project_id, who, svc)
-    writer = role_of(svc.graph, project_id, who.user_id or "") in ("owner", "coauthor")
-    candidates = get_candidates(project_id, who, svc, limit=REVIEW) if writer else []
-    values = {"project_id": project_id, "important": important, "known": known, "candidates": candidates}
+def people(request: Request, project_id: str, session: SessionDep, svc: ServicesDep, budgets: BudgetsDep) -> Response:
+    seen = read.people(svc, budgets, Who.user(session.viewer), project_id, most=MOST, review=REVIEW)
+    values = {"project_id": project_id, "important": seen.important, "known": seen.known, "candidates": seen.candidates}
     return page(request, "people.html", values, session)
 
 
 @router.post("/p/{project_id}/candidates", response_class=HTMLResponse)
 def review_candidate(
-    request: Request, project_id: str, session: SessionDep, svc: ServicesDep, form: Annotated[CandidateForm, Form()]
+    request: Request,
+    project_id: str,
+    session: SessionDep,
+    svc: ServicesDep,
+    budgets: BudgetsDep,
+    form: Annotated[CandidateForm, Form()],
 ) -> Response:
     """One decision on a name recognition found, through the API's candidate and merge routes; back to the list."""
     check_csrf(request, session, form.csrf)
-    who = session.viewer
-    spend(request, "write", ("user", who.user_id))
+    paid_write(budgets, Who.user(session.viewer), lambda: _decide(svc, project_id, session.viewer, form))
+    return RedirectResponse(f"/p/{quote(project_id, safe='')}/people#review", status_code=303)
+
+
+def _decide(svc: Services, project_id: str, who: Viewer, form: CandidateForm) -> None:
     if form.decision == "merge":  # checked before the candidate is confirmed, so a refusal changes nothing
         if not form.into.strip():
             raise invalid_field("body", "into", "choose the person, place or thing to merge this name into")
@@ -74,7 +80,6 @@ def review_candidate(
     if form.decision == "merge":
         merge = MergeIn.model_validate({"into": form.into, "from": decided.name, "kind": form.kind})
         post_merge(project_id, merge, who, svc)
-    return RedirectResponse(f"/p/{quote(project_id, safe='')}/people#review", status_code=303)
 
 
 @router.get("/p/{project_id}/entity", response_class=HTMLResponse)
@@ -84,10 +89,16 @@ def entity_page(
     session: SessionDep,
     svc: ServicesDep,
     name: Name,
+    budgets: BudgetsDep,
     measure: Annotated[Measure, Query()] = "jaccard",
 ) -> Response:
-    who = session.viewer
-    spend(request, "read", ("user", who.user_id))
+    values = read.paid_read(
+        budgets, Who.user(session.viewer), lambda: _entity(svc, project_id, session.viewer, name, measure)
+    )
+    return page(request, "entity.html", values, session)
+
+
+def _entity(svc: Services, project_id: str, who: Viewer, name: str, measure: Measure) -> dict[str, Any]:
     require_member(svc, project_id, who)
     companions = get_cooccurrence(project_id, who, svc, entity=name, limit=15, measure=measure)
     timeline = get_timeline(project_id, who, svc, entity=name)
@@ -97,7 +108,7 @@ def entity_page(
     except HTTPException:  # no vector for it yet (the background worker builds them)
         similar = []
     years = [y for y in timeline.years if y.entries]
-    values = {
+    return {
         "project_id": project_id,
         "entity": companions.entity,
         "aliases": aliases,
@@ -106,17 +117,19 @@ def entity_page(
         "years": years,
         "similar": similar,
     }
-    return page(request, "entity.html", values, session)
 
 
 @router.get("/p/{project_id}/entity.svg")
 def entity_timeline_svg(
-    request: Request, project_id: str, session: SessionDep, svc: ServicesDep, name: Name
+    request: Request, project_id: str, session: SessionDep, svc: ServicesDep, budgets: BudgetsDep, name: Name
 ) -> Response:
     """The API's timeline picture, for the entity page's `<img>` (an image cannot send a bearer)."""
     who = session.viewer
-    spend(request, "read", ("user", who.user_id))
-    require_member(svc, project_id, who)
-    picture = get_timeline_svg(project_id, who, svc, entity=name)
+
+    def look() -> Response:
+        require_member(svc, project_id, who)
+        return get_timeline_svg(project_id, who, svc, entity=name)
+
+    picture = read.paid_read(budgets, Who.user(who), look)
     picture.headers["Cache-Control"] = "no-store"
     return picture

@@ -1,5 +1,6 @@
 """The projects a viewer belongs to (`/`), and a project's search page (`/p/{project_id}`): one box, answered by the
-API's own `POST /v1/search` route function, as the signed-in viewer, from their search budget."""
+search action (`api.actions.search`) that `POST /v1/search` runs, as the signed-in viewer, from their search
+budget."""
 
 from __future__ import annotations
 
@@ -10,12 +11,12 @@ from urllib.parse import quote, urlencode
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from api.deps import ServicesDep, require_member
+from api.actions import search as searching
+from api.actions.budgets import Who
+from api.deps import BudgetsDep, ServicesDep, require_member
 from api.models_search import SearchRequest
-from api.ratelimit import spend
 from api.responses import invalid_field
 from api.routes.projects import my_projects
-from api.routes.search import search
 from api.web.render import page
 from api.web.session import SessionDep
 
@@ -39,6 +40,7 @@ def project_search(
     project_id: str,
     session: SessionDep,
     svc: ServicesDep,
+    budgets: BudgetsDep,
     q: Annotated[str, Query(max_length=10_000)] = "",
     ignore: Annotated[list[str] | None, Query(description="understood constraints set aside")] = None,
 ) -> Response:
@@ -51,9 +53,8 @@ def project_search(
         raise invalid_field("query", "ignore", f"at most {MAX_ASIDE} values of at most 300 characters each")
     answer = None
     if q.strip():
-        spend(request, "search", ("user", who.user_id))
         body = SearchRequest(q=q, project_id=project_id, k=RESULTS, explain=True, ignore=aside)
-        answer = search(body, who, svc)
+        answer = searching.search(svc, budgets, Who.user(who), searching.asked_of(body))
     understood = chips(project_id, q, aside, answer.query_understanding if answer else None)
     context = {"project_id": project_id, "q": q, "answer": answer, "understood": understood}
     return page(request, "search.html", context, session)

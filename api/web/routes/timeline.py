@@ -2,25 +2,21 @@
 into), then by month within a year, the chapters as bands, and the entries of the chosen year or month, listed by
 the API's own `GET /v1/projects/{p}/entries` route function. The bands are the declared chapters, read by the
 statement behind `GET /v1/projects/{p}/periods` (the automatic ones, months and sessions, are the histogram's).
-Each view pays one from the viewer's read budget, as the listing route does."""
+All of it is the timeline read (`api.actions.read.timeline`): each view pays one from the viewer's read budget, as
+the listing route does."""
 
 from __future__ import annotations
 
-import calendar
-from datetime import date
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
-from api.deps import ServicesDep, require_member
-from api.ratelimit import spend
-from api.routes.entries import list_project_entries
+from api.actions import read
+from api.actions.budgets import Who
+from api.deps import BudgetsDep, ServicesDep
 from api.web.render import page
 from api.web.session import SessionDep
-from graph.summaries import visible_periods
-from graph.visibility import visibility_params
-from queries.entry_histogram import entry_histogram
 
 router = APIRouter(include_in_schema=False)
 PAGE = 50
@@ -38,29 +34,22 @@ def timeline(
     project_id: str,
     session: SessionDep,
     svc: ServicesDep,
+    budgets: BudgetsDep,
     year: Annotated[int | None, Query(ge=1, le=9999)] = None,
     month: Annotated[int | None, Query(ge=1, le=12)] = None,
     cursor: Annotated[str | None, Query(max_length=2000)] = None,
 ) -> Response:
-    who = session.viewer
-    spend(request, "read", ("user", who.user_id))
-    require_member(svc, project_id, who)
-    bars = entry_histogram(svc.graph, who, project_id)
+    seen = read.timeline(
+        svc, budgets, Who.user(session.viewer), read.TimelineAsked(project_id, year, month, cursor, limit=PAGE)
+    )
+    bars = seen.bars
     years: dict[int, int] = {}
     for bar in bars:
         if bar.year is not None:
             years[bar.year] = years.get(bar.year, 0) + bar.entries
     months = {bar.month: bar.entries for bar in bars if year is not None and bar.year == year and bar.month}
     undated = sum(bar.entries for bar in bars if bar.year is None)
-    listing = None
-    if year is not None:
-        start = date(year, month or 1, 1)
-        end = date(year, month or 12, calendar.monthrange(year, month or 12)[1])
-        listing = list_project_entries(
-            project_id, who, svc, date_from=start, date_to=end, sort="asc", limit=PAGE, cursor=cursor
-        )
-    declared = [p for p in visible_periods(svc.graph, project_id, visibility_params(who)) if not p["automatic"]]
-    periods = [{**p, "colour": n % BAND_COLOURS} for n, p in enumerate(declared)]
+    periods = [{**p, "colour": n % BAND_COLOURS} for n, p in enumerate(seen.declared)]
     context = {
         "project_id": project_id,
         "years": years,
@@ -70,7 +59,7 @@ def timeline(
         "months_count": months,
         "month_peak": max(months.values(), default=1),
         "undated": undated,
-        "listing": listing,
+        "listing": seen.listing,
         "periods": periods,
         "year_bands": {y: _bands(periods, f"{y:04d}-01", f"{y:04d}-12") for y in years},
         "month_bands": {m: _bands(periods, f"{year:04d}-{m:02d}", f"{year:04d}-{m:02d}") for m in range(1, 13)}

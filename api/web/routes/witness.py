@@ -1,7 +1,7 @@
 """The witness page (`/w/{token}`): what a witness link's chapter lets its holder read, search and add, nothing else.
 The link is the credential, checked on every request by the API's own function (expired or revoked: 401, and the
-address's failed attempts counted as for a bad token); the witness's entry pages and searches go through the API's
-witness route functions, from the link's budgets (the chapter's listing from its read budget); the form to add an
+address's failed attempts counted as for a bad token); the witness's searches, accounts and chapter listing are the
+actions the API's witness routes run (`api.actions`), from the link's budgets; the form to add an
 account carries a CSRF token derived from the link. A witness sees the chapter's circle and public entries only, as
 the API shows them."""
 
@@ -16,18 +16,19 @@ from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 
-from api.deps import ServicesDep
+from api.actions import read
+from api.actions import search as searching
+from api.actions import write as writing
+from api.actions.budgets import Who
+from api.deps import BudgetsDep, ServicesDep
 from api.models import WitnessEntryIn, WitnessSearchRequest
-from api.ratelimit import check_address, note_auth_failure, spend
-from api.routes.entries import entry_out
-from api.routes.witnesses import witness_entry, witness_grant, witness_search, witness_write
+from api.ratelimit import check_address, note_auth_failure
+from api.routes.witnesses import witness_entry, witness_grant
 from api.services import Services
 from api.web.entry_form import EntryForm, reasons, record_date
 from api.web.render import page
 from api.web.session import form_token
-from graph.visibility import Viewer
 from graph.witnesses import Grant
-from queries.listing import EntryFilters, list_entries
 
 router = APIRouter(include_in_schema=False)
 LISTED = 50
@@ -57,37 +58,42 @@ def _page(
 
 @router.get("/w/{token}", response_class=HTMLResponse)
 def witness_page(
-    request: Request, token: str, svc: ServicesDep, q: Annotated[str, Query(max_length=10_000)] = ""
+    request: Request,
+    token: str,
+    svc: ServicesDep,
+    budgets: BudgetsDep,
+    q: Annotated[str, Query(max_length=10_000)] = "",
 ) -> Response:
     grant = _grant(request, svc, token)
     found = listing = None
     if q.strip():
-        spend(request, "search", ("witness", grant.id))
-        found = witness_search(token, WitnessSearchRequest(q=q, k=20), svc)
+        asked = searching.witness_asked(grant, WitnessSearchRequest(q=q, k=20))
+        found = searching.search(svc, budgets, Who.witness(grant), asked)
     else:
-        spend(request, "read", ("witness", grant.id))
-        viewer = Viewer(witness_period_id=grant.period_id)
-        # the witness's own predicate keeps to the chapter: no filter needed, none could widen it
-        rows = list_entries(svc.graph, viewer, grant.project_id, EntryFilters(), sort="asc", limit=LISTED).rows
-        listing = [entry_out(r) for r in rows]
+        listing = read.chapter_entries(svc, budgets, grant, LISTED)
     context: dict[str, Any] = {"q": q, "found": found, "listing": listing, "values": EntryForm().fields(), "errors": []}
     return _page(request, svc, token, grant, context)
 
 
 @router.post("/w/{token}", response_class=HTMLResponse)
-def witness_add(request: Request, token: str, svc: ServicesDep, form: Annotated[EntryForm, Form()]) -> Response:
+def witness_add(
+    request: Request, token: str, svc: ServicesDep, budgets: BudgetsDep, form: Annotated[EntryForm, Form()]
+) -> Response:
     """The witness's own account, added to the chapter (kind witness, circle), through the API's witness route."""
     grant = _grant(request, svc, token)
     if not hmac.compare_digest(form.csrf, _csrf(svc, token)):
         raise HTTPException(403, "this form expired or did not come from this site; reload the page and try again")
-    spend(request, "write", ("witness", grant.id))
     values = form.fields()
     said = record_date(svc, grant.project_id, values["occurred_on"])
     try:
-        body = WitnessEntryIn.model_validate(
-            {k: v for k, v in values.items() if k in WitnessEntryIn.model_fields} | {"occurred_on": said}
+        writing.witness_account(
+            svc,
+            budgets,
+            grant,
+            lambda: WitnessEntryIn.model_validate(
+                {k: v for k, v in values.items() if k in WitnessEntryIn.model_fields} | {"occurred_on": said}
+            ),
         )
-        witness_write(token, body, svc)
     except (ValidationError, HTTPException) as exc:
         if isinstance(exc, HTTPException) and exc.status_code != 422:
             raise

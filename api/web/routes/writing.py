@@ -1,7 +1,8 @@
 """Writing from the web: a new entry (`/p/{project_id}/write`), a change to one (`/edit/{entry_id}`) and its
-deletion (`/delete/{entry_id}`), each through the API's own route function (`POST /v1/entries`, `PATCH`, `DELETE`)
-as the signed-in viewer, from their write budget, behind the form's CSRF token. A refused form is shown again with
-what was typed and the reason (422), so nothing typed is lost; an entry is saved even while its embedding waits."""
+deletion (`/delete/{entry_id}`), each through the write action the API's routes run (`api.actions.write`: `POST
+/v1/entries`, `PATCH`, `DELETE`) as the signed-in viewer, from their write budget, behind the form's CSRF token. A
+refused form is shown again with what was typed and the reason (422), so nothing typed is lost; an entry is saved
+even while its embedding waits."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 
-from api.deps import ServicesDep, require_writer
+from api.actions import write as writing
+from api.actions.budgets import Who
+from api.actions.write import editable
+from api.deps import BudgetsDep, ServicesDep, require_writer
 from api.models import EntryIn, EntryPatch
-from api.ratelimit import spend
-from api.routes.entries import create_entry, editable, get_entry, patch_entry, remove_entry
+from api.routes.entries import get_entry
 from api.web.entry_form import EntryForm, FormDep, reasons, record_date
 from api.web.render import page
 from api.web.session import CsrfField, SessionDep, WebSession, check_csrf
@@ -44,15 +47,21 @@ def new_entry_form(request: Request, project_id: str, session: SessionDep, svc: 
 
 
 @router.post("/p/{project_id}/write", response_class=HTMLResponse)
-def write_entry(request: Request, project_id: str, session: SessionDep, svc: ServicesDep, form: FormDep) -> Response:
+def write_entry(
+    request: Request, project_id: str, session: SessionDep, svc: ServicesDep, budgets: BudgetsDep, form: FormDep
+) -> Response:
     check_csrf(request, session, form.csrf)
     who = session.viewer
     require_writer(svc, project_id, who)
-    spend(request, "write", ("user", who.user_id))
     values = {"intimacy": NEW_LEVEL} | form.fields()
     values["occurred_on"] = record_date(svc, project_id, values["occurred_on"])
     try:
-        written = create_entry(EntryIn.model_validate({**values, "project_id": project_id}), who, svc)
+        written = writing.create(
+            svc,
+            budgets,
+            Who.user(who),
+            lambda: writing.NewEntry(EntryIn.model_validate({**values, "project_id": project_id})),
+        )
     except (ValidationError, HTTPException) as exc:
         if isinstance(exc, HTTPException) and exc.status_code != 422:
             raise
@@ -77,16 +86,17 @@ def edit_entry_form(request: Request, entry_id: str, session: SessionDep, svc: S
 
 
 @router.post("/edit/{entry_id:path}", response_class=HTMLResponse)
-def edit_entry(request: Request, entry_id: str, session: SessionDep, svc: ServicesDep, form: FormDep) -> Response:
+def edit_entry(
+    request: Request, entry_id: str, session: SessionDep, svc: ServicesDep, budgets: BudgetsDep, form: FormDep
+) -> Response:
     """A merge patch of the fields the form shows: the entry's other fields (metadata, chapter, kind) are kept."""
     check_csrf(request, session, form.csrf)
     who = session.viewer
     row = editable(svc, who, entry_id)
-    spend(request, "write", ("user", who.user_id))
     values = form.fields()
     values["occurred_on"] = record_date(svc, row["entry"]["project_id"], values["occurred_on"])
     try:
-        patch_entry(entry_id, EntryPatch.model_validate(values), who, svc)
+        writing.patch(svc, budgets, Who.user(who), lambda: writing.Change(entry_id, EntryPatch.model_validate(values)))
     except (ValidationError, HTTPException) as exc:
         if isinstance(exc, HTTPException) and exc.status_code != 422:
             raise
@@ -96,10 +106,11 @@ def edit_entry(request: Request, entry_id: str, session: SessionDep, svc: Servic
 
 
 @router.post("/delete/{entry_id:path}", response_class=HTMLResponse)
-def delete_entry(request: Request, entry_id: str, session: SessionDep, svc: ServicesDep, csrf: CsrfField) -> Response:
+def delete_entry(
+    request: Request, entry_id: str, session: SessionDep, svc: ServicesDep, budgets: BudgetsDep, csrf: CsrfField
+) -> Response:
     check_csrf(request, session, csrf)
     who = session.viewer
     project_id = editable(svc, who, entry_id)["entry"]["project_id"]
-    spend(request, "write", ("user", who.user_id))
-    remove_entry(entry_id, who, svc)
+    writing.delete(svc, budgets, Who.user(who), entry_id)
     return RedirectResponse(f"/p/{quote(project_id, safe='')}/timeline", status_code=303)

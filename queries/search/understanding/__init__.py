@@ -38,8 +38,8 @@ Rules (stable; docs/search.md, "Understanding a query", repeats them):
   any other set of dates becomes their covering range (its text joins separate pieces with " … ").
 * Entities match name and aliases as whole words, accent/case-insensitively, longest first; several entities
   sharing the matched words are all returned with ambiguous=True. Typos: single tokens of >= 5 letters that are
-  not lexicon words or plurals of the alias, rapidfuzz ratio >= 85. A capitalised exact entity name wins over a
-  bare month/season/holiday word ("qué dijo Julio" is a person, "de julio a septiembre" a range).
+  not words of the parser's word lists or plurals of the alias, rapidfuzz ratio >= 85. A capitalised exact entity
+  name wins over a bare month/season/holiday word ("qué dijo Julio" is a person, "de julio a septiembre" a range).
 * cleaned_text removes: dates, person mentions (kinship aliases included), author phrases ("solo lo que
   escribió Pep"), browse fillers ("muéstrame", "everything about") and recall openers ("¿te acuerdas de").
   Places and things stay (they are topical keywords), typo'd places/things are rewritten to the matched alias,

@@ -10,10 +10,10 @@ import re
 from graph.textnorm import words
 from inference.dates.text import QueryText, Token, rx
 
-from . import lexicon as lx
+from . import word_lists as wl
 
-_BROWSE = re.compile(rf"(?<!\w)(?:{rx(lx.BROWSE_PHRASES)})(?!\w)")
-_RECALL_FILLER = re.compile(rf"^[\s¿¡\"'«(]*(?P<f>(?:{rx(lx.RECALL_FILLERS)}))(?!\w)")
+_BROWSE = re.compile(rf"(?<!\w)(?:{rx(wl.BROWSE_PHRASES)})(?!\w)")
+_RECALL_FILLER = re.compile(rf"^[\s¿¡\"'«(]*(?P<f>(?:{rx(wl.RECALL_FILLERS)}))(?!\w)")
 _FILLER_WORDS = frozenset(
     {
         "solo",
@@ -57,7 +57,7 @@ _FILLER_WORDS = frozenset(
         "were",
     }
 )
-_STOP = lx.DANGLING | lx.QUESTION_WORDS | lx.LEADING_CONNECTORS | _FILLER_WORDS
+_STOP = wl.DANGLING | wl.QUESTION_WORDS | wl.LEADING_CONNECTORS | _FILLER_WORDS
 
 _CLOSERS = frozenset('?!.,;:)]»…"')
 _SPACE_BEFORE = re.compile(r"\s+([?!.,;:)\]»…])")
@@ -74,7 +74,7 @@ def _cleaned(text: QueryText, toks: list[Token], removed: list[bool], replace: d
     while k < n:
         if removed[k] and (k == 0 or not removed[k - 1]):
             j = k - 1
-            while j >= 0 and toks[j].word and not removed[j] and toks[j].text in lx.DANGLING:
+            while j >= 0 and toks[j].word and not removed[j] and toks[j].text in wl.DANGLING:
                 removed[j] = True
                 j -= 1
         k += 1
@@ -84,14 +84,14 @@ def _cleaned(text: QueryText, toks: list[Token], removed: list[bool], replace: d
     for k in range(n - 1, -1, -1):
         if removed[k] or (not toks[k].word and toks[k].text in _CLOSERS):
             continue
-        if toks[k].word and toks[k].text in lx.DANGLING:
+        if toks[k].word and toks[k].text in wl.DANGLING:
             removed[k] = True
             continue
         break
     for k in range(n):
         if removed[k]:
             continue
-        if (toks[k].word and toks[k].text in lx.LEADING_CONNECTORS) or toks[k].text in ",;:-":
+        if (toks[k].word and toks[k].text in wl.LEADING_CONNECTORS) or toks[k].text in ",;:-":
             removed[k] = True
             continue
         break

@@ -2,7 +2,8 @@
 case-insensitively, longest first, with small typos tolerated; and authorship phrases ("solo lo que escribió Pep").
 
 Several entities sharing the matched words are all returned, marked ambiguous. Typos: single tokens of >= 5 letters
-that are not lexicon words or plurals of the alias, rapidfuzz ratio >= 85 (difflib without rapidfuzz).
+that are not words of the parser's word lists (word_lists.py) or plurals of the alias, rapidfuzz ratio >= 85 (difflib
+without rapidfuzz).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from inference.dates import temporal_words as tw
 from inference.dates.temporal import DateCandidate
 from inference.dates.text import QueryText, Token, select
 
-from . import lexicon as lx
+from . import word_lists as wl
 from .results import EntityMatch, KnownEntity
 
 try:
@@ -42,16 +43,16 @@ _TEMPORAL_WORDS = (
     | {w for k in tw.DECADE_WORDS for w in k.split()}
 )
 _NO_FUZZY = frozenset(
-    lx.DANGLING
-    | lx.QUESTION_WORDS
-    | lx.CLITICS
-    | lx.PAST_WORDS
-    | lx.EMOTION_POSITIVE_WORDS
-    | lx.EMOTION_NEGATIVE_WORDS
-    | lx.EMOTION_INQUIRY
-    | lx.NEGATORS
+    wl.DANGLING
+    | wl.QUESTION_WORDS
+    | wl.CLITICS
+    | wl.PAST_WORDS
+    | wl.EMOTION_POSITIVE_WORDS
+    | wl.EMOTION_NEGATIVE_WORDS
+    | wl.EMOTION_INQUIRY
+    | wl.NEGATORS
     | _TEMPORAL_WORDS
-    | {w for ws in lx.LANGUAGE_WORDS.values() for w in ws}
+    | {w for ws in wl.LANGUAGE_WORDS.values() for w in ws}
 )
 
 

@@ -11,24 +11,24 @@ import re
 
 from inference.dates.text import QueryText, Token, rx
 
-from . import lexicon as lx
+from . import word_lists as wl
 
-_RECALL_CUE = re.compile(rf"(?<!\w)(?:{rx(lx.RECALL_CUES)})(?!\w)")
-_SUBJECTIVE = re.compile(rf"(?<!\w)(?:{rx(lx.SUBJECTIVE_PHRASES)})(?!\w)")
-_NEG_STEMS = re.compile("(?:" + "|".join(lx.EMOTION_NEGATIVE_STEMS) + ")")
-_POS_STEMS = re.compile("(?:" + "|".join(lx.EMOTION_POSITIVE_STEMS) + ")")
-_TIME_QUESTION = re.compile(rf"(?<!\w)(?:{rx(lx.TIME_QUESTIONS)})(?!\w)")
+_RECALL_CUE = re.compile(rf"(?<!\w)(?:{rx(wl.RECALL_CUES)})(?!\w)")
+_SUBJECTIVE = re.compile(rf"(?<!\w)(?:{rx(wl.SUBJECTIVE_PHRASES)})(?!\w)")
+_NEG_STEMS = re.compile("(?:" + "|".join(wl.EMOTION_NEGATIVE_STEMS) + ")")
+_POS_STEMS = re.compile("(?:" + "|".join(wl.EMOTION_POSITIVE_STEMS) + ")")
+_TIME_QUESTION = re.compile(rf"(?<!\w)(?:{rx(wl.TIME_QUESTIONS)})(?!\w)")
 _FR_ACCENTS = frozenset("çèêàùâîôûëïœ")
 _ES_MARKS = frozenset("¿¡ñ")
 
 
 def _is_past(tok: str, orig: str, lang: str, after_question: bool) -> bool:
     """Whether a token looks like a past-tense verb (lived experience) in the guessed language."""
-    if tok in lx.PAST_WORDS and (after_question or tok not in lx.PAST_AMBIGUOUS):
+    if tok in wl.PAST_WORDS and (after_question or tok not in wl.PAST_AMBIGUOUS):
         return True
     if lang == "es":
-        return (len(orig) >= 4 and orig[-1] in "óé" and tok not in lx.QUESTION_WORDS) or (
-            len(tok) >= 5 and tok.endswith(lx.SPANISH_PAST_ENDINGS)
+        return (len(orig) >= 4 and orig[-1] in "óé" and tok not in wl.QUESTION_WORDS) or (
+            len(tok) >= 5 and tok.endswith(wl.SPANISH_PAST_ENDINGS)
         )
     if lang == "en":
         return len(tok) >= 5 and tok.endswith("ed")
@@ -41,7 +41,7 @@ def guess_language(toks: list[Token], skip: set[int], orig: str, locale: str | N
     scores = {"es": 0.0, "en": 0.0, "fr": 0.0}
     for k, t in enumerate(toks):
         if t.word and k not in skip:
-            for lang, vocab in lx.LANGUAGE_WORDS.items():
+            for lang, vocab in wl.LANGUAGE_WORDS.items():
                 if t.text in vocab:
                     scores[lang] += 1
     low = orig.lower()
@@ -73,13 +73,13 @@ def guess_emotion(toks: list[Token], skip: set[int]) -> str:
             continue
         w = toks[k].text
         polarity = 0
-        if w in lx.EMOTION_NEGATIVE_WORDS or _NEG_STEMS.match(w):
+        if w in wl.EMOTION_NEGATIVE_WORDS or _NEG_STEMS.match(w):
             polarity = -1
-        elif w in lx.EMOTION_POSITIVE_WORDS or _POS_STEMS.match(w):
+        elif w in wl.EMOTION_POSITIVE_WORDS or _POS_STEMS.match(w):
             polarity = 1
-        elif w in lx.EMOTION_INQUIRY:
+        elif w in wl.EMOTION_INQUIRY:
             inquiry = True
-        if polarity and any(toks[p].text in lx.NEGATORS for p in word_idx[max(0, n - 2) : n]):
+        if polarity and any(toks[p].text in wl.NEGATORS for p in word_idx[max(0, n - 2) : n]):
             inquiry = True
             polarity = -1 if polarity > 0 else 0
         pos += polarity > 0
@@ -96,13 +96,13 @@ def guess_emotion(toks: list[Token], skip: set[int]) -> str:
 def _fr_passe(toks: list[Token], word_idx: list[int], skip: set[int], text: QueryText) -> bool:
     """French compound past ("a dit", "sommes allés"): an auxiliary followed by a participle."""
     for n, k in enumerate(word_idx[:-1]):
-        if k in skip or toks[k].text not in lx.FR_AUXILIARIES:
+        if k in skip or toks[k].text not in wl.FR_AUXILIARIES:
             continue
         for nxt in word_idx[n + 1 : n + 3]:
             t = toks[nxt]
             if nxt in skip:
                 break
-            if t.text in lx.FR_PARTICIPLES or text.slice(t.start, t.end).rstrip("sS").rstrip("eE").endswith(("é", "É")):
+            if t.text in wl.FR_PARTICIPLES or text.slice(t.start, t.end).rstrip("sS").rstrip("eE").endswith(("é", "É")):
                 return True
             if t.text not in ("pas", "deja", "bien", "tous", "encore", "jamais"):
                 break
@@ -120,14 +120,14 @@ def guess_intent(folded: str, toks: list[Token], text: QueryText, lang: str, bro
     if not word_idx:
         return "lookup"
     first = toks[word_idx[0]].text
-    question = "?" in folded or first in lx.QUESTION_WORDS or first in lx.PAST_AUX_START
+    question = "?" in folded or first in wl.QUESTION_WORDS or first in wl.PAST_AUX_START
     if lang == "fr" and _fr_passe(toks, word_idx, skip, text):
         return "recall"
     if question:
-        rest = word_idx[1:] if first in lx.QUESTION_WORDS else word_idx
+        rest = word_idx[1:] if first in wl.QUESTION_WORDS else word_idx
         for k in rest:
             t = toks[k]
-            if t.text in lx.QUESTION_WORDS or (t.text in lx.CLITICS and t.text not in lx.PAST_WORDS):
+            if t.text in wl.QUESTION_WORDS or (t.text in wl.CLITICS and t.text not in wl.PAST_WORDS):
                 continue
             return "recall" if _is_past(t.text, text.slice(t.start, t.end), lang, True) else "lookup"
         return "lookup"

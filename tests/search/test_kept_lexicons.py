@@ -1,4 +1,4 @@
-"""A member's kept lexicon (queries/search/lexicons.py): after writes through the ingest pipeline it is listed
+"""A member's kept lexicon (queries/search/kept_lexicons.py): after writes through the ingest pipeline it is listed
 again only for the entities the written entries mention, before or after, and is then the lexicon a full listing
 gives, for every role; names only hidden entries carry never enter it, and a name whose last visible mention was
 deleted or hidden leaves it. A declaration (a step that does not name entities) lists it in full."""
@@ -21,7 +21,7 @@ from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
 from ingest.pipeline import Ingestor
 from ingest.records import parse_line
-from queries.search import lexicons
+from queries.search import kept_lexicons
 
 ROLES = ("owner", "coauthor", "reader", "writer")  # writer: a reader who wrote private and intimate entries
 
@@ -50,7 +50,7 @@ def world(graph: Graph, prefix: str) -> dict[str, Any]:
         )
     _write(world, "quim", "owner", "circle", ["Quim Soler"])
     _write(world, "lola", "coauthor", "public", ["Lola Vidal"])
-    lexicons.clear(graph)
+    kept_lexicons.clear(graph)
     return world
 
 
@@ -81,31 +81,31 @@ def _names(lexicon: ProjectLexicon) -> set[str]:
 @pytest.mark.parametrize("role", ROLES)
 def test_a_lexicon_kept_in_part_is_the_lexicon_listed_in_full(graph: Graph, world: dict[str, Any], role: str) -> None:
     project, viewer = world["project"], Viewer(user_id=world["users"][role])
-    before = lexicons.lexicon(graph, project, viewer)
+    before = kept_lexicons.lexicon(graph, project, viewer)
     assert {"Quim Soler", "Lola Vidal"} <= _names(before)
-    start = dict(lexicons.counters)
+    start = dict(kept_lexicons.counters)
     _write(world, "new", "owner", "circle", ["Núria"])
     _write(world, "hidden", "writer", "private", ["Secreto"])
     _write(world, "own", role, "private", ["Mía"])
     _write(world, "quim", "owner", "private", ["Quim Soler"])  # its only mention, re-levelled
-    kept = lexicons.lexicon(graph, project, viewer)
-    assert lexicons.counters["listed"] == start["listed"]
-    assert lexicons.counters["listed_in_part"] == start["listed_in_part"] + 1
-    lexicons.clear(graph)
-    full = lexicons.lexicon(graph, project, viewer)
+    kept = kept_lexicons.lexicon(graph, project, viewer)
+    assert kept_lexicons.counters["listed"] == start["listed"]
+    assert kept_lexicons.counters["listed_in_part"] == start["listed_in_part"] + 1
+    kept_lexicons.clear(graph)
+    full = kept_lexicons.lexicon(graph, project, viewer)
     assert _shape(kept) == _shape(full)
     names = _names(kept)
     assert {"Núria", "Mía"} <= names
     assert ("Secreto" in names) == (role == "writer")
     # A delete that takes an entity with it scrubs its id from the steps (graph/forgetting.py): the kept lexicon is
     # listed again in full rather than missing the change.
-    start = dict(lexicons.counters)
+    start = dict(kept_lexicons.counters)
     assert world["ingestor"].delete(f"{project}/lola")  # its only mention, deleted
-    kept = lexicons.lexicon(graph, project, viewer)
-    assert lexicons.counters["listed"] == start["listed"] + 1
+    kept = kept_lexicons.lexicon(graph, project, viewer)
+    assert kept_lexicons.counters["listed"] == start["listed"] + 1
     assert "Lola Vidal" not in _names(kept) and {"Núria", "Mía"} <= _names(kept)
     assert ("Quim Soler" in names) == (role == "owner")
-    assert lexicons.lexicon(graph, project, viewer) is kept  # nothing written since: kept as is
+    assert kept_lexicons.lexicon(graph, project, viewer) is kept  # nothing written since: kept as is
 
 
 def test_a_declaration_lists_the_lexicon_in_full_and_a_hidden_write_costs_nothing(
@@ -113,12 +113,12 @@ def test_a_declaration_lists_the_lexicon_in_full_and_a_hidden_write_costs_nothin
 ) -> None:
     project, users = world["project"], world["users"]
     viewer = Viewer(user_id=users["reader"])
-    lexicons.lexicon(graph, project, viewer)
-    start = dict(lexicons.counters)
+    kept_lexicons.lexicon(graph, project, viewer)
+    start = dict(kept_lexicons.counters)
     _write(world, "hidden", "writer", "private", ["Secreto"])  # moves only the writer's generations
-    assert "Secreto" not in _names(lexicons.lexicon(graph, project, viewer))
-    assert lexicons.counters == start
+    assert "Secreto" not in _names(kept_lexicons.lexicon(graph, project, viewer))
+    assert kept_lexicons.counters == start
     upsert_entity(graph, project, "person", "Pep", ["Pepe"], audience="circle", author_id=users["owner"])
-    declared = lexicons.lexicon(graph, project, viewer)
-    assert lexicons.counters["listed"] == start["listed"] + 1
+    declared = kept_lexicons.lexicon(graph, project, viewer)
+    assert kept_lexicons.counters["listed"] == start["listed"] + 1
     assert any(e.name == "Pep" and "Pepe" in e.aliases for e in declared.entities())

@@ -7,7 +7,7 @@ entities that the steps of the viewer's own generations name (those the written 
 write) are listed again, by the same statement restricted to them; the rest are kept. A step that does not say
 (a declaration, an entity edit or merge, a membership change), one no longer kept, a role change or the backstop
 (`MEMORA_ANALYTICS_CACHE_SECONDS`) lists everything. Witnesses and a turned-off cache list every time.
-tests/search/test_lexicons.py checks a lexicon kept in part against one listed in full, for every role.
+tests/search/test_kept_lexicons.py checks a lexicon kept in part against one listed in full, for every role.
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def lexicon(graph: Graph, project_id: str, viewer: Viewer) -> ProjectLexicon:
     return made
 
 
-def kept(graph: Graph, project_id: str, viewer: Viewer) -> ProjectLexicon | None:
+def kept_lexicon(graph: Graph, project_id: str, viewer: Viewer) -> ProjectLexicon | None:
     """The lexicon last kept for this viewer and project, as it is, without asking whether a write changed it: a
     guess a search may start from (queries/search/early_vector.py), never what it answers with."""
     if viewer.user_id is None:

@@ -1,0 +1,80 @@
+"""The one shape of a retrieval channel: what it is asked (`ChannelAsk`), what it answers (`Found`), and when it runs
+(`Phase`, `Want`). The channels themselves are listed, in fusion order, in queries/search/channel_set.py; the
+retrieve stage (queries/search/retrieval.py) runs whatever that list holds, so a new channel is one module and one
+entry there."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum, IntEnum
+from typing import Any, Protocol
+
+from queries.search.early_vector import EarlyVector
+from queries.search.fusion import Hit
+from queries.search.query_constraints import Parsed, SoftConstraints
+from queries.search.run import SearchRun
+
+
+class Phase(IntEnum):
+    """QUESTION: from the question alone, side by side. SEEDED: from the hits the question's channels found."""
+
+    QUESTION = 1
+    SEEDED = 2
+
+
+class Want(Enum):
+    NOW = "now"
+    IF_NOTHING = "if_nothing"  # only when the question's other channels found nothing (a keyword query's dense)
+    NO = "no"
+
+
+@dataclass(frozen=True)
+class ChannelAsk:
+    """What every channel of one search is asked. `params` are the statement parameters of the scope, the caller's
+    filters, the visibility predicate and the question's constraints (after any relaxation); `found` the hits of the
+    channels that ran before (the seeds of a SEEDED channel)."""
+
+    run: SearchRun
+    parsed: Parsed
+    soft: SoftConstraints
+    params: Mapping[str, Any]
+    asked: tuple[str, ...]
+    limit: int
+    early: EarlyVector | None = None
+    found: Mapping[str, list[Hit]] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        return self.parsed.text_for_search
+
+    @classmethod
+    def of_text(cls, run: SearchRun, params: Mapping[str, Any], text: str, limit: int) -> ChannelAsk:
+        """An ask of `text` as it stands, with no constraint understood (one channel run on its own: tests, benches)."""
+        parsed = Parsed(text, "balanced", SoftConstraints(), [], {})
+        return cls(run, parsed, parsed.constraints, params, run.options.channels or (), limit)
+
+
+@dataclass
+class Found:
+    """A channel's hits in rank order, and the best chunk of each hit that has one (its snippet)."""
+
+    hits: list[Hit]
+    best_chunk: dict[str, str] = field(default_factory=dict)
+
+
+class Channel(Protocol):
+    """`name` labels its hits (fusion, explain, the ranker's features); `asked_as` is the name a caller asks for it
+    by (one name may bring a family: "dense" brings the sparse and next-model channels); `by_default` whether a
+    search that names no channel runs it."""
+
+    name: str
+    asked_as: str
+    phase: Phase
+    by_default: bool
+
+    def wanted(self, ask: ChannelAsk) -> Want: ...
+
+    def run(self, ask: ChannelAsk) -> Found | None:
+        """None: the channel has nothing to say (it could not run), which differs from an empty list of hits."""
+        ...
