@@ -1,5 +1,5 @@
 """The one shape of a retrieval channel: what it is asked (`ChannelAsk`), what it answers (`Found`), and when it runs
-(`Phase`, `Want`). The channels themselves are listed, in fusion order, in queries/search/channel_set.py; the
+(`seeds`, `Want`). The channels themselves are listed, in fusion order, in queries/search/channel_set.py; the
 retrieve stage (queries/search/retrieval.py) runs whatever that list holds, so a new channel is one module and one
 entry there."""
 
@@ -7,20 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import Enum, IntEnum
+from enum import Enum
 from typing import Any, Protocol
 
 from queries.search.early_vector import EarlyVector
 from queries.search.fusion import Hit
 from queries.search.query_constraints import Parsed, SoftConstraints
 from queries.search.run import SearchRun
-
-
-class Phase(IntEnum):
-    """QUESTION: from the question alone, side by side. SEEDED: from the hits the question's channels found."""
-
-    QUESTION = 1
-    SEEDED = 2
 
 
 class Want(Enum):
@@ -65,12 +58,13 @@ class Found:
 
 class Channel(Protocol):
     """`name` labels its hits (fusion, explain, the ranker's features); `asked_as` is the name a caller asks for it
-    by (one name may bring a family: "dense" brings the sparse and next-model channels); `by_default` whether a
+    by (one name may bring a family: "dense" brings the sparse and next-model channels); `seeds` the channels whose
+    hits it starts from (none: the question alone), whose hits its ask's `found` then holds; `by_default` whether a
     search that names no channel runs it."""
 
     name: str
     asked_as: str
-    phase: Phase
+    seeds: tuple[str, ...]
     by_default: bool
 
     def wanted(self, ask: ChannelAsk) -> Want: ...

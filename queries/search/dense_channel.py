@@ -11,7 +11,7 @@ from graph.embeddings import recent_state
 from inference.embedder_specs import embedder_for_spec
 from inference.embedders import CheckedEmbedder, EmbeddingError
 from queries.search import channels as ch
-from queries.search.channel import ChannelAsk, Found, Phase, Want
+from queries.search.channel import ChannelAsk, Found, Want
 from queries.search.dense import dense
 from queries.search.query_vectors import embeddable, query_vector
 
@@ -57,7 +57,7 @@ def _vector_hits(ask: ChannelAsk, embedder: CheckedEmbedder, channel: str) -> Fo
 class DenseChannel:
     name = "dense"
     asked_as = "dense"
-    phase = Phase.QUESTION
+    seeds: tuple[str, ...] = ()
     by_default = True
 
     def wanted(self, ask: ChannelAsk) -> Want:
@@ -70,7 +70,7 @@ class DenseChannel:
 class SparseChannel:
     name = "sparse"
     asked_as = "dense"
-    phase = Phase.QUESTION
+    seeds: tuple[str, ...] = ()
     by_default = True
 
     def wanted(self, ask: ChannelAsk) -> Want:
@@ -98,7 +98,7 @@ class NextModelChannel:
 
     name = "dense_next"
     asked_as = "dense"
-    phase = Phase.QUESTION
+    seeds: tuple[str, ...] = ()
     by_default = True
 
     def wanted(self, ask: ChannelAsk) -> Want:

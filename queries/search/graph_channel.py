@@ -23,7 +23,7 @@ import networkx as nx
 
 from graph.db import Graph
 from graph.visibility import mention_seen
-from queries.search.channel import ChannelAsk, Found, Phase, Want
+from queries.search.channel import ChannelAsk, Found, Want
 from queries.search.channels import QUERY_SCOPE
 from queries.search.fusion import Hit
 
@@ -154,7 +154,7 @@ class GraphChannel:
 
     name = "graph"
     asked_as = "graph"
-    phase = Phase.SEEDED
+    seeds: tuple[str, ...] = ("dense", "fulltext")
     by_default = False
 
     def wanted(self, ask: ChannelAsk) -> Want:

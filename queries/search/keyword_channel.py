@@ -8,7 +8,7 @@ import time
 from graph.embeddings import stores_key
 from graph.schema import vector_property
 from queries.search import channels as ch
-from queries.search.channel import ChannelAsk, Found, Phase, Want
+from queries.search.channel import ChannelAsk, Found, Want
 from queries.search.keyword import run_keyword, run_keyword_among
 from queries.search.keyword_view import meeting as keyword_meeting
 from queries.search.lucene import to_lucene
@@ -17,7 +17,7 @@ from queries.search.lucene import to_lucene
 class KeywordChannel:
     name = "fulltext"
     asked_as = "fulltext"
-    phase = Phase.QUESTION
+    seeds: tuple[str, ...] = ()
     by_default = True
 
     def wanted(self, ask: ChannelAsk) -> Want:

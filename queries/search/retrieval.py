@@ -1,6 +1,7 @@
-"""The retrieve stage: every channel of queries/search/channel_set.py that the question wants, phase by phase (those
-of one phase side by side: the first on the request's own thread, the others in the pool), relaxing the question's
-own constraints while they leave nothing. Each channel returns hits of entries the viewer may see; fusion is the
+"""The retrieve stage: every channel of queries/search/channel_set.py that the question wants, relaxing the question's
+own constraints while they leave nothing. The question's own channels run side by side (the first on the request's
+own thread, the others in the pool); a seeded channel starts in the pool as soon as the channels it starts from have
+answered. Each channel returns hits of entries the viewer may see; fusion is the
 next stage."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from concurrent.futures import Future
 from contextvars import copy_context
 from dataclasses import dataclass, replace
 
-from queries.search.channel import Channel, ChannelAsk, Found, Phase, Want
+from queries.search.channel import Channel, ChannelAsk, Found, Want
 from queries.search.early_vector import EarlyVector
 from queries.search.fusion import Hit
 from queries.search.query_constraints import SoftConstraints
@@ -59,13 +60,21 @@ def run_channels(
         early,
     )
     found: dict[str, Found] = {}
-    for phase in Phase:
-        ask = replace(ask, found={name: f.hits for name, f in found.items()})
-        members = [c for c in channels if c.phase == phase]
-        wants = [(c, c.wanted(ask)) for c in members]
-        _side_by_side(ask, [c for c, w in wants if w is Want.NOW], found)
-        if not any(f.hits for f in found.values()):
-            _side_by_side(ask, [c for c, w in wants if w is Want.IF_NOTHING], found)
+    wants = {c.name: c.wanted(ask) for c in channels if not c.seeds}
+    now = [c for c in channels if wants.get(c.name) is Want.NOW]
+    later = [c for c in channels if wants.get(c.name) is Want.IF_NOTHING]
+    seeded = _Seeded(ask, [c for c in channels if c.seeds])
+    running = [(c, SEARCH_POOL.submit(copy_context().run, c.run, ask)) for c in now[1:]]
+    if now:
+        _keep(found, now[0], now[0].run(ask))
+    seeded.start_ready(found, unsettled={c.name for c, _ in running} | {c.name for c in later})
+    for c, future in running:
+        _keep(found, c, future.result())
+    if later and not any(f.hits for f in found.values()):
+        seeded.start_ready(found, unsettled={c.name for c in later})
+        _side_by_side(ask, later, found)
+    seeded.start_ready(found, unsettled=set())
+    seeded.collect(found)
     hits = {c.name: found[c.name].hits for c in channels if c.name in found}
     best_chunk: dict[str, str] = {}
     for c in channels:
@@ -76,15 +85,39 @@ def run_channels(
 
 def _side_by_side(ask: ChannelAsk, channels: list[Channel], found: dict[str, Found]) -> None:
     """The first channel on this thread (the dense one embeds the query meanwhile), the others in the pool."""
-    if not channels:
-        return
-    futures: list[tuple[Channel, Future[Found | None]]] = [
-        (c, SEARCH_POOL.submit(copy_context().run, c.run, ask)) for c in channels[1:]
-    ]
-    first = channels[0].run(ask)
-    if first is not None:
-        found[channels[0].name] = first
+    futures = [(c, SEARCH_POOL.submit(copy_context().run, c.run, ask)) for c in channels[1:]]
+    if channels:
+        _keep(found, channels[0], channels[0].run(ask))
     for c, future in futures:
-        result = future.result()
-        if result is not None:
-            found[c.name] = result
+        _keep(found, c, future.result())
+
+
+def _keep(found: dict[str, Found], channel: Channel, result: Found | None) -> None:
+    if result is not None:
+        found[channel.name] = result
+
+
+class _Seeded:
+    """The seeded channels of one search, each started in the pool as soon as the channels it starts from have
+    answered (the thread channel beside the keyword and structured channels, once the dense one is in)."""
+
+    def __init__(self, ask: ChannelAsk, channels: list[Channel]) -> None:
+        self.ask = ask
+        self.waiting = channels
+        self.started: list[tuple[Channel, Future[Found | None]]] = []
+
+    def start_ready(self, found: dict[str, Found], unsettled: set[str]) -> None:
+        """Start each waiting channel none of whose seeds is still `unsettled` (running, or to run if nothing is
+        found), and that wants to run given what its seeds found."""
+        ready = [c for c in self.waiting if not set(c.seeds) & unsettled]
+        if not ready:
+            return
+        ask = replace(self.ask, found={name: f.hits for name, f in found.items()})
+        self.waiting = [c for c in self.waiting if c not in ready]
+        for c in ready:
+            if c.wanted(ask) is Want.NOW:
+                self.started.append((c, SEARCH_POOL.submit(copy_context().run, c.run, ask)))
+
+    def collect(self, found: dict[str, Found]) -> None:
+        for c, future in self.started:
+            _keep(found, c, future.result())

@@ -22,7 +22,7 @@ from graph.settings import Settings
 from graph.visibility import Viewer
 from queries.search import channels as ch
 from queries.search import view_filter, visible_view
-from queries.search.channel import ChannelAsk, Found, Phase, Want
+from queries.search.channel import ChannelAsk, Found, Want
 from queries.search.fusion import Hit
 
 
@@ -62,7 +62,7 @@ def rank(view: visible_view.View, params: dict[str, Any]) -> tuple[list[Hit], in
 class StructuredChannel:
     name = "structured"
     asked_as = "structured"
-    phase = Phase.QUESTION
+    seeds: tuple[str, ...] = ()
     by_default = True
 
     @staticmethod

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 from queries.search import channels as ch
-from queries.search.channel import ChannelAsk, Found, Phase, Want
+from queries.search.channel import ChannelAsk, Found, Want
 
 SEEDS = 5
 
@@ -14,7 +14,7 @@ SEEDS = 5
 class ThreadChannel:
     name = "thread"
     asked_as = "dense"
-    phase = Phase.SEEDED
+    seeds: tuple[str, ...] = ("dense",)
     by_default = True
 
     def wanted(self, ask: ChannelAsk) -> Want:

@@ -13,7 +13,7 @@ from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
 from queries.search import channel_set
 from queries.search import channels as ch
-from queries.search.channel import ChannelAsk, Found, Phase, Want
+from queries.search.channel import ChannelAsk, Found, Want
 from queries.search.door import hybrid_search
 from queries.search.request import Scope, SearchOptions
 
@@ -23,7 +23,7 @@ class RecentChannel:
 
     name = "recent_test"
     asked_as = "recent_test"
-    phase = Phase.QUESTION
+    seeds: tuple[str, ...] = ()
     by_default = False
 
     def wanted(self, ask: ChannelAsk) -> Want:
@@ -39,7 +39,7 @@ class SeenSeeds:
 
     name = "seeds_test"
     asked_as = "recent_test"
-    phase = Phase.SEEDED
+    seeds: tuple[str, ...] = ("fulltext", "recent_test")
     by_default = False
 
     def __init__(self) -> None:
