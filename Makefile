@@ -70,12 +70,13 @@ lint: install
 check: lint
 	MEMORA_TEST_PROFILE=quick $(BIN)/python -m pytest -q -m "not neo4j and not slow" $(PYTEST_ARGS)
 
-# The pages of docs/ generated from the code; tests/test_docs_*.py fail when one is out of date.
+# The pages of docs/ generated from the code; tests/house/test_docs_*.py fail when one is out of date.
 docs: install
 	$(BIN)/python -m api.settings_doc > docs/configuration.md
 	$(BIN)/python -m api.cli_doc > docs/cli.md
 	$(BIN)/python -m api.api_doc > docs/api.md
 	$(BIN)/python -m api.cypher_doc docs/cypher
+	$(BIN)/python -m api.architecture_doc docs/architecture.md
 
 serve: migrate
 	$(BIN)/memora serve
