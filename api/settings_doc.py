@@ -1,17 +1,20 @@
 """docs/configuration.md, rendered from the settings objects: every environment variable the service reads, its
-default and its meaning, grouped by concern.
+default and its meaning, under the layer that reads it.
 
     .venv/bin/python -m api.settings_doc > docs/configuration.md      (or `make docs`)
 
 The variables are the fields of `graph.settings.Settings` (`MEMORA_*`, and `NEO4J_URI`/`NEO4J_USER`/
-`NEO4J_PASSWORD`) and of `inference.providers.base.EmbedderSettings` (`MEMORA_EMBEDDER_*`). A field's meaning is its
-`description`; fields declared without one take theirs from `DESCRIPTIONS` below, and every field belongs to one group
-of `GROUPS`. tests/house/test_docs_configuration.py fails when a field has no group or no meaning, when the page differs
-from what this module renders, and when a `MEMORA_*` variable named in the code is not a setting.
+`NEO4J_PASSWORD`), declared by layer in the modules of graph/settings/, and of
+`inference.providers.base.EmbedderSettings` (`MEMORA_EMBEDDER_*`). A field's meaning is its `description`; fields
+declared without one take theirs from `DESCRIPTIONS` below, and every field belongs to one group of `GROUPS`, shown
+under the class that declares the group's fields. tests/house/test_docs_configuration.py fails when a field has no
+group or no meaning, when a group mixes classes, when the page differs from what this module renders, and when a
+`MEMORA_*` variable named in the code is not a setting.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,11 +22,14 @@ from typing import Any
 from pydantic import BaseModel, SecretStr
 from pydantic.fields import FieldInfo
 
-from graph.settings import Settings
+from graph.settings import LAYERS, Settings, declared_by
 
 COMMAND = ".venv/bin/python -m api.settings_doc > docs/configuration.md"
+LAYER_ORDER = ("graph", "inference", "ingest", "queries", "api")  # bottom up, as the page shows them
 
 # (title, one line about the group, fields in the order shown). A field of `EmbedderSettings` is named "embedder.x".
+# A group's fields are declared by one class (a group of `graph.settings` or `EmbedderSettings`), and the page shows
+# the group under that class, in the order of the layers that read them, bottom up.
 GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "Home and the managed Neo4j",
@@ -46,61 +52,29 @@ GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         ),
     ),
     (
-        "The service",
-        "`memora serve` (and `memora mcp`, which shares the body limit and the BLAS setting).",
-        ("api_host", "api_port", "max_body_bytes", "blas_threads", "warm_start", "warm_views"),
+        "Web sessions",
+        "How long a web sign-in and a one-time sign-in link last; both are kept in the graph by their hash "
+        '([web.md, "Signing in"](web.md#signing-in)). Who may sign in is under '
+        "[The web app's sign-in](#the-web-apps-sign-in).",
+        ("web_session_idle_seconds", "web_session_max_seconds", "web_signin_link_seconds"),
     ),
     (
-        "Tokens",
-        'Development bearer tokens and witness links ([http.md, "Authentication"](http.md#authentication)).',
-        ("secret", "secret_previous", "token_ttl_seconds"),
-    ),
-    (
-        "The web app's sign-in",
-        'Host names served, web sessions and the local sign-in ([web.md, "Signing in"](web.md#signing-in)).',
-        (
-            "allowed_hosts",
-            "web_dev_signin",
-            "web_session_idle_seconds",
-            "web_session_max_seconds",
-            "web_signin_link_seconds",
-        ),
-    ),
-    (
-        "JWTs from your application",
-        "Off unless a JWKS URL or an HS256 secret is set; then the issuer and audience are required "
-        '([http.md, "Identity from your application"](http.md#identity-from-your-application)).',
-        (
-            "auth_issuer",
-            "auth_audience",
-            "auth_jwks_url",
-            "auth_hs256_secret",
-            "auth_user_claim",
-            "auth_algorithms",
-            "auth_jwks_timeout_seconds",
-            "auth_jwks_lifespan_seconds",
-            "auth_jwks_refetch_seconds",
-            "auth_leeway_seconds",
-        ),
-    ),
-    (
-        "Rate limits",
-        "Token buckets per user (and per witness link), and a budget of failed authentications per client address, "
-        "counted in each process; over a budget the answer is 429 with `Retry-After`. 0 turns a limit off.",
-        (
-            "rate_search_per_second",
-            "rate_search_burst",
-            "rate_write_per_second",
-            "rate_write_burst",
-            "rate_read_per_second",
-            "rate_read_burst",
-            "rate_auth_failures_per_minute",
-        ),
+        "Entity analytics cache",
+        "A viewer's entity aggregates, kept per process; a write invalidates what it changes at once "
+        '([entities.md, "Entity questions: speed"](entities.md#entity-questions-speed)).',
+        ("analytics_cache_seconds", "analytics_cache_size"),
     ),
     (
         "Embeddings",
-        "The provider and model, and the workers that embed pending chunks ([embeddings.md](embeddings.md)).",
-        ("embedder", "embedder_model", "embed_worker", "embed_worker_interval_seconds", "embed_lease_seconds"),
+        "The provider and model ([embeddings.md](embeddings.md)); the workers that embed pending chunks are under "
+        "[Embedding and summary jobs](#embedding-and-summary-jobs) and [Background workers](#background-workers).",
+        ("embedder", "embedder_model"),
+    ),
+    (
+        "Language model",
+        "An OpenAI-compatible chat endpoint for abstractive summaries, chapter drafts and the `premium` rerank; unset, "
+        "each uses its non-LLM default and says so.",
+        ("llm_base_url", "llm_model", "llm_api_key", "llm_timeout_seconds"),
     ),
     (
         "Embedding provider options",
@@ -123,6 +97,19 @@ GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "embedder.device",
             "embedder.trust_remote_code",
         ),
+    ),
+    (
+        "Embedding and summary jobs",
+        "How often the workers look for pending chunks and stale summaries, and how long an embedding worker holds a "
+        "batch ([embeddings.md](embeddings.md), [summaries.md](summaries.md)); whether a process runs them is under "
+        "[Background workers](#background-workers).",
+        ("embed_worker_interval_seconds", "embed_lease_seconds", "summary_refresh_seconds"),
+    ),
+    (
+        "Name recognition",
+        "Names spaCy finds at ingest that are not known entities become candidates for review "
+        "([entities.md](entities.md)).",
+        ("recognition", "spacy_pipelines", "recognition_default_language"),
     ),
     (
         "Search",
@@ -155,20 +142,70 @@ GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         ),
     ),
     (
-        "Language model",
-        "An OpenAI-compatible chat endpoint for abstractive summaries, chapter drafts and the `premium` rerank; unset, "
-        "each uses its non-LLM default and says so.",
-        ("llm_base_url", "llm_model", "llm_api_key", "llm_timeout_seconds"),
+        "Caches",
+        "Kept per process; a write invalidates what it changes at once for every audience that may see it "
+        '([search.md, "Caches"](search.md#caches)). The entity aggregates\' cache is under '
+        "[Entity analytics cache](#entity-analytics-cache).",
+        ("search_cache_seconds", "search_cache_size", "query_embed_cache_size", "state_cache_seconds"),
     ),
     (
-        "Summaries",
-        "Summaries per audience and the chapter context ([summaries.md](summaries.md)).",
-        ("summary_worker", "summary_refresh_seconds", "relink_resume"),
+        "Telemetry",
+        'The retrieval log ([operations.md, "Telemetry"](operations.md#telemetry)); `GET /metrics` is under '
+        "[Metrics](#metrics).",
+        ("search_log_sample", "search_log_days"),
     ),
     (
-        "Entities and recognition",
-        "Name recognition at ingest and entity vectors ([entities.md](entities.md)).",
-        ("recognition", "spacy_pipelines", "recognition_default_language", "entity_vectors_seconds"),
+        "Tokens",
+        'Development bearer tokens and witness links ([http.md, "Authentication"](http.md#authentication)).',
+        ("secret", "secret_previous", "token_ttl_seconds"),
+    ),
+    (
+        "JWTs from your application",
+        "Off unless a JWKS URL or an HS256 secret is set; then the issuer and audience are required "
+        '([http.md, "Identity from your application"](http.md#identity-from-your-application)).',
+        (
+            "auth_issuer",
+            "auth_audience",
+            "auth_jwks_url",
+            "auth_hs256_secret",
+            "auth_user_claim",
+            "auth_algorithms",
+            "auth_jwks_timeout_seconds",
+            "auth_jwks_lifespan_seconds",
+            "auth_jwks_refetch_seconds",
+            "auth_leeway_seconds",
+        ),
+    ),
+    (
+        "The web app's sign-in",
+        'Host names served and the local sign-in ([web.md, "Signing in"](web.md#signing-in)); how long a sign-in '
+        "lasts is under [Web sessions](#web-sessions).",
+        ("allowed_hosts", "web_dev_signin"),
+    ),
+    (
+        "Rate limits",
+        "Token buckets per user (and per witness link), and a budget of failed authentications per client address, "
+        "counted in each process; over a budget the answer is 429 with `Retry-After`. 0 turns a limit off.",
+        (
+            "rate_search_per_second",
+            "rate_search_burst",
+            "rate_write_per_second",
+            "rate_write_burst",
+            "rate_read_per_second",
+            "rate_read_burst",
+            "rate_auth_failures_per_minute",
+        ),
+    ),
+    (
+        "The service",
+        "`memora serve` (and `memora mcp`, which shares the body limit and the BLAS setting).",
+        ("api_host", "api_port", "max_body_bytes", "blas_threads", "warm_start", "warm_views"),
+    ),
+    (
+        "Background workers",
+        "What `memora serve` runs beside the requests (`memora mcp` runs the embedding worker too); how often each "
+        "looks for work is under [Embedding and summary jobs](#embedding-and-summary-jobs).",
+        ("embed_worker", "summary_worker", "relink_resume", "entity_vectors_seconds"),
     ),
     (
         "Live interview context",
@@ -176,22 +213,9 @@ GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         ("live_cache_size", "live_cache_ttl_seconds", "live_cache_check_seconds"),
     ),
     (
-        "Caches",
-        "Kept per process; a write invalidates what it changes at once for every audience that may see it "
-        '([search.md, "Caches"](search.md#caches)).',
-        (
-            "search_cache_seconds",
-            "search_cache_size",
-            "query_embed_cache_size",
-            "state_cache_seconds",
-            "analytics_cache_seconds",
-            "analytics_cache_size",
-        ),
-    ),
-    (
-        "Telemetry",
-        'The retrieval log and `GET /metrics` ([operations.md, "Telemetry"](operations.md#telemetry)).',
-        ("search_log_sample", "search_log_days", "metrics_token", "metrics_open"),
+        "Metrics",
+        '`GET /metrics` for a scraper ([operations.md, "Telemetry"](operations.md#telemetry)).',
+        ("metrics_token", "metrics_open"),
     ),
 )
 
@@ -244,6 +268,37 @@ def fields() -> dict[str, tuple[type[BaseModel], str, FieldInfo]]:
         for prefix, model in models().items()
         for name, info in model.model_fields.items()
     }
+
+
+def declared_in(key: str) -> type[BaseModel]:
+    """The class that declares a field: its group in graph/settings/, or `EmbedderSettings`."""
+    model, name, _ = fields()[key]
+    return declared_by(name) if model is Settings else model
+
+
+def layer_of(model: type[BaseModel]) -> str:
+    """The layer that reads a class's fields: as graph/settings/ says for its groups, else the class's own layer."""
+    return LAYERS.get(model) or model.__module__.split(".")[0]
+
+
+def source_of(model: type[BaseModel]) -> str:
+    return model.__module__.replace(".", "/") + ".py"
+
+
+def sections() -> list[tuple[type[BaseModel], list[tuple[str, str, tuple[str, ...]]]]]:
+    """Each declaring class, bottom up by layer, with its groups in the order of `GROUPS`."""
+    found: dict[type[BaseModel], list[tuple[str, str, tuple[str, ...]]]] = {}
+    for group in GROUPS:
+        found.setdefault(declared_in(group[2][0]), []).append(group)
+    return sorted(found.items(), key=lambda item: LAYER_ORDER.index(layer_of(item[0])))
+
+
+def _anchor(title: str) -> str:
+    return "#" + re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-")
+
+
+def _prose(text: str | None) -> str:
+    return " ".join((text or "").split())
 
 
 def env_names(model: type[BaseModel], name: str, info: FieldInfo) -> list[str]:
@@ -308,51 +363,76 @@ def meaning(key: str, info: FieldInfo) -> str:
     return " ".join(text.split())
 
 
+def _table(every: dict[str, tuple[type[BaseModel], str, FieldInfo]], keys: tuple[str, ...]) -> list[str]:
+    lines = ["| variable | type | default | meaning |", "|---|---|---|---|"]
+    for key in keys:
+        model, name, info = every[key]
+        names = env_names(model, name, info)
+        variable = "`" + names[0] + "`"
+        if len(names) > 1:
+            variable += " (or " + ", ".join(f"`{n}`" for n in names[1:]) + ")"
+        text = meaning(key, info)
+        limits = _constraints(info)
+        if limits:
+            text += ("" if text.endswith(".") else ".") + f" Allowed: {limits}."
+        lines.append(f"| {variable} | {_kind(info)} | {default_text(key, info)} | {text.replace('|', '/')} |")
+    return lines
+
+
 def render() -> str:
     every = fields()
+    parts = [(model, f"The {layer_of(model)} layer: `{source_of(model)}`", groups) for model, groups in sections()]
     lines = [
         "# Configuration",
         "",
-        "<!-- Generated from graph/settings.py and inference/providers/base.py by api/settings_doc.py; do not edit.",
+        "<!-- Generated from graph/settings/ and inference/providers/base.py by api/settings_doc.py; do not edit.",
         f"     Regenerate: {COMMAND} -->",
         "",
         "Every setting is an environment variable, read once per process into one typed settings object "
-        "(`graph/settings.py`, and `inference/providers/base.py` for the embedding provider's options). An invalid "
-        "value stops the process at startup with the variable's name. Variables are `MEMORA_` plus the setting's "
-        "name in capitals; the three `NEO4J_*` variables also answer to `MEMORA_NEO4J_*`.",
+        "(`graph.settings.Settings`, and `inference/providers/base.py` for the embedding provider's options). An "
+        "invalid value stops the process at startup with the variable's name. Variables are `MEMORA_` plus the "
+        "setting's name in capitals; the three `NEO4J_*` variables also answer to `MEMORA_NEO4J_*`.",
+        "",
+        "Each setting of `Settings` is declared in `graph/settings/`, in the module of the layer that reads it (the "
+        "lowest one, when several do); the page lists the settings by the module that declares them, the layers "
+        "bottom up:",
+        "",
+        "| layer | declared in | settings | groups |",
+        "|---|---|---:|---|",
+    ]
+    for model, heading, groups in parts:
+        count = sum(len(keys) for _, _, keys in groups)
+        links = ", ".join(f"[{title}]({_anchor(title)})" for title, _, _ in groups)
+        where = f"[`{source_of(model)}`]({_anchor(heading)}) (`{model.__name__}`)"
+        lines.append(f"| `{layer_of(model)}/` | {where} | {count} | {links} |")
+    lines += [
         "",
         "The settings most installations change are in the [README](../README.md#settings-you-are-likely-to-change); "
         "every one is below.",
         "",
     ]
-    for title, about, keys in GROUPS:
-        lines += [f"## {title}", "", about, "", "| variable | type | default | meaning |", "|---|---|---|---|"]
-        for key in keys:
-            model, name, info = every[key]
-            names = env_names(model, name, info)
-            variable = "`" + names[0] + "`"
-            if len(names) > 1:
-                variable += " (or " + ", ".join(f"`{n}`" for n in names[1:]) + ")"
-            text = meaning(key, info)
-            limits = _constraints(info)
-            if limits:
-                text += ("" if text.endswith(".") else ".") + f" Allowed: {limits}."
-            lines.append(f"| {variable} | {_kind(info)} | {default_text(key, info)} | {text.replace('|', '/')} |")
-        lines.append("")
+    for model, heading, groups in parts:
+        lines += [f"## {heading}", "", _prose(model.__doc__), ""]
+        for title, about, keys in groups:
+            lines += [f"### {title}", "", about, "", *_table(every, keys), ""]
     return "\n".join(lines)
 
 
 def problems() -> list[str]:
-    """What keeps the page from being complete: a field in no group (or in two), a group naming no field, a field
-    without a meaning."""
+    """What keeps the page from being complete: a field in no group (or in two), a group naming no field, a group
+    whose fields are declared by more than one class, a field without a meaning."""
     found = []
     grouped = [key for _, _, keys in GROUPS for key in keys]
     every = fields()
     found += [f"setting {key!r} is in no group of api/settings_doc.py GROUPS" for key in every if key not in grouped]
     found += [f"GROUPS names {key!r}, which is no setting" for key in grouped if key not in every]
     found += [f"GROUPS names {key!r} twice" for key in sorted(set(grouped)) if grouped.count(key) > 1]
+    for title, _, keys in GROUPS:
+        declaring = sorted({declared_in(key).__name__ for key in keys if key in every})
+        if len(declaring) > 1:
+            found.append(f"group {title!r} mixes fields of {', '.join(declaring)}: split it, one class per group")
     found += [
-        f"setting {key!r} has no description (add one in graph/settings.py or DESCRIPTIONS)"
+        f"setting {key!r} has no description (add one in graph/settings/ or DESCRIPTIONS)"
         for key, (_, _, info) in every.items()
         if not meaning(key, info)
     ]

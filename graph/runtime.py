@@ -200,7 +200,7 @@ class Neo4jRuntime:
             )
         lib = self.ensure_jars()
         conf_dir = self.write_config()
-        # A new shell with only MEMORA_HOME set finds this server again (graph/settings.py reads the file).
+        # A new shell with only MEMORA_HOME set finds this server again (graph/settings/ reads the file).
         self.port_file.write_text(f"{self.settings.neo4j_bolt_port}\n")
         log = open(self.root / "logs" / "console.log", "ab")  # noqa: SIM115 - handed to the child process
         cmd = [

@@ -27,7 +27,7 @@ PROCESS_WIDE = {
     "graph/db.py:_drivers": "one connection pool per server and user, for every handle",
     "graph/db.py:_bookmarks": "a routing driver's one bookmark manager (read-your-writes in the process)",
     "graph/plan_cache.py:rewritten": "a memo of a pure function of a statement's text",
-    "graph/settings.py:get_settings": "the environment, read once",
+    "graph/settings/__init__.py:get_settings": "the environment, read once",
     "inference/embedder_specs.py:_cache": "loaded models",
     "inference/embedders.py:_cache": "loaded models",
     "inference/providers/base.py:get_embedder_settings": "the environment, read once",
