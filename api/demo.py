@@ -44,7 +44,7 @@ def _load(graph: Graph, settings: Settings) -> str:
 def _chapter_contexts(graph: Graph, settings: Settings, embedder: CheckedEmbedder) -> None:
     """The chapter generator's context for one theme, as the owner and as a reader: each built from what they see."""
     from api.commands.summaries import print_context
-    from api.models_summaries import ChapterContextOut
+    from api.models.summaries import ChapterContextOut
     from ingest.summary_jobs import serving_summaries
     from queries.context.chapter import chapter_context
 

@@ -11,6 +11,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from neo4j.exceptions import IncompleteCommit, TransientError
 
+from api.actions.refusals import AlreadyExists, Invalid, NotAllowed, NotFound, Refused
 from api.ratelimit import RateLimited
 from graph.db import UNAVAILABLE
 from queries.search.request import AccessDenied
@@ -52,16 +53,21 @@ async def db_down(_: Request, exc: Exception) -> JSONResponse:
     )
 
 
-DOMAIN_ERRORS: tuple[type[Exception], ...] = (RateLimited, AccessDenied)
+DOMAIN_ERRORS: tuple[type[Exception], ...] = (RateLimited, AccessDenied, Refused)
 """What actions (`api.actions`) raise, answered by every door as `as_http` says."""
+
+REFUSED_STATUS: dict[type[Refused], int] = {NotFound: 404, NotAllowed: 403, AlreadyExists: 409, Invalid: 422}
 
 
 def as_http(exc: BaseException) -> HTTPException | None:
-    """A domain error as the API answers it (429 with `Retry-After`, 403), for the HTTP doors and the MCP server."""
+    """A domain error as the API answers it (429 with `Retry-After`, 403, an action's refusal by its kind), for the
+    HTTP doors and the MCP server."""
     if isinstance(exc, RateLimited):
         return HTTPException(429, str(exc), headers={"Retry-After": str(exc.retry_after)})
     if isinstance(exc, AccessDenied):
         return HTTPException(403, str(exc))
+    if isinstance(exc, Refused):
+        return HTTPException(REFUSED_STATUS[type(exc)], exc.detail)
     return None
 
 

@@ -36,7 +36,7 @@ from typing import Any, Literal
 
 from fastapi import HTTPException, Request
 
-from api.models import RateLimitedOut
+from api.models.core import RateLimitedOut
 from graph.settings import Settings
 
 UNLIMITED: dict[str, Any] = {

@@ -87,9 +87,9 @@ def _db_hits(graph: Any, query: str, params: dict[str, Any]) -> int:
     return total(profile or {})
 
 
-def _picture(graph: Any, params: dict[str, Any], project: str, entity_id: str) -> bytes:
+def _picture(graph: Any, viewer: Viewer, project: str, entity_id: str) -> bytes:
     """What `GET .../timeline.svg?resolution=month` does after finding the entity: query, then draw."""
-    return draw_timeline("Persona00", timelines.timeline_months(graph, params, project, entity_id)[0], "month")
+    return draw_timeline("Persona00", timelines.timeline_months(graph, viewer, project, entity_id)[0], "month")
 
 
 def main() -> int:
@@ -124,22 +124,23 @@ def main() -> int:
             "ingest_s": round(ingest_s, 1),
         }
         for who, user in (("reader", reader), ("owner", owner)):
-            params = visibility_params(Viewer(user_id=user))
+            viewer = Viewer(user_id=user)
             cases: dict[str, Callable[[], Any]] = {
-                "cooccurrence_jaccard": partial(analytics.co_occurrence, graph, params, project, pep),
-                "cooccurrence_pmi": partial(analytics.co_occurrence, graph, params, project, pep, measure="pmi"),
+                "cooccurrence_jaccard": partial(analytics.co_occurrence, graph, viewer, project, pep),
+                "cooccurrence_pmi": partial(analytics.co_occurrence, graph, viewer, project, pep, measure="pmi"),
                 "cooccurrence_pmi_2010_2012": partial(
-                    analytics.co_occurrence, graph, params, project, pep, measure="pmi", date_from=start, date_to=end
+                    analytics.co_occurrence, graph, viewer, project, pep, measure="pmi", date_from=start, date_to=end
                 ),
-                "timeline_month": partial(timelines.timeline_months, graph, params, project, pep),
-                "timeline_month_written": partial(timelines.timeline_months, graph, params, project, pep, "written"),
-                "changes_all": partial(timelines.changes, graph, params, project),
-                "changes_2010_2012": partial(timelines.changes, graph, params, project, start, end),
-                "timeline_svg_month": partial(_picture, graph, params, project, pep),
+                "timeline_month": partial(timelines.timeline_months, graph, viewer, project, pep),
+                "timeline_month_written": partial(timelines.timeline_months, graph, viewer, project, pep, "written"),
+                "changes_all": partial(timelines.changes, graph, viewer, project),
+                "changes_2010_2012": partial(timelines.changes, graph, viewer, project, start, end),
+                "timeline_svg_month": partial(_picture, graph, viewer, project, pep),
             }
             out[who] = {name: _percentiles(fn, args.repeat) for name, fn in cases.items()}
-            base = {"project_id": project, "entity_id": pep, "kind": None, "limit": 10, "time": "event", **params}
-            total, counts = analytics.entity_counts(graph, params, project)
+            base = {"project_id": project, "entity_id": pep, "kind": None, "limit": 10, "time": "event"}
+            base.update(visibility_params(viewer))
+            total, counts = analytics.entity_counts(graph, viewer, project)
             together = {"measure": "jaccard", "date_from": None, "date_to": None, "total": total, "counts": counts}
             out[who]["db_hits"] = {
                 "cooccurrence_jaccard": _db_hits(graph, analytics.CO_OCCURRENCE, {**base, **together}),

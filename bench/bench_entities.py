@@ -44,7 +44,7 @@ from graph.members import set_member  # noqa: E402
 from graph.runtime import Neo4jRuntime  # noqa: E402
 from graph.schema import migrate, vector_property  # noqa: E402
 from graph.settings import get_settings  # noqa: E402
-from graph.visibility import Viewer, visibility_params  # noqa: E402
+from graph.visibility import Viewer  # noqa: E402
 from ingest.embedding_jobs import active_embedder  # noqa: E402
 from queries.entities.similar import similar  # noqa: E402
 from queries.search import result_cache  # noqa: E402
@@ -287,7 +287,6 @@ def main() -> None:
     print(f"refreshed in {refresh_s} s; measuring", file=sys.stderr)
     for role in ("owner", "reader"):
         viewer = Viewer(user_id=USERS[role])
-        params = visibility_params(viewer)
         sims, sims_cold, asks = [], [], []
         analytics_cache.clear(graph)
         targets = [rng.choice(built["persons"][:60] + built["places"][:30]) for _ in range(args.calls)]
@@ -296,7 +295,7 @@ def main() -> None:
                 if not kept:
                     analytics_cache.clear(graph)
                 t = time.perf_counter()
-                similar(graph, params, PROJECT, target[0], slug, None, 10)
+                similar(graph, viewer, PROJECT, target[0], slug, None, 10)
                 (sims if kept else sims_cold).append((time.perf_counter() - t) * 1000)
         answered, by_kind, cold = 0, dict[str, list[float]](), dict[str, list[float]]()
         cpu: dict[str, dict[str, list[float]]] = {"served": {}, "cold": {}}

@@ -33,7 +33,7 @@ from graph.members import set_member  # noqa: E402
 from graph.project_deletion import delete_project  # noqa: E402
 from graph.purge import purge  # noqa: E402
 from graph.settings import get_settings  # noqa: E402
-from graph.visibility import Viewer, visibility_params  # noqa: E402
+from graph.visibility import Viewer  # noqa: E402
 from inference.embedders import CheckedEmbedder  # noqa: E402
 from ingest.departure import leave_project  # noqa: E402
 from ingest.embedding_jobs import backfill  # noqa: E402
@@ -98,7 +98,7 @@ def run(n: int, deletes: int, purge_too: bool = False) -> dict[str, object]:
             "p50": round(statistics.median(times), 1),
             "p95": round(sorted(times)[int(0.95 * (len(times) - 1))], 1),
         }
-        entity = find_visible_entity(graph, project, visibility_params(owner), FORGOTTEN)
+        entity = find_visible_entity(graph, project, owner, FORGOTTEN)
         assert entity is not None
         plan_s, plan = _timed(lambda: plan_forget(graph, entity, owner, True))
         rewrite_s, _ = _timed(lambda: forget(graph, embedder, plan, owner))

@@ -20,11 +20,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from api.evaluation import EVAL_USER  # noqa: E402
 from graph.visibility import Viewer  # noqa: E402
 from queries.search import channels as ch  # noqa: E402
-from queries.search.door import _base_params  # noqa: E402
 from queries.search.keyword import query_terms, run_keyword  # noqa: E402
 from queries.search.lucene import to_lucene  # noqa: E402
-from queries.search.query_constraints import SoftConstraints  # noqa: E402
-from queries.search.request import Filters  # noqa: E402
+from queries.search.scope import SearchScope  # noqa: E402
 
 LUCENE_RANKED = f"""
 CALL db.index.fulltext.queryNodes('entry_text_v2', $lucene) YIELD node AS e, score
@@ -63,13 +61,13 @@ def main() -> int:
     lucene_t, keyword_t = [], []
     for r in rows:
         project = projects[r["project_id"]][0]["id"]
-        params = {**_base_params(Viewer(user_id=owner), [project], Filters(), {}), **SoftConstraints().params()}
+        scope = SearchScope(Viewer(user_id=owner), (project,))
         text = r["question"]
         t = time.perf_counter()
-        graph.read(LUCENE_RANKED, {**params, "lucene": to_lucene(" ".join(query_terms(text)))})
+        graph.read(LUCENE_RANKED, {**scope.params(), "lucene": to_lucene(" ".join(query_terms(text)))})
         lucene_t.append(time.perf_counter() - t)
         t = time.perf_counter()
-        run_keyword(graph, ch.FULLTEXT, ch.FULLTEXT_VISIBLE, params, text, 50)
+        run_keyword(graph, ch.FULLTEXT, ch.FULLTEXT_VISIBLE, scope, text, 50)
         keyword_t.append(time.perf_counter() - t)
     out = {
         "queries": len(rows),

@@ -54,12 +54,12 @@ from graph.members import set_member  # noqa: E402
 from graph.runtime import Neo4jRuntime  # noqa: E402
 from graph.schema import ensure_vector_index, migrate, vector_index_name, vector_property  # noqa: E402
 from graph.settings import Settings, get_settings  # noqa: E402
-from graph.visibility import Viewer, visibility_params  # noqa: E402
+from graph.visibility import Viewer  # noqa: E402
 from inference.embedders import CheckedEmbedder  # noqa: E402
 from queries.search import channels as ch  # noqa: E402
 from queries.search import dense as dense_module  # noqa: E402
 from queries.search.fusion import Hit  # noqa: E402
-from queries.search.query_constraints import SoftConstraints  # noqa: E402
+from queries.search.scope import SearchScope  # noqa: E402
 
 LIMIT = 50  # the channel's limit in a search (candidates_per_channel)
 BATCH = 1000
@@ -171,20 +171,8 @@ def measure(
     """One row per way: p50/p95 ms per query, top-10 recall against exact, index round trips per query."""
     viewer = Viewer(user_id=owner)
     prop = vector_property(embedder.slug)
-    base = {
-        "project_ids": [project],
-        "date_from": None,
-        "date_to": None,
-        "intimacy_levels": None,
-        "author_ids": None,
-        "kinds": None,
-        "tags": None,
-        "period_id": None,
-        "person_ids": None,
-        "place_ids": None,
-        **visibility_params(viewer),
-        **SoftConstraints().params(),
-    }
+    scope = SearchScope(viewer, (project,))
+    base = scope.params()
     params = {
         **base,
         "prop": prop,
@@ -209,13 +197,13 @@ def measure(
         "exact": lambda q: ch.run_channel(graph, ch.DENSE_EXACT, q),
         "index_old": lambda q: old_index_path(graph, q, indexed, base),
         # queries/search/dense_matrix.py: the viewer's visible vectors kept in the service (listed once, in the warm-up)
-        "numpy": lambda q: dense_module.dense(graph, embedder, in_numpy, viewer, base, q["vector"], LIMIT),
+        "numpy": lambda q: dense_module.dense(graph, embedder, in_numpy, scope, q["vector"], LIMIT),
     }
     for m in margins:
 
         def run(q: dict[str, Any], m: int = m) -> tuple[list[Hit], dict[str, str]]:
             dense_module.INDEX_MARGIN = m
-            return dense_module.dense(graph, embedder, forced, viewer, base, q["vector"], LIMIT)
+            return dense_module.dense(graph, embedder, forced, scope, q["vector"], LIMIT)
 
         ways[f"index m={m}"] = run
     vectors = [[float(x) for x in embedder.embed_query(q)] for q in questions]

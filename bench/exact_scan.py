@@ -27,7 +27,6 @@ from typing import Any
 
 import numpy as np
 
-import queries.search.door as search_module
 from bench.percentiles import nearest_rank
 from graph import generations
 from graph.db import Graph
@@ -37,8 +36,7 @@ from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
 from queries.search import channels as ch
 from queries.search.dense import dense as dense_step
-from queries.search.query_constraints import SoftConstraints
-from queries.search.request import Filters
+from queries.search.scope import SearchScope
 
 LIMIT = 50
 
@@ -161,8 +159,7 @@ def scope_params(embedder: CheckedEmbedder, viewer: Viewer, project_ids: list[st
     """The dense channel's parameters for a search without filters or query constraints (as the door builds them),
     the query vector excepted."""
     return {
-        **search_module._base_params(viewer, project_ids, Filters(), {}),
-        **SoftConstraints().params(),
+        **SearchScope(viewer, tuple(project_ids)).params(),
         "prop": vector_property(embedder.slug),
         "model": embedder.model_id,
         "limit": LIMIT,
@@ -182,6 +179,7 @@ def measure(
     recall@10 of each against the exact Cypher answer. `index_path=False` skips the vector index (slow for a small
     project in a large database: its over-fetch grows to the whole index)."""
     params = scope_params(embedder, viewer, project_ids)
+    scope = SearchScope(viewer, tuple(project_ids))
     vectors = [np.asarray(embedder.embed_query(q), dtype=np.float32) for q in questions]
     chunks = int(graph.read(ch.PROJECT_CHUNKS, params)[0]["n"])
     index_settings = settings.model_copy(update={"exact_scan_max_chunks": 0})
@@ -197,7 +195,7 @@ def measure(
         warm = {**params, "vector": [float(x) for x in vectors[0]]}
         ch.run_channel(graph, ch.DENSE_EXACT, warm)
         if index_path:
-            dense_step(graph, embedder, index_settings, viewer, warm, warm["vector"], LIMIT)
+            dense_step(graph, embedder, index_settings, scope, warm["vector"], LIMIT)
         cache.search_cached_visible(graph, warm, viewer, vectors[0])
     for v in vectors:
         qparams = {**params, "vector": [float(x) for x in v]}
@@ -206,9 +204,7 @@ def measure(
         truth = {h.id for h in exact_hits[:10]}
         answers: dict[str, list[str]] = {}
         if index_path:
-            ms, (hits, _) = _timed(
-                dense_step, graph, embedder, index_settings, viewer, qparams, qparams["vector"], LIMIT
-            )
+            ms, (hits, _) = _timed(dense_step, graph, embedder, index_settings, scope, qparams["vector"], LIMIT)
             times["index_path"].append(ms)
             answers["index_path"] = [h.id for h in hits]
         for name, fn, args in (

@@ -17,6 +17,7 @@ sys.path.insert(0, str(REPO))
 
 ROOMS = (
     "api",
+    "api/models",
     "api/routes",
     "api/commands",
     "api/mcp",

@@ -35,12 +35,13 @@ from inference.embedders import CheckedEmbedder  # noqa: E402
 from queries.search import channels as ch  # noqa: E402
 from queries.search import keyword_view, visible_view  # noqa: E402
 from queries.search.channel import ChannelAsk  # noqa: E402
-from queries.search.door import _base_params, _lexicons  # noqa: E402
+from queries.search.door import _lexicons  # noqa: E402
 from queries.search.keyword import run_keyword  # noqa: E402
 from queries.search.keyword_channel import KeywordChannel  # noqa: E402
 from queries.search.query_constraints import parse_query  # noqa: E402
 from queries.search.request import Filters, SearchOptions  # noqa: E402
 from queries.search.run import SearchRun  # noqa: E402
+from queries.search.scope import SearchScope  # noqa: E402
 
 FULL_SORT = ch.FULLTEXT_IN_PROJECT.replace(
     "WITH e, score LIMIT $pool", "WITH e, score ORDER BY score DESC, e.id LIMIT $pool"
@@ -61,16 +62,17 @@ def main() -> int:
     embedder = CheckedEmbedder(HashEmbedder())
     slug = embedder.slug
     lexicons = _lexicons(graph, [project], viewer)
-    base = _base_params(viewer, [project], Filters(), lexicons)
+    base = SearchScope.of(viewer, [project], Filters(), lexicons)
     t = time.perf_counter()
-    visible_view.view_for(graph, settings, viewer, {**base, "prop": vector_property(slug)}, stores_key(slug), 0)
+    prop = vector_property(slug)
+    visible_view.view_for(graph, settings, viewer, {**base.params(), "prop": prop}, stores_key(slug), 0)
     out: dict[str, object] = {"view_listing_ms": round((time.perf_counter() - t) * 1000, 1)}
     questions = generate(60, 1, project).queries
     for category in ("content", "filtered"):
         full, cut, same, overlap, viewed, same_viewed = [], [], 0, [], [], 0
         for q in (q["question"] for q in questions if q["category"] == category):
             parsed = parse_query(graph, q, lexicons, [project], True, date.today(), None)
-            params = {**base, **parsed.constraints.params(), "project_id": project}
+            params = base.under(parsed.constraints)
             t = time.perf_counter()
             a = run_keyword(graph, FULL_SORT, ch.FULLTEXT_VISIBLE, params, parsed.text_for_search, 50)
             full.append((time.perf_counter() - t) * 1000)

@@ -52,8 +52,9 @@ from ingest.pipeline import Ingestor  # noqa: E402
 from ingest.records import parse_line  # noqa: E402
 from queries.search import visible_view  # noqa: E402
 from queries.search.channels import ENTRY_SCOPE  # noqa: E402
-from queries.search.door import _base_params, _lexicons, hybrid_search  # noqa: E402
+from queries.search.door import _lexicons, hybrid_search  # noqa: E402
 from queries.search.request import Filters, Scope, SearchOptions  # noqa: E402
+from queries.search.scope import SearchScope  # noqa: E402
 
 # The listing as a record per chunk, dates decoded as dates: the baseline of the statement's A/B (against records of
 # LISTED_BLOCK entries).
@@ -88,7 +89,7 @@ def main() -> int:
     if args.warm_start:  # the statements planned and the last searchers' views listed, as a served process does
         warm(Services(base_settings, graph=graph, embedder=embedder))
     params: dict[str, Any] = {
-        **_base_params(viewer, [project], Filters(), _lexicons(graph, [project], viewer)),
+        **SearchScope.of(viewer, [project], Filters(), _lexicons(graph, [project], viewer)).params(),
         "prop": vector_property(embedder.slug),
     }
     key = stores_key(embedder.slug)

@@ -13,7 +13,7 @@ from graph import analytics_cache
 from graph.clocks import told_within
 from graph.db import Graph
 from graph.entities import declared_name
-from graph.visibility import CAN_SEE_IN_PROJECT, VIEWER_IN_PROJECT
+from graph.visibility import CAN_SEE_IN_PROJECT, VIEWER_IN_PROJECT, Viewer, visibility_params
 
 # An entry in the date range: its (vague) date range overlaps [$date_from, $date_to], like the entries listing.
 IN_RANGE = """(($date_from IS NULL OR {v}.occurred_end >= $date_from)
@@ -132,7 +132,7 @@ def check_clock(time: str) -> None:
 
 def co_occurrence(
     graph: Graph,
-    viewer_params: dict[str, Any],
+    viewer: Viewer,
     project_id: str,
     entity_id: str,
     limit: int = 10,
@@ -152,7 +152,7 @@ def co_occurrence(
     check_clock(time)
 
     def compute() -> list[dict[str, Any]]:
-        total, counts = entity_counts(graph, viewer_params, project_id, date_from, date_to, time)
+        total, counts = entity_counts(graph, viewer, project_id, date_from, date_to, time)
         if entity_id not in counts:
             return []  # no visible entry in the range names it: no companion either
         return [
@@ -170,14 +170,14 @@ def co_occurrence(
                     "total": total,
                     "counts": counts,
                     "time": time,
-                    **viewer_params,
+                    **visibility_params(viewer),
                 },
             )
         ]
 
     return analytics_cache.cached(
         graph,
-        viewer_params,
+        viewer,
         project_id,
         "co_occurrence",
         {
@@ -195,7 +195,7 @@ def co_occurrence(
 
 def entity_counts(
     graph: Graph,
-    viewer_params: dict[str, Any],
+    viewer: Viewer,
     project_id: str,
     date_from: date | None = None,
     date_to: date | None = None,
@@ -207,26 +207,26 @@ def entity_counts(
 
     def compute() -> tuple[int, dict[str, list[Any]]]:
         params = {"project_id": project_id, "date_from": date_from, "date_to": date_to, "time": time}
-        rows = graph.read(ENTITY_COUNTS, {**params, **viewer_params})
+        rows = graph.read(ENTITY_COUNTS, {**params, **visibility_params(viewer)})
         if not rows:
             return 0, {}
         return int(rows[0]["total"]), {i: [n, name] for i, n, name in rows[0]["entities"]}
 
     return analytics_cache.cached(
-        graph, viewer_params, project_id, "entity_counts", {"from": date_from, "to": date_to, "time": time}, compute
+        graph, viewer, project_id, "entity_counts", {"from": date_from, "to": date_to, "time": time}, compute
     )
 
 
 def timeline(
-    graph: Graph, viewer_params: dict[str, Any], project_id: str, entity_id: str, time: str = "event"
+    graph: Graph, viewer: Viewer, project_id: str, entity_id: str, time: str = "event"
 ) -> list[dict[str, Any]]:
     """Entries per year; a year that is missing between two present ones is a gap ("when did Marta disappear?").
     By `time` (`MENTION_WHEN`): an entry telling of two years when it names the entity counts in both."""
     check_clock(time)
-    params = {"project_id": project_id, "entity_id": entity_id, "time": time, **viewer_params}
+    params = {"project_id": project_id, "entity_id": entity_id, "time": time, **visibility_params(viewer)}
     return analytics_cache.cached(
         graph,
-        viewer_params,
+        viewer,
         project_id,
         "timeline",
         {"entity": entity_id, "time": time},
@@ -235,17 +235,19 @@ def timeline(
 
 
 def importance(
-    graph: Graph, viewer_params: dict[str, Any], project_id: str, kind: str | None = None, limit: int = 10
+    graph: Graph, viewer: Viewer, project_id: str, kind: str | None = None, limit: int = 10
 ) -> list[dict[str, Any]]:
     """Mentions weighted by how many chapters and years they span: a person of every era outranks a burst."""
     return analytics_cache.cached(
         graph,
-        viewer_params,
+        viewer,
         project_id,
         "importance",
         {"kind": kind, "limit": limit},
         lambda: [
             dict(r)
-            for r in graph.read(IMPORTANCE, {"project_id": project_id, "kind": kind, "limit": limit, **viewer_params})
+            for r in graph.read(
+                IMPORTANCE, {"project_id": project_id, "kind": kind, "limit": limit, **visibility_params(viewer)}
+            )
         ],
     )

@@ -26,6 +26,7 @@ from graph import generations
 from graph.db import Graph
 from graph.settings import get_settings
 from graph.viewer_lru import ViewerLRU
+from graph.visibility import Viewer
 
 T = TypeVar("T")
 
@@ -38,7 +39,7 @@ def _entries(graph: Graph) -> ViewerLRU:
 
 def cached(
     graph: Graph,
-    viewer_params: dict[str, Any],
+    viewer: Viewer,
     project_id: str,
     name: str,
     args: dict[str, Any],
@@ -48,8 +49,8 @@ def cached(
     """`compute()` for this viewer, reused while their generations of `project_id` stay the same; an `immutable`
     value (tuples of frozen dataclasses) is handed out as kept, others as copies."""
     settings = get_settings()
-    viewer_id = viewer_params.get("viewer_id")
-    if viewer_id is None or not enabled(viewer_params):
+    viewer_id = viewer.user_id
+    if viewer_id is None or not enabled(viewer):
         return compute()
     gens = generations.read(graph, [project_id], viewer_id)
     epoch = json.dumps(gens, sort_keys=True, default=str)
@@ -69,15 +70,10 @@ def cached(
     return value
 
 
-def enabled(viewer_params: dict[str, Any]) -> bool:
+def enabled(viewer: Viewer) -> bool:
     """Whether this viewer's aggregates are kept (not for witnesses, nor with the cache turned off)."""
     settings = get_settings()
-    return (
-        viewer_params.get("viewer_id") is not None
-        and viewer_params.get("witness_period_id") is None
-        and settings.analytics_cache_seconds > 0
-        and settings.analytics_cache_size > 0
-    )
+    return not viewer.is_witness and settings.analytics_cache_seconds > 0 and settings.analytics_cache_size > 0
 
 
 def clear(graph: Graph) -> None:

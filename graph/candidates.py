@@ -19,7 +19,7 @@ from graph.db import Graph
 from graph.entities import Entity, list_entities, list_visible_entities, upsert_entity
 from graph.ids import sha256
 from graph.textnorm import fold
-from graph.visibility import CAN_SEE, CAN_SEE_DECLARATION, INTIMACY_LEVELS
+from graph.visibility import CAN_SEE, CAN_SEE_DECLARATION, INTIMACY_LEVELS, Viewer, visibility_params
 
 EXAMPLES = 3
 _SPOTS = """
@@ -69,18 +69,16 @@ class Candidate:
         return {"name": self.name, "kind": self.kind, "mentions": self.mentions, "examples": self.examples}
 
 
-def list_candidates(
-    graph: Graph, project_id: str, viewer_params: dict[str, object] | None, limit: int = 50
-) -> list[Candidate]:
-    """Candidates as the viewer sees them (`viewer_params` None: the operator, who sees all), most mentioned first.
+def list_candidates(graph: Graph, project_id: str, viewer: Viewer | None, limit: int = 50) -> list[Candidate]:
+    """Candidates as the viewer sees them (`viewer` None: the operator, who sees all), most mentioned first.
     A name the viewer already knows as an entity (any kind) is not a candidate for them."""
-    params = {"project_id": project_id, "examples": EXAMPLES, **(viewer_params or {})}
-    if viewer_params is None:
+    params: dict[str, Any] = {"project_id": project_id, "examples": EXAMPLES}
+    if viewer is None:
         rows = graph.read(ALL_CANDIDATES, params)
         known = _known(list_entities(graph, [project_id]))
     else:
-        rows = graph.read(VISIBLE_CANDIDATES, params)
-        known = _known(list_visible_entities(graph, [project_id], viewer_params))
+        rows = graph.read(VISIBLE_CANDIDATES, {**params, **visibility_params(viewer)})
+        known = _known(list_visible_entities(graph, [project_id], viewer))
     out = [
         Candidate(
             r["name"],
@@ -116,12 +114,11 @@ class Sources:
     audience: str
 
 
-def candidate_sources(
-    graph: Graph, project_id: str, viewer_params: dict[str, object], name: str, kind: str | None
-) -> Sources | None:
+def candidate_sources(graph: Graph, project_id: str, viewer: Viewer, name: str, kind: str | None) -> Sources | None:
     """The candidate `name` in the entries the caller may see, as `kind` (else the kind most of its mentions were
     given); None when they see none (hidden and missing alike)."""
-    rows = graph.read(CANDIDATE_SOURCES, {"project_id": project_id, "key": fold(name.strip()), **viewer_params})
+    params = {"project_id": project_id, "key": fold(name.strip()), **visibility_params(viewer)}
+    rows = graph.read(CANDIDATE_SOURCES, params)
     if not rows:
         return None
     audience = max((r["intimacy"] for r in rows), key=INTIMACY_LEVELS.index)

@@ -23,9 +23,11 @@ from graph.visibility import (
     CAN_SEE_DECLARATION,
     INTIMACY_LEVELS,
     VIEWER_IN_PROJECT,
+    Viewer,
     can_see,
     can_see_in_project,
     mention_seen,
+    visibility_params,
 )
 
 _LABEL = {"person": "Person", "place": "Place", "thing": "Thing"}
@@ -148,22 +150,21 @@ def list_entities(graph: Graph, project_ids: list[str]) -> list[Entity]:
     return _entities(graph.read(LIST_ENTITIES, {"project_ids": project_ids}))
 
 
-def list_visible_entities(graph: Graph, project_ids: list[str], viewer_params: dict[str, object]) -> list[Entity]:
+def list_visible_entities(graph: Graph, project_ids: list[str], viewer: Viewer) -> list[Entity]:
     if len(project_ids) == 1:
-        params = {"project_id": project_ids[0], **viewer_params}
+        params = {"project_id": project_ids[0], **visibility_params(viewer)}
         return _entities(graph.read(LIST_VISIBLE_ENTITIES_IN_PROJECT, params))
-    return _entities(graph.read(LIST_VISIBLE_ENTITIES, {"project_ids": project_ids, **viewer_params}))
+    return _entities(graph.read(LIST_VISIBLE_ENTITIES, {"project_ids": project_ids, **visibility_params(viewer)}))
 
 
 def list_visible_entities_among(
-    graph: Graph, project_ids: list[str], viewer_params: dict[str, object], entity_ids: list[str]
+    graph: Graph, project_ids: list[str], viewer: Viewer, entity_ids: list[str]
 ) -> list[Entity]:
     if len(project_ids) == 1:
-        params = {"project_id": project_ids[0], "entity_ids": entity_ids, **viewer_params}
+        params = {"project_id": project_ids[0], "entity_ids": entity_ids, **visibility_params(viewer)}
         return _entities(graph.read(LIST_VISIBLE_ENTITIES_AMONG_IN_PROJECT, params))
-    return _entities(
-        graph.read(LIST_VISIBLE_ENTITIES_AMONG, {"project_ids": project_ids, "entity_ids": entity_ids, **viewer_params})
-    )
+    params = {"project_ids": project_ids, "entity_ids": entity_ids, **visibility_params(viewer)}
+    return _entities(graph.read(LIST_VISIBLE_ENTITIES_AMONG, params))
 
 
 def linkable_entities(
@@ -178,11 +179,11 @@ def linkable_entities(
     )
 
 
-def find_visible_entity(graph: Graph, project_id: str, viewer_params: dict[str, object], name: str) -> Entity | None:
+def find_visible_entity(graph: Graph, project_id: str, viewer: Viewer, name: str) -> Entity | None:
     """An entity by id, name or alias among those the viewer may know of; None for hidden and missing alike."""
     key = fold(name)
     return next(
-        (e for e in list_visible_entities(graph, [project_id], viewer_params) if e.id == name or key in e.answers_to()),
+        (e for e in list_visible_entities(graph, [project_id], viewer) if e.id == name or key in e.answers_to()),
         None,
     )
 

@@ -21,7 +21,7 @@ from graph.forgetting import drop_unsourced, scrub_steps
 from graph.generations import bump_levels_in
 from graph.ids import entity_id
 from graph.textnorm import fold
-from graph.visibility import CAN_SEE, CAN_SEE_DECLARATION
+from graph.visibility import CAN_SEE, CAN_SEE_DECLARATION, Viewer, visibility_params
 
 _LABEL = {"person": "Person", "place": "Place", "thing": "Thing"}
 
@@ -74,15 +74,13 @@ class NotDeclared(Exception):
     """Aliases were given for an entity the caller knows only from entries (aliases live in declarations)."""
 
 
-def find_for_edit(
-    graph: Graph, project_id: str, viewer_params: dict[str, object], kind: str, name: str
-) -> Entity | None:
+def find_for_edit(graph: Graph, project_id: str, viewer: Viewer, kind: str, name: str) -> Entity | None:
     """The entity of `kind` the caller may see, by id, name or alias; None for hidden and missing alike."""
     key = fold(name)
     return next(
         (
             e
-            for e in list_visible_entities(graph, [project_id], viewer_params)
+            for e in list_visible_entities(graph, [project_id], viewer)
             if e.kind == kind and (e.id == name or key in e.answers_to())
         ),
         None,
@@ -102,7 +100,7 @@ def _unlisted(names: list[str], keys: set[str], new_name: str | None) -> list[st
 def _edit(
     graph: Graph,
     entity: Entity,
-    viewer_params: dict[str, object],
+    viewer: Viewer,
     new_name: str | None,
     aliases: list[str] | None,
     delete: bool,
@@ -110,7 +108,7 @@ def _edit(
     """One transaction: bump the project's names (so a re-linking job that read them before writes nothing:
     graph/relink_epochs.py), lock the entity, read its sources the caller may see, change them. Returns how many
     declarations the caller could see."""
-    kind, params = entity.kind, {"id": entity.id, **viewer_params}
+    kind, params = entity.kind, {"id": entity.id, **visibility_params(viewer)}
 
     def work(tx: ManagedTransaction) -> int:
         dropped: list[str] = []
@@ -156,17 +154,17 @@ def _edit(
     return graph.transact(work)
 
 
-def delete_entity(graph: Graph, entity: Entity, viewer_params: dict[str, object]) -> None:
+def delete_entity(graph: Graph, entity: Entity, viewer: Viewer) -> None:
     """Delete the declarations of `entity` the caller may see and its mentions by the entries they may see (which
     stop listing its names); re-link afterwards so texts stop matching them."""
-    _edit(graph, entity, viewer_params, None, None, delete=True)
+    _edit(graph, entity, viewer, None, None, delete=True)
 
 
 def rename_entity(
     graph: Graph,
     project_id: str,
     entity: Entity,
-    viewer_params: dict[str, object],
+    viewer: Viewer,
     new_name: str | None,
     aliases: list[str] | None,
 ) -> Entity:
@@ -184,12 +182,12 @@ def rename_entity(
     if name is not None and fold(name) != fold(entity.name):
         others = [
             e
-            for e in list_visible_entities(graph, [project_id], viewer_params)
+            for e in list_visible_entities(graph, [project_id], viewer)
             if e.kind == entity.kind and e.id != entity.id and fold(name) in e.answers_to()
         ]
         if others:
             raise NameTaken(others[0].name)
-    declared = _edit(graph, entity, viewer_params, name, clean, delete=False)
+    declared = _edit(graph, entity, viewer, name, clean, delete=False)
     final = name or entity.name
     if not declared:
         return Entity(
@@ -199,9 +197,9 @@ def rename_entity(
     return Entity(entity.id, project_id, entity.kind, final, tuple(dict.fromkeys(kept)))
 
 
-def visible_sources(graph: Graph, entity: Entity, viewer_params: dict[str, object]) -> tuple[int, list[str]]:
+def visible_sources(graph: Graph, entity: Entity, viewer: Viewer) -> tuple[int, list[str]]:
     """How many declarations of `entity` the caller may see, and the names the entries they may see link it by."""
-    params = {"id": entity.id, **viewer_params}
+    params = {"id": entity.id, **visibility_params(viewer)}
     declarations = graph.read(VISIBLE_DECLARATIONS[entity.kind], params)
     names = [r["name"] for r in graph.read(VISIBLE_MENTIONS[entity.kind], params) if r["name"]]
     return len(declarations), list(dict.fromkeys(names))

@@ -25,7 +25,7 @@ from graph.db import Graph
 from graph.entities import DECLARE_ENTITY, Entity, list_visible_entities
 from graph.ids import sha256
 from graph.textnorm import fold
-from graph.visibility import CAN_SEE, CAN_SEE_DECLARATION, INTIMACY_LEVELS
+from graph.visibility import CAN_SEE, CAN_SEE_DECLARATION, INTIMACY_LEVELS, Viewer, visibility_params
 
 _LABEL = {"person": "Person", "place": "Place", "thing": "Thing"}
 
@@ -94,15 +94,13 @@ class Merged:
     aliases: list[str]
 
 
-def find_entity(
-    graph: Graph, project_id: str, viewer_params: dict[str, object], name: str, kind: str | None
-) -> Entity | None:
+def find_entity(graph: Graph, project_id: str, viewer: Viewer, name: str, kind: str | None) -> Entity | None:
     """The entity (of `kind`, if given) the caller may see by id, name or alias; None for hidden and missing."""
     key = fold(name.strip())
     return next(
         (
             e
-            for e in list_visible_entities(graph, [project_id], viewer_params)
+            for e in list_visible_entities(graph, [project_id], viewer)
             if (kind is None or e.kind == kind) and (e.id == name or key in e.answers_to())
         ),
         None,
@@ -114,20 +112,20 @@ def _narrower(a: str, b: str) -> str:
 
 
 def merge_entities(
-    graph: Graph, project_id: str, into: Entity, merged: Entity, viewer_params: dict[str, object], author_id: str
+    graph: Graph, project_id: str, into: Entity, merged: Entity, viewer: Viewer, author_id: str
 ) -> Merged:
     """Merge `merged` into `into` in the sources the caller may see (both found through `find_for_edit`)."""
     if into.kind != merged.kind:
         raise MergeRefused(f"a {merged.kind} cannot be merged into a {into.kind}")
     if into.id == merged.id:
         raise MergeRefused("an entity cannot be merged into itself")
-    kind = into.kind
+    kind, seen_by = into.kind, visibility_params(viewer)
 
     def work(tx: ManagedTransaction) -> list[str]:
         relink_epochs.bump(tx, project_id)  # first: a re-linking job that read the names before writes nothing
         tx.run(LOCK, ids=sorted([into.id, merged.id])).consume()
-        target = [dict(r) for r in tx.run(SOURCES, {"id": into.id, **viewer_params})]
-        sources = [dict(r) for r in tx.run(SOURCES, {"id": merged.id, **viewer_params})]
+        target = [dict(r) for r in tx.run(SOURCES, {"id": into.id, **seen_by})]
+        sources = [dict(r) for r in tx.run(SOURCES, {"id": merged.id, **seen_by})]
         if not target or not sources:
             return []
         widest = max((r["intimacy"] for r in target), key=INTIMACY_LEVELS.index)
@@ -200,13 +198,11 @@ def merge_entities(
     return Merged(into, merged, aliases)
 
 
-def unmerge(
-    graph: Graph, project_id: str, name: str, kind: str | None, viewer_params: dict[str, object]
-) -> dict[str, str] | None:
+def unmerge(graph: Graph, project_id: str, name: str, kind: str | None, viewer: Viewer) -> dict[str, str] | None:
     """Undo the caller's latest merge of `name`; None when there is none (another writer's merge answers like no
     merge at all). Re-link after."""
     rows = graph.read(
-        VISIBLE_MERGES, {"project_id": project_id, "key": fold(name.strip()), "kind": kind, **viewer_params}
+        VISIBLE_MERGES, {"project_id": project_id, "key": fold(name.strip()), "kind": kind, **visibility_params(viewer)}
     )
     if not rows:
         return None

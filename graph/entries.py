@@ -14,7 +14,7 @@ from graph.entity_vectors import DROP_AFFECTED_VARIANTS
 from graph.generations import bump_levels_in, entry_levels
 from graph.periods import PERIOD_NAME
 from graph.summaries import mark_stale
-from graph.visibility import CAN_SEE, mention_seen
+from graph.visibility import CAN_SEE, Viewer, mention_seen, visibility_params
 
 EXISTING = """
 UNWIND $ids AS id
@@ -247,9 +247,9 @@ def load_records(graph: Graph, ids: list[str]) -> list[dict[str, Any]]:
     return [dict(r) for r in graph.read(LOAD_RECORDS, {"ids": ids})]
 
 
-def get_visible_entry(graph: Graph, viewer_params: dict[str, Any], entry_id: str) -> dict[str, Any] | None:
+def get_visible_entry(graph: Graph, viewer: Viewer, entry_id: str) -> dict[str, Any] | None:
     """The entry if the viewer may see it; None both when it is hidden and when it does not exist."""
-    rows = graph.read(GET_ENTRY, {"id": entry_id, **viewer_params})
+    rows = graph.read(GET_ENTRY, {"id": entry_id, **visibility_params(viewer)})
     return dict(rows[0]) if rows else None
 
 

@@ -16,7 +16,7 @@ from neo4j import ManagedTransaction
 
 from graph.db import Graph
 from graph.generations import bump_levels_in
-from graph.visibility import CAN_SEE, CAN_SEE_DECLARATION
+from graph.visibility import CAN_SEE, CAN_SEE_DECLARATION, Viewer, visibility_params
 
 # Read before the entry goes: what it links to.
 LINKED = """
@@ -169,12 +169,12 @@ CALL {{
 
 
 def naming_entries(
-    graph: Graph, project_id: str, entity_id: str, terms: list[str], viewer_params: dict[str, object], owner: bool
+    graph: Graph, project_id: str, entity_id: str, terms: list[str], viewer: Viewer, owner: bool
 ) -> list[tuple[str, bool]]:
     """(entry id, whether the caller may edit it) for the visible entries that may name the entity."""
     rows = graph.read(
         NAMING_ENTRIES,
-        {"project_id": project_id, "entity_id": entity_id, "terms": terms, "owner": owner, **viewer_params},
+        {"project_id": project_id, "entity_id": entity_id, "terms": terms, "owner": owner, **visibility_params(viewer)},
     )
     return [(r["id"], bool(r["editable"])) for r in rows]
 
@@ -186,11 +186,11 @@ def drop_fed_summaries(graph: Graph, entry_ids: list[str]) -> None:
 
 
 def drop_name_records(
-    graph: Graph, project_id: str, kind: str, entity_id: str, keys: list[str], viewer_params: dict[str, object]
+    graph: Graph, project_id: str, kind: str, entity_id: str, keys: list[str], viewer: Viewer
 ) -> None:
     graph.write(
         DROP_NAME_RECORDS,
-        {"project_id": project_id, "kind": kind, "entity_id": entity_id, "keys": keys, **viewer_params},
+        {"project_id": project_id, "kind": kind, "entity_id": entity_id, "keys": keys, **visibility_params(viewer)},
     )
     graph.transact(mark_purge_due)
 

@@ -17,7 +17,7 @@ from neo4j import ManagedTransaction
 
 from graph.db import Graph
 from graph.forgetting import mark_purge_due
-from graph.visibility import CAN_SEE
+from graph.visibility import CAN_SEE, Viewer, visibility_params
 
 BATCH = 2000
 # Leaves first (nothing points to them), entries and chapters after what hangs off them.
@@ -65,8 +65,8 @@ RETURN size(memberships) AS members
 VISIBLE_ENTRIES = f"MATCH (e:Entry {{project_id: $project_id}}) WHERE {CAN_SEE} RETURN count(e) AS n"
 
 
-def visible_entries(graph: Graph, project_id: str, viewer_params: dict[str, object]) -> int:
-    return int(graph.read(VISIBLE_ENTRIES, {"project_id": project_id, **viewer_params})[0]["n"])
+def visible_entries(graph: Graph, project_id: str, viewer: Viewer) -> int:
+    return int(graph.read(VISIBLE_ENTRIES, {"project_id": project_id, **visibility_params(viewer)})[0]["n"])
 
 
 def delete_project(graph: Graph, project_id: str, progress: Callable[[int], None] | None = None) -> dict[str, int]:

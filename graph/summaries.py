@@ -22,7 +22,7 @@ from graph.entities import declared_name
 from graph.ids import sha256
 from graph.members import role_of
 from graph.periods import PERIOD_NAME
-from graph.visibility import CAN_SEE, Viewer, can_see, mention_seen
+from graph.visibility import CAN_SEE, Viewer, can_see, mention_seen, visibility_params
 
 EXTRACTIVE = "extractive"
 """The producer of a summary built without a model."""
@@ -281,20 +281,20 @@ def set_vector(graph: Graph, sid: str, vector: list[float], model: str) -> None:
     graph.write(SET_VECTOR, {"id": sid, "vector": vector, "model": model})
 
 
-def serve(graph: Graph, sid: str, viewer_params: dict[str, Any]) -> dict[str, Any] | None:
+def serve(graph: Graph, sid: str, viewer: Viewer) -> dict[str, Any] | None:
     """The stored variant if it exists and the viewer may see all it was built from; else None."""
-    rows = graph.read(SERVE, {"id": sid, **viewer_params})
+    rows = graph.read(SERVE, {"id": sid, **visibility_params(viewer)})
     return dict(rows[0]["summary"]) if rows else None
 
 
-def serve_many(graph: Graph, sids: list[str], viewer_params: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def serve_many(graph: Graph, sids: list[str], viewer: Viewer) -> dict[str, dict[str, Any]]:
     """`serve` of many variants in one read, by id (a variant the viewer may not see, or missing, is absent)."""
-    rows = graph.read(SERVE_MANY, {"ids": sids, **viewer_params}) if sids else []
+    rows = graph.read(SERVE_MANY, {"ids": sids, **visibility_params(viewer)}) if sids else []
     return {r["summary"]["id"]: dict(r["summary"]) for r in rows}
 
 
-def visible_periods(graph: Graph, project_id: str, viewer_params: dict[str, Any]) -> list[dict[str, Any]]:
-    params = {"project_id": project_id, "most": MAIN_NAMES, **viewer_params}
+def visible_periods(graph: Graph, project_id: str, viewer: Viewer) -> list[dict[str, Any]]:
+    params = {"project_id": project_id, "most": MAIN_NAMES, **visibility_params(viewer)}
     return [dict(r) for r in graph.read(VISIBLE_PERIODS, params)]
 
 
@@ -303,8 +303,8 @@ def period_scores(graph: Graph, summary_ids: list[str], vector: list[float], mod
     return {r["id"]: float(r["score"]) for r in rows}
 
 
-def visible_texts(graph: Graph, ids: list[str], viewer_params: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {r["id"]: dict(r) for r in graph.read(VISIBLE_TEXTS, {"ids": ids, **viewer_params})}
+def visible_texts(graph: Graph, ids: list[str], viewer: Viewer) -> dict[str, dict[str, Any]]:
+    return {r["id"]: dict(r) for r in graph.read(VISIBLE_TEXTS, {"ids": ids, **visibility_params(viewer)})}
 
 
 def stale_summaries(graph: Graph, project_id: str | None, limit: int = 200) -> list[dict[str, Any]]:

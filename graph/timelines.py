@@ -16,7 +16,7 @@ from typing import Any
 from graph.analytics import ENTITY_BY_ID, IN_RANGE, MENTION_WHEN, check_clock
 from graph.db import Graph
 from graph.entities import declared_name
-from graph.visibility import CAN_SEE_IN_PROJECT, VIEWER_IN_PROJECT
+from graph.visibility import CAN_SEE_IN_PROJECT, VIEWER_IN_PROJECT, Viewer, visibility_params
 
 # A month row counts the entries whose time (`MENTION_WHEN`: told or written) lies within that month (a day or the
 # month itself); a vaguer time (a year, a season, a longer range) cannot be placed on one month and counts in `vaguer`
@@ -63,12 +63,12 @@ DEFAULT_FACTOR = 4.0
 
 
 def timeline_months(
-    graph: Graph, viewer_params: dict[str, Any], project_id: str, entity_id: str, time: str = "event"
+    graph: Graph, viewer: Viewer, project_id: str, entity_id: str, time: str = "event"
 ) -> tuple[list[dict[str, Any]], int]:
     """Visible entries per month (`YYYY-MM`, months without any left out, like years) and how many dated entries
     were too vague to place on a month, by `time` (`event` or `written`)."""
     check_clock(time)
-    params = {"project_id": project_id, "entity_id": entity_id, "time": time, **viewer_params}
+    params = {"project_id": project_id, "entity_id": entity_id, "time": time, **visibility_params(viewer)}
     rows = graph.read(TIMELINE_MONTHS, params)
     months = [
         {"month": f"{r['year']:04d}-{r['month']:02d}", "entries": r["entries"], "mentions": r["mentions"]}
@@ -87,7 +87,7 @@ class Changes:
 
 def changes(
     graph: Graph,
-    viewer_params: dict[str, Any],
+    viewer: Viewer,
     project_id: str,
     date_from: date | None = None,
     date_to: date | None = None,
@@ -108,7 +108,7 @@ def changes(
             "factor": factor,
             "min_entries": MIN_ENTRIES,
             "min_gap_days": MIN_GAP_DAYS,
-            **viewer_params,
+            **visibility_params(viewer),
         },
     )
     story_end = rows[0]["story_end"].to_native() if rows else None

@@ -114,6 +114,8 @@ class Viewer:
 
 
 def visibility_params(viewer: Viewer) -> dict[str, Any]:
+    """The predicate's parameters, merged into a statement's own by the function that runs it: everything above that
+    function passes the Viewer itself (tests/house/test_viewer_typed.py)."""
     return {"viewer_id": viewer.user_id, "witness_period_id": viewer.witness_period_id}
 
 

@@ -28,7 +28,7 @@ from graph.entities import Entity
 from graph.entity_edits import delete_entity, visible_sources
 from graph.forgetting import drop_fed_summaries, drop_name_records, naming_entries
 from graph.textnorm import fold, term_string, words
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
 from ingest.pipeline import BATCH, Ingestor, stored_records
 from ingest.records import EntryRecord
@@ -92,13 +92,12 @@ def redact_record(stored: dict[str, Any], pattern: Any) -> tuple[dict[str, Any],
 
 def plan_forget(graph: Graph, entity: Entity, viewer: Viewer, owner: bool) -> ForgetPlan:
     """Read what forgetting `entity` would change for this caller; nothing is written."""
-    params = visibility_params(viewer)
-    declarations, linked_by = visible_sources(graph, entity, params)
+    declarations, linked_by = visible_sources(graph, entity, viewer)
     names = list(dict.fromkeys([entity.name, *entity.aliases, *linked_by]))
     plan = ForgetPlan(entity=entity, names=names, declarations=declarations)
     pattern = name_pattern(names)
     terms = list(dict.fromkeys(term_string(words(n)) for n in names if words(n)))
-    found = naming_entries(graph, entity.project_id, entity.id, terms, params, owner)
+    found = naming_entries(graph, entity.project_id, entity.id, terms, viewer, owner)
     may_edit = dict(found)
     ids = [entry_id for entry_id, _ in found]
     for start in range(0, len(ids), BATCH):
@@ -124,7 +123,7 @@ def forget(
 ) -> ForgetPlan:
     """Carry `plan` out: rewrite the entries, drop the summaries built from their old text, then delete the entity
     and the records of its names in what the caller may see. The caller re-links the project afterwards."""
-    entity, params = plan.entity, visibility_params(viewer)
+    entity = plan.entity
     if plan.records:
         # Each redaction bumps the project's names with its write: a re-linking job that read the texts before
         # writes nothing, so it never puts a forgotten name back (graph/relink_epochs.py).
@@ -135,6 +134,6 @@ def forget(
         if report.errors:
             raise ValueError(report.errors[0].reason)
         drop_fed_summaries(graph, [r.entry_id for r in plan.entries])
-    delete_entity(graph, entity, params)
-    drop_name_records(graph, entity.project_id, entity.kind, entity.id, [fold(n) for n in plan.names], params)
+    delete_entity(graph, entity, viewer)
+    drop_name_records(graph, entity.project_id, entity.kind, entity.id, [fold(n) for n in plan.names], viewer)
     return plan

@@ -24,7 +24,7 @@ from graph.db import Graph
 from graph.members import project_hemisphere, role_of
 from graph.settings import Settings
 from graph.summaries import EXTRACTIVE, Audience, audience_for
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder, EmbeddingError
 from inference.providers.llm import ChatClient, chat_client
 from ingest.summarise import (
@@ -133,19 +133,17 @@ class Summaries:
         if audience is None:
             return None
         sid = gs.summary_id(project_id, period_id, audience.base, audience.owner)
-        params = visibility_params(viewer)
-        return self._fresh(project_id, period_id, audience, params, gs.serve(self.graph, sid, params), sid)
+        return self._fresh(project_id, period_id, audience, viewer, gs.serve(self.graph, sid, viewer), sid)
 
     def for_viewer_many(self, viewer: Viewer, project_id: str, period_ids: list[str]) -> dict[str, dict[str, Any]]:
         """`for_viewer` of many periods, by period id (one without a variant for the viewer is absent): the
         audiences and the stored variants read at once, a missing or stale one rebuilt inline."""
         audiences = {p: a for p, a in gs.audiences_for(self.graph, viewer, project_id, period_ids).items() if a}
         sids = {p: gs.summary_id(project_id, p, a.base, a.owner) for p, a in audiences.items()}
-        params = visibility_params(viewer)
-        served = gs.serve_many(self.graph, list(sids.values()), params)
+        served = gs.serve_many(self.graph, list(sids.values()), viewer)
         out: dict[str, dict[str, Any]] = {}
         for period_id, sid in sids.items():
-            row = self._fresh(project_id, period_id, audiences[period_id], params, served.get(sid), sid)
+            row = self._fresh(project_id, period_id, audiences[period_id], viewer, served.get(sid), sid)
             if row is not None:
                 out[period_id] = row
         return out
@@ -155,14 +153,14 @@ class Summaries:
         project_id: str,
         period_id: str | None,
         audience: Audience,
-        params: dict[str, Any],
+        viewer: Viewer,
         row: dict[str, Any] | None,
         sid: str,
     ) -> dict[str, Any] | None:
         """`row` as served, or, when it is missing, stale or of another form, the variant rebuilt inline and served."""
         if row is None or row["stale"] or row["form"] != gs.FORM:
             self.build(project_id, period_id, audience, use_llm=False)
-            row = gs.serve(self.graph, sid, params)
+            row = gs.serve(self.graph, sid, viewer)
         return row
 
     def refresh_project(self, project_id: str, report: RefreshReport | None = None) -> RefreshReport:

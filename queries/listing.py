@@ -155,11 +155,7 @@ def list_entries(
     bound = filters.key(project_id, sort)
     after_start, after_id = decode_cursor(cursor, bound) if cursor else (None, None)
     warnings: list[str] = []
-    known = (
-        list_visible_entities(graph, [project_id], visibility_params(viewer))
-        if filters.persons or filters.places
-        else []
-    )
+    known = list_visible_entities(graph, [project_id], viewer) if filters.persons or filters.places else []
     params = {
         "project_id": project_id,
         "limit": limit + 1,

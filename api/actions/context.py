@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from api.actions.budgets import Budgets, Who, given
-from api.models_live import LiveContextOut, LiveRequest
-from api.models_summaries import ChapterContextOut, ChapterRequest, DraftOut
+from api.models.live import LiveContextOut, LiveRequest
+from api.models.summaries import ChapterContextOut, ChapterRequest, DraftOut
 from api.ratelimit import Budget
 from api.routes import live, summaries
 from api.services import Services

@@ -13,8 +13,8 @@ from typing import Any, TypeVar
 
 from api.actions.budgets import Budgets, Who
 from api.deps import require_member
-from api.models import EntityOut, EntryListOut, EntryOut, ImportanceOut
-from api.models_entity_review import CandidateOut
+from api.models.core import EntityOut, EntryListOut, EntryOut, ImportanceOut
+from api.models.entity_review import CandidateOut
 from api.ratelimit import Budget
 from api.routes.entities import get_entities, get_importance
 from api.routes.entity_review import get_candidates
@@ -22,7 +22,6 @@ from api.routes.entries import entry_out, list_project_entries
 from api.services import Services
 from graph.members import role_of
 from graph.summaries import visible_periods
-from graph.visibility import visibility_params
 from graph.witnesses import Grant
 from queries.entry_histogram import entry_histogram
 from queries.listing import EntryFilters, list_entries
@@ -69,7 +68,7 @@ def timeline(svc: Services, budgets: Budgets, who: Who, asked: TimelineAsked) ->
         listing = list_project_entries(
             a.project_id, viewer, svc, date_from=start, date_to=end, sort="asc", limit=a.limit, cursor=a.cursor
         )
-    periods = visible_periods(svc.graph, a.project_id, visibility_params(viewer))
+    periods = visible_periods(svc.graph, a.project_id, viewer)
     return Timeline(bars, listing, [p for p in periods if not p["automatic"]])
 
 

@@ -9,8 +9,8 @@ from dataclasses import asdict, dataclass
 from datetime import date
 
 from api.actions.budgets import Budgets, Who, given
-from api.models import WitnessSearchRequest
-from api.models_search import SearchFilters, SearchRequest, SearchResponseOut
+from api.models.core import WitnessSearchRequest
+from api.models.search import SearchFilters, SearchRequest, SearchResponseOut
 from api.ratelimit import Budget
 from api.services import Services
 from api.telemetry import after_search

@@ -2,8 +2,8 @@
 (`POST /v1/w/{token}/entries`), the web's write, edit and delete forms and the witness page's form, the MCP
 `add_entry` tool. One from the caller's write budget, then the same ingest pipeline as `memora ingest`.
 
-A hidden entry is refused exactly like a missing one (404). The refusals are still the API's `HTTPException`s
-(403, 404, 409, 422, in the body's error shape), which every door already answers as the API does.
+A hidden entry is refused exactly like a missing one. The refusals are the action's own (api/actions/refusals.py),
+which every door answers as the API does (404, 403, 409, 422 in the body's error shape).
 """
 
 from __future__ import annotations
@@ -13,18 +13,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
-from fastapi import HTTPException
 from pydantic import ValidationError
 
 from api.actions.budgets import Budgets, Who, given
-from api.deps import require_writer
+from api.actions.refusals import AlreadyExists, Invalid, NotAllowed, NotFound
 from api.errors import NOT_FOUND
-from api.models import EntryIn, EntryPatch, EntryPut, WitnessEntryIn, WriteOut
+from api.models.core import EntryIn, EntryPatch, EntryPut, WitnessEntryIn, WriteOut
 from api.ratelimit import Budget
 from api.services import Services
 from graph.entries import EntryExists, get_visible_entry
 from graph.members import role_of
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from graph.witnesses import Grant
 from ingest.pipeline import WITNESS_AUTHOR_PREFIX, Ingestor, stored_records
 from ingest.records import EntryRecord
@@ -57,15 +56,13 @@ def create(svc: Services, budgets: Budgets, who: Who, new: NewEntry | Callable[[
     n = given(new)
     body, user = n.entry, who.viewer.user_id
     assert user is not None
-    require_writer(svc, body.project_id, who.viewer)
+    _writer_of(svc, body.project_id, who.viewer)
     entry_id = body.entry_id or f"{body.project_id}/{uuid.uuid4().hex[:12]}"
     if not entry_id.startswith(f"{body.project_id}/"):
         # Ids live in the project's namespace, so a writer can never probe another project's ids.
-        raise HTTPException(422, [field_error("entry_id", f"entry_id must start with '{body.project_id}/'")])
+        raise Invalid([field_error("entry_id", f"entry_id must start with '{body.project_id}/'")])
     if body.author is not None and body.author != user:
-        raise HTTPException(
-            422, [field_error("author", "the author of an entry written through the API is the caller")]
-        )
+        raise Invalid([field_error("author", "the author of an entry written through the API is the caller")])
     fields = body.model_dump(exclude={"entry_id", "author", "read_only"})
     record = record_or_422(lambda: EntryRecord.model_validate({**fields, "entry_id": entry_id, "author": user}))
     return write_record(svc, record, "created", wait=n.wait, writer=who.viewer)
@@ -146,7 +143,7 @@ def _same_identity(sent: dict[str, Any], stored: dict[str, Any]) -> None:
         if sent.get(k) is not None and sent[k] != stored[k]
     ]
     if errors:
-        raise HTTPException(422, errors)
+        raise Invalid(errors)
 
 
 def merge_patch(target: Any, patch: Any) -> Any:
@@ -165,16 +162,21 @@ def merge_patch(target: Any, patch: Any) -> Any:
 def editable(svc: Services, who: Viewer, entry_id: str) -> dict[str, Any]:
     """Hidden and missing entries are both 404. A visible entry may be changed by a writer of its project (owner or
     coauthor) who is its author, or by the owner: a reader cannot edit, not even what they once wrote."""
-    row = get_visible_entry(svc.graph, visibility_params(who), entry_id)
+    row = get_visible_entry(svc.graph, who, entry_id)
     if row is None:
-        raise HTTPException(404, NOT_FOUND)
+        raise NotFound(NOT_FOUND)
     entry = row["entry"]
     role = role_of(svc.graph, entry["project_id"], who.user_id or "")
     if role not in ("owner", "coauthor"):
-        raise HTTPException(403, "only the project's owner and coauthors can change its entries")
+        raise NotAllowed("only the project's owner and coauthors can change its entries")
     if entry.get("author_id") != who.user_id and role != "owner":
-        raise HTTPException(403, "only the entry's author or the project's owner can change it")
+        raise NotAllowed("only the entry's author or the project's owner can change it")
     return row
+
+
+def _writer_of(svc: Services, project_id: str, who: Viewer) -> None:
+    if role_of(svc.graph, project_id, who.user_id or "") not in ("owner", "coauthor"):
+        raise NotAllowed("only the project's owner and coauthors can write to it")
 
 
 def record_or_422(build: Callable[[], EntryRecord]) -> EntryRecord:
@@ -182,9 +184,7 @@ def record_or_422(build: Callable[[], EntryRecord]) -> EntryRecord:
     try:
         return build()
     except ValidationError as exc:
-        raise HTTPException(
-            422, [{"loc": ["body", *e["loc"]], "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
-        ) from exc
+        raise Invalid([{"loc": ["body", *e["loc"]], "msg": e["msg"], "type": e["type"]} for e in exc.errors()]) from exc
 
 
 def write_record(
@@ -199,9 +199,9 @@ def write_record(
             [(1, record)], create_only=status == "created"
         )
     except EntryExists as exc:
-        raise HTTPException(409, "an entry with this id already exists") from exc
+        raise AlreadyExists("an entry with this id already exists") from exc
     if report.errors:
-        raise HTTPException(422, [{"loc": ["body"], "msg": report.errors[0].reason, "type": "value_error"}])
+        raise Invalid([{"loc": ["body"], "msg": report.errors[0].reason, "type": "value_error"}])
     if not report.written:
         return WriteOut(entry_id=record.entry_id, status="unchanged", embedding="done")
     # The entry's own chunks, not the report's count, which includes the thread neighbours the write re-derived (a

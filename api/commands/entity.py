@@ -69,7 +69,7 @@ def _edit(graph: Any, args: argparse.Namespace, settings: Settings) -> int:
     """remove and rename act as `--as USER` would through the API: on the sources that user may see."""
     from graph.entity_edits import NameTaken, NotDeclared, delete_entity, find_for_edit, rename_entity
     from graph.members import role_of
-    from graph.visibility import Viewer, visibility_params
+    from graph.visibility import Viewer
 
     if not args.as_user or not args.kind or not args.name:
         err(f"entity {args.action} needs --as USER, --kind and --name (it changes what that user may see)")
@@ -80,19 +80,19 @@ def _edit(graph: Any, args: argparse.Namespace, settings: Settings) -> int:
     if role_of(graph, args.project, args.as_user) not in ("owner", "coauthor"):
         err("only the project's owner and coauthors can change its entities")
         return 4
-    params = visibility_params(Viewer(user_id=args.as_user))
-    entity = find_for_edit(graph, args.project, params, args.kind, args.name)
+    viewer = Viewer(user_id=args.as_user)
+    entity = find_for_edit(graph, args.project, viewer, args.kind, args.name)
     if entity is None:
         err(f"no such {args.kind}: {args.name}")
         return 2
     if args.action == "forget":
         return _forget(graph, args, settings, entity)
     if args.action == "remove":
-        delete_entity(graph, entity, params)
+        delete_entity(graph, entity, viewer)
         show({"id": entity.id, "removed": True, "relink": relink_now(graph, args.project, settings)}, args.json)
         return 0
     try:
-        e = rename_entity(graph, args.project, entity, params, args.to, args.alias)
+        e = rename_entity(graph, args.project, entity, viewer, args.to, args.alias)
     except NameTaken as exc:
         err(f"another {args.kind} is already called {exc}; remove one of them first")
         return 2

@@ -17,7 +17,7 @@ def run_analytics(graph: Any, args: argparse.Namespace) -> int:
     from graph import analytics, timelines
     from graph.entities import find_visible_entity
     from graph.members import role_of
-    from graph.visibility import Viewer, visibility_params
+    from graph.visibility import Viewer
 
     if not args.as_user:
         err(f"entity {args.action} needs --as USER (counts cover what that user may see)")
@@ -30,12 +30,12 @@ def run_analytics(graph: Any, args: argparse.Namespace) -> int:
     except BadRange as exc:
         err(f"--{exc}")
         return 2
-    params = visibility_params(Viewer(user_id=args.as_user))
+    viewer = Viewer(user_id=args.as_user)
     if args.action == "top":
-        show(analytics.importance(graph, params, args.project, args.kind, args.limit), args.json)
+        show(analytics.importance(graph, viewer, args.project, args.kind, args.limit), args.json)
         return 0
     if args.action == "changes":
-        found = timelines.changes(graph, params, args.project, start, end, args.kind, args.factor, args.limit)
+        found = timelines.changes(graph, viewer, args.project, start, end, args.kind, args.factor, args.limit)
         show(
             {
                 "from": start.isoformat() if start else None,
@@ -48,7 +48,7 @@ def run_analytics(graph: Any, args: argparse.Namespace) -> int:
             args.json,
         )
         return 0
-    entity = find_visible_entity(graph, args.project, params, args.name or "")
+    entity = find_visible_entity(graph, args.project, viewer, args.name or "")
     if entity is None:
         err(f"no such person, place or thing: {args.name}")
         return 2
@@ -59,17 +59,17 @@ def run_analytics(graph: Any, args: argparse.Namespace) -> int:
                 "entity": ref,
                 "measure": args.measure,
                 "with": analytics.co_occurrence(
-                    graph, params, args.project, entity.id, args.limit, args.kind, args.measure, start, end, args.time
+                    graph, viewer, args.project, entity.id, args.limit, args.kind, args.measure, start, end, args.time
                 ),
             },
             args.json,
         )
         return 0
-    years = analytics.timeline(graph, params, args.project, entity.id, args.time)
+    years = analytics.timeline(graph, viewer, args.project, entity.id, args.time)
     result: dict[str, Any] = {"entity": ref, "years": years}
     if args.resolution == "month":
         result["months"], result["vaguer"] = timelines.timeline_months(
-            graph, params, args.project, entity.id, args.time
+            graph, viewer, args.project, entity.id, args.time
         )
     if args.plot:
         return _plot(entity.name, result, args.resolution, Path(args.plot), args.json)

@@ -17,17 +17,17 @@ def cmd_review(args: argparse.Namespace, settings: Settings) -> int:
     from graph.candidates import candidate_sources, confirm_candidate, list_candidates, reject_candidate
     from graph.entity_merge import MergeRefused, find_entity, merge_entities, unmerge
     from graph.members import role_of
-    from graph.visibility import Viewer, visibility_params
+    from graph.visibility import Viewer
 
     graph = connect(settings)
-    params = visibility_params(Viewer(user_id=args.as_user)) if args.as_user else None
+    viewer = Viewer(user_id=args.as_user) if args.as_user else None
     if args.action == "candidates":
         if args.as_user and role_of(graph, args.project, args.as_user) is None:
             err("not a member of this project")
             return 4
-        show([c.as_dict() for c in list_candidates(graph, args.project, params, args.limit)], args.json)
+        show([c.as_dict() for c in list_candidates(graph, args.project, viewer, args.limit)], args.json)
         return 0
-    if params is None:
+    if viewer is None:
         err(f"entity {args.action} needs --as USER (it changes what that user may see)")
         return 2
     if role_of(graph, args.project, args.as_user) not in ("owner", "coauthor"):
@@ -38,7 +38,7 @@ def cmd_review(args: argparse.Namespace, settings: Settings) -> int:
         if not args.name:
             err(f"entity {args.action} needs --name")
             return 2
-        source = candidate_sources(graph, args.project, params, args.name, args.kind)
+        source = candidate_sources(graph, args.project, viewer, args.name, args.kind)
         if source is None:
             err(f"no candidate called {args.name}")
             return 2
@@ -52,13 +52,13 @@ def cmd_review(args: argparse.Namespace, settings: Settings) -> int:
         if not args.into or not args.from_:
             err("entity merge needs --into NAME and --from NAME")
             return 2
-        into = find_entity(graph, args.project, params, args.into, args.kind)
-        merged = find_entity(graph, args.project, params, args.from_, args.kind or (into.kind if into else None))
+        into = find_entity(graph, args.project, viewer, args.into, args.kind)
+        merged = find_entity(graph, args.project, viewer, args.from_, args.kind or (into.kind if into else None))
         if into is None or merged is None:
             err(f"no such person, place or thing: {args.into if into is None else args.from_}")
             return 2
         try:
-            done = merge_entities(graph, args.project, into, merged, params, args.as_user)
+            done = merge_entities(graph, args.project, into, merged, viewer, args.as_user)
         except MergeRefused as exc:
             err(str(exc))
             return 2
@@ -73,7 +73,7 @@ def cmd_review(args: argparse.Namespace, settings: Settings) -> int:
         if not args.name:
             err("entity unmerge needs --name (the entity merged away)")
             return 2
-        undone = unmerge(graph, args.project, args.name, args.kind, params)
+        undone = unmerge(graph, args.project, args.name, args.kind, viewer)
         if undone is None:
             err(f"no merge of {args.name} to undo")
             return 2

@@ -14,7 +14,7 @@ ACTIONS = ("similar", "refresh")
 def cmd_entity_vectors(args: argparse.Namespace, settings: Settings) -> int:
     from graph.entity_vectors import refresh_all, refresh_project
     from graph.members import role_of
-    from graph.visibility import Viewer, visibility_params
+    from graph.visibility import Viewer
     from ingest.embedding_jobs import current_state
     from queries.entities.similar import find_target, similar
 
@@ -37,11 +37,11 @@ def cmd_entity_vectors(args: argparse.Namespace, settings: Settings) -> int:
         err("not a member of this project")
         return 4
     refresh_project(graph, args.project, slug)  # what changed since the last refresh; nothing when nothing did
-    params = visibility_params(Viewer(user_id=args.as_user))
-    target = find_target(graph, params, args.project, args.name, slug)
+    viewer = Viewer(user_id=args.as_user)
+    target = find_target(graph, viewer, args.project, args.name, slug)
     if target is None:
         err(f"no such person, place, thing or chapter: {args.name}")
         return 2
-    found = similar(graph, params, args.project, target[0], slug, args.kind or target[2], args.limit)
+    found = similar(graph, viewer, args.project, target[0], slug, args.kind or target[2], args.limit)
     show([{"id": s.id, "name": s.name, "kind": s.kind, "score": s.score} for s in found], args.json)
     return 0

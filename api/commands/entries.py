@@ -20,7 +20,7 @@ def _day(text: str) -> date:
 
 
 def cmd_entries(args: argparse.Namespace, settings: Settings) -> int:
-    from api.models import EntryListOut
+    from api.models.core import EntryListOut
     from api.routes.entries import entry_out
     from graph.members import role_of
     from graph.visibility import Viewer

@@ -13,7 +13,7 @@ from graph.settings import Settings
 
 
 def cmd_live(args: argparse.Namespace, settings: Settings) -> int:
-    from api.models_live import LiveContextOut
+    from api.models.live import LiveContextOut
     from graph.members import role_of
     from graph.visibility import Viewer
     from ingest.embedding_jobs import active_embedder

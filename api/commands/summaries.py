@@ -13,11 +13,11 @@ NOT_MEMBER_EXIT = 4
 
 
 def cmd_summary(args: argparse.Namespace, settings: Settings) -> int:
-    from api.models_summaries import SummaryOut
+    from api.models.summaries import SummaryOut
     from graph.members import role_of
     from graph.periods import chapter_ids
     from graph.summaries import NotMember, visible_periods
-    from graph.visibility import Viewer, visibility_params
+    from graph.visibility import Viewer
     from ingest.embedding_jobs import active_embedder
     from ingest.summary_jobs import serving_summaries
 
@@ -30,7 +30,7 @@ def cmd_summary(args: argparse.Namespace, settings: Settings) -> int:
     period_id = None
     try:
         if args.period:
-            periods = visible_periods(graph, args.project, visibility_params(viewer))
+            periods = visible_periods(graph, args.project, viewer)
             named = [args.period, *chapter_ids(args.project, args.period)]
             found = [p for p in periods if p["id"] in named]
             if not found:
@@ -73,7 +73,7 @@ def cmd_refresh(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_chapter(args: argparse.Namespace, settings: Settings) -> int:
-    from api.models_summaries import ChapterContextOut, DraftOut
+    from api.models.summaries import ChapterContextOut, DraftOut
     from graph.summaries import NotMember
     from graph.visibility import Viewer
     from inference.providers.llm import chat_client

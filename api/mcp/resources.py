@@ -18,9 +18,9 @@ from api.actions import context as contexts
 from api.actions.read import paid_read
 from api.deps import require_member
 from api.mcp.caller import WITNESS_ONLY, Caller
-from api.models import MembershipOut
-from api.models_mcp import ProjectResourceOut, ProjectsOut
-from api.models_summaries import ChapterRequest
+from api.models.core import MembershipOut
+from api.models.mcp import ProjectResourceOut, ProjectsOut
+from api.models.summaries import ChapterRequest
 from api.routes import projects, summaries
 from api.services import Services
 

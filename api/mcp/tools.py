@@ -25,9 +25,9 @@ from api.actions.read import paid_read
 from api.deps import require_member
 from api.mcp.caller import WITNESS_ONLY, Caller
 from api.middleware import too_large
-from api.models import EntryIn, EntryOut, WitnessEntryIn, WitnessSearchRequest, WriteOut
-from api.models_live import LiveContextOut, LiveRequest
-from api.models_mcp import (
+from api.models.core import EntryIn, EntryOut, WitnessEntryIn, WitnessSearchRequest, WriteOut
+from api.models.live import LiveContextOut, LiveRequest
+from api.models.mcp import (
     AddEntryIn,
     EntityAnswerOut,
     EntityQuestionIn,
@@ -35,8 +35,8 @@ from api.models_mcp import (
     SummaryIn,
     SummaryToolOut,
 )
-from api.models_search import SearchRequest, SearchResponseOut
-from api.models_summaries import ChapterContextOut, ChapterRequest
+from api.models.search import SearchRequest, SearchResponseOut
+from api.models.summaries import ChapterContextOut, ChapterRequest
 from api.routes import entities, entries, summaries, witnesses
 from api.routes import similar as similar_routes
 from api.services import Services

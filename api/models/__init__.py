@@ -1,1 +1,1 @@
-"""The request and response bodies of the HTTP API and the MCP tools (what /openapi.json documents), one module per family."""
+"""Request and response bodies of the HTTP API and the MCP tools (what /openapi.json documents), by family."""

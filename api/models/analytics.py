@@ -1,5 +1,5 @@
 """Response models of the timeline and change analytics (`/analytics/timeline?resolution=month`,
-`/analytics/changes`). Kept apart from api/models.py, which holds the older analytics models."""
+`/analytics/changes`). Kept apart from api/models/core.py, which holds the older analytics models."""
 
 from __future__ import annotations
 

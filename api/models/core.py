@@ -1,4 +1,6 @@
-"""Request and response bodies of the HTTP API: what /openapi.json documents and clients are generated from."""
+"""Request and response bodies of the core resources (entries, projects and members, entities and their analytics,
+witnesses, export, health), and the vocabulary the other modules of api/models/ share (`Intimacy`, `Kind`,
+`Channel`)."""
 
 from __future__ import annotations
 
@@ -6,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema, model_validator
 
-from api.models_analytics import MonthOut
+from api.models.analytics import MonthOut
 from graph.members import PROJECT_ID_PATTERN
 from ingest.records import ENTRY_ID_MAX, ENTRY_ID_PATTERN, ENTRY_ID_RULE, MAX_TEXT
 from queries.search import channel_set

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from api.models import RelinkJobOut
+from api.models.core import RelinkJobOut
 
 NAME = Field(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f]+$")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from api.models import RelinkJobOut
+from api.models.core import RelinkJobOut
 
 
 class RedactedEntryOut(BaseModel):

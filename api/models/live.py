@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from api.models import Intimacy, Kind
+from api.models.core import Intimacy, Kind
 
 
 class LiveRequest(BaseModel):

@@ -1,9 +1,9 @@
 """Arguments and results of the MCP tools (api/mcp/) that have no HTTP body of their own.
 
 Tools whose route takes a body (`search`, `chapter_context`, `live_context`, `add_entry`) use that body's model
-(api/models.py, models_summaries.py, models_live.py) as their schema. The models here stand for a route's path and
-query parameters, with the same bounds as the route declares, and wrap several route answers into one object (a tool
-answers one JSON object)."""
+(core.py, search.py, summaries.py, live.py beside this one) as their schema. The models here stand for a route's path
+and query parameters, with the same bounds as the route declares, and wrap several route answers into one object (a
+tool answers one JSON object)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from api.models import CooccurrenceOut, EntryIn, ImportanceOut, MembershipOut, TimelineOut
-from api.models_entity_vectors import SimilarOut
-from api.models_summaries import PeriodOut, SummaryOut
+from api.models.core import CooccurrenceOut, EntryIn, ImportanceOut, MembershipOut, TimelineOut
+from api.models.entity_vectors import SimilarOut
+from api.models.summaries import PeriodOut, SummaryOut
 from api.routes.analytics_params import MEASURE_DOC
 from ingest.records import ENTRY_ID_MAX, ENTRY_ID_PATTERN, ENTRY_ID_RULE
 

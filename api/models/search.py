@@ -7,8 +7,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from api.models import Channel, Intimacy, Kind
-from api.models_entity_vectors import EntityAnswer
+from api.models.core import Channel, Intimacy, Kind
+from api.models.entity_vectors import EntityAnswer
 
 _IDS = Field(default=None, max_length=100)
 

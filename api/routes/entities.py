@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, HTTPException, Query
 
 from api.deps import ProjectMember, ReadBudget, ServicesDep, ViewerDep, WriteBudget, require_member, require_writer
-from api.models import CooccurrenceOut, EntityIn, EntityOut, EntityRef, ImportanceOut, RelinkJobOut, TimelineOut
+from api.models.core import CooccurrenceOut, EntityIn, EntityOut, EntityRef, ImportanceOut, RelinkJobOut, TimelineOut
 from api.ratelimit import READ_LIMITED, rate_limited
 from api.responses import errors
 from api.routes.analytics_params import MEASURE_DOC, Clock, DateFrom, DateTo, query_range
@@ -17,7 +17,7 @@ from api.services import Services
 from graph.analytics import co_occurrence, importance, timeline
 from graph.entities import Entity, find_visible_entity, list_visible_entities, upsert_entity
 from graph.timelines import timeline_months
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from ingest.relink import RelinkJob
 
 router = APIRouter(prefix="/v1/projects/{project_id}", tags=["entities"], responses=errors(403, 404))
@@ -29,7 +29,7 @@ def get_entities(project_id: str, who: ProjectMember, svc: ServicesDep) -> list[
     declarations whose audience includes them."""
     return [
         EntityOut(id=e.id, kind=e.kind, name=e.name, aliases=list(e.aliases))  # type: ignore[arg-type]
-        for e in list_visible_entities(svc.graph, [project_id], visibility_params(who))
+        for e in list_visible_entities(svc.graph, [project_id], who)
     ]
 
 
@@ -57,9 +57,7 @@ def get_cooccurrence(
         {
             "entity": _ref(e),
             "measure": measure,
-            "with": co_occurrence(
-                svc.graph, visibility_params(who), project_id, e.id, limit, kind, measure, start, end, time
-            ),
+            "with": co_occurrence(svc.graph, who, project_id, e.id, limit, kind, measure, start, end, time),
         }
     )
 
@@ -77,10 +75,9 @@ def get_timeline(
     disappear from my life?"), placed by when what they tell of it happened (`time=event`) or when they were
     written."""
     e = _visible_entity(svc, project_id, who, entity)
-    params = visibility_params(who)
-    out: dict[str, Any] = {"entity": _ref(e), "years": timeline(svc.graph, params, project_id, e.id, time)}
+    out: dict[str, Any] = {"entity": _ref(e), "years": timeline(svc.graph, who, project_id, e.id, time)}
     if resolution == "month":
-        out["months"], out["vaguer"] = timeline_months(svc.graph, params, project_id, e.id, time)
+        out["months"], out["vaguer"] = timeline_months(svc.graph, who, project_id, e.id, time)
     return TimelineOut.model_validate(out)
 
 
@@ -96,10 +93,7 @@ def get_importance(
 ) -> list[ImportanceOut]:
     """The project's most important entities: visible entries × (1 + chapters + years) they span."""
     require_member(svc, project_id, who)
-    return [
-        ImportanceOut.model_validate(row)
-        for row in importance(svc.graph, visibility_params(who), project_id, kind, limit)
-    ]
+    return [ImportanceOut.model_validate(row) for row in importance(svc.graph, who, project_id, kind, limit)]
 
 
 @router.post(
@@ -128,7 +122,7 @@ def add_entity(project_id: str, body: EntityIn, who: ViewerDep, svc: ServicesDep
 def _visible_entity(svc: Services, project_id: str, who: Viewer, name: str) -> Entity:
     """An entity by id, name or alias among those the viewer may know of; otherwise 404 (hidden == missing)."""
     require_member(svc, project_id, who)
-    entity = find_visible_entity(svc.graph, project_id, visibility_params(who), name)
+    entity = find_visible_entity(svc.graph, project_id, who, name)
     if entity is None:
         raise HTTPException(404, "no such person, place or thing")
     return entity

@@ -9,8 +9,8 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, HTTPException, Query, Response
 
 from api.deps import ServicesDep, ViewerDep, WriteBudget, require_writer
-from api.models import EntityOut, EntityPatch, RelinkJobOut
-from api.models_forgetting import ForgetOut, RedactedEntryOut
+from api.models.core import EntityOut, EntityPatch, RelinkJobOut
+from api.models.forgetting import ForgetOut, RedactedEntryOut
 from api.ratelimit import rate_limited
 from api.responses import ErrorOut, errors, invalid_field
 from api.routes.entities import job_out
@@ -18,7 +18,7 @@ from api.services import Services
 from graph.entities import Entity
 from graph.entity_edits import NameTaken, NotDeclared, delete_entity, find_for_edit, rename_entity
 from graph.members import role_of
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from ingest.forget import forget as forget_entity
 from ingest.forget import plan_forget
 
@@ -54,7 +54,7 @@ def patch_entity(
     require_writer(svc, project_id, who)
     entity = _editable(svc, project_id, who, kind, name)
     try:
-        e = rename_entity(svc.graph, project_id, entity, visibility_params(who), body.name, body.aliases)
+        e = rename_entity(svc.graph, project_id, entity, who, body.name, body.aliases)
     except NameTaken as exc:
         raise HTTPException(409, f"another {kind} is already called {exc}; delete one of them first") from exc
     except NotDeclared as exc:
@@ -105,7 +105,7 @@ def remove_entity(
         raise invalid_field("query", "dry_run", "dry_run applies to forget=true")
     entity = _editable(svc, project_id, who, kind, name)
     if not forget:
-        delete_entity(svc.graph, entity, visibility_params(who))
+        delete_entity(svc.graph, entity, who)
         return job_out(svc.relink_jobs.submit(project_id, who.user_id or ""))
     owner = role_of(svc.graph, project_id, who.user_id or "") == "owner"
     plan = plan_forget(svc.graph, entity, who, owner)
@@ -146,7 +146,7 @@ def get_relink_job(project_id: str, job_id: str, who: ViewerDep, svc: ServicesDe
 
 
 def _editable(svc: Services, project_id: str, who: Viewer, kind: str, name: str) -> Entity:
-    entity = find_for_edit(svc.graph, project_id, visibility_params(who), kind, name)
+    entity = find_for_edit(svc.graph, project_id, who, kind, name)
     if entity is None:
         raise HTTPException(404, NO_ENTITY)
     return entity

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, HTTPException, Query
 
 from api.deps import ReadBudget, ServicesDep, ViewerDep, WriteBudget, require_writer
-from api.models_entity_review import CandidateDecisionOut, CandidateOut, MergeIn, MergeOut, UnmergeIn
+from api.models.entity_review import CandidateDecisionOut, CandidateOut, MergeIn, MergeOut, UnmergeIn
 from api.ratelimit import READ_LIMITED, rate_limited
 from api.responses import ErrorOut, errors
 from api.routes.entities import job_out
@@ -17,7 +17,7 @@ from api.services import Services
 from graph.candidates import candidate_sources, confirm_candidate, list_candidates, reject_candidate
 from graph.entities import Entity
 from graph.entity_merge import MergeRefused, find_entity, merge_entities, unmerge
-from graph.visibility import visibility_params
+from graph.visibility import Viewer
 
 router = APIRouter(prefix="/v1/projects/{project_id}", tags=["entities"], responses=errors(403, 404))
 
@@ -36,10 +36,7 @@ def get_candidates(
 ) -> list[CandidateOut]:
     """Names found in the entries the caller may see that are not known entities, most mentioned first."""
     require_writer(svc, project_id, who)
-    return [
-        CandidateOut.model_validate(c.as_dict())
-        for c in list_candidates(svc.graph, project_id, visibility_params(who), limit)
-    ]
+    return [CandidateOut.model_validate(c.as_dict()) for c in list_candidates(svc.graph, project_id, who, limit)]
 
 
 @router.post(
@@ -58,7 +55,7 @@ def decide_candidate(
 ) -> CandidateDecisionOut:
     """Confirm (declare it, then re-link entries in the background) or reject a candidate."""
     require_writer(svc, project_id, who)
-    found = candidate_sources(svc.graph, project_id, visibility_params(who), name, kind)
+    found = candidate_sources(svc.graph, project_id, who, name, kind)
     if found is None:
         raise HTTPException(404, f"no candidate {kind} called {name}")
     source, user = found, who.user_id or ""
@@ -85,11 +82,10 @@ def post_merge(project_id: str, body: MergeIn, who: ViewerDep, svc: ServicesDep)
     """Merge entity `from` into `into`: every name of `from` becomes an alias of `into` and its mentions move there
     when entries are re-linked (in the background); `/entities/unmerge` undoes it."""
     require_writer(svc, project_id, who)
-    params = visibility_params(who)
-    into = _find(svc, project_id, params, body.kind, body.into)
-    merged = _find(svc, project_id, params, body.kind or into.kind, body.from_)
+    into = _find(svc, project_id, who, body.kind, body.into)
+    merged = _find(svc, project_id, who, body.kind or into.kind, body.from_)
     try:
-        result = merge_entities(svc.graph, project_id, into, merged, params, who.user_id or "")
+        result = merge_entities(svc.graph, project_id, into, merged, who, who.user_id or "")
     except MergeRefused as exc:
         raise HTTPException(409, str(exc)) from exc
     return MergeOut(
@@ -106,7 +102,7 @@ def post_merge(project_id: str, body: MergeIn, who: ViewerDep, svc: ServicesDep)
 def post_unmerge(project_id: str, body: UnmergeIn, who: ViewerDep, svc: ServicesDep) -> MergeOut:
     """Undo the latest merge of entity `name` the caller may see; entries are re-linked in the background."""
     require_writer(svc, project_id, who)
-    done = unmerge(svc.graph, project_id, body.name, body.kind, visibility_params(who))
+    done = unmerge(svc.graph, project_id, body.name, body.kind, who)
     if done is None:
         raise HTTPException(404, f"no merge of {body.name} to undo")
     return MergeOut(
@@ -118,8 +114,8 @@ def post_unmerge(project_id: str, body: UnmergeIn, who: ViewerDep, svc: Services
     )
 
 
-def _find(svc: Services, project_id: str, params: dict[str, object], kind: str | None, name: str) -> Entity:
-    entity = find_entity(svc.graph, project_id, params, name, kind)
+def _find(svc: Services, project_id: str, who: Viewer, kind: str | None, name: str) -> Entity:
+    entity = find_entity(svc.graph, project_id, who, name, kind)
     if entity is None:
         raise HTTPException(404, f"no such person, place or thing: {name}")
     return entity

@@ -20,7 +20,7 @@ from api.actions.budgets import Who
 from api.actions.write import field_error
 from api.deps import ReadBudget, ServicesDep, ViewerDep, WriteBudgets, require_member
 from api.errors import NOT_FOUND
-from api.models import (
+from api.models.core import (
     EntryIn,
     EntryListOut,
     EntryOut,
@@ -36,7 +36,6 @@ from api.models import (
 from api.ratelimit import READ_LIMITED, rate_limited
 from api.responses import errors
 from graph.entries import get_visible_entry
-from graph.visibility import visibility_params
 from ingest.records import ENTRY_ID_MAX, ENTRY_ID_PATTERN, ENTRY_ID_RULE
 from queries.listing import MAX_LIMIT, BadCursor, EntryFilters, list_entries
 
@@ -50,7 +49,7 @@ EntryIdPath = Annotated[str, Path(pattern=ENTRY_ID_PATTERN, max_length=ENTRY_ID_
 @router.get("/{entry_id:path}", response_model=EntryOut, responses=errors(404))
 def get_entry(entry_id: EntryIdPath, who: ViewerDep, svc: ServicesDep) -> EntryOut:
     """The entry as it was written (PUT it back unchanged: 200, `unchanged`), plus `read_only`."""
-    row = get_visible_entry(svc.graph, visibility_params(who), entry_id)
+    row = get_visible_entry(svc.graph, who, entry_id)
     if row is None:
         raise HTTPException(404, NOT_FOUND)
     return entry_out(row)

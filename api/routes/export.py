@@ -13,7 +13,7 @@ from fastapi import APIRouter, HTTPException, Query
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from api.deps import ServicesDep, ViewerDep, require_member, require_owner
-from api.models import ExportLineOut
+from api.models.core import ExportLineOut
 from graph.export import ExportScope, export_lines, project_exists
 
 router = APIRouter(prefix="/v1/projects", tags=["projects"])

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException
 
 from api.deps import SearchBudget, ServicesDep, ViewerDep
-from api.models_telemetry import FeedbackIn, FeedbackOut
+from api.models.telemetry import FeedbackIn, FeedbackOut
 from api.ratelimit import rate_limited
 from api.responses import errors, invalid_field
 from queries.telemetry.search_log import NoSuchSearch, NotInResults, feedback

@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse
 
 from api.deps import ServicesDep
 from api.errors import RETRY_AFTER_SECONDS
-from api.models import HealthOut, ReadyOut
+from api.models.core import HealthOut, ReadyOut
 from api.services import Services
 from graph.db import UNAVAILABLE
 

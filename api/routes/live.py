@@ -7,7 +7,7 @@ from dataclasses import asdict
 from fastapi import APIRouter
 
 from api.deps import SearchBudget, ServicesDep, ViewerDep, require_member
-from api.models_live import LiveContextOut, LiveRequest
+from api.models.live import LiveContextOut, LiveRequest
 from api.ratelimit import rate_limited
 from api.responses import errors
 from queries.context.live import live_context, shared_cache

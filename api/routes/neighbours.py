@@ -7,7 +7,7 @@ from fastapi import APIRouter, HTTPException
 
 from api.deps import ReadBudget, ServicesDep, ViewerDep
 from api.errors import NOT_FOUND
-from api.models_neighbours import NeighbourOut, NeighboursOut
+from api.models.neighbours import NeighbourOut, NeighboursOut
 from api.ratelimit import READ_LIMITED
 from api.responses import errors
 from api.routes.entries import EntryIdPath

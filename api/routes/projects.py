@@ -8,8 +8,8 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Response
 
 from api.deps import ProjectMember, ProjectOwner, ServicesDep, ViewerDep, WriteBudget, require_owner
-from api.models import MemberIn, MemberOut, MembershipOut, ProjectIn, ProjectOut, ProjectPatch
-from api.models_forgetting import LeaveIn, LeaveOut, ProjectDeletedOut
+from api.models.core import MemberIn, MemberOut, MembershipOut, ProjectIn, ProjectOut, ProjectPatch
+from api.models.forgetting import LeaveIn, LeaveOut, ProjectDeletedOut
 from api.ratelimit import rate_limited
 from api.responses import ErrorOut, errors
 from graph.members import (
@@ -23,7 +23,6 @@ from graph.members import (
     update_project,
 )
 from graph.project_deletion import delete_project, visible_entries
-from graph.visibility import visibility_params
 from ingest.departure import NotMember, leave_project
 
 router = APIRouter(prefix="/v1/projects", tags=["projects"])
@@ -142,6 +141,6 @@ def leave(project_id: str, body: LeaveIn, who: ViewerDep, svc: ServicesDep) -> L
 def remove_project(project_id: str, who: ProjectOwner, svc: ServicesDep) -> ProjectDeletedOut:
     """Delete the project and everything in it and derived from it, every author's entries included; owner only.
     Answers how many of the entries the caller could see went. Cut short, it is finished by asking again."""
-    seen = visible_entries(svc.graph, project_id, visibility_params(who))
+    seen = visible_entries(svc.graph, project_id, who)
     removed = delete_project(svc.graph, project_id)
     return ProjectDeletedOut(project_id=project_id, entries_deleted=seen, members_removed=removed["members"])

@@ -7,7 +7,7 @@ from fastapi import APIRouter
 from api.actions import search as searching
 from api.actions.budgets import Who
 from api.deps import SearchBudgets, ServicesDep, ViewerDep
-from api.models_search import SearchRequest, SearchResponseOut
+from api.models.search import SearchRequest, SearchResponseOut
 from api.ratelimit import rate_limited
 from api.responses import errors
 

@@ -8,10 +8,9 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, HTTPException, Query
 
 from api.deps import ReadBudget, ServicesDep, ViewerDep, require_member
-from api.models_entity_vectors import SimilarItemOut, SimilarOut, SimilarRef
+from api.models.entity_vectors import SimilarItemOut, SimilarOut, SimilarRef
 from api.ratelimit import READ_LIMITED
 from api.responses import errors
-from graph.visibility import visibility_params
 from queries.entities.similar import find_target, similar
 
 router = APIRouter(prefix="/v1/projects/{project_id}", tags=["entities"], responses=errors(403, 404))
@@ -30,12 +29,12 @@ def get_similar(
     may see, are closest to `entity`'s ("otra época como la de Berlín"). Vectors follow the entries within a
     refresh of the background worker (or `memora entity refresh`)."""
     require_member(svc, project_id, who)
-    params, model = visibility_params(who), svc.embedder.slug
-    target = find_target(svc.graph, params, project_id, entity, model)
+    model = svc.embedder.slug
+    target = find_target(svc.graph, who, project_id, entity, model)
     if target is None:
         raise HTTPException(404, "no such person, place, thing or chapter")
     tid, name, tkind = target
-    found = similar(svc.graph, params, project_id, tid, model, kind or tkind, limit)
+    found = similar(svc.graph, who, project_id, tid, model, kind or tkind, limit)
     return SimilarOut(
         entity=SimilarRef(id=tid, name=name, kind=tkind),  # type: ignore[arg-type]
         similar=[

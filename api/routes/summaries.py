@@ -8,12 +8,12 @@ from typing import Any
 from fastapi import APIRouter, HTTPException
 
 from api.deps import ProjectMember, ReadBudget, SearchBudget, ServicesDep, ViewerDep, require_member
-from api.models_summaries import ChapterContextOut, ChapterRequest, DraftOut, PeriodOut, SummaryOut
+from api.models.summaries import ChapterContextOut, ChapterRequest, DraftOut, PeriodOut, SummaryOut
 from api.ratelimit import READ_LIMITED, rate_limited
 from api.responses import errors
 from api.services import Services
 from graph.summaries import NotMember, visible_periods
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from inference.providers.llm import chat_client
 from ingest.summary_jobs import serving_summaries
 from queries.context.chapter import ChapterContext, chapter_context, draft
@@ -52,7 +52,7 @@ def project_periods(project_id: str, who: ProjectMember, svc: ServicesDep) -> li
     summaries = serving_summaries(svc.graph, svc.settings, svc.embedder)
     return [
         PeriodOut(**p, summary=_summary(summaries.for_viewer(who, project_id, p["id"])))
-        for p in visible_periods(svc.graph, project_id, visibility_params(who))
+        for p in visible_periods(svc.graph, project_id, who)
     ]
 
 

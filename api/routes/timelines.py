@@ -9,7 +9,7 @@ from fastapi import APIRouter, HTTPException, Query
 from fastapi.responses import Response
 
 from api.deps import ReadBudget, ServicesDep, ViewerDep, require_member
-from api.models_analytics import ChangesOut
+from api.models.analytics import ChangesOut
 from api.ratelimit import READ_LIMITED
 from api.responses import ErrorOut, errors
 from api.routes.analytics_params import Clock, DateFrom, DateTo, query_range
@@ -17,7 +17,6 @@ from api.routes.entities import _visible_entity
 from api.timeline_plot import PlotUnavailable, draw_timeline
 from graph.analytics import timeline
 from graph.timelines import DEFAULT_FACTOR, changes, timeline_months
-from graph.visibility import visibility_params
 
 router = APIRouter(prefix="/v1/projects/{project_id}", tags=["entities"], responses=errors(403, 404))
 
@@ -46,7 +45,7 @@ def get_changes(
     in it, then silence until the story's end of at least `factor` times their mean gap), most entries first."""
     require_member(svc, project_id, who)
     start, end = query_range(date_from, date_to)
-    found = changes(svc.graph, visibility_params(who), project_id, start, end, kind, factor, limit)
+    found = changes(svc.graph, who, project_id, start, end, kind, factor, limit)
     return ChangesOut.model_validate(
         {
             "from": start.isoformat() if start else None,
@@ -86,11 +85,10 @@ def get_timeline_svg(
 ) -> Response:
     """`GET /analytics/timeline` as a picture, for people who would rather look than read."""
     e = _visible_entity(svc, project_id, who, entity)
-    params = visibility_params(who)
     rows = (
-        timeline(svc.graph, params, project_id, e.id, time)
+        timeline(svc.graph, who, project_id, e.id, time)
         if resolution == "year"
-        else timeline_months(svc.graph, params, project_id, e.id, time)[0]
+        else timeline_months(svc.graph, who, project_id, e.id, time)[0]
     )
     try:
         picture = draw_timeline(e.name, rows, resolution, "svg")

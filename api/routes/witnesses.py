@@ -25,8 +25,16 @@ from api.deps import (
     require_owner,
 )
 from api.errors import NOT_FOUND
-from api.models import EntryOut, WitnessEntryIn, WitnessGrantOut, WitnessIn, WitnessOut, WitnessSearchRequest, WriteOut
-from api.models_search import SearchResponseOut
+from api.models.core import (
+    EntryOut,
+    WitnessEntryIn,
+    WitnessGrantOut,
+    WitnessIn,
+    WitnessOut,
+    WitnessSearchRequest,
+    WriteOut,
+)
+from api.models.search import SearchResponseOut
 from api.ratelimit import rate_limited
 from api.responses import errors, invalid_field
 from api.routes.entries import EntryIdPath, entry_out
@@ -34,7 +42,7 @@ from api.services import Services
 from graph.entries import get_visible_entry
 from graph.ids import period_id
 from graph.periods import is_automatic
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from graph.witnesses import Grant, active_grant, create_grant, list_grants, revoke_grant
 
 router = APIRouter(tags=["witnesses"])
@@ -100,7 +108,7 @@ def witness_search(
 )
 def witness_entry(token: str, entry_id: EntryIdPath, svc: ServicesDep) -> EntryOut:
     grant = witness_grant(svc, token)
-    row = get_visible_entry(svc.graph, visibility_params(Viewer(witness_period_id=grant.period_id)), entry_id)
+    row = get_visible_entry(svc.graph, Viewer(witness_period_id=grant.period_id), entry_id)
     if row is None:
         raise HTTPException(404, NOT_FOUND)
     return entry_out(row)

@@ -7,9 +7,10 @@ import re
 from datetime import date
 from typing import Annotated, Any
 
-from fastapi import Form, HTTPException
+from fastapi import Form
 from pydantic import BaseModel, Field, ValidationError
 
+from api.actions.refusals import Invalid
 from api.services import Services
 from graph.members import project_hemisphere
 from graph.visibility import INTIMACY_LEVELS
@@ -69,7 +70,7 @@ def record_date(svc: Services, project_id: str, said: str | None) -> str | None:
     return f"{start}/{end}"
 
 
-def reasons(exc: ValidationError | HTTPException) -> list[str]:
+def reasons(exc: ValidationError | Invalid) -> list[str]:
     if isinstance(exc, ValidationError):
         return [f"{'.'.join(str(p) for p in e['loc']) or 'entry'}: {e['msg']}" for e in exc.errors()]
     detail = exc.detail

@@ -21,7 +21,7 @@ from graph.ids import period_id as chapter_id
 from graph.settings import Settings
 from graph.summaries import EXTRACTIVE
 from graph.textnorm import words
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder, EmbeddingError
 from inference.providers.llm import ChatClient, ChatMessage, LLMError
 from queries.context.tokens import best_lines, counter_for, fit, kept_line
@@ -139,9 +139,8 @@ def chapter_context(
 ) -> ChapterContext:
     """The bundle for `viewer` (a member: raises NotMember otherwise); `used_tokens <= budget_tokens` always."""
     count, tokenizer = counter_for(embedder)
-    params = visibility_params(viewer)
     project_row = summaries.for_viewer(viewer, project_id, None)  # the membership check (NotMember)
-    periods = gs.visible_periods(graph, project_id, params)
+    periods = gs.visible_periods(graph, project_id, viewer)
     chosen = _match_periods(graph, embedder, summaries, viewer, project_id, theme, periods)
     warnings = [] if chosen else ["no period matches the theme: entries come from the whole project"]
 
@@ -176,7 +175,7 @@ def chapter_context(
             SearchOptions(k=ENTRIES_PER_PERIOD, filters=Filters(period_id=period_id)),
         )
         ranked.extend(r.entry_id for r in resp.results if r.entry_id not in ranked)
-    texts = gs.visible_texts(graph, ranked, params)
+    texts = gs.visible_texts(graph, ranked, viewer)
     picked: list[dict[str, Any]] = []
     for entry_id in ranked:
         row = texts.get(entry_id)

@@ -137,7 +137,6 @@ class LiveCache:
         self.builds = 0  # how many times an index was (re)built: tests and the benchmark read it
 
     def index(self, graph: Graph, embedder: CheckedEmbedder, viewer: Viewer, project_id: str) -> LiveIndex:
-        params = {"project_id": project_id, **visibility_params(viewer)}
         key = (project_id, viewer.user_id or "", embedder.model_id)
         now = time.monotonic()
         with self._lock:
@@ -149,26 +148,32 @@ class LiveCache:
                         self._refreshing.add(key)
                         threading.Thread(
                             target=self._refresh,
-                            args=(graph, embedder, params, key, found),
+                            args=(graph, embedder, viewer, project_id, key, found),
                             name="memora-live-refresh",
                             daemon=True,
                         ).start()
                     return found
-        stamp = _stamp(graph, params)
+        stamp = _stamp(graph, viewer, project_id)
         if found is not None and found.stamp == stamp and now - found.built < self.ttl:
             found.checked = now
             return found
-        return self._store(key, _build_index(graph, embedder, params, stamp))
+        return self._store(key, _build_index(graph, embedder, viewer, project_id, stamp))
 
     def _refresh(
-        self, graph: Graph, embedder: CheckedEmbedder, params: dict[str, Any], key: tuple[str, ...], found: LiveIndex
+        self,
+        graph: Graph,
+        embedder: CheckedEmbedder,
+        viewer: Viewer,
+        project_id: str,
+        key: tuple[str, ...],
+        found: LiveIndex,
     ) -> None:
         try:
-            stamp = _stamp(graph, params)
+            stamp = _stamp(graph, viewer, project_id)
             if found.stamp == stamp and time.monotonic() - found.built < self.ttl:
                 found.checked = time.monotonic()
             else:
-                self._store(key, _build_index(graph, embedder, params, stamp))
+                self._store(key, _build_index(graph, embedder, viewer, project_id, stamp))
         except Exception as exc:  # the warm index keeps serving; the next call past check_seconds tries again
             log.warning("live index refresh failed: %s", exc)
             found.checked = time.monotonic()
@@ -286,7 +291,10 @@ def ask_about(index: LiveIndex, tail: str) -> list[AskAbout]:
     return rows[:ASK_ABOUT_LIMIT]
 
 
-def _build_index(graph: Graph, embedder: CheckedEmbedder, params: dict[str, Any], stamp: tuple[Any, ...]) -> LiveIndex:
+def _build_index(
+    graph: Graph, embedder: CheckedEmbedder, viewer: Viewer, project_id: str, stamp: tuple[Any, ...]
+) -> LiveIndex:
+    params = {"project_id": project_id, **visibility_params(viewer)}
     rows = graph.read(VISIBLE_VECTORS, {**params, "prop": vector_property(embedder.slug)})
     ids: list[str] = []
     starts: list[int] = []
@@ -298,8 +306,8 @@ def _build_index(graph: Graph, embedder: CheckedEmbedder, params: dict[str, Any]
     matrix = np.asarray([r["vector"] for r in rows], dtype=np.float32).reshape(len(rows), dims)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     matrix /= np.where(norms == 0, 1.0, norms)
-    lexicon = ProjectLexicon(params["project_id"])
-    for entity in list_visible_entities(graph, [params["project_id"]], visibility_params(_viewer_of(params))):
+    lexicon = ProjectLexicon(project_id)
+    for entity in list_visible_entities(graph, [project_id], viewer):
         if entity.kind in ("person", "place"):
             lexicon.add(entity)
     counts = {r["id"]: int(r["entries"]) for r in graph.read(VISIBLE_MENTION_COUNTS, params)}
@@ -307,16 +315,12 @@ def _build_index(graph: Graph, embedder: CheckedEmbedder, params: dict[str, Any]
     return LiveIndex(stamp, now, ids, np.asarray(starts, dtype=np.int64), matrix, lexicon, counts, now)
 
 
-def _stamp(graph: Graph, params: dict[str, Any]) -> tuple[Any, ...]:
+def _stamp(graph: Graph, viewer: Viewer, project_id: str) -> tuple[Any, ...]:
     """The caller's role and the project's search generations for the audiences the caller belongs to
     (graph/generations.py: every write path bumps the audiences that could see what it changed, vectors stored
     included), so a write the caller could notice changes the stamp and one they could not leaves it alone."""
-    rows = generations.read(graph, [params["project_id"]], params.get("viewer_id"))
+    rows = generations.read(graph, [project_id], viewer.user_id)
     return tuple(tuple(r.values()) for r in rows)
-
-
-def _viewer_of(params: dict[str, Any]) -> Viewer:
-    return Viewer(user_id=params["viewer_id"], witness_period_id=params["witness_period_id"])
 
 
 def _window_vector(vectors: np.ndarray) -> np.ndarray:

@@ -18,8 +18,8 @@ from typing import Any
 from graph import analytics, analytics_cache
 from graph.db import Graph
 from graph.textnorm import fold
-from graph.visibility import CAN_SEE_IN_PROJECT, VIEWER_IN_PROJECT
-from queries.entities.entity_question_words import QUESTION_CHARS, Intent, classify
+from graph.visibility import CAN_SEE_IN_PROJECT, VIEWER_IN_PROJECT, Viewer, visibility_params
+from queries.entities.entity_question_words import QUESTION_CHARS, Intent
 from queries.entities.similar import similar, visible_names
 
 ITEMS = 10
@@ -62,34 +62,32 @@ class Answered:
 
 
 def answer_question(
-    graph: Graph, viewer_params: dict[str, Any], projects: list[str], question: str, model: str, k: int = 10
+    graph: Graph, viewer: Viewer, projects: list[str], question: str, intent: Intent, model: str, k: int = 10
 ) -> Answered | None:
-    """The answer to an entity question over what the viewer may see; None for any other question, for one that
-    names nothing the viewer may know of (hidden and unknown alike), and for "what matters most" when the viewer may
-    know of nothing to rank."""
-    intent = classify(question)
-    if intent is None:
-        return None
+    """The answer to `question`, an entity question of `intent` (`classify`'s reading of it), over what the viewer
+    may see; None for one that names nothing the viewer may know of (hidden and unknown alike), and for "what matters
+    most" when the viewer may know of nothing to rank."""
     if not intent.needs_entity:
         if len(projects) != 1:
             return None
-        return _importance(graph, viewer_params, projects[0], intent, k)
+        return _importance(graph, viewer, projects[0], intent, k)
     for project in projects:
-        target = _target(graph, viewer_params, project, question, model, intent)
+        target = _target(graph, viewer, project, question, model, intent)
         if target is not None:
-            return _answer(graph, viewer_params, project, intent, target, model, k)
+            return _answer(graph, viewer, project, intent, target, model, k)
     return None
 
 
-def _target(
-    graph: Graph, viewer_params: dict[str, Any], project: str, question: str, model: str, intent: Intent
-) -> Target | None:
+_Named = tuple[int, int, bool, Target]  # where in the question, minus its length, not preferred, what
+
+
+def _target(graph: Graph, viewer: Viewer, project: str, question: str, model: str, intent: Intent) -> Target | None:
     """The first name in the question of an entity (or, for a similarity question, a chapter) the viewer may know:
     earliest, then longest; for the same words a chapter when the question asks about periods, else the entity
     ("otra época como la de Berlín": the chapter; "lugares parecidos a Berlín": the place)."""
     folded = fold(question[:QUESTION_CHARS])
-    found: list[tuple[int, int, bool, Target]] = []
-    for named in visible_names(graph, viewer_params, project, model, _grams(folded)):
+    found: list[_Named] = []
+    for named in visible_names(graph, viewer, project, model, _grams(folded)):
         if named.kind == "period" and intent.kind != "similar":
             continue
         at = _position(folded, list(named.keys))
@@ -121,17 +119,15 @@ def _position(folded: str, keys: list[str]) -> tuple[int, int] | None:
     return best
 
 
-def _answer(
-    graph: Graph, params: dict[str, Any], project: str, intent: Intent, target: Target, model: str, k: int
-) -> Answered:
+def _answer(graph: Graph, viewer: Viewer, project: str, intent: Intent, target: Target, model: str, k: int) -> Answered:
     entity = {"id": target.id, "name": target.name}
     items: list[dict[str, Any]]
     if intent.kind == "similar":
-        found = similar(graph, params, project, target.id, model, intent.wants or target.kind, ITEMS)
+        found = similar(graph, viewer, project, target.id, model, intent.wants or target.kind, ITEMS)
         items = [{"id": s.id, "name": s.name, "kind": s.kind, "score": s.score, "entries": s.entries} for s in found]
         anchors, boost = [i["id"] for i in items[:BOOST]], [target.id]
     elif intent.kind == "cooccurrence" and target.kind != "period":
-        rows = analytics.co_occurrence(graph, params, project, target.id, ITEMS, intent.wants)
+        rows = analytics.co_occurrence(graph, viewer, project, target.id, ITEMS, intent.wants)
         items = [
             {
                 "id": r["id"],
@@ -146,7 +142,7 @@ def _answer(
         ]
         anchors, boost = [target.id], [i["id"] for i in items[:BOOST]]
     elif target.kind != "period":  # timeline
-        years = analytics.timeline(graph, params, project, target.id)
+        years = analytics.timeline(graph, viewer, project, target.id)
         years.sort(key=lambda y: y["year"], reverse=intent.disappeared)
         items = [
             {
@@ -167,13 +163,13 @@ def _answer(
     return Answered(
         {"kind": intent.kind, "entity": entity, "items": items},
         project,
-        _support(graph, params, project, anchors, boost, newest, k),
+        _support(graph, viewer, project, anchors, boost, newest, k),
     )
 
 
-def _importance(graph: Graph, params: dict[str, Any], project: str, intent: Intent, k: int) -> Answered | None:
+def _importance(graph: Graph, viewer: Viewer, project: str, intent: Intent, k: int) -> Answered | None:
     """None when the viewer may know of no entity to rank: the question is then searched like any other."""
-    rows = analytics.importance(graph, params, project, intent.wants, ITEMS)
+    rows = analytics.importance(graph, viewer, project, intent.wants, ITEMS)
     if not rows:
         return None
     items = [
@@ -192,12 +188,12 @@ def _importance(graph: Graph, params: dict[str, Any], project: str, intent: Inte
     return Answered(
         {"kind": "importance", "entity": None, "items": items},
         project,
-        _support(graph, params, project, [i["id"] for i in items[:1]], [i["id"] for i in items[1:BOOST]], True, k),
+        _support(graph, viewer, project, [i["id"] for i in items[:1]], [i["id"] for i in items[1:BOOST]], True, k),
     )
 
 
 def _support(
-    graph: Graph, params: dict[str, Any], project: str, anchors: list[str], boost: list[str], newest: bool, k: int
+    graph: Graph, viewer: Viewer, project: str, anchors: list[str], boost: list[str], newest: bool, k: int
 ) -> list[tuple[str, int]]:
     """Visible entries naming an anchor, those naming more of `boost` first, then newest (or oldest) first."""
     if not anchors:
@@ -206,10 +202,10 @@ def _support(
     def compute() -> list[tuple[str, int]]:
         rows = graph.read(
             SUPPORT_NEWEST if newest else SUPPORT_OLDEST,
-            {"anchor_ids": anchors, "boost_ids": boost, "project_id": project, "k": k, **params},
+            {"anchor_ids": anchors, "boost_ids": boost, "project_id": project, "k": k, **visibility_params(viewer)},
         )
         return [(r["id"], int(r["boost"])) for r in rows]
 
     return analytics_cache.cached(
-        graph, params, project, "support", {"anchors": anchors, "boost": boost, "newest": newest, "k": k}, compute
+        graph, viewer, project, "support", {"anchors": anchors, "boost": boost, "newest": newest, "k": k}, compute
     )

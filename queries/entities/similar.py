@@ -9,11 +9,10 @@ entity the viewer may not see has no variant for them, so it is neither a target
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from graph import analytics_cache
 from graph.db import Graph
-from graph.visibility import CAN_SEE_DECLARATION
+from graph.visibility import CAN_SEE_DECLARATION, Viewer, visibility_params
 
 KINDS = ("person", "place", "thing", "period")
 
@@ -92,7 +91,7 @@ class Similar:
 
 def similar(
     graph: Graph,
-    viewer_params: dict[str, Any],
+    viewer: Viewer,
     project_id: str,
     entity_id: str,
     model: str,
@@ -111,7 +110,7 @@ def similar(
                 "kind": kind,
                 "limit": limit,
                 "over": limit + 20,
-                **viewer_params,
+                **visibility_params(viewer),
             },
         )
         return [Similar(r["id"], r["name"], r["kind"], round(float(r["score"]), 6), int(r["entries"])) for r in rows]
@@ -120,7 +119,7 @@ def similar(
     return list(
         analytics_cache.cached(
             graph,
-            viewer_params,
+            viewer,
             project_id,
             "similar",
             {"entity": entity_id, "model": model, "kind": kind, "limit": limit},
@@ -139,38 +138,37 @@ class Named:
 
 
 def visible_names(
-    graph: Graph, viewer_params: dict[str, Any], project_id: str, model: str, grams: list[str] | None = None
+    graph: Graph, viewer: Viewer, project_id: str, model: str, grams: list[str] | None = None
 ) -> list[Named]:
     """The entities and chapters the viewer may know of and has entries about (as of the last refresh), plus those
     declared for them; with `grams` (folded word sequences, or ids), only those answering to one of them. With the
     analytics cache on, the viewer's whole list is kept (a scan of every variant of the project) and looked up."""
-    if grams is None or not analytics_cache.enabled(viewer_params):
-        return _visible_names(graph, viewer_params, project_id, model, grams)
+    if grams is None or not analytics_cache.enabled(viewer):
+        return _visible_names(graph, viewer, project_id, model, grams)
     every = analytics_cache.cached(
         graph,
-        viewer_params,
+        viewer,
         project_id,
         "names",
         {"model": model},
-        lambda: tuple(_visible_names(graph, viewer_params, project_id, model, None)),
+        lambda: tuple(_visible_names(graph, viewer, project_id, model, None)),
         immutable=True,
     )
     wanted = set(grams)
     return [n for n in every if n.id in wanted or not wanted.isdisjoint(n.keys)]
 
 
-def _visible_names(
-    graph: Graph, viewer_params: dict[str, Any], project_id: str, model: str, grams: list[str] | None
-) -> list[Named]:
+def _visible_names(graph: Graph, viewer: Viewer, project_id: str, model: str, grams: list[str] | None) -> list[Named]:
     from graph.textnorm import fold
 
+    seen_by = visibility_params(viewer)
     found: dict[str, Named] = {}
     declared: dict[str, list[str]] = {}
     first: dict[str, tuple[str, str]] = {}
-    for r in graph.read(VISIBLE_DECLARATIONS, {"project_id": project_id, **viewer_params}):
+    for r in graph.read(VISIBLE_DECLARATIONS, {"project_id": project_id, **seen_by}):
         first.setdefault(r["id"], (r["name"], r["kind"]))
         declared.setdefault(r["id"], []).extend(fold(k) for k in [r["name"], *(r["aliases"] or [])] if k)
-    for r in graph.read(VISIBLE_NAMES, {"project_id": project_id, "model": model, "grams": grams, **viewer_params}):
+    for r in graph.read(VISIBLE_NAMES, {"project_id": project_id, "model": model, "grams": grams, **seen_by}):
         name = first.get(r["id"], (r["name"], ""))[0]
         keys = tuple(dict.fromkeys([*r["keys"], *declared.get(r["id"], [])]))
         if name:
@@ -182,9 +180,7 @@ def _visible_names(
     return [found[k] for k in sorted(found)]
 
 
-def find_target(
-    graph: Graph, viewer_params: dict[str, Any], project_id: str, name: str, model: str
-) -> tuple[str, str, str] | None:
+def find_target(graph: Graph, viewer: Viewer, project_id: str, name: str, model: str) -> tuple[str, str, str] | None:
     """(id, name, kind) of the entity or chapter called `name` (or with that id) that the viewer may know of; an
     entity wins over a chapter of the same name; None for hidden and unknown alike. Looked up among the viewer's
     vectors first (one cheap statement), then among every visible entity (one without embedded entries yet)."""
@@ -192,11 +188,9 @@ def find_target(
     from graph.textnorm import fold
 
     key = fold(name.strip())
-    named = [
-        n for n in visible_names(graph, viewer_params, project_id, model, [key, name]) if n.id == name or key in n.keys
-    ]
+    named = [n for n in visible_names(graph, viewer, project_id, model, [key, name]) if n.id == name or key in n.keys]
     named.sort(key=lambda n: (n.kind == "period", n.id))
     if named:
         return named[0].id, named[0].name, named[0].kind
-    entity = find_visible_entity(graph, project_id, viewer_params, name)
+    entity = find_visible_entity(graph, project_id, viewer, name)
     return (entity.id, entity.name, entity.kind) if entity is not None else None

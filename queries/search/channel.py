@@ -8,12 +8,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Protocol
+from typing import Protocol
 
 from queries.search.early_vector import EarlyVector
-from queries.search.fusion import Hit
+from queries.search.fusion import Cue, Hit
 from queries.search.query_constraints import Parsed, SoftConstraints
 from queries.search.run import SearchRun
+from queries.search.scope import SearchScope
 
 
 class Want(Enum):
@@ -24,14 +25,13 @@ class Want(Enum):
 
 @dataclass(frozen=True)
 class ChannelAsk:
-    """What every channel of one search is asked. `params` are the statement parameters of the scope, the caller's
-    filters, the visibility predicate and the question's constraints (after any relaxation); `found` the hits of the
-    channels that ran before (the seeds of a SEEDED channel)."""
+    """What every channel of one search is asked. `scope` holds the projects, the caller's filters, the viewer and the
+    question's constraints (after any relaxation), and becomes parameters where the channel runs its statement;
+    `found` the hits of the channels that ran before (the seeds of a seeded channel)."""
 
     run: SearchRun
     parsed: Parsed
-    soft: SoftConstraints
-    params: Mapping[str, Any]
+    scope: SearchScope
     asked: tuple[str, ...]
     limit: int
     early: EarlyVector | None = None
@@ -41,11 +41,15 @@ class ChannelAsk:
     def text(self) -> str:
         return self.parsed.text_for_search
 
+    @property
+    def soft(self) -> SoftConstraints:
+        return self.scope.soft
+
     @classmethod
-    def of_text(cls, run: SearchRun, params: Mapping[str, Any], text: str, limit: int) -> ChannelAsk:
-        """An ask of `text` as it stands, with no constraint understood (one channel run on its own: tests, benches)."""
-        parsed = Parsed(text, "balanced", SoftConstraints(), [], {})
-        return cls(run, parsed, parsed.constraints, params, run.options.channels or (), limit)
+    def of_text(cls, run: SearchRun, scope: SearchScope, text: str, limit: int) -> ChannelAsk:
+        """An ask of `text` as it stands under `scope`'s constraints (one channel run on its own: tests, benches)."""
+        parsed = Parsed(text, "balanced", scope.soft, [], {})
+        return cls(run, parsed, scope, run.options.channels or (), limit)
 
 
 @dataclass
@@ -58,9 +62,10 @@ class Found:
 
 class Channel(Protocol):
     """`name` labels its hits (fusion, explain, the ranker's features); `asked_as` is the name a caller asks for it
-    by (one name may bring a family: "dense" brings the sparse and next-model channels); `seeds` the channels whose
-    hits it starts from (none: the question alone), whose hits its ask's `found` then holds; `by_default` whether a
-    search that names no channel runs it."""
+        by (one name may bring a family: "dense" brings the sparse and next-model channels); `seeds` the channels whose
+        hits it starts from (none: the question alone), whose hits its ask's `found` then holds; `by_default` whether a
+        search that names no channel runs it; `weight` its RRF weight for this question (each channel declares its own,
+    measured on the dev sets: docs/BENCHMARKS.md)."""
 
     name: str
     asked_as: str
@@ -68,6 +73,8 @@ class Channel(Protocol):
     by_default: bool
 
     def wanted(self, ask: ChannelAsk) -> Want: ...
+
+    def weight(self, cue: Cue) -> float: ...
 
     def run(self, ask: ChannelAsk) -> Found | None:
         """None: the channel has nothing to say (it could not run), which differs from an empty list of hits."""

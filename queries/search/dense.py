@@ -15,11 +15,11 @@ from graph.db import Graph
 from graph.embeddings import stores_key
 from graph.schema import vector_index_name, vector_property
 from graph.settings import Settings
-from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
 from queries.search import channels as ch
 from queries.search import dense_matrix, scope_counts, visible_view
 from queries.search.fusion import Hit
+from queries.search.scope import SearchScope
 
 
 def _chunks(graph: Graph, statement: str, params: dict[str, Any]) -> int:
@@ -30,8 +30,7 @@ def dense(
     graph: Graph,
     embedder: CheckedEmbedder,
     settings: Settings,
-    viewer: Viewer,
-    base: dict[str, Any],
+    scope: SearchScope,
     vector: list[float],
     limit: int,
 ) -> tuple[list[Hit], dict[str, str]]:
@@ -43,6 +42,7 @@ def dense(
     above what any unfetched chunk could (the cut plus the quantisation error seen), so those top hits are the
     exact ones (docs/BENCHMARKS.md, "Exact-scan threshold and the index path"). A question naming people, places or
     things gets one fetch: a common name fills it, a rare one is ranked exactly from its few mentions."""
+    base, viewer = scope.params(), scope.viewer
     params = {
         **base,
         "vector": vector,
@@ -50,17 +50,17 @@ def dense(
         "model": embedder.model_id,
         "limit": limit,
     }
-    if visible_view.usable(settings, viewer, params):
-        found = dense_matrix.dense(graph, settings, viewer, params, stores_key(embedder.slug), vector, limit)
+    if visible_view.usable(settings, scope):
+        found = dense_matrix.dense(graph, settings, scope, params["prop"], stores_key(embedder.slug), vector, limit)
         if found is not None:
             return found
-    named = bool(params.get("q_entity_ids"))
+    named = bool(scope.soft.entity_ids)
     exact = ch.DENSE_EXACT_MENTIONED if named else ch.DENSE_EXACT
     limit_exact = settings.exact_scan_max_chunks
     if viewer.is_witness or _chunks(graph, ch.PROJECT_CHUNKS, base) <= limit_exact:
         return ch.run_channel(graph, exact, params)
     one = ch.one_project(base)
-    visible = scope_counts.count(graph, ch.scope_chunks(one), one, "n")
+    visible = scope_counts.count(graph, viewer, ch.scope_chunks(one), one, "n")
     if visible <= limit_exact:
         return ch.run_channel(graph, exact, params)
     indexed = _indexed_chunks(graph, params["prop"])

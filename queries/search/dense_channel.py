@@ -13,6 +13,7 @@ from inference.embedders import CheckedEmbedder, EmbeddingError
 from queries.search import channels as ch
 from queries.search.channel import ChannelAsk, Found, Want
 from queries.search.dense import dense
+from queries.search.fusion import Cue, dense_weight, keyword_weight
 from queries.search.query_vectors import embeddable, query_vector
 
 log = logging.getLogger(__name__)
@@ -45,7 +46,7 @@ def _vector_hits(ask: ChannelAsk, embedder: CheckedEmbedder, channel: str) -> Fo
         return None
     run.took(f"embed_{channel}" if channel != "dense" else "embed", t)
     t = time.perf_counter()
-    hits, chunks = dense(run.graph, embedder, run.settings, run.viewer, dict(ask.params), vector, ask.limit)
+    hits, chunks = dense(run.graph, embedder, run.settings, ask.scope, vector, ask.limit)
     floor = run.settings.dense_floor if run.settings.dense_floor is not None else DENSE_FLOORS.get(embedder.slug, 0.0)
     if hits:
         log.info("top %s similarity %.4f (floor %.2f)", channel, hits[0].score, floor)
@@ -54,8 +55,9 @@ def _vector_hits(ask: ChannelAsk, embedder: CheckedEmbedder, channel: str) -> Fo
     return Found(kept, {h.id: chunks[h.id] for h in kept})
 
 
-class DenseChannel:
-    name = "dense"
+class _DenseFamily:
+    """Asked as "dense", run by default, weighted as meaning is."""
+
     asked_as = "dense"
     seeds: tuple[str, ...] = ()
     by_default = True
@@ -63,18 +65,27 @@ class DenseChannel:
     def wanted(self, ask: ChannelAsk) -> Want:
         return _dense_wanted(ask)
 
+    def weight(self, cue: Cue) -> float:
+        return dense_weight(cue)
+
+
+class DenseChannel(_DenseFamily):
+    name = "dense"
+
     def run(self, ask: ChannelAsk) -> Found | None:
         return _vector_hits(ask, ask.run.embedder, "dense")
 
 
-class SparseChannel:
+class SparseChannel(_DenseFamily):
+    """The model's sparse weights: lexical evidence, weighted as the keyword channel is."""
+
     name = "sparse"
-    asked_as = "dense"
-    seeds: tuple[str, ...] = ()
-    by_default = True
 
     def wanted(self, ask: ChannelAsk) -> Want:
         return _dense_wanted(ask) if ask.run.embedder.supports_sparse else Want.NO
+
+    def weight(self, cue: Cue) -> float:
+        return keyword_weight(cue)
 
     def run(self, ask: ChannelAsk) -> Found | None:
         run, embedder = ask.run, ask.run.embedder
@@ -86,23 +97,16 @@ class SparseChannel:
             log.warning("sparse query weights failed: %s", exc)
             run.took("sparse", t)
             return None
-        hits, _ = ch.run_channel(
-            run.graph, ch.SPARSE, {**ask.params, "weights": weights, "model": embedder.model_id, "limit": ask.limit}
-        )
+        params = {**ask.scope.params(), "weights": weights, "model": embedder.model_id, "limit": ask.limit}
+        hits, _ = ch.run_channel(run.graph, ch.SPARSE, params)
         run.took("sparse", t)
         return Found(hits)
 
 
-class NextModelChannel:
+class NextModelChannel(_DenseFamily):
     """The target model's index during a migration, so entries it already embedded are found by it too."""
 
     name = "dense_next"
-    asked_as = "dense"
-    seeds: tuple[str, ...] = ()
-    by_default = True
-
-    def wanted(self, ask: ChannelAsk) -> Want:
-        return _dense_wanted(ask)
 
     def run(self, ask: ChannelAsk) -> Found | None:
         run = ask.run

@@ -6,32 +6,31 @@ entry id, as `DENSE_EXACT` ranks them (tests/search/test_dense_matrix.py checks 
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from graph.db import Graph
 from graph.settings import Settings
-from graph.visibility import Viewer
 from queries.search import view_filter, visible_view
 from queries.search.fusion import Hit
+from queries.search.scope import SearchScope
 
 
 def dense(
     graph: Graph,
     settings: Settings,
-    viewer: Viewer,
-    params: dict[str, Any],
+    scope: SearchScope,
+    prop: str,
     stores_key: str,
     vector: list[float],
     limit: int,
 ) -> tuple[list[Hit], dict[str, str]] | None:
     """The top `limit` visible entries meeting the query's constraints by their best chunk's cosine with `vector`,
-    with that chunk; None when the view could not be had (the caller asks Cypher)."""
-    view = visible_view.view_for(graph, settings, viewer, params, stores_key, len(vector))
+    with that chunk; None when the view could not be had (the caller asks Cypher). `prop` names the view's vectors."""
+    params = {**scope.params(), "prop": prop}
+    view = visible_view.view_for(graph, settings, scope.viewer, params, stores_key, len(vector))
     if view is None:
         return None
-    return _rank(view, vector, limit, view_filter.meeting(view, params))
+    return _rank(view, vector, limit, view_filter.meeting(view, scope.soft))
 
 
 def _rank(

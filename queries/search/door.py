@@ -20,17 +20,16 @@ from graph.lexicon import ProjectLexicon
 from graph.members import projects_of
 from graph.schema import vector_property
 from graph.settings import Settings
-from graph.textnorm import fold
-from graph.visibility import Viewer, levels_up_to, visibility_params
+from graph.visibility import Viewer, visibility_params
 from inference.embedders import CheckedEmbedder
+from queries.entities.entity_question_words import Intent, classify
 from queries.entities.entity_questions import answer_question
 from queries.search import channel_set, kept_lexicons, ranker, result_cache, visible_view
 from queries.search import channels as ch
 from queries.search.diversify import diversify, word_set
 from queries.search.early_vector import EarlyVector
 from queries.search.early_vector import start as start_early_vector
-from queries.search.fusion import Fused, Hit, channel_weights, rrf
-from queries.search.graph_channel import GRAPH_WEIGHT
+from queries.search.fusion import Cue, Fused, Hit, rrf
 from queries.search.mmr import entry_vectors, mmr
 from queries.search.query_constraints import SoftConstraints, parse_query, relaxed_warnings, set_aside, unknown_names
 from queries.search.question import Question
@@ -46,6 +45,7 @@ from queries.search.rerank import rerank
 from queries.search.retrieval import Retrieved, retrieve
 from queries.search.run import SearchRun
 from queries.search.run import ms as _ms
+from queries.search.scope import SearchScope
 from queries.search.snippets import query_terms, snippet
 
 log = logging.getLogger(__name__)
@@ -90,14 +90,17 @@ class SearchDoor:
             options = replace(options, channels=channel_set.asked(options.channels))
             run = SearchRun(self.graph, self.embedder, self.settings, viewer, options, query)
             guessed = project_ids or ([scope.project_id] if scope.project_id and not scope.multi_project else [])
-            early = start_early_vector(self.graph, self.embedder, viewer, guessed, query, options, run.embed_cache_size)
+            intent = classify(query) if options.understand else None
+            early = start_early_vector(
+                self.graph, self.embedder, viewer, guessed, query, options, run.embed_cache_size, intent is not None
+            )
             projects = project_ids if project_ids is not None else resolve_projects(self.graph, viewer, scope)
             if not projects:
                 return SearchResponse([], 0, "none", {"total": _ms(run.started)})
             key = result_cache.key_for(self.graph, self.embedder, self.settings, viewer, query, projects, options)
             if (hit := result_cache.get(self.graph, key, self.settings)) is not None:
                 return result_cache.hit_response(hit, run.started)
-            answer = self.answer_entity_question(run, projects) or self.search_entries(
+            answer = self.answer_entity_question(run, projects, intent) or self.search_entries(
                 run, projects, early if projects == guessed else None
             )
             run.took("total", run.started)
@@ -112,15 +115,16 @@ class SearchDoor:
         fused = self.diversify(run, fused, fusion.texts)
         return self.materialise(run, question, found, fusion, fused)
 
-    def answer_entity_question(self, run: SearchRun, projects: list[str]) -> SearchResponse | None:
-        """An entity question's answer, with the entries behind it as results; None for any other question."""
+    def answer_entity_question(
+        self, run: SearchRun, projects: list[str], intent: Intent | None
+    ) -> SearchResponse | None:
+        """An entity question's answer, with the entries behind it as results; None for any other question (`intent`
+        None: not one)."""
         options, viewer = run.options, run.viewer
-        if not options.understand or options.filters != Filters() or viewer.user_id is None:
+        if intent is None or options.filters != Filters() or viewer.user_id is None:
             return None
         t = time.perf_counter()
-        answered = answer_question(
-            self.graph, visibility_params(viewer), projects, run.query, self.embedder.slug, options.k
-        )
+        answered = answer_question(self.graph, viewer, projects, run.query, intent, self.embedder.slug, options.k)
         if answered is None:
             return None
         top = [
@@ -144,8 +148,9 @@ class SearchDoor:
         parsed = set_aside(parsed, options.ignore)
         run.warnings.extend(_filter_warnings(self.graph, viewer, projects, options.filters, lexicons))
         run.took("parse", t)
-        scope = _base_params(viewer, projects, options.filters, lexicons)
-        return Question(run.query, projects, lexicons, parsed, scope)
+        return Question(
+            run.query, projects, lexicons, parsed, SearchScope.of(viewer, projects, options.filters, lexicons)
+        )
 
     def fuse(self, run: SearchRun, question: Question, found: Retrieved) -> Fusion:
         """RRF over the channels, weighted for this question, then the learned ranker over the channels' evidence;
@@ -158,20 +163,18 @@ class SearchDoor:
         texts: dict[str, str] = {}
         if (run.options.fusion or self.settings.fusion) == "learned" or run.options.capture is not None:
             record, top_text, texts = ranker.gather(
-                self.graph, run.query, results, question.parsed.constraints, visibility_params(viewer), top_id
+                self.graph, run.query, results, question.parsed.constraints, viewer, top_id
             )
         else:
             rows = self.graph.read(ch.TOP_TEXT, {"id": top_id}) if top_id is not None else []
             top_text = rows[0]["text"] if rows else None
-        weights = {
-            **channel_weights(question.parsed.text_for_search, top_text, dated=found.soft.dated),
-            "graph": GRAPH_WEIGHT,
-        }
+        cue = Cue.of(question.parsed.text_for_search, top_text, dated=found.soft.dated)
+        weights = {c.name: c.weight(cue) for c in channel_set.CHANNELS}
         fused = rrf({c: h for c, h in results.items() if h}, k=self.settings.rrf_k, weights=weights)
         fused = ranker.apply(run, record, fused, weights)
         source = _source(results)
         if not fused:
-            recent, _ = ch.run_channel(self.graph, ch.RECENT, {**question.scope, "limit": run.options.k})
+            recent, _ = ch.run_channel(self.graph, ch.RECENT, {**question.scope.params(), "limit": run.options.k})
             fused = [Fused(h.id, 0.0, {"recency": {"rank": i + 1, "score": 0.0}}) for i, h in enumerate(recent)]
             source = "recency" if fused else "none"
         run.took("fuse", t)
@@ -220,7 +223,7 @@ class SearchDoor:
                 **question.parsed.explain,
                 "relaxed": found.relaxed,
                 "clock": clocks(out, found.soft),
-                "weights": {c: fusion.weights.get(c, 1.0) for c in found.hits},
+                "weights": {c: fusion.weights[c] for c in found.hits},
                 "channels": {c: len(h) for c, h in found.hits.items()},
             }
         return SearchResponse(
@@ -252,37 +255,6 @@ def _lexicons(graph: Graph, projects: list[str], viewer: Viewer) -> dict[str, Pr
     """The names each project's visible entities answer to, kept per viewer and listed again in part after a write
     they may see (queries/search/kept_lexicons.py). Only read here."""
     return {p: kept_lexicons.lexicon(graph, p, viewer) for p in projects}
-
-
-def _resolve_names(
-    lexicons: dict[str, ProjectLexicon], kind: str, names: list[str] | None, ids: list[str] | None
-) -> list[str] | None:
-    if names is None and ids is None:
-        return None
-    out = list(ids or [])
-    for name in names or []:
-        for lex in lexicons.values():
-            found = lex.by_key.get((kind, fold(name)))
-            out.append(found.id if found else f"\x00unknown:{name}")
-    return out
-
-
-def _base_params(
-    viewer: Viewer, projects: list[str], f: Filters, lexicons: dict[str, ProjectLexicon]
-) -> dict[str, Any]:
-    return {
-        "project_ids": projects,
-        "date_from": f.date_from,
-        "date_to": f.date_to,
-        "intimacy_levels": levels_up_to(f.intimacy_max),
-        "author_ids": f.author_ids,
-        "kinds": f.kinds,
-        "tags": f.tags,
-        "period_id": f.period_id,
-        "person_ids": _resolve_names(lexicons, "person", f.persons, f.person_ids),
-        "place_ids": _resolve_names(lexicons, "place", f.places, f.place_ids),
-        **visibility_params(viewer),
-    }
 
 
 def _filter_warnings(

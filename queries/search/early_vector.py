@@ -23,7 +23,6 @@ from graph.db import Graph
 from graph.lexicon import ProjectLexicon
 from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
-from queries.entities.entity_question_words import classify
 from queries.search import kept_lexicons
 from queries.search.query_constraints import Parsed, parse_query
 from queries.search.query_vectors import embeddable, query_vector
@@ -57,14 +56,13 @@ def start(
     query: str,
     options: SearchOptions,
     cache_size: int,
+    entity_question: bool = False,
 ) -> EarlyVector | None:
     """The query embedded in the background, as this viewer's kept lexicons of `projects` understand it; None when
     the search has no dense channel, would skip it (a keyword query), the query has an entity question's shape (its
     answer needs no vector: an embedding beside it would only slow it), or a lexicon is not kept yet."""
     asked = options.channels or ()  # resolved by the door before this runs
-    if "dense" not in asked or viewer.user_id is None or not projects:
-        return None
-    if options.understand and classify(query) is not None:  # likely answered as an entity question: no search
+    if "dense" not in asked or viewer.user_id is None or not projects or entity_question:
         return None
     text, parsed, found = query, None, {}
     if options.understand:

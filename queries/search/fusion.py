@@ -71,21 +71,32 @@ def lexical_coverage(query: str, text: str) -> float:
     return coverage(terms, set(words(text))) if terms else 0.0
 
 
-def channel_weights(query: str, top_keyword_text: str | None, dated: bool = False) -> dict[str, float]:
-    """Per-query weights: short queries lean on keywords, long conversational ones on dense, a query whose date
-    still constrains the search (`dated`: not relaxed) on structure, and a keyword list whose best hit shares few
-    content words with the query is trusted less."""
-    n_words = len(query.split())
-    dense = DENSE_WEIGHT_SHORT if n_words < 3 else (DENSE_WEIGHT_CONVERSATIONAL if n_words >= 6 else 1.0)
-    structured = STRUCTURED_WEIGHT_DATED if dated else 1.0
-    fulltext = 1.0
-    if top_keyword_text is not None and n_words >= 3 and lexical_coverage(query, top_keyword_text) < WEAK_COVERAGE:
-        fulltext = FULLTEXT_WEAK_MATCH
-    return {
-        "dense": dense,
-        "dense_next": dense,
-        "sparse": fulltext,
-        "fulltext": fulltext,
-        "structured": structured,
-        "thread": THREAD_WEIGHT,
-    }
+@dataclass(frozen=True)
+class Cue:
+    """What a channel's RRF weight may depend on, read once per search: how many words the question has, whether
+    the keyword channel's best hit shares few of its content words, and whether its date still constrains."""
+
+    words: int
+    weak_keywords: bool = False
+    dated: bool = False
+
+    @classmethod
+    def of(cls, query: str, top_keyword_text: str | None, dated: bool = False) -> Cue:
+        n = len(query.split())
+        weak = top_keyword_text is not None and n >= 3 and lexical_coverage(query, top_keyword_text) < WEAK_COVERAGE
+        return cls(n, weak, dated)
+
+
+def dense_weight(cue: Cue) -> float:
+    """Short queries lean on keywords, long conversational ones on meaning."""
+    return DENSE_WEIGHT_SHORT if cue.words < 3 else (DENSE_WEIGHT_CONVERSATIONAL if cue.words >= 6 else 1.0)
+
+
+def keyword_weight(cue: Cue) -> float:
+    """A keyword list whose best hit shares few content words with the query is trusted less."""
+    return FULLTEXT_WEAK_MATCH if cue.weak_keywords else 1.0
+
+
+def structured_weight(cue: Cue) -> float:
+    """A query whose date still constrains the search (not relaxed) leans on structure."""
+    return STRUCTURED_WEIGHT_DATED if cue.dated else 1.0

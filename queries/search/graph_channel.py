@@ -25,7 +25,7 @@ from graph.db import Graph
 from graph.visibility import mention_seen
 from queries.search.channel import ChannelAsk, Found, Want
 from queries.search.channels import QUERY_SCOPE
-from queries.search.fusion import Hit
+from queries.search.fusion import Cue, Hit
 
 SEED_HITS = 5  # the best dense (or keyword) hits that seed the walk
 SHARED_MIN = 2  # an entity mentioned by at least this many of them counts as "what the hits share"
@@ -160,9 +160,12 @@ class GraphChannel:
     def wanted(self, ask: ChannelAsk) -> Want:
         return Want.NOW if "graph" in ask.asked else Want.NO
 
+    def weight(self, cue: Cue) -> float:
+        return GRAPH_WEIGHT
+
     def run(self, ask: ChannelAsk) -> Found | None:
         t = time.perf_counter()
         best = ask.found.get("dense") or ask.found.get("fulltext") or []
-        hits = run_graph(ask.run.graph, dict(ask.params), ask.parsed.rank_entity_ids, best, ask.limit)
+        hits = run_graph(ask.run.graph, ask.scope.params(), ask.parsed.rank_entity_ids, best, ask.limit)
         ask.run.took("graph", t)
         return Found(hits)

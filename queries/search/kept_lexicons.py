@@ -21,7 +21,7 @@ from graph.entities import Entity, list_visible_entities, list_visible_entities_
 from graph.lexicon import ProjectLexicon
 from graph.settings import get_settings
 from graph.viewer_lru import ViewerLRU
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 
 AMONG_MAX = 2000  # past this many entities named since, the lexicon is listed in full
 counters = {"listed": 0, "listed_in_part": 0}
@@ -54,11 +54,10 @@ def _lexicon_of(project_id: str, entities: list[Entity]) -> ProjectLexicon:
 
 def lexicon(graph: Graph, project_id: str, viewer: Viewer) -> ProjectLexicon:
     """The names the viewer's visible entities of the project answer to (the caller does not change it)."""
-    params = visibility_params(viewer)
     user_id = viewer.user_id
-    if user_id is None or not analytics_cache.enabled(params):
+    if user_id is None or not analytics_cache.enabled(viewer):
         counters["listed"] += 1
-        return _lexicon_of(project_id, list_visible_entities(graph, [project_id], params))
+        return _lexicon_of(project_id, list_visible_entities(graph, [project_id], viewer))
     settings = get_settings()
     store = _lexicons(graph)
     store.max_viewers = max(1, settings.analytics_cache_size)
@@ -72,12 +71,12 @@ def lexicon(graph: Graph, project_id: str, viewer: Viewer) -> ProjectLexicon:
         generations.changed_since(graph, user_id, kept.generations, gens, "entity_ids", AMONG_MAX) if found else None
     )
     if changed is not None:
-        again = list_visible_entities_among(graph, [project_id], params, sorted(changed)) if changed else []
+        again = list_visible_entities_among(graph, [project_id], viewer, sorted(changed)) if changed else []
         entities = _ordered([e for e in kept.entities if e.id not in changed] + again)
         listed_at = kept.listed_at
         counters["listed_in_part"] += 1
     else:
-        entities = list_visible_entities(graph, [project_id], params)
+        entities = list_visible_entities(graph, [project_id], viewer)
         listed_at = time.monotonic()
         counters["listed"] += 1
     made = _lexicon_of(project_id, entities)

@@ -21,6 +21,7 @@ from graph.textnorm import words
 from queries.search import scope_counts
 from queries.search.fusion import STOPWORDS, Hit
 from queries.search.lucene import to_lucene
+from queries.search.scope import SearchScope
 
 K1 = 1.2
 B = 0.75
@@ -173,28 +174,29 @@ def scored(stmt: str) -> str:
 
 
 def run_keyword(
-    graph: Graph, stmt: str, count_stmt: str, params: dict[str, Any], text: str, limit: int, visible: int | None = None
+    graph: Graph, stmt: str, count_stmt: str, scope: SearchScope, text: str, limit: int, visible: int | None = None
 ) -> list[Hit]:
     """`visible`, when the caller knows it (a kept view), is BM25's N; else `count_stmt` counts it."""
+    params = scope.params()
     terms = query_terms(text)
     lucene = to_lucene(" ".join(terms))
     if not lucene:
         return []
-    found = _top(graph, stmt, count_stmt, params, {"lucene": lucene, "pool": RESCORED}, terms, limit, visible)
+    found = _top(graph, stmt, count_stmt, scope, {"lucene": lucene, "pool": RESCORED}, terms, limit, visible)
     if found is not None:
         return found
     rows = [
         dict(r)
         for r in graph.read(stmt, {**params, "lucene": lucene, "terms": terms, "pool": RESCORED, "chars": TEXT_CHARS})
     ]
-    return _ranked(graph, count_stmt, params, rows, terms, limit, visible)
+    return _ranked(graph, count_stmt, scope, rows, terms, limit, visible)
 
 
 def run_keyword_among(
     graph: Graph,
     stmt: str,
     count_stmt: str,
-    params: dict[str, Any],
+    scope: SearchScope,
     text: str,
     limit: int,
     among: list[str],
@@ -206,20 +208,20 @@ def run_keyword_among(
     terms = query_terms(text)
     if not among or not to_lucene(" ".join(terms)):
         return []
-    found = _top(graph, stmt, count_stmt, params, {"among": among}, terms, limit, visible)
+    found = _top(graph, stmt, count_stmt, scope, {"among": among}, terms, limit, visible)
     if found is not None:
         return found
     wanted = set(terms)
-    rows = [dict(r) for r in graph.read(stmt, {**params, "among": among, "terms": terms, "chars": TEXT_CHARS})]
+    rows = [dict(r) for r in graph.read(stmt, {**scope.params(), "among": among, "terms": terms, "chars": TEXT_CHARS})]
     rows = [r for r in rows if r["text"] is None or wanted & set(words(r["text"]))]
-    return _ranked(graph, count_stmt, params, rows, terms, limit, visible)
+    return _ranked(graph, count_stmt, scope, rows, terms, limit, visible)
 
 
 def _top(
     graph: Graph,
     stmt: str,
     count_stmt: str,
-    params: dict[str, Any],
+    scope: SearchScope,
     extra: dict[str, Any],
     terms: list[str],
     limit: int,
@@ -228,10 +230,11 @@ def _top(
     """BM25 in the statement: its best `limit` candidates (and near ties), scored again here by `bm25` from the
     statistics of every candidate, so that scores and order are exactly those of the rows ranked in Python. None
     when a candidate still lacks `ft_terms` (its text must be counted here: the caller reads the rows). N is counted
-    from the scope's `params` alone (kept per viewer), never from the words in `extra`."""
-    n_visible = visible if visible is not None else visible_count(graph, count_stmt, params)
+    from the scope alone (kept per viewer), never from the words in `extra`."""
+    n_visible = visible if visible is not None else visible_count(graph, count_stmt, scope)
     row = graph.read(
-        scored(stmt), {**params, **extra, "terms": terms, "visible": n_visible, "limit": limit, "k1": K1, "b": B}
+        scored(stmt),
+        {**scope.params(), **extra, "terms": terms, "visible": n_visible, "limit": limit, "k1": K1, "b": B},
     )[0]
     if row["legacy"]:
         return None
@@ -248,7 +251,7 @@ def _top(
 def _ranked(
     graph: Graph,
     count_stmt: str,
-    params: dict[str, Any],
+    scope: SearchScope,
     rows: list[dict[str, Any]],
     terms: list[str],
     limit: int,
@@ -258,9 +261,9 @@ def _ranked(
     it."""
     if not rows:
         return []
-    return bm25(rows, terms, limit, visible if visible is not None else visible_count(graph, count_stmt, params))
+    return bm25(rows, terms, limit, visible if visible is not None else visible_count(graph, count_stmt, scope))
 
 
-def visible_count(graph: Graph, count_stmt: str, params: dict[str, Any]) -> int:
+def visible_count(graph: Graph, count_stmt: str, scope: SearchScope) -> int:
     """N for BM25: it depends on the scope, not on the words (kept per viewer: queries/search/scope_counts.py)."""
-    return scope_counts.count(graph, count_stmt, params, "visible")
+    return scope_counts.count(graph, scope.viewer, count_stmt, scope.params(), "visible")

@@ -12,15 +12,14 @@ view's size (the count statement would scan the project again after every visibl
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from graph.db import Graph
 from graph.settings import Settings
-from graph.visibility import Viewer
 from queries.search import view_filter, visible_view
 from queries.search.keyword import RESCORED
+from queries.search.scope import SearchScope
 
 counters = {"among": 0}
 
@@ -35,17 +34,16 @@ class Meeting:
     ids: list[str] | None
 
 
-def meeting(
-    graph: Graph, settings: Settings, viewer: Viewer, params: dict[str, Any], stores_key: str
-) -> Meeting | None:
+def meeting(graph: Graph, settings: Settings, scope: SearchScope, prop: str, stores_key: str) -> Meeting | None:
     """None when the view cannot answer: the index and the Cypher count are asked. No constraint: every entry of
-    the view, by count only. `params` names `prop`, the view's vectors."""
-    if not visible_view.usable(settings, viewer, params):
+    the view, by count only. `prop` names the view's vectors."""
+    if not visible_view.usable(settings, scope):
         return None
-    view = visible_view.view_for(graph, settings, viewer, params, stores_key, 0)
+    params = {**scope.params(), "prop": prop}
+    view = visible_view.view_for(graph, settings, scope.viewer, params, stores_key, 0)
     if view is None:
         return None
-    mask = view_filter.meeting(view, params)
+    mask = view_filter.meeting(view, scope.soft)
     if mask is None:
         return Meeting(len(view.entry_ids), None)
     chosen = np.flatnonzero(mask)

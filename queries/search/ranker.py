@@ -24,7 +24,7 @@ import numpy as np
 from graph.db import Graph
 from graph.keyword_terms import VIEWER_FT_TERMS, VIEWER_NAMES
 from graph.textnorm import fold, words
-from graph.visibility import CAN_SEE, mention_seen
+from graph.visibility import CAN_SEE, Viewer, mention_seen, visibility_params
 from queries.search import ranker_features as rf
 from queries.search.channels import TOP_TEXT_OF_E
 from queries.search.fusion import Fused, Hit, coverage, coverage_terms
@@ -165,7 +165,7 @@ def gather(
     query: str,
     results: Mapping[str, list[Hit]],
     soft: SoftConstraints,
-    visibility: Mapping[str, Any],
+    viewer: Viewer,
     top_id: str | None = None,
 ) -> Gathered:
     """The raw record `ranker_features.build` reads: channel lists plus facts about each candidate. Facts are read
@@ -186,9 +186,8 @@ def gather(
         "facts": {},
     }
     ids = rf.candidate_ids(record)
-    params = {"ids": ids, **facts_params(query, soft, top_id), **visibility}
-    read = graph.read(CANDIDATE_FACTS, params) if ids else []
-    rows = list({r["id"]: r for r in reversed(read)}.values())  # each entry once
+    params = {"ids": ids, **facts_params(query, soft, top_id), **visibility_params(viewer)}
+    rows = graph.read(CANDIDATE_FACTS, params) if ids else []
     if not rows:
         return Gathered(record, None, {})
     terms = coverage_terms(query)

@@ -53,8 +53,7 @@ def run_channels(
     ask = ChannelAsk(
         run,
         question.parsed,
-        soft,
-        {**question.scope, **soft.params()},
+        question.scope.under(soft),
         options.channels or (),
         max(options.candidates_per_channel, options.k),
         early,

@@ -11,11 +11,12 @@ from typing import Any
 from graph import analytics_cache
 from graph.db import Graph
 from graph.plan_cache import rewritten
+from graph.visibility import Viewer
 
 
-def count(graph: Graph, statement: str, params: dict[str, Any], column: str) -> int:
-    """`statement`'s `column` value for `params` (the scope, visibility parameters included); its one row is kept,
-    so each of its columns is counted once."""
+def count(graph: Graph, viewer: Viewer, statement: str, params: dict[str, Any], column: str) -> int:
+    """`statement`'s `column` value for `params` (the scope, `viewer`'s visibility parameters included); its one row
+    is kept per viewer, so each of its columns is counted once."""
     read = sorted(rewritten(statement)[1])  # the parameters it reads, read once per statement
 
     def compute() -> dict[str, Any]:
@@ -27,6 +28,6 @@ def count(graph: Graph, statement: str, params: dict[str, Any], column: str) -> 
         return int(compute().get(column) or 0)
     scope = {k: params.get(k) for k in read if k not in ("viewer_id", "witness_period_id")}
     row = analytics_cache.cached(
-        graph, params, projects[0], "scope_count", {"statement": statement, "scope": scope}, compute
+        graph, viewer, projects[0], "scope_count", {"statement": statement, "scope": scope}, compute
     )
     return int(row.get(column) or 0)

@@ -7,6 +7,7 @@ import time
 
 from queries.search import channels as ch
 from queries.search.channel import ChannelAsk, Found, Want
+from queries.search.fusion import THREAD_WEIGHT, Cue
 
 SEEDS = 5
 
@@ -20,9 +21,12 @@ class ThreadChannel:
     def wanted(self, ask: ChannelAsk) -> Want:
         return Want.NOW if ask.found.get("dense") and len(ask.asked) >= 2 else Want.NO
 
+    def weight(self, cue: Cue) -> float:
+        return THREAD_WEIGHT
+
     def run(self, ask: ChannelAsk) -> Found | None:
         t = time.perf_counter()
         seeds = [h.id for h in ask.found["dense"][:SEEDS]]
-        hits, _ = ch.run_channel(ask.run.graph, ch.THREAD, {**ask.params, "seeds": seeds, "limit": ask.limit})
+        hits, _ = ch.run_channel(ask.run.graph, ch.THREAD, {**ask.scope.params(), "seeds": seeds, "limit": ask.limit})
         ask.run.took("thread", t)
         return Found(hits)

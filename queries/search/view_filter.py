@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from queries.search.query_constraints import SoftConstraints
 from queries.search.visible_view import View
 
 
@@ -19,20 +20,15 @@ def _day(value: Any) -> float:
     return float(native.toordinal())
 
 
-def constrained(params: dict[str, Any]) -> bool:
+def constrained(soft: SoftConstraints) -> bool:
     """Whether the query sets any of its own constraints that `meeting` tests (dates, named entities, an author)."""
-    return (
-        params.get("q_from") is not None
-        or params.get("q_to") is not None
-        or bool(params.get("q_entity_ids"))
-        or bool(params.get("q_author_keys"))
-    )
+    return soft.date_from is not None or soft.date_to is not None or bool(soft.entity_ids) or bool(soft.author_keys)
 
 
-def meeting(view: View, params: dict[str, Any]) -> np.ndarray | None:
+def meeting(view: View, soft: SoftConstraints) -> np.ndarray | None:
     """Which entries of the view meet the query's own constraints, tested as QUERY_SCOPE tests them (None: no
     constraint). An undated entry meets no date bound; an entry without author no author phrase."""
-    if not constrained(params):
+    if not constrained(soft):
         return None
     n = len(view.entry_ids)
     mask: np.ndarray | None = None
@@ -40,21 +36,21 @@ def meeting(view: View, params: dict[str, Any]) -> np.ndarray | None:
     def both(m: np.ndarray) -> np.ndarray:
         return m if mask is None else mask & m
 
-    if params.get("q_from") is not None or params.get("q_to") is not None:
-        lo = _day(params["q_from"]) if params.get("q_from") is not None else -np.inf
-        hi = _day(params["q_to"]) if params.get("q_to") is not None else np.inf
+    if soft.date_from is not None or soft.date_to is not None:
+        lo = _day(soft.date_from) if soft.date_from is not None else -np.inf
+        hi = _day(soft.date_to) if soft.date_to is not None else np.inf
         dated = (view.end >= lo) & (view.start <= hi)  # NaN (undated) meets no bound
         for i, spans in enumerate(view.told):
             if spans and not dated[i] and any(start >= lo and end <= hi for start, end in spans):
                 dated[i] = True
         mask = both(dated)
-    if params.get("q_entity_ids"):
+    if soft.entity_ids:
         named = np.zeros(n, dtype=bool)
-        for x in params["q_entity_ids"]:
+        for x in soft.entity_ids:
             if x in view.mentioned_by:
                 named[view.mentioned_by[x][0]] = True
         mask = both(named)
-    if params.get("q_author_keys"):
-        keys = set(params["q_author_keys"])
+    if soft.author_keys:
+        keys = set(soft.author_keys)
         mask = both(np.fromiter((a is not None and a in keys for a in view.author_keys), dtype=bool, count=n))
     return mask

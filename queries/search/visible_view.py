@@ -51,6 +51,7 @@ from graph.viewer_lru import ViewerLRU
 from graph.visibility import VIEWER_IN_PROJECT, Viewer
 from queries.search import scope_counts, view_build
 from queries.search.channels import ENTRY_SCOPE_IN_PROJECT, one_project, scope_chunks
+from queries.search.scope import SearchScope
 from queries.search.view_build import Pool, Under, View, ViewScope, counters, listed_under
 
 __all__ = [
@@ -126,13 +127,12 @@ AMONG_MAX = 5000
 log = logging.getLogger(__name__)
 
 
-def usable(settings: Settings, viewer: Viewer, params: dict[str, Any]) -> bool:
+def usable(settings: Settings, scope: SearchScope) -> bool:
     """Whether this search can be served from a view: one project, a member (not a witness), no recurring date."""
+    viewer = scope.viewer
     if settings.dense_matrix_viewers <= 0 or viewer.is_witness or viewer.user_id is None:
         return False
-    if len(params.get("project_ids") or []) != 1:
-        return False
-    return params.get("q_occ") is None
+    return scope.one_project is not None and not scope.soft.occurrences
 
 
 def view_for(
@@ -190,7 +190,8 @@ def view_for(
 def _visible_entries(where: ViewScope) -> int:
     """How many entries of the scope the viewer may see (kept under their generations): whether a first listing,
     a new member's or another scope's, runs behind the searches."""
-    return scope_counts.count(where.graph, scope_chunks(where.params), where.params, "visible")
+    viewer = Viewer(user_id=where.user_id)
+    return scope_counts.count(where.graph, viewer, scope_chunks(where.params), where.params, "visible")
 
 
 def _behind(where: ViewScope, before_role_change: View | None) -> None:

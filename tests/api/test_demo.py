@@ -15,7 +15,7 @@ from graph.db import Graph
 from graph.entries import get_visible_entry
 from graph.members import set_member
 from graph.settings import Settings
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 
 pytestmark = [pytest.mark.slow, pytest.mark.neo4j]
 
@@ -61,6 +61,6 @@ def test_the_demo_ends_with_a_chapter_context_as_two_viewers_each_of_what_they_m
         cited = re.findall(r"^\s+\[E\d+\] \S+ (\S+) ", text, flags=re.MULTILINE)
         assert cited, f"{user}'s context cites entries"
         for entry_id in cited:
-            assert get_visible_entry(graph, visibility_params(Viewer(user_id=user)), entry_id) is not None
+            assert get_visible_entry(graph, Viewer(user_id=user), entry_id) is not None
         used, budget = map(int, re.findall(r"^\s+(\d+) of (\d+) tokens", text, flags=re.MULTILINE)[0])
         assert used <= budget

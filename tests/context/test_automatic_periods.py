@@ -19,7 +19,7 @@ from graph.entity_vectors import refresh_project
 from graph.members import set_member
 from graph.periods import AUTO_RULE, automatic_period, is_automatic
 from graph.summaries import audience_for, visible_periods
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
 from ingest.summary_jobs import Summaries
 
@@ -69,7 +69,7 @@ def chaptered(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> dict[str
 
 
 def _listed(graph: Graph, project: str, user: str) -> dict[str, dict[str, Any]]:
-    return {p["name"]: p for p in visible_periods(graph, project, visibility_params(Viewer(user_id=user)))}
+    return {p["name"]: p for p in visible_periods(graph, project, Viewer(user_id=user))}
 
 
 @pytest.mark.neo4j
@@ -120,7 +120,7 @@ def test_hidden_entries_change_nothing_a_viewer_sees_of_automatic_chapters(
     viewer = Viewer(user_id=reader)
 
     def seen() -> tuple[Any, ...]:
-        listed = visible_periods(graph, project, visibility_params(viewer))
+        listed = visible_periods(graph, project, viewer)
         texts = tuple((summaries.for_viewer(viewer, project, p["id"]) or {}).get("text") for p in listed)
         return tuple(sorted(tuple(sorted(p.items())) for p in listed)), texts
 

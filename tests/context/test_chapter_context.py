@@ -16,7 +16,7 @@ from graph.db import Graph
 from graph.entries import get_visible_entry
 from graph.ids import period_id
 from graph.settings import Settings
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
 from inference.providers.llm import ChatClient
 from ingest.summary_jobs import Summaries
@@ -60,7 +60,7 @@ def test_the_bundle_never_exceeds_its_budget_and_cites_only_visible_entries(
             leaked = [m for m in hidden_markers(key) if m in _text(ctx.as_dict())]
             assert not leaked, (key, budget, leaked)
             for e in ctx.entries:
-                assert get_visible_entry(graph, visibility_params(viewer), e["entry_id"]) is not None
+                assert get_visible_entry(graph, viewer, e["entry_id"]) is not None
             assert [e["citation"] for e in ctx.entries] == [f"E{i}" for i in range(1, len(ctx.entries) + 1)]
             dates = [e["occurred_on"] for e in ctx.entries]
             assert dates == sorted(dates)

@@ -14,7 +14,7 @@ from graph.entries import delete_entry
 from graph.ids import period_id
 from graph.members import set_member
 from graph.summaries import NotMember, audience_for
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
 from ingest.summarise import PERIOD_WORDS, extractive, word_count
 from ingest.summary_jobs import Summaries
@@ -39,9 +39,7 @@ def _variant(graph: Graph, world: dict[str, Any], key: str, period: str | None =
     pid = period_id(world["project"], period) if period else None
     aud = audience_for(graph, _as(world, key), world["project"], pid)
     assert aud is not None
-    return gs.serve(
-        graph, gs.summary_id(world["project"], pid, aud.base, aud.owner), visibility_params(_as(world, key))
-    )
+    return gs.serve(graph, gs.summary_id(world["project"], pid, aud.base, aud.owner), _as(world, key))
 
 
 def test_each_viewer_is_served_a_summary_of_exactly_what_they_may_see(
@@ -100,7 +98,7 @@ def test_a_variant_is_never_served_to_a_viewer_who_cannot_see_all_it_was_built_f
     inner = summaries.for_viewer(coauthor, world["project"], period_id(world["project"], CADIZ))
     assert inner is not None and inner["audience"] == "inner" and MARKERS["c3"] in inner["text"]
     set_member(graph, world["project"], world["users"]["coauthor"], "reader")  # demoted: no intimate entries now
-    assert gs.serve(graph, inner["id"], visibility_params(coauthor)) is None
+    assert gs.serve(graph, inner["id"], coauthor) is None
     now = summaries.for_viewer(coauthor, world["project"], period_id(world["project"], CADIZ))
     assert now is not None and now["audience"] == "circle" and MARKERS["c3"] not in now["text"]
     with pytest.raises(NotMember):

@@ -13,14 +13,12 @@ from graph.entity_vectors import refresh_project
 from graph.members import set_member
 from graph.settings import Settings
 from graph.textnorm import fold
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
 from queries.entities.similar import similar, visible_names
 from queries.search import channels as ch
-from queries.search.door import _base_params
 from queries.search.keyword import run_keyword, visible_count
-from queries.search.query_constraints import SoftConstraints
-from queries.search.request import Filters
+from queries.search.scope import SearchScope
 from tests.entities.test_entity_vectors import CIRCLE, PRIVATE, _records
 
 # A write no write path makes (it bumps no generation): only a statement that really runs can see it.
@@ -67,7 +65,7 @@ def test_entity_aggregates_are_kept_per_viewer_until_a_write_they_may_see(
     write("e1", "circle", ["Pep", "Marta"])
     write("e2", "circle", ["Pep"])
     write("e3", "intimate", ["Pep", "Secretina"])
-    reader, owner = {"viewer_id": lola, "witness_period_id": None}, {"viewer_id": ana, "witness_period_id": None}
+    reader, owner = Viewer(user_id=lola), Viewer(user_id=ana)
     assert _weights(analytics.importance(graph, reader, project)) == {"Pep": 2, "Marta": 1}
     assert _weights(analytics.importance(graph, owner, project)) == {"Pep": 3, "Marta": 1, "Secretina": 1}
     pep = next(r["id"] for r in analytics.importance(graph, reader, project) if r["name"] == "Pep")
@@ -116,10 +114,10 @@ def test_another_viewers_misses_never_evict_mine(
             }
         ]
     ).errors
-    reader, owner = {"viewer_id": lola, "witness_period_id": None}, {"viewer_id": ana, "witness_period_id": None}
+    reader, owner = Viewer(user_id=lola), Viewer(user_id=ana)
     computed: list[str] = []
 
-    def ask(viewer: dict[str, Any], name: str) -> None:
+    def ask(viewer: Viewer, name: str) -> None:
         analytics_cache.cached(graph, viewer, project, name, {}, lambda: computed.append(name) or name)
 
     ask(reader, "a")
@@ -163,7 +161,7 @@ def test_a_refresh_moves_only_the_audiences_whose_vectors_it_changed(
     project, ana, lola = _cache_on(settings, monkeypatch, graph, prefix, 64)
     assert not ingest(_records(project, ana, CIRCLE, "circle")).errors
     refresh_project(graph, project, embedder.slug)
-    reader = visibility_params(Viewer(user_id=lola))
+    reader = Viewer(user_id=lola)
     pep = f"{project}/person/pep"
 
     def companions() -> list[str]:
@@ -216,7 +214,7 @@ def test_a_viewers_stale_aggregates_are_dropped_when_their_generations_move(
     """Keys made under old generations can never be asked for again: the first store under new ones empties the
     viewer's partition, so live answers are not crowded out by dead ones; another viewer's partition is untouched."""
     project, ana, lola = _cache_on(settings, monkeypatch, graph, prefix, 8)
-    reader, owner = {"viewer_id": lola, "witness_period_id": None}, {"viewer_id": ana, "witness_period_id": None}
+    reader, owner = Viewer(user_id=lola), Viewer(user_id=ana)
     for name in ("a", "b", "c"):
         analytics_cache.cached(graph, reader, project, name, {}, lambda n=name: n)
     analytics_cache.cached(graph, owner, project, "x", {}, lambda: "x")
@@ -255,7 +253,7 @@ def test_keyword_ranking_keeps_its_visible_count_until_a_write_the_viewer_may_se
 
     write("e1", "circle", "La barca azul en el puerto.")
     write("e2", "circle", "Comimos arroz en casa.")
-    params = {**_base_params(Viewer(user_id=lola), [project], Filters(), {}), **SoftConstraints().params()}
+    params = SearchScope(Viewer(user_id=lola), (project,))
 
     def scores() -> list[float]:
         return [h.score for h in run_keyword(graph, ch.FULLTEXT, ch.FULLTEXT_VISIBLE, params, "barca", 10)]

@@ -11,7 +11,7 @@ from graph.db import Graph
 from graph.entities import list_visible_entities
 from graph.members import set_member
 from graph.textnorm import fold
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 
 # What recognition stores on an entry (ingest/recognition.py), written here so the spellings are exactly these.
 SPOT = """
@@ -48,7 +48,7 @@ def test_a_confirmed_candidate_is_spelled_as_its_audience_spells_it(
     ).errors
     for k, _, name, count in rows:
         graph.write(SPOT, {"id": f"{project}/{k}", "name": name, "key": fold(name), "count": count})
-    owner, reader = visibility_params(Viewer(user_id=ana)), visibility_params(Viewer(user_id=carl))
+    owner, reader = Viewer(user_id=ana), Viewer(user_id=carl)
 
     # The owner sees every spelling, the private one most often; the name is seen at circle, its most open level.
     source = candidate_sources(graph, project, owner, "remedios", None)

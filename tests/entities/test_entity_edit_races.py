@@ -21,7 +21,7 @@ from graph.db import Graph
 from graph.entities import upsert_entity
 from graph.entity_edits import find_for_edit, rename_entity
 from graph.members import set_member
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
 from ingest.pipeline import BATCH, IngestReport
 from ingest.relink import RelinkJobs, relink_project
@@ -176,15 +176,15 @@ def test_a_pass_an_edit_overtakes_starts_over_and_its_numbers_go_on(
         for i in range(BATCH + 6)
     ]
     assert not ingest(rows).errors
-    params = visibility_params(Viewer(user_id=ana))
-    pep = find_for_edit(graph, p, params, "person", "Pep")
+    viewer = Viewer(user_id=ana)
+    pep = find_for_edit(graph, p, viewer, "person", "Pep")
     assert pep is not None
     reported: list[tuple[int, int, int]] = []
 
     def progress(done: int, total: int, relinked: int) -> None:
         reported.append((done, total, relinked))
         if done == BATCH and len(reported) == 2:
-            rename_entity(graph, p, pep, params, "Josep", None)
+            rename_entity(graph, p, pep, viewer, "Josep", None)
 
     total, relinked = relink_project(graph, embedder, p, progress=progress, viewer=Viewer(user_id=ana))
     links = graph.read(MENTIONS, {"p": p})
@@ -203,10 +203,10 @@ def test_an_edit_whose_job_was_lost_is_re_linked_when_the_service_starts(
     hidden entry included."""
     p = _projects(graph, ingest, prefix, 1)[0]
     assert p not in relink_epochs.behind(graph), "Pep was declared before any entry: nothing to re-link"
-    params = visibility_params(Viewer(user_id=f"{p}-ana"))
-    pep = find_for_edit(graph, p, params, "person", "Pep")
+    viewer = Viewer(user_id=f"{p}-ana")
+    pep = find_for_edit(graph, p, viewer, "person", "Pep")
     assert pep is not None
-    rename_entity(graph, p, pep, params, "Josep", None)
+    rename_entity(graph, p, pep, viewer, "Josep", None)
     assert p in relink_epochs.behind(graph)
     hidden = [r["name"] for r in graph.read(MENTIONS, {"p": p}) if r["entry"] == f"{p}/a-hidden"]
     assert hidden == ["Pep"], "the rename changed what Ana sees; the rest waits for re-linking"

@@ -164,3 +164,4 @@ def test_what_matters_most_with_nothing_visible_to_rank_is_searched(
     assert [r["entry_id"] for r in reader["results"]] == [f"{project}/open"]
     owner = ask(ana)["answer"]
     assert owner is not None and [i["name"] for i in owner["items"]] == ["Secretina"]
+

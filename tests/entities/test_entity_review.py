@@ -14,7 +14,7 @@ from api.cli import main
 from graph.db import Graph
 from graph.entities import list_visible_entities, upsert_entity
 from graph.members import set_member
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from ingest.pipeline import IngestReport
 from tests.entities.test_entity_management import wait
 
@@ -140,10 +140,7 @@ def test_merge_and_unmerge_through_the_api(
 
 
 def visible(graph: Graph, project: str, user: str) -> dict[str, list[str]]:
-    return {
-        e.name: list(e.aliases)
-        for e in list_visible_entities(graph, [project], visibility_params(Viewer(user_id=user)))
-    }
+    return {e.name: list(e.aliases) for e in list_visible_entities(graph, [project], Viewer(user_id=user))}
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

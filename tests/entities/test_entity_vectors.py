@@ -13,7 +13,7 @@ from api.cli import main
 from graph.db import Graph
 from graph.entity_vectors import refresh_project
 from graph.members import set_member
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
 from ingest.pipeline import Ingestor
 from queries.entities.similar import similar
@@ -64,10 +64,10 @@ def band(graph: Graph, prefix: str, ingest: Callable[..., Any], embedder: Checke
 def _similar(
     graph: Graph, band: dict[str, str], user: str, slug: str, name: str = "Pep", kind: str | None = "person"
 ) -> list[tuple[str, float, int]]:
-    params = visibility_params(Viewer(user_id=band[user]))
+    viewer = Viewer(user_id=band[user])
     return [
         (s.name, s.score, s.entries)
-        for s in similar(graph, params, band["project"], f"{band['project']}/person/{name.lower()}", slug, kind)
+        for s in similar(graph, viewer, band["project"], f"{band['project']}/person/{name.lower()}", slug, kind)
     ]
 
 

@@ -15,7 +15,7 @@ from graph.db import Graph
 from graph.entities import Entity, list_visible_entities, upsert_entity
 from graph.lexicon import ProjectLexicon
 from graph.members import set_member
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from ingest import spacy_pipelines
 from ingest.language import detect_language
 from ingest.pipeline import IngestReport
@@ -143,8 +143,8 @@ def diary(graph: Graph, prefix: str, ingest: Callable[..., IngestReport]) -> dic
 
 
 def as_dicts(graph: Graph, project: str, user: str | None) -> dict[str, dict[str, Any]]:
-    params = visibility_params(Viewer(user_id=user)) if user else None
-    return {c.name: c.as_dict() for c in list_candidates(graph, project, params)}
+    viewer = Viewer(user_id=user) if user else None
+    return {c.name: c.as_dict() for c in list_candidates(graph, project, viewer)}
 
 
 def test_candidates_are_counted_over_visible_entries_only(graph: Graph, diary: dict[str, str]) -> None:
@@ -163,7 +163,7 @@ def test_candidates_are_counted_over_visible_entries_only(graph: Graph, diary: d
 
 def test_candidates_link_nothing(graph: Graph, diary: dict[str, str]) -> None:
     p = diary["project"]
-    names = {e.name for e in list_visible_entities(graph, [p], visibility_params(Viewer(user_id=diary["ana"])))}
+    names = {e.name for e in list_visible_entities(graph, [p], Viewer(user_id=diary["ana"]))}
     assert names == {"Marta"}
     linked = graph.read("MATCH (:Entry {id: $id})-[:MENTIONS]->(n) RETURN collect(n.name) AS names", {"id": f"{p}/e2"})[
         0

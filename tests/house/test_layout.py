@@ -169,3 +169,18 @@ def test_no_module_is_over_500_lines() -> None:
             if lines > MAX_LINES and name not in TOO_LONG_FOR_NOW:
                 too_long[name] = lines
     assert not too_long, f"split these modules (at most {MAX_LINES} lines each): {too_long}"
+
+
+def test_every_package_of_the_service_is_installed() -> None:
+    """A folder with an `__init__.py` that pyproject.toml's `packages` misses is left out of a wheel: the editable
+    install the tests use would never notice, an installed service would fail on its first import of it."""
+    import tomllib
+
+    listed = set(tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {
+        ".".join(init.parent.relative_to(REPO).parts)
+        for top in ("graph", "inference", "ingest", "queries", "api")
+        for init in (REPO / top).rglob("__init__.py")
+    }
+    assert found - listed == set(), "add these to pyproject.toml [tool.setuptools] packages"
+    assert listed - found == set(), "pyproject.toml lists packages that do not exist"

@@ -19,7 +19,7 @@ from graph.entities import upsert_entity
 from graph.members import set_member
 from graph.settings import Settings
 from graph.timelines import timeline_months
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
 from ingest.dates import DateRange
 from ingest.event_times import AMBIGUOUS_WEIGHT, YEARLESS_WEIGHT, event_times, times_told
@@ -201,35 +201,31 @@ def test_a_mention_is_dated_by_what_its_sentence_tells_and_timelines_read_either
     assert [r["starts"] for r in graph.read(MENTION_TIMES, {"id": f"{project}/plain"})] == [[]]
 
     def years(user: str, time: str) -> dict[int, int]:
-        return {r["year"]: r["entries"] for r in timeline(graph, visibility_params(Viewer(user)), project, pilar, time)}
+        return {r["year"]: r["entries"] for r in timeline(graph, Viewer(user), project, pilar, time)}
 
     assert years(reader, "event") == {2008: 2, 2015: 1, 2019: 1}, "an undated entry keeps the year it names"
     assert years(reader, "written") == {2019: 1, 2020: 2}
     assert years(owner, "event") == {1999: 1, 2008: 3, 2015: 1, 2019: 1}, (
         "private entries only for whoever may see them"
     )
-    months, vaguer = timeline_months(graph, visibility_params(Viewer(reader)), project, pilar, "event")
+    months, vaguer = timeline_months(graph, Viewer(reader), project, pilar, "event")
     assert [(m["month"], m["entries"]) for m in months] == [("2015-03", 1), ("2019-03", 1)] and vaguer == 2, (
         "a year, a summer"
     )
 
     def companions(user: str, time: str, year: date | None) -> dict[str, int]:
-        rows = co_occurrence(
-            graph, visibility_params(Viewer(user)), project, pilar, 10, None, "count", year, year, time
-        )
+        rows = co_occurrence(graph, Viewer(user), project, pilar, 10, None, "count", year, year, time)
         return {r["name"]: r["together"] for r in rows}
 
     in_2008 = date(2008, 1, 1), date(2008, 12, 31)
     assert companions(reader, "event", None) == {"Juan": 1, "Marta": 1}, "no range: every entry, either clock"
-    rows = co_occurrence(graph, visibility_params(Viewer(reader)), project, pilar, 10, None, "count", *in_2008)
+    rows = co_occurrence(graph, Viewer(reader), project, pilar, 10, None, "count", *in_2008)
     assert [(r["name"], r["together"], r["first"], r["last"]) for r in rows] == [
         ("Marta", 1, "2008-06-21", "2008-09-22")
     ], "Juan is named in the same entry, in a sentence about the day it was written"
-    owned = co_occurrence(graph, visibility_params(Viewer(owner)), project, pilar, 10, None, "count", *in_2008)
+    owned = co_occurrence(graph, Viewer(owner), project, pilar, 10, None, "count", *in_2008)
     assert {r["name"] for r in owned} == {"Marta", "Luis"}
-    by_written = co_occurrence(
-        graph, visibility_params(Viewer(reader)), project, pilar, 10, None, "count", *in_2008, "written"
-    )
+    by_written = co_occurrence(graph, Viewer(reader), project, pilar, 10, None, "count", *in_2008, "written")
     assert by_written == [], "nothing was written in 2008"
 
     def listed(user: str, time: str) -> list[str]:

@@ -24,7 +24,7 @@ from graph.export import VERSION
 from graph.ids import period_id, sha256
 from graph.members import set_member, update_project
 from graph.settings import Settings
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from graph.witnesses import create_grant
 from inference.embedders import CheckedEmbedder
 from ingest.records import LineError, parse_line
@@ -111,7 +111,7 @@ def world(graph: Graph, embedder: CheckedEmbedder, prefix: str, ingest: Callable
     report = ingest(rows)
     assert not report.errors and report.written == len(rows)
     # A renamed entity keeps the id its first name gave it (clients may hold it): so must a restore.
-    coauthor_view = visibility_params(Viewer(user_id=c))
+    coauthor_view = Viewer(user_id=c)
     blind = find_for_edit(graph, p, coauthor_view, "thing", "la persiana")
     assert blind is not None
     rename_entity(graph, p, blind, coauthor_view, "la persiana del salón", None)
@@ -135,7 +135,7 @@ def world(graph: Graph, embedder: CheckedEmbedder, prefix: str, ingest: Callable
     # Rejected candidates are a writer's decision too: the owner's (circle) and the coauthor's (private, a name only
     # the coauthor's private entry holds).
     for user, name in ((o, "Te"), (c, "Ramiro Soto")):
-        seen = candidate_sources(graph, p, visibility_params(Viewer(user_id=user)), name, None)
+        seen = candidate_sources(graph, p, Viewer(user_id=user), name, None)
         assert seen is not None, f"spaCy no longer spots {name!r}: pick another candidate"
         reject_candidate(graph, p, seen, user)
     return {"project": p, "grant": grant, **users}
@@ -163,8 +163,8 @@ def _as(text: str, source: str, target: str, grant: str) -> str:
 
 def _candidates(graph: Graph, project: str, user: str | None) -> list[tuple[str, str, int]]:
     """What `user` (None: the operator) is offered as candidate names, rejected ones left out."""
-    params = None if user is None else visibility_params(Viewer(user_id=user))
-    return [(c.name, c.kind, c.mentions) for c in list_candidates(graph, project, params)]
+    viewer = None if user is None else Viewer(user_id=user)
+    return [(c.name, c.kind, c.mentions) for c in list_candidates(graph, project, viewer)]
 
 
 def _search_ids(client: TestClient, user: str, settings: Settings, project: str) -> list[list[str]]:

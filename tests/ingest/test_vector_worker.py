@@ -12,7 +12,7 @@ import pytest
 from graph.db import Graph
 from graph.entity_vectors import VectorWorker
 from graph.members import set_member
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
 from queries.entities.similar import similar
 from tests.entities.test_entity_vectors import CIRCLE, _records
@@ -34,11 +34,11 @@ def test_worker_builds_and_follows_changes(
     set_member(graph, project, owner, "owner")
     set_member(graph, project, reader, "reader")
     assert not ingest(_records(project, owner, CIRCLE, "circle")).errors
-    params = visibility_params(Viewer(user_id=reader))
+    viewer = Viewer(user_id=reader)
     pep = f"{project}/person/pep"
 
     def names() -> list[str]:
-        return [s.name for s in similar(graph, params, project, pep, embedder.slug, "person")]
+        return [s.name for s in similar(graph, viewer, project, pep, embedder.slug, "person")]
 
     assert names() == []  # nothing built yet: no one refreshed
     fail = {"next": True}

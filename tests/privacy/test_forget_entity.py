@@ -16,7 +16,7 @@ from graph.db import Graph
 from graph.entities import list_visible_entities, upsert_entity
 from graph.entity_vectors import refresh_project
 from graph.members import set_member
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
 from ingest.summary_jobs import Summaries
 from tests.graph_grep import grep_graph
@@ -152,7 +152,7 @@ def test_forgetting_a_person_leaves_no_trace_of_the_name(
     assert folded["text"] == "Cené con [—] y con Ana; pagó Ana."
     unrelated = client.get(f"/v1/entries/{project}/unrelated", headers=headers).json()
     assert unrelated["text"] == "Josep arregló la bicicleta; Eulalio no vino."
-    assert not [e for e in list_visible_entities(graph, [project], visibility_params(viewer)) if e.name == NAME]
+    assert not [e for e in list_visible_entities(graph, [project], viewer) if e.name == NAME]
     found = client.post("/v1/search", json={"q": f"{NAME} verbena", "project_id": project, "k": 5}, headers=headers)
     results = found.json()["results"]
     assert results and all(SURNAME not in json.dumps(r, ensure_ascii=False) for r in results)
@@ -191,11 +191,8 @@ def test_entries_hidden_from_the_forgetter_keep_the_name_for_those_who_see_them(
     assert theirs["text"] == f"Cena a solas con {NAME}."
     listed = client.get(f"/v1/entries/{project}/listed", headers=auth(w["owner"])).json()
     assert listed["text"].startswith(NAME)
-    assert [
-        e.name
-        for e in list_visible_entities(graph, [project], visibility_params(Viewer(user_id=w["owner"])))
-        if e.name == NAME
-    ] == [NAME]
+    owner_view = Viewer(user_id=w["owner"])
+    assert [e.name for e in list_visible_entities(graph, [project], owner_view) if e.name == NAME] == [NAME]
 
 
 def test_forget_answers_reasons_for_bad_requests(

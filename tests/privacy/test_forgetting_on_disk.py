@@ -26,7 +26,7 @@ from graph.purge import due_since
 from graph.runtime import Neo4jRuntime
 from graph.schema import migrate
 from graph.settings import Settings
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
 from ingest.departure import leave_project
 from ingest.forget import forget, plan_forget
@@ -133,7 +133,7 @@ def _world(graph: Graph, embedder: CheckedEmbedder) -> None:
 def _forget_all(graph: Graph, embedder: CheckedEmbedder) -> None:
     owner = Viewer(user_id=OWNER)
     assert Ingestor(graph, embedder, embed=False, source="api", writer=owner).delete(f"{P}/deleted")
-    entity = find_visible_entity(graph, P, visibility_params(owner), PERSON)
+    entity = find_visible_entity(graph, P, owner, PERSON)
     assert entity is not None
     forget(graph, embedder, plan_forget(graph, entity, owner, True), owner)
     relink_project(graph, embedder, P)

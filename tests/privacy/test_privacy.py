@@ -11,7 +11,7 @@ import pytest
 from graph.db import Graph
 from graph.entries import get_visible_entry
 from graph.settings import Settings
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
 from queries.search.door import hybrid_search
 from queries.search.request import AccessDenied, Filters, Scope, SearchOptions
@@ -66,7 +66,7 @@ def test_search_and_count_show_exactly_what_the_rule_allows(
     for author in ("owner", "other"):
         for level in LEVELS:
             entry_id = f"{project}/{author}-{level}"
-            row = get_visible_entry(graph, visibility_params(Viewer(user_id=family[viewer_key])), entry_id)
+            row = get_visible_entry(graph, Viewer(user_id=family[viewer_key]), entry_id)
             assert (row is not None) == expected(viewer_key, author, level), entry_id
 
 
@@ -110,9 +110,7 @@ def test_non_member_is_refused_and_sees_nothing(
         SearchOptions(),
     )
     assert resp.results == [] and resp.total_candidates == 0
-    row = get_visible_entry(
-        graph, visibility_params(Viewer(user_id=family["outsider"])), f"{family['project']}/owner-public"
-    )
+    row = get_visible_entry(graph, Viewer(user_id=family["outsider"]), f"{family['project']}/owner-public")
     assert row is None
 
 
@@ -209,9 +207,5 @@ def test_witness_sees_only_circle_and_public_of_their_chapter(
     )
     ingest(rows)  # type: ignore[operator]
     witness = Viewer(witness_period_id=period_id(project, "Berlín 2008"))
-    visible = {
-        eid
-        for eid in [r["entry_id"] for r in rows]
-        if get_visible_entry(graph, visibility_params(witness), eid) is not None
-    }
+    visible = {eid for eid in [r["entry_id"] for r in rows] if get_visible_entry(graph, witness, eid) is not None}
     assert visible == {f"{project}/ch-circle", f"{project}/ch-public"}

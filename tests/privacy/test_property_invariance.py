@@ -48,7 +48,7 @@ from graph.entries import get_visible_entry
 from graph.ids import period_id, slug
 from graph.members import set_member
 from graph.settings import Settings
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from graph.witnesses import active_grant, create_grant
 from inference.embedders import CheckedEmbedder
 from ingest.pipeline import Ingestor, IngestReport
@@ -322,7 +322,7 @@ def _search(
 
 
 def _entry_row(graph: Graph, viewer: Viewer, entry_id: str) -> Any:
-    row = get_visible_entry(graph, visibility_params(viewer), entry_id)
+    row = get_visible_entry(graph, viewer, entry_id)
     if row is None:
         return None
     row["entry"] = {k: v for k, v in row["entry"].items() if k not in BOOKKEEPING}

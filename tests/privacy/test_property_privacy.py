@@ -30,7 +30,7 @@ from graph.entries import get_visible_entry
 from graph.ids import period_id
 from graph.members import remove_member, set_member
 from graph.settings import Settings
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from graph.witnesses import create_grant, revoke_grant
 from inference.embedders import CheckedEmbedder
 from ingest.pipeline import IngestReport
@@ -270,7 +270,7 @@ def _check_user(
             TALLY["checks"] += 1
 
     for k in range(len(world.entries)):
-        row = get_visible_entry(graph, visibility_params(viewer), names.entry(world, k))
+        row = get_visible_entry(graph, viewer, names.entry(world, k))
         assert (row is not None) == can_see(world, who, k), f"get_visible_entry e{k} for {check.label}"
         TALLY["checks"] += 1
 
@@ -339,7 +339,7 @@ def _check_witness(
     check.same_set("hybrid_search(witness, all projects)", seen, total)
     check.nothing_hidden_in("hybrid_search(witness, all projects)", shown)
     for k in range(len(world.entries)):
-        row = get_visible_entry(graph, visibility_params(viewer), names.entry(world, k))
+        row = get_visible_entry(graph, viewer, names.entry(world, k))
         assert (row is not None) == can_see(world, who, k), f"get_visible_entry e{k} for {check.label}"
         TALLY["checks"] += 1
 
@@ -469,7 +469,7 @@ def test_lowering_a_role_and_deleting_an_entry_take_effect_at_once(
     set_member(graph, project, family["coauthor"], "reader")
     seen, total = _fulltext_view(graph, embedder, settings, family["coauthor"], project)
     assert {e.rsplit("-", 1)[1] for e in seen} == {"circle", "public"} and total == 4
-    assert get_visible_entry(graph, visibility_params(Viewer(user_id=family["coauthor"])), intimate) is None
+    assert get_visible_entry(graph, Viewer(user_id=family["coauthor"]), intimate) is None
     hidden = client.get(f"/v1/entries/{intimate}", headers=coauthor)
     assert missing.status_code == 404
     assert (hidden.status_code, hidden.json()) == (missing.status_code, missing.json())
@@ -485,7 +485,7 @@ def test_lowering_a_role_and_deleting_an_entry_take_effect_at_once(
     for user, remaining in (("coauthor", 3), ("owner", 6)):
         seen, total = _fulltext_view(graph, embedder, settings, family[user], project)
         assert circle not in seen and total == len(seen) == remaining
-    assert get_visible_entry(graph, visibility_params(Viewer(user_id=family["owner"])), circle) is None
+    assert get_visible_entry(graph, Viewer(user_id=family["owner"]), circle) is None
     gone = client.get(f"/v1/entries/{circle}", headers=coauthor)
     assert (gone.status_code, gone.json()) == (missing.status_code, missing.json())
 

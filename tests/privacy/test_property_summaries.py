@@ -22,7 +22,7 @@ from graph.ids import period_id
 from graph.members import set_member
 from graph.settings import Settings
 from graph.summaries import visible_periods
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
 from ingest.pipeline import IngestReport
 from ingest.summary_jobs import Summaries
@@ -115,7 +115,7 @@ def test_summaries_and_chapter_bundles_carry_nothing_hidden(
                 assert row is not None and row["entry_count"] == _visible(world, who, j, None), (i, j, row)
                 _check(f"project summary for u{i}", row["text"], hidden, n)
                 assert set(row["cites"]) <= allowed, "a summary cites an entry its viewer may not see"
-                listed = visible_periods(graph, project, visibility_params(viewer))
+                listed = visible_periods(graph, project, viewer)
                 expected = {c for c in (*CHAPTERS, _month(0), _month(1)) if _visible(world, who, j, c)}
                 assert {p["name"] for p in listed} == expected, (i, j, listed)
                 assert all(p["automatic"] == (p["name"] not in CHAPTERS) for p in listed), listed

@@ -10,7 +10,7 @@ from typing import Any
 from graph.db import Graph
 from graph.entities import list_visible_entities, list_visible_entities_among
 from graph.members import set_member
-from graph.visibility import CAN_SEE, CAN_SEE_IN_PROJECT, INTIMACY_LEVELS, ROLES, VIEWER_IN_PROJECT
+from graph.visibility import CAN_SEE, CAN_SEE_IN_PROJECT, INTIMACY_LEVELS, ROLES, VIEWER_IN_PROJECT, Viewer
 
 SEEN_BY_CAN_SEE = f"""
 MATCH (e:Entry) WHERE e.project_id = $project_id AND {CAN_SEE}
@@ -147,7 +147,8 @@ def test_entities_of_one_project_are_named_for_each_viewer_as_over_any_projects(
     ]
     graph.write(MENTIONS, {"project_id": project, "rows": rows})
     named = set()
-    for viewer in world["viewers"]:
+    for params in world["viewers"]:
+        viewer = Viewer(user_id=params["viewer_id"], witness_period_id=params["witness_period_id"])
         everywhere = list_visible_entities(graph, [project, f"{prefix}other"], viewer)
         assert [e for e in everywhere if e.project_id == project] == list_visible_entities(graph, [project], viewer)
         assert list_visible_entities_among(graph, [project], viewer, [rows[0]["person"], rows[3]["person"]]) == [

@@ -22,7 +22,7 @@ from graph.entries import get_visible_entry
 from graph.ids import period_id
 from graph.members import set_member
 from graph.settings import Settings
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from graph.witnesses import create_grant
 from inference.embedders import CheckedEmbedder
 from ingest.pipeline import IngestReport
@@ -96,12 +96,12 @@ def test_a_witness_neither_sees_nor_matches_names_declared_for_members(
     reader = Viewer(user_id=w["reader"])
 
     # Members: the entry is linked to Tomás, and his alias finds it by keyword and by the person.
-    assert get_visible_entry(graph, visibility_params(reader), w["entry"])["persons"] == ["Tomás"]  # type: ignore[index]
+    assert get_visible_entry(graph, reader, w["entry"])["persons"] == ["Tomás"]  # type: ignore[index]
     for query in ("capitan rojo", "Tomás"):
         assert _keyword(graph, embedder, settings, reader, query, w["project"]) == [w["entry"]], query
 
     # The witness reads the entry, but not who the circle declaration says Tomi is.
-    row = get_visible_entry(graph, visibility_params(witness), w["entry"])
+    row = get_visible_entry(graph, witness, w["entry"])
     assert row is not None and row["persons"] == []
     for query in ("capitan rojo", "Tomás", "tomas capitan"):
         assert _keyword(graph, embedder, settings, witness, query, w["project"]) == [], query
@@ -123,7 +123,7 @@ def test_a_public_declaration_links_for_witnesses_too(
 ) -> None:
     w = _world(graph, prefix, ingest, "public")
     witness = Viewer(witness_period_id=period_id(w["project"], CHAPTER))
-    row = get_visible_entry(graph, visibility_params(witness), w["entry"])
+    row = get_visible_entry(graph, witness, w["entry"])
     assert row is not None and row["persons"] == ["Tomás"]
     assert _keyword(graph, embedder, settings, witness, "capitan rojo", w["project"]) == [w["entry"]]
 
@@ -198,7 +198,7 @@ def test_an_alias_declared_for_members_of_a_publicly_declared_person_is_not_a_wi
         ]
     ).errors
     witness = Viewer(witness_period_id=period_id(project, CHAPTER))
-    row = get_visible_entry(graph, visibility_params(witness), f"{project}/e")
+    row = get_visible_entry(graph, witness, f"{project}/e")
     assert row is not None and row["persons"] == ["Tomás"]
     assert f"{project}/e" in _keyword(graph, embedder, settings, Viewer(user_id=reader), "capitan rojo", project)
     assert f"{project}/e" not in _keyword(graph, embedder, settings, witness, "capitan rojo", project)
@@ -228,7 +228,7 @@ def test_migrate_re_derives_entries_written_before_their_witness_view(
         SET e.content_hash = 'as written before'""",
         {"id": w["entry"]},
     )
-    witness = visibility_params(Viewer(witness_period_id=period_id(w["project"], CHAPTER)))
+    witness = Viewer(witness_period_id=period_id(w["project"], CHAPTER))
     assert get_visible_entry(graph, witness, w["entry"])["persons"] == ["Tomás"]  # type: ignore[index]
 
     assert main(["migrate", "--json"]) == 0

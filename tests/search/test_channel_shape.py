@@ -15,6 +15,7 @@ from queries.search import channel_set
 from queries.search import channels as ch
 from queries.search.channel import ChannelAsk, Found, Want
 from queries.search.door import hybrid_search
+from queries.search.fusion import Cue
 from queries.search.request import Scope, SearchOptions
 
 
@@ -29,8 +30,11 @@ class RecentChannel:
     def wanted(self, ask: ChannelAsk) -> Want:
         return Want.NOW if self.asked_as in ask.asked else Want.NO
 
+    def weight(self, cue: Cue) -> float:
+        return 0.25 if cue.words < 3 else 4.0
+
     def run(self, ask: ChannelAsk) -> Found | None:
-        hits, _ = ch.run_channel(ask.run.graph, ch.RECENT, {**ask.params, "limit": ask.limit})
+        hits, _ = ch.run_channel(ask.run.graph, ch.RECENT, {**ask.scope.params(), "limit": ask.limit})
         return Found(hits)
 
 
@@ -47,6 +51,9 @@ class SeenSeeds:
 
     def wanted(self, ask: ChannelAsk) -> Want:
         return Want.NOW if self.asked_as in ask.asked else Want.NO
+
+    def weight(self, cue: Cue) -> float:
+        return 1.0
 
     def run(self, ask: ChannelAsk) -> Found | None:
         self.seen = {name: [h.id for h in hits] for name, hits in ask.found.items()}
@@ -91,7 +98,7 @@ def test_a_channel_added_to_the_enumeration_is_asked_run_fused_and_explained(
     assert all("recent_test" in r.score_breakdown for r in resp.results)
     assert resp.query_understanding is not None
     assert resp.query_understanding["channels"]["recent_test"] == len(visible_to_reader)
-    assert "recent_test" in resp.query_understanding["weights"]
+    assert resp.query_understanding["weights"]["recent_test"] == 0.25  # its own weight, for a one-word question
     assert resp.channel_candidates["recent_test"] == len(visible_to_reader)
     # The seeded channel ran after the question's channels and was handed their hits; saying nothing, it is absent.
     assert set(seeds.seen) == {"fulltext", "recent_test"}

@@ -22,11 +22,11 @@ from graph.db import Graph
 from graph.members import set_member
 from graph.schema import ensure_vector_index, vector_property
 from graph.settings import Settings
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
 from queries.search import channels as ch
 from queries.search.dense import dense
-from queries.search.query_constraints import SoftConstraints
+from tests.search.scopes import scope_of
 
 WRITE = """
 UNWIND $rows AS row
@@ -106,20 +106,7 @@ def world(graph: Graph, prefix: str) -> dict[str, Any]:
 
 
 def _params(world: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
-    return {
-        "project_ids": [world["project"]],
-        "date_from": None,
-        "date_to": None,
-        "intimacy_levels": None,
-        "author_ids": None,
-        "kinds": None,
-        "tags": None,
-        "period_id": None,
-        "person_ids": None,
-        "place_ids": None,
-        **visibility_params(viewer),
-        **SoftConstraints().params(),
-    }
+    return scope_of(world["project"], viewer).params()
 
 
 @pytest.mark.parametrize("role", ["owner", "reader"])
@@ -136,7 +123,7 @@ def test_index_path_matches_exact_for_a_small_part_of_the_index(
     assert len(exact) == LIMIT
     assert not {h.id for h in exact} & world["hidden"]
     forced = settings.model_copy(update={"exact_scan_max_chunks": 0, "dense_matrix_viewers": 0})
-    hits, chunks = dense(graph, world["embedder"], forced, viewer, base, world["query"], LIMIT)
+    hits, chunks = dense(graph, world["embedder"], forced, scope_of(world["project"], viewer), world["query"], LIMIT)
     assert not {h.id for h in hits} & world["hidden"]  # the scope and visibility predicate hold inside the query
     assert [h.id for h in hits[:10]] == [h.id for h in exact[:10]]
     assert [h.id for h in hits] == [h.id for h in exact]
@@ -147,7 +134,7 @@ def test_index_path_matches_exact_for_a_small_part_of_the_index(
 def test_a_stranger_gets_nothing_through_the_index(graph: Graph, settings: Settings, world: dict[str, Any]) -> None:
     viewer = Viewer(user_id=world["users"]["stranger"])  # owns the decoys' project, not a member of this one
     forced = settings.model_copy(update={"exact_scan_max_chunks": 0, "dense_matrix_viewers": 0})
-    hits, _ = dense(graph, world["embedder"], forced, viewer, _params(world, viewer), world["query"], LIMIT)
+    hits, _ = dense(graph, world["embedder"], forced, scope_of(world["project"], viewer), world["query"], LIMIT)
     assert hits == []
 
 

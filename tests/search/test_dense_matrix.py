@@ -27,15 +27,16 @@ from graph.embeddings import stores_key
 from graph.members import set_member
 from graph.schema import ensure_vector_index, vector_property
 from graph.settings import Settings
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
 from queries.search import channels as ch
 from queries.search import door, view_build, visible_view
 from queries.search.dense import dense
 from queries.search.fusion import Hit
-from queries.search.query_constraints import SoftConstraints
 from queries.search.request import Scope, SearchOptions
+from queries.search.scope import SearchScope
 from queries.search.structured import structured
+from tests.search.scopes import scope_of
 from tests.search.view_equality import assert_same_view
 
 WRITE = """
@@ -135,22 +136,12 @@ def world(graph: Graph, prefix: str) -> dict[str, Any]:
     return world
 
 
+def _scope(world: dict[str, Any], viewer: Viewer, **extra: Any) -> SearchScope:
+    return scope_of(world["project"], viewer, **extra)
+
+
 def _params(world: dict[str, Any], viewer: Viewer, **extra: Any) -> dict[str, Any]:
-    return {
-        "project_ids": [world["project"]],
-        "date_from": None,
-        "date_to": None,
-        "intimacy_levels": None,
-        "author_ids": None,
-        "kinds": None,
-        "tags": None,
-        "period_id": None,
-        "person_ids": None,
-        "place_ids": None,
-        **visibility_params(viewer),
-        **SoftConstraints().params(),
-        **extra,
-    }
+    return _scope(world, viewer, **extra).params()
 
 
 def _both(
@@ -163,7 +154,7 @@ def _both(
         ch.DENSE_EXACT,
         {**base, "vector": world["query"], "prop": world["prop"], "model": world["embedder"].model_id, "limit": limit},
     )
-    fast = dense(graph, world["embedder"], settings, viewer, base, world["query"], limit)
+    fast = dense(graph, world["embedder"], settings, _scope(world, viewer, **extra), world["query"], limit)
     return exact, fast
 
 
@@ -262,7 +253,7 @@ def test_a_question_naming_people_is_ranked_from_their_mentions_as_from_every_en
             assert total == met["total"] == min(counted[0], limit + 1), extra
             assert total > limit or hits == [Hit(h["id"], h["score"]) for h in met["hits"]], extra
         for chosen in (cypher_only, index_first):
-            hits, chunks = dense(graph, world["embedder"], chosen, viewer, base, world["query"], 50)
+            hits, chunks = dense(graph, world["embedder"], chosen, _scope(world, viewer, **extra), world["query"], 50)
             assert [h.id for h in hits] == [h.id for h in every[0]], extra
             assert [round(h.score, 6) for h in hits] == [round(h.score, 6) for h in every[0]]
             assert chunks == every[1]
@@ -288,23 +279,20 @@ def test_the_structured_channel_ranks_the_view_as_cypher_does(
     ]
     listings = visible_view.counters["listings"]
     sizes: list[int] = []
+    key = stores_key(world["embedder"].slug)
     for extra in cases:
-        params = {**_params(world, viewer, **extra), "limit": 50, "prop": world["prop"]}
+        ranked = extra["rank_entity_ids"]
+        where = _scope(world, viewer, **{k: v for k, v in extra.items() if k != "rank_entity_ids"})
+        params = {**where.params(), "rank_entity_ids": ranked, "limit": 50, "prop": world["prop"]}
         expected, total = ch.run_structured(graph, params)
-        got, got_total = structured(graph, settings, viewer, params, stores_key(world["embedder"].slug))
+        got, got_total = structured(graph, settings, where, ranked, 50, world["prop"], key)
         assert (got, got_total) == (expected, total), extra
         sizes.append(len(expected))
     assert visible_view.counters["listings"] == listings + 1  # every case ranked the one kept view
     assert max(sizes) >= 5 and sizes[-1] == 0
     pending = {
         h.id
-        for h in structured(
-            graph,
-            settings,
-            viewer,
-            {**_params(world, viewer, q_entity_ids=[pep]), "limit": 50, "prop": world["prop"], "rank_entity_ids": []},
-            stores_key(world["embedder"].slug),
-        )[0]
+        for h in structured(graph, settings, _scope(world, viewer, q_entity_ids=[pep]), [], 50, world["prop"], key)[0]
     }
     assert f"{project}/pending2" in pending  # a circle entry not embedded yet: it meets the constraint
     # A broad constraint: more entries than the limit, which both report as `limit + 1` (the result is not used).
@@ -315,20 +303,19 @@ def test_the_structured_channel_ranks_the_view_as_cypher_does(
         "rank_entity_ids": [],
     }
     assert ch.run_structured(graph, broad)[1] == 4
-    assert structured(graph, settings, viewer, broad, stores_key(world["embedder"].slug))[1] == 4
+    broad_scope = _scope(world, viewer, q_from=date(1990, 1, 1))
+    assert structured(graph, settings, broad_scope, [], 3, world["prop"], key)[1] == 4
 
 
 def test_recurring_dates_and_witnesses_go_to_cypher(settings: Settings, world: dict[str, Any]) -> None:
     viewer = Viewer(user_id=world["users"]["owner"])
-    assert visible_view.usable(settings, viewer, _params(world, viewer))
-    assert visible_view.usable(settings, viewer, _params(world, viewer, q_author_keys=["x"]))
-    assert not visible_view.usable(
-        settings, viewer, _params(world, viewer, q_occ=[[date(2001, 8, 1), date(2001, 8, 31)]])
-    )
-    assert not visible_view.usable(settings, Viewer(witness_period_id="p"), _params(world, viewer))
-    assert not visible_view.usable(
-        settings.model_copy(update={"dense_matrix_viewers": 0}), viewer, _params(world, viewer)
-    )
+    assert visible_view.usable(settings, _scope(world, viewer))
+    assert visible_view.usable(settings, _scope(world, viewer, q_author_keys=["x"]))
+    assert not visible_view.usable(settings, _scope(world, viewer, q_occ=[[date(2001, 8, 1), date(2001, 8, 31)]]))
+    assert not visible_view.usable(settings, _scope(world, Viewer(witness_period_id="p")))
+    assert not visible_view.usable(settings.model_copy(update={"dense_matrix_viewers": 0}), _scope(world, viewer))
+    several = SearchScope(viewer, (world["project"], "another"))
+    assert not visible_view.usable(settings, several)
 
 
 def test_a_visible_write_shows_at_once_and_a_hidden_one_costs_the_viewer_nothing(
@@ -631,15 +618,10 @@ def test_an_entry_hidden_while_the_view_relists_behind_is_never_served_from_it(
     )
     (exact, _), (hits, _) = _both(graph, behind, world, "reader", limit=5)
     assert top not in {h.id for h in hits} and [h.id for h in hits] == [h.id for h in exact]
-    params = {
-        **_params(world, viewer, q_entity_ids=[f"{world['project']}/person/Pep"]),
-        "limit": 50,
-        "prop": world["prop"],
-        "rank_entity_ids": [],
-    }
-    assert structured(graph, behind, viewer, params, stores_key(world["embedder"].slug)) == ch.run_structured(
-        graph, params
-    )
+    where = _scope(world, viewer, q_entity_ids=[f"{world['project']}/person/Pep"])
+    params = {**where.params(), "limit": 50, "prop": world["prop"], "rank_entity_ids": []}
+    key = stores_key(world["embedder"].slug)
+    assert structured(graph, behind, where, [], 50, world["prop"], key) == ch.run_structured(graph, params)
     assert reached.wait(10)
     gate.set()
     assert top not in _view_when_ready(graph, behind, world, viewer).entry_ids

@@ -17,6 +17,7 @@ from graph.members import set_member
 from graph.settings import Settings
 from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
+from queries.entities.entity_question_words import classify
 from queries.search import door as search_module
 from queries.search import early_vector, kept_lexicons, result_cache
 from queries.search.channel_set import asked
@@ -147,9 +148,10 @@ def test_no_guess_without_a_dense_channel_or_for_a_keyword_query(
             "¿con quién aparece Itziar?",
             SearchOptions(channels=asked(None), now=NOW),
             0,
+            entity_question=classify("¿con quién aparece Itziar?") is not None,
         )
         is None
-    )  # an entity question's shape: answered without a vector
+    )  # an entity question's shape (the door classifies it once): answered without a vector
     guess = start(graph, embedder, viewer, [flat["project"]], QUESTION, SearchOptions(channels=asked(None), now=NOW), 0)
     assert guess is not None and guess.text == QUESTION
     assert np.allclose(guess.vector.result(), embedder.embed_query(QUESTION))

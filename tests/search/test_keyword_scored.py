@@ -15,24 +15,23 @@ from graph.members import set_member
 from graph.visibility import Viewer
 from queries.search import channels as ch
 from queries.search import keyword as kw
-from queries.search.door import _base_params
-from queries.search.query_constraints import SoftConstraints
-from queries.search.request import Filters
+from queries.search.scope import SearchScope
 
 VOCAB = "barca playa abuela berlín perro casa verano tarifa lluvia arroz puerto canción".split()
 
 
 def rows_path(
-    graph: Graph, stmt: str, params: dict[str, Any], extra: dict[str, Any], query: str, limit: int
+    graph: Graph, stmt: str, scope: SearchScope, extra: dict[str, Any], query: str, limit: int
 ) -> list[tuple[str, float]]:
     """The ranking as it was: every candidate row read, BM25 in Python."""
     terms = kw.query_terms(query)
-    rows = [dict(r) for r in graph.read(stmt, {**params, **extra, "terms": terms, "chars": kw.TEXT_CHARS})]
-    return [(h.id, h.score) for h in kw._ranked(graph, ch.FULLTEXT_VISIBLE, params, rows, terms, limit, None)]
+    params = {**scope.params(), **extra, "terms": terms, "chars": kw.TEXT_CHARS}
+    rows = [dict(r) for r in graph.read(stmt, params)]
+    return [(h.id, h.score) for h in kw._ranked(graph, ch.FULLTEXT_VISIBLE, scope, rows, terms, limit, None)]
 
 
 @pytest.fixture
-def corpus(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> tuple[str, dict[str, Any]]:
+def corpus(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> tuple[str, SearchScope]:
     project, ana = f"{prefix}kw", f"{prefix}ana"
     set_member(graph, project, ana, "owner")
     rng = random.Random(11)
@@ -44,17 +43,12 @@ def corpus(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> tuple[str, 
             for i, t in enumerate(texts)
         ]
     ).errors
-    params = {
-        **_base_params(Viewer(user_id=ana), [project], Filters(), {}),
-        **SoftConstraints().params(),
-        "project_id": project,
-    }
-    return project, params
+    return project, SearchScope(Viewer(user_id=ana), (project,))
 
 
 @pytest.mark.parametrize("limit", [1, 5, 30, 200])
 def test_the_statement_ranks_the_index_candidates_as_python_did(
-    graph: Graph, corpus: tuple[str, dict[str, Any]], limit: int
+    graph: Graph, corpus: tuple[str, SearchScope], limit: int
 ) -> None:
     _, params = corpus
     for query in ("barca", "barca playa abuela", "perro verano tarifa lluvia", "canción", "arroz casa"):
@@ -68,7 +62,7 @@ def test_the_statement_ranks_the_index_candidates_as_python_did(
 
 @pytest.mark.parametrize("limit", [3, 40])
 def test_the_statement_ranks_the_kept_views_candidates_as_python_did(
-    graph: Graph, corpus: tuple[str, dict[str, Any]], limit: int
+    graph: Graph, corpus: tuple[str, SearchScope], limit: int
 ) -> None:
     project, params = corpus
     among = sorted(r["id"] for r in graph.read("MATCH (e:Entry {project_id: $p}) RETURN e.id AS id", {"p": project}))
@@ -81,7 +75,7 @@ def test_the_statement_ranks_the_kept_views_candidates_as_python_did(
 
 
 def test_a_candidate_without_terms_sends_the_ranking_back_to_python(
-    graph: Graph, corpus: tuple[str, dict[str, Any]]
+    graph: Graph, corpus: tuple[str, SearchScope]
 ) -> None:
     """An entry written before `ft_terms` existed is counted from its text: the statement says so instead of
     scoring it as empty, and the rows path ranks it."""
@@ -92,7 +86,7 @@ def test_a_candidate_without_terms_sends_the_ranking_back_to_python(
     row = graph.read(
         kw.scored(ch.FULLTEXT_IN_PROJECT),
         {
-            **params,
+            **params.params(),
             "lucene": kw.to_lucene(" ".join(terms)),
             "pool": kw.RESCORED,
             "terms": terms,

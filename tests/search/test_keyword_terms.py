@@ -11,10 +11,8 @@ from graph.keyword_terms import fill_terms
 from graph.textnorm import term_string, words
 from graph.visibility import Viewer
 from queries.search import channels as ch
-from queries.search.door import _base_params
 from queries.search.keyword import run_keyword
-from queries.search.query_constraints import SoftConstraints
-from queries.search.request import Filters
+from queries.search.scope import SearchScope
 
 TEXTS = {
     "e1": "Barca, barca barca: la barca azul de Pep en Berlín.",
@@ -47,7 +45,7 @@ def test_counts_in_cypher_match_counts_in_python_and_the_fill_changes_no_score(
     e1 = rows[f"{project}/e1"]
     assert e1["terms"] == term_string(words(e1["terms"])) and e1["terms"].split().count("barca") == 4
     assert e1["n"] == len(e1["terms"].split())
-    params = {**_base_params(Viewer(user_id=ana), [project], Filters(), {}), **SoftConstraints().params()}
+    params = SearchScope(Viewer(user_id=ana), (project,))
 
     def ranked(query: str) -> list[tuple[str, float]]:
         return [(h.id, h.score) for h in run_keyword(graph, ch.FULLTEXT, ch.FULLTEXT_VISIBLE, params, query, 10)]
@@ -123,9 +121,7 @@ def test_the_one_project_statement_ranks_as_the_general_one(
         ]
     ).errors
     for user in users.values():
-        params = {**_base_params(Viewer(user_id=user), [project], Filters(), {}), **SoftConstraints().params()}
+        params = SearchScope(Viewer(user_id=user), (project,))
         general = run_keyword(graph, ch.FULLTEXT, ch.FULLTEXT_VISIBLE, params, "barca casa", 20)
-        one = run_keyword(
-            graph, ch.FULLTEXT_IN_PROJECT, ch.FULLTEXT_VISIBLE, {**params, "project_id": project}, "barca casa", 20
-        )
+        one = run_keyword(graph, ch.FULLTEXT_IN_PROJECT, ch.FULLTEXT_VISIBLE, params, "barca casa", 20)
         assert one == general and len(general) >= 6

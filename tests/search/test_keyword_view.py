@@ -16,16 +16,17 @@ from graph.db import Graph
 from graph.keyword_terms import fill_terms
 from graph.members import set_member
 from graph.settings import Settings
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
 from queries.search import channels as ch
 from queries.search import keyword, keyword_view, visible_view
 from queries.search.channel import ChannelAsk
 from queries.search.keyword import run_keyword, run_keyword_among
 from queries.search.keyword_channel import KeywordChannel
-from queries.search.query_constraints import SoftConstraints
 from queries.search.request import SearchOptions
 from queries.search.run import SearchRun
+from queries.search.scope import SearchScope
+from tests.search.scopes import scope_of
 
 WRITE = """
 UNWIND $rows AS row
@@ -107,7 +108,7 @@ def world(graph: Graph, prefix: str) -> dict[str, Any]:
 
 
 def _keyword_as(
-    graph: Graph, settings: Settings, viewer: Viewer, world: dict[str, Any], params: dict[str, Any], question: str
+    graph: Graph, settings: Settings, viewer: Viewer, world: dict[str, Any], params: SearchScope, question: str
 ) -> list[Any]:
     """The door's keyword step for one question, as a search of `viewer` runs it."""
     run = SearchRun(graph, world["embedder"], settings, viewer, SearchOptions(), question)
@@ -116,23 +117,8 @@ def _keyword_as(
     return found.hits
 
 
-def _params(world: dict[str, Any], role: str, **constraints: Any) -> dict[str, Any]:
-    return {
-        "project_ids": [world["project"]],
-        "project_id": world["project"],
-        "date_from": None,
-        "date_to": None,
-        "intimacy_levels": None,
-        "author_ids": None,
-        "kinds": None,
-        "tags": None,
-        "period_id": None,
-        "person_ids": None,
-        "place_ids": None,
-        **visibility_params(Viewer(user_id=world["users"][role])),
-        **SoftConstraints().params(),
-        **constraints,
-    }
+def _params(world: dict[str, Any], role: str, **constraints: Any) -> SearchScope:
+    return scope_of(world["project"], Viewer(user_id=world["users"][role]), **constraints)
 
 
 def _cases(world: dict[str, Any]) -> list[dict[str, Any]]:

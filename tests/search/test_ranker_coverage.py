@@ -65,9 +65,10 @@ def test_coverage_from_the_stored_words_equals_coverage_from_the_text(
     assert not ingest(rows).errors
     graph.write(LEGACY, {"id": f"{project}/legacy"})
     ids = [r["entry_id"] for r in rows]
-    visibility = visibility_params(Viewer(user_id=owner))
+    viewer = Viewer(user_id=owner)
+    visibility = visibility_params(viewer)
 
-    gathered = ranker.gather(graph, QUERY, {"fulltext": [Hit(i, 1.0) for i in ids]}, SoftConstraints(), visibility)
+    gathered = ranker.gather(graph, QUERY, {"fulltext": [Hit(i, 1.0) for i in ids]}, SoftConstraints(), viewer)
     expected = {i: round(lexical_coverage(QUERY, graph.read(TEXT, {"id": i})[0]["t"]), 4) for i in ids}
     assert {i: f["cov"] for i, f in gathered.record["facts"].items()} == expected
     assert len(set(expected.values())) >= 3, expected  # the cases cover different shares of the query
@@ -125,12 +126,12 @@ def test_dates_come_as_text_and_weigh_as_before(graph: Graph, prefix: str, inges
             {"ids": ids},
         )
     }
-    visibility = visibility_params(Viewer(user_id=owner))
+    viewer = Viewer(user_id=owner)
     for soft in (
         SoftConstraints(date_from=date(2008, 6, 1), date_to=date(2008, 12, 31)),
         SoftConstraints(occurrences=(None, (date(2009, 1, 1), date(2009, 1, 31))), first_year=2008),
     ):
-        facts = ranker.gather(graph, "diario", {"fulltext": [Hit(i, 1.0) for i in ids]}, soft, visibility)[0]["facts"]
+        facts = ranker.gather(graph, "diario", {"fulltext": [Hit(i, 1.0) for i in ids]}, soft, viewer)[0]["facts"]
         ends = sorted({e for _, e in stored.values() if e is not None})
         for i, (start, end) in stored.items():
             inside = (
@@ -174,11 +175,11 @@ def test_the_keyword_weight_reads_the_same_top_text_with_either_fusion(
         "pan",
         {"fulltext": [Hit(f"{project}/pan", 1.0)]},
         SoftConstraints(),
-        visibility_params(viewer),
+        viewer,
         f"{project}/pan",
     )
     assert text == " Pilar compró pan en la plaza." and f"{project}/pan" in record["facts"]
-    outsider = visibility_params(Viewer(user_id=f"{prefix}outsider"))
+    outsider = Viewer(user_id=f"{prefix}outsider")
     assert (
         ranker.gather(
             graph, "pan", {"fulltext": [Hit(f"{project}/pan", 1.0)]}, SoftConstraints(), outsider, f"{project}/pan"

@@ -11,7 +11,7 @@ from typing import Any
 from graph.db import Graph
 from graph.members import set_member
 from graph.textnorm import fold
-from graph.visibility import Viewer, visibility_params
+from graph.visibility import Viewer
 from queries.search import ranker
 from queries.search import ranker_features as rf
 from queries.search.fusion import Hit
@@ -71,7 +71,7 @@ def test_told_facts_are_read_for_visible_candidates_and_weigh_only_a_when_questi
     day = SoftConstraints(date(2024, 6, 9), date(2024, 6, 9))
 
     def facts(user: str, query: str, soft: SoftConstraints) -> dict[str, dict[str, Any]]:
-        record = ranker.gather(graph, query, hits, soft, visibility_params(Viewer(user))).record
+        record = ranker.gather(graph, query, hits, soft, Viewer(user)).record
         return {i.rsplit("/", 1)[1]: f for i, f in record["facts"].items()}
 
     seen = facts(reader, "¿Cuándo fuimos al mercado?", SoftConstraints())
@@ -83,7 +83,7 @@ def test_told_facts_are_read_for_visible_candidates_and_weigh_only_a_when_questi
     assert dated["told"]["date_in"] == 0.0, "written the day after: only the told clock meets the question's date"
 
     def tells_when(query: str) -> dict[str, float]:
-        record = ranker.gather(graph, query, hits, SoftConstraints(), visibility_params(Viewer(reader))).record
+        record = ranker.gather(graph, query, hits, SoftConstraints(), Viewer(reader)).record
         ids, x = rf.build(record, ["fulltext"])
         column = rf.feature_names(["fulltext"]).index("tells_when")
         return {i.rsplit("/", 1)[1]: float(x[n, column]) for n, i in enumerate(ids)}

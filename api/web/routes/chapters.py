@@ -18,14 +18,13 @@ from api.actions import context as contexts
 from api.actions.budgets import Who
 from api.actions.read import paid_read
 from api.deps import BudgetsDep, ServicesDep, require_member
-from api.models import WitnessIn
-from api.models_summaries import MAX_BUDGET, MAX_THEME, ChapterRequest
+from api.models.core import WitnessIn
+from api.models.summaries import MAX_BUDGET, MAX_THEME, ChapterRequest
 from api.routes.witnesses import invite_witness
 from api.web.render import page
 from api.web.session import SessionDep, check_csrf
 from graph.members import role_of
 from graph.summaries import visible_periods
-from graph.visibility import visibility_params
 
 router = APIRouter(include_in_schema=False)
 DEFAULT_BUDGET = 2000
@@ -68,7 +67,7 @@ def chapters(
         "budget": budget,
         "draft": draft_out,
         "context": context,
-        "declared": [p for p in visible_periods(svc.graph, project_id, visibility_params(who)) if not p["automatic"]],
+        "declared": [p for p in visible_periods(svc.graph, project_id, who) if not p["automatic"]],
         "owner": role_of(svc.graph, project_id, who.user_id or "") == "owner",
     }
     return page(request, "chapters.html", values, session)

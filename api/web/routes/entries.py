@@ -7,6 +7,7 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 
+from api.actions.refusals import Refused
 from api.actions.write import editable
 from api.deps import ServicesDep
 from api.routes.entries import get_entry
@@ -23,7 +24,7 @@ def entry_page(request: Request, entry_id: str, session: SessionDep, svc: Servic
     try:
         editable(svc, session.viewer, entry_id)
         can_edit = True
-    except HTTPException:
+    except Refused:
         can_edit = False
     try:
         around = get_neighbours(entry_id, session.viewer, svc)

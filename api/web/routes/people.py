@@ -20,7 +20,7 @@ from api.actions import read
 from api.actions.budgets import Who
 from api.actions.write import paid_write
 from api.deps import BudgetsDep, ServicesDep, require_member
-from api.models_entity_review import MergeIn
+from api.models.entity_review import MergeIn
 from api.responses import invalid_field
 from api.routes.entities import get_cooccurrence, get_entities, get_timeline
 from api.routes.entity_review import EntityKind, decide_candidate, post_merge

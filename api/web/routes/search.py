@@ -14,7 +14,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from api.actions import search as searching
 from api.actions.budgets import Who
 from api.deps import BudgetsDep, ServicesDep, require_member
-from api.models_search import SearchRequest
+from api.models.search import SearchRequest
 from api.responses import invalid_field
 from api.routes.projects import my_projects
 from api.web.render import page

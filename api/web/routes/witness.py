@@ -20,8 +20,9 @@ from api.actions import read
 from api.actions import search as searching
 from api.actions import write as writing
 from api.actions.budgets import Who
+from api.actions.refusals import Invalid
 from api.deps import BudgetsDep, ServicesDep
-from api.models import WitnessEntryIn, WitnessSearchRequest
+from api.models.core import WitnessEntryIn, WitnessSearchRequest
 from api.ratelimit import check_address, note_auth_failure
 from api.routes.witnesses import witness_entry, witness_grant
 from api.services import Services
@@ -94,9 +95,7 @@ def witness_add(
                 {k: v for k, v in values.items() if k in WitnessEntryIn.model_fields} | {"occurred_on": said}
             ),
         )
-    except (ValidationError, HTTPException) as exc:
-        if isinstance(exc, HTTPException) and exc.status_code != 422:
-            raise
+    except (ValidationError, Invalid) as exc:
         context = {"q": "", "found": None, "listing": None, "values": values, "errors": reasons(exc)}
         return _page(request, svc, token, grant, context, status=422)
     return RedirectResponse(f"/w/{quote(token, safe='')}", status_code=303)

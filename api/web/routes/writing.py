@@ -9,15 +9,16 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 
 from api.actions import write as writing
 from api.actions.budgets import Who
+from api.actions.refusals import Invalid
 from api.actions.write import editable
 from api.deps import BudgetsDep, ServicesDep, require_writer
-from api.models import EntryIn, EntryPatch
+from api.models.core import EntryIn, EntryPatch
 from api.routes.entries import get_entry
 from api.web.entry_form import EntryForm, FormDep, reasons, record_date
 from api.web.render import page
@@ -62,9 +63,7 @@ def write_entry(
             Who.user(who),
             lambda: writing.NewEntry(EntryIn.model_validate({**values, "project_id": project_id})),
         )
-    except (ValidationError, HTTPException) as exc:
-        if isinstance(exc, HTTPException) and exc.status_code != 422:
-            raise
+    except (ValidationError, Invalid) as exc:
         return _form(request, session, project_id, values, str(request.url.path), reasons(exc))
     return RedirectResponse(f"/e/{quote(written.entry_id, safe='/')}", status_code=303)
 
@@ -97,9 +96,7 @@ def edit_entry(
     values["occurred_on"] = record_date(svc, row["entry"]["project_id"], values["occurred_on"])
     try:
         writing.patch(svc, budgets, Who.user(who), lambda: writing.Change(entry_id, EntryPatch.model_validate(values)))
-    except (ValidationError, HTTPException) as exc:
-        if isinstance(exc, HTTPException) and exc.status_code != 422:
-            raise
+    except (ValidationError, Invalid) as exc:
         project_id = row["entry"]["project_id"]
         return _form(request, session, project_id, values, str(request.url.path), reasons(exc))
     return RedirectResponse(f"/e/{quote(entry_id, safe='/')}", status_code=303)

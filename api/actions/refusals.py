@@ -1,0 +1,30 @@
+"""What an action refuses, in its own words: every door answers these as the API does (api/errors.py `as_http`: 404,
+403, 409, 422 in the body's error shape), the web as an error page or the form again, MCP as the tool's refusal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Refused(Exception):
+    """`detail` is what the caller is told: a sentence, or the fields at fault as the API's 422 lists them."""
+
+    def __init__(self, detail: str | list[dict[str, Any]]) -> None:
+        super().__init__(detail if isinstance(detail, str) else "; ".join(str(d.get("msg", "")) for d in detail))
+        self.detail = detail
+
+
+class NotFound(Refused):
+    """Missing, or hidden from the caller: the two read the same."""
+
+
+class NotAllowed(Refused):
+    """The caller's role does not allow it."""
+
+
+class AlreadyExists(Refused):
+    """An entry with this id exists (of two concurrent creates, the second)."""
+
+
+class Invalid(Refused):
+    """What was sent cannot be stored as it is: `detail` lists the fields (`loc`, `msg`, `type`)."""
