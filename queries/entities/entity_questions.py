@@ -21,6 +21,7 @@ from graph.textnorm import fold
 from graph.visibility import CAN_SEE_IN_PROJECT, VIEWER_IN_PROJECT, Viewer, visibility_params
 from queries.entities.entity_question_words import QUESTION_CHARS, Intent
 from queries.entities.similar import similar, visible_names
+from queries.search import kept_lexicons
 
 ITEMS = 10
 BOOST = 3
@@ -94,7 +95,21 @@ def _target(graph: Graph, viewer: Viewer, project: str, question: str, model: st
         if at is not None:
             prefer = (named.kind == "period") == (intent.wants == "period")
             found.append((at[0], -at[1], not prefer, Target(named.id, named.name, named.kind)))
+    if not found and intent.kind != "similar":
+        found = _named_since_refresh(graph, viewer, project, folded)
     return min(found, key=lambda f: (f[0], f[1], f[2], f[3].id))[3] if found else None
+
+
+def _named_since_refresh(graph: Graph, viewer: Viewer, project: str, folded: str) -> list[_Named]:
+    """The viewer's visible entities as of now (the lexicon the search itself reads, kept per generation), for a name
+    written since the last refresh of the entity vectors: co-occurrence, timelines and importance are counted live,
+    only similarity needs the vectors."""
+    found = []
+    for entity in kept_lexicons.lexicon(graph, project, viewer).entities():
+        at = _position(folded, entity.answers_to())
+        if at is not None:
+            found.append((at[0], -at[1], False, Target(entity.id, entity.name, entity.kind)))
+    return found
 
 
 def _grams(folded: str, longest: int = 6) -> list[str]:

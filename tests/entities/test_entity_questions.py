@@ -165,3 +165,47 @@ def test_what_matters_most_with_nothing_visible_to_rank_is_searched(
     owner = ask(ana)["answer"]
     assert owner is not None and [i["name"] for i in owner["items"]] == ["Secretina"]
 
+
+def test_a_name_written_since_the_last_refresh_is_answered_at_once(
+    graph: Graph,
+    prefix: str,
+    ingest: Callable[..., Any],
+    client: Any,
+    auth: Callable[[str], dict[str, str]],
+) -> None:
+    """Co-occurrence and timelines are counted live: a project just written (no refresh of the entity vectors since)
+    answers them, from the names the viewer may see; a name only a private entry mentions stays unknown to a reader."""
+    project, ana, lola = f"{prefix}fresh", f"{prefix}ana", f"{prefix}lola"
+    set_member(graph, project, ana, "owner")
+    set_member(graph, project, lola, "reader")
+    rows = [
+        ("a", "2008-07", "circle", ["Pep", "Juan"], "Pep y Juan tocaron rock en un concierto."),
+        ("b", "2009-02", "circle", ["Pep", "Marta"], "Ensayo de la banda con Marta y Pep."),
+        ("c", "2014-08", "private", ["Pep", "Secretina"], "Pep y Secretina, lo que nadie sabe."),
+    ]
+    assert not ingest(
+        [
+            {
+                "entry_id": f"{project}/{k}",
+                "project_id": project,
+                "author": ana,
+                "occurred_on": when,
+                "intimacy": lvl,
+                "persons": persons,
+                "text": text,
+            }
+            for k, when, lvl, persons, text in rows
+        ]
+    ).errors
+
+    def ask(user: str, q: str) -> Any:
+        r = client.post("/v1/search", json={"q": q, "project_id": project, "k": 5}, headers=auth(user))
+        assert r.status_code == 200, r.text
+        return r.json()["answer"]
+
+    together = ask(lola, "¿con quién aparece Pep?")
+    assert together is not None and together["kind"] == "cooccurrence"
+    assert {i["name"] for i in together["items"]} == {"Juan", "Marta"}
+    assert ask(lola, "when did Marta first appear?")["items"][0]["name"] == "2009"
+    assert ask(lola, "¿con quién aparece Secretina?") is None  # hidden reads as unknown
+    assert "Secretina" in {i["name"] for i in ask(ana, "¿con quién aparece Pep?")["items"]}
