@@ -2,11 +2,15 @@
 
 A production pipeline (a statistical one installed as a Python package, `fr_core_news_sm` by default) is used where
 `MEMORA_SPACY_PIPELINES` names one for the language and it is installed; otherwise, and for Spanish, whose pipelines on
-PyPI are not spaCy-3.8-compatible, a rule pipeline built on `spacy.blank(lang)`: a sentencizer and an `EntityRuler`
-with patterns for capitalised name sequences, kinship words ("mi tía Carmen", "aunt Mary", "ma tante Claire") and
-places named after a person or a street ("la casa de Pep", "calle Mayor", "Mary's house"). A pipeline named but not
-installed is reported once in the log and the rules stand in: never an error, never a lost write. The project's
-gazetteer (its declared names) is applied after the pipeline (ingest/recognition.py), whatever the pipeline.
+PyPI are not spaCy-3.8-compatible, a rule pipeline built on `spacy.blank(lang)`: a sentencizer, a component that also
+starts a sentence where a line, a quotation, a list item or a question starts (`starts_sentence`), and an
+`EntityRuler` with patterns for capitalised name sequences, kinship words ("mi tía Carmen", "aunt Mary", "ma tante
+Claire") and places named after a person or a street ("la casa de Pep", "calle Mayor", "Mary's house"). A capitalised
+word that starts a sentence is capitalised for that reason alone, so it starts a name only when a second capitalised
+word follows it ("Harvey Specter's charisma"); recognition (ingest/recognition.py) then drops greetings and function
+words from its edges. A pipeline named but not installed is reported once in the log and the rules stand in: never an
+error, never a lost write. The project's gazetteer (its declared names) is applied after the pipeline
+(ingest/recognition.py), whatever the pipeline.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
+import unicodedata
 from typing import Any
 
 from graph.settings import get_settings
@@ -35,18 +40,21 @@ KINSHIP = {
 PLACE_OF = {  # "<noun> de X": a place named after someone or something
     "es": (
         "casa piso finca pueblo barrio bar restaurante colegio escuela hospital iglesia parque playa tienda "
-        "calle plaza avenida paseo",
+        "calle plaza avenida paseo puente puerto pantano embalse cementerio caserío bosque bosques monte sierra "
+        "río lago lagos isla cala costa bahía valle ciudad estación aeropuerto hotel museo mercado catedral "
+        "castillo palacio jardín universidad facultad instituto residencia ermita monasterio",
         "de del",
     ),
     "en": ("", ""),
     "fr": (
         "maison appartement village quartier café restaurant école hôpital église parc plage rue place avenue "
-        "boulevard",
+        "boulevard pont lac forêt gare aéroport hôtel musée marché cathédrale château jardin université lycée "
+        "cimetière île",
         "de du des",
     ),
 }
 STREET = {"es": "calle plaza avenida paseo", "en": "", "fr": "rue place avenue boulevard"}
-PLACE_PREPOSITIONS = {"es": "en desde hacia", "en": "in", "fr": "à a en"}
+PLACE_PREPOSITIONS = {"es": "en desde hacia hasta", "en": "in at", "fr": "à a en"}
 # Prepositions, then an article, before a name: a place ("en el Casco Viejo", "por la Concha", "al Prado"); a person
 # takes no article in the standard language.
 ARTICLE_PLACE = {
@@ -58,8 +66,9 @@ ARTICLE_PLACE = {
 # personal "a" of Spanish ("vi a Marta") follows other verbs.
 MOTION = {
     "es": (
-        r"^(fui|fue|fuimos|fuisteis|fueron|ir|irse|irnos|iba|íbamos|ibamos|iban|voy|vas|va|vamos|van|volv\w*|vuelv\w*"
-        r"|lleg\w*|viaj\w*|mud\w*|vin\w*|vien\w*|venir|vengo|traj\w*|marcha\w*|march[eéó]|escapa\w*|regres\w*)$",
+        r"^(fui|fue|fuimos|fuisteis|fueron|ir|irse|irnos|irme|irte|ido|iba|íbamos|ibamos|iban|voy|vas|va|vamos|van"
+        r"|volv\w*|vuelv\w*|lleg\w*|viaj\w*|mud\w*|vin\w*|vien\w*|venir|vengo|traj\w*|marcha\w*|march[eéó]"
+        r"|escapa\w*|regres\w*|sub(?:imos|ió|í|ir|iendo)|baj(?:amos|ó|é|ar|aron|ábamos|ando))$",
         "a de desde hacia hasta",
     ),
     "en": (
@@ -73,7 +82,10 @@ MOTION = {
         "à a de en",
     ),
 }
-CONNECTORS = {"es": "de del", "en": "of", "fr": "de du"}
+CONNECTORS = {"es": "de del", "en": "of van von de da di del du der", "fr": "de du"}
+ARTICLES = {"es": "el la los las", "en": "the", "fr": "la le les l'"}
+# An article after a connector, inside a name ("Plaza de las Flores", "Juan de la Cruz", "Lord of the Rings").
+INNER_ARTICLES = {"es": "el la los las", "en": "the la las los el", "fr": "la le les l'"}
 POSSESSIVE_PLACE_EN = "house place flat farm home"
 
 _lock = threading.Lock()
@@ -121,12 +133,71 @@ def _load(lang: str) -> tuple[Any, str]:
     return rule_pipeline(lang), f"rules:{lang}"
 
 
-def rule_pipeline(lang: str) -> Any:
-    """`spacy.blank(lang)` + sentencizer + EntityRuler (labels PER, LOC), from the word lists above."""
-    import spacy
+_OPENERS = frozenset("«“‘([¿¡")
+_QUOTES = frozenset("\"'")
+_BULLETS = frozenset("-–—*")
+_MARKS = frozenset("•·▪►")
+_ENDS = frozenset(".!?…")
+_CONTRACTION = re.compile(r"^\w+['’](?:m|s|d|ll|ve|re|t)$", re.IGNORECASE)  # "I’m", "It's": no name
 
+
+def starts_sentence(doc: Any, i: int) -> bool:
+    """Whether token `i` of `doc` starts a sentence: the text's first word, or the first after a line break, a
+    sentence's end (also "…" and runs like "...."), an opening quotation mark or bracket, an inverted ¿ or ¡, an emoji,
+    a bullet ("•"), a numbered item ("1)"), or a dash that itself starts a line. Chats and diaries break sentences
+    with lines and emoji as often as with full stops."""
+    if i <= 0:
+        return True
+    prev = doc[i - 1]
+    text = prev.text
+    if prev.is_space:
+        return "\n" in text or starts_sentence(doc, i - 1)
+    if all(c in _ENDS for c in text) or text in _OPENERS or text in _MARKS:
+        return True
+    if text == ")" and i >= 2 and doc[i - 2].like_num:  # "1) Visit"
+        return True
+    if text in _QUOTES:  # an opening quote: nothing attached before it
+        return i == 1 or bool(doc[i - 2].whitespace_) or doc[i - 2].is_space
+    if text in _BULLETS:
+        return starts_sentence(doc, i - 1)
+    return any(unicodedata.category(c) == "So" for c in text) and not any(c.isalnum() for c in text)
+
+
+def _mark_sentence_starts(doc: Any) -> Any:
+    for token in doc[1:]:
+        if not token.is_space and not token.is_sent_start and starts_sentence(doc, token.i):
+            token.is_sent_start = True
+    return doc
+
+
+def name_like(token: Any) -> bool:
+    """Whether a token is shaped like a name: capitalised, with lower-case letters, at least two letters before any
+    hyphen ("Marta", "McGregor", "O'Brien", "Vitoria-Gasteiz"; not "A380", "NBA", "U-Bahn", "iPhone")."""
+    text = token.text
+    parts = text.split("-")
+    if _CONTRACTION.match(text):
+        return False
+    return (
+        len(parts[0]) >= 2
+        and text[0].isupper()
+        and any(c.islower() for c in text)
+        and all(p and all(c.isalpha() or c in "'’" for c in p) for p in parts)
+    )
+
+
+def rule_pipeline(lang: str) -> Any:
+    """`spacy.blank(lang)` + sentencizer + sentence starts + EntityRuler (labels PER, LOC), from the lists above."""
+    import spacy
+    from spacy.language import Language
+    from spacy.tokens import Token
+
+    if not Token.has_extension("memora_name"):
+        Token.set_extension("memora_name", getter=name_like)
+    if not Language.has_factory("memora_sentence_starts"):
+        Language.component("memora_sentence_starts", func=_mark_sentence_starts)
     nlp = spacy.blank(lang)
     nlp.add_pipe("sentencizer")
+    nlp.add_pipe("memora_sentence_starts")
     ruler: Any = nlp.add_pipe("entity_ruler", config={"overwrite_ents": True})
     ruler.add_patterns(patterns(lang))
     return nlp
@@ -134,14 +205,20 @@ def rule_pipeline(lang: str) -> Any:
 
 def patterns(lang: str) -> list[dict[str, Any]]:
     """Token patterns of the rule pipeline; the longest match wins where they overlap."""
-    name = {"IS_TITLE": True, "LENGTH": {">=": 2}}
-    inner = {"IS_TITLE": True, "LENGTH": {">=": 2}, "IS_SENT_START": False}
+    name: dict[str, Any] = {"_": {"memora_name": True}}
+    inner = {**name, "IS_SENT_START": False}
+    first = {**name, "IS_SENT_START": True}
     kin = {"LOWER": {"IN": KINSHIP.get(lang, "").split()}}
     connectors = {"LOWER": {"IN": CONNECTORS.get(lang, "").split()}}
+    article = {"LOWER": {"IN": INNER_ARTICLES.get(lang, "").split()}, "OP": "?"}
+    initial = {"TEXT": {"REGEX": r"^[A-Z]\.?$"}}
     out: list[dict[str, Any]] = [
-        # A capitalised sequence inside a sentence ("con Marta Puig", "Juan de Haro"): a person unless told otherwise.
+        # A capitalised sequence inside a sentence ("con Marta Puig", "Juan de la Cruz", "Vincent van Gogh"): a
+        # person unless told otherwise; at a sentence's start only when a second capitalised word follows.
         {"label": "PER", "pattern": [inner, {**name, "OP": "*"}]},
-        {"label": "PER", "pattern": [inner, connectors, name]},
+        {"label": "PER", "pattern": [inner, {**name, "OP": "*"}, connectors, article, name, {**name, "OP": "*"}]},
+        {"label": "PER", "pattern": [first, inner, {**name, "OP": "*"}]},
+        {"label": "PER", "pattern": [inner, initial, name]},
         {"label": "PER", "pattern": [kin, name, {**name, "OP": "*"}]},
     ]
     nouns, of = PLACE_OF.get(lang, ("", ""))
@@ -149,7 +226,29 @@ def patterns(lang: str) -> list[dict[str, Any]]:
         out.append(
             {
                 "label": "LOC",
-                "pattern": [{"LOWER": {"IN": nouns.split()}}, {"LOWER": {"IN": of.split()}}, name, {**name, "OP": "*"}],
+                "pattern": [
+                    {"LOWER": {"IN": nouns.split()}},
+                    {"LOWER": {"IN": of.split()}},
+                    article,
+                    name,
+                    {**name, "OP": "*"},
+                ],
+            }
+        )
+        out.append(
+            {
+                "label": "LOC",
+                "pattern": [
+                    {"LOWER": {"IN": nouns.split()}},
+                    {"LOWER": {"IN": of.split()}},
+                    article,
+                    name,
+                    {**name, "OP": "*"},
+                    connectors,
+                    article,
+                    name,
+                    {**name, "OP": "*"},
+                ],
             }
         )
     if STREET.get(lang):

@@ -96,7 +96,7 @@ def world(graph: Graph, embedder: CheckedEmbedder, prefix: str, ingest: Callable
             "kind": "session",
             "occurred_at": "2024-05-01T10:00:00",
             "turn": 1,
-            "text": "¿Te acuerdas del verano en Cádiz?",
+            "text": "¿Te acuerdas del verano en Cádiz con Lola?",
         },
         {
             "entry_id": f"{p}/s2",
@@ -134,7 +134,7 @@ def world(graph: Graph, embedder: CheckedEmbedder, prefix: str, ingest: Callable
     assert not report.errors and report.written == 1
     # Rejected candidates are a writer's decision too: the owner's (circle) and the coauthor's (private, a name only
     # the coauthor's private entry holds).
-    for user, name in ((o, "Te"), (c, "Ramiro Soto")):
+    for user, name in ((o, "Lola"), (c, "Ramiro Soto")):
         seen = candidate_sources(graph, p, Viewer(user_id=user), name, None)
         assert seen is not None, f"spaCy no longer spots {name!r}: pick another candidate"
         reject_candidate(graph, p, seen, user)
@@ -215,7 +215,7 @@ def test_export_import_export_is_identical_and_searches_agree(
     assert decl["Josep"]["aliases"] == ["papá", "dad"] and decl["Cádiz"]["audience"] == "public"
     assert {"Abuela Rosa", "Josep", "Cádiz", "Marta"} <= {e["name"] for e in by_type["entity"]}
     assert {(d["name"], d["audience"], d["author"]) for d in by_type["dismissal"]} == {
-        ("Te", "circle", world["owner"]),
+        ("Lola", "circle", world["owner"]),
         ("Ramiro Soto", "private", world["coauthor"]),
     }
     [grant] = by_type["witness_grant"]
@@ -243,7 +243,7 @@ def test_export_import_export_is_identical_and_searches_agree(
     for user in (None, world["owner"], world["coauthor"], world["reader"]):
         offered = _candidates(graph, copy, user)
         assert offered == _candidates(graph, p, user), user
-        assert not {"Te", "Ramiro Soto"} & {name for name, _, _ in offered}, user
+        assert not {"Lola", "Ramiro Soto"} & {name for name, _, _ in offered}, user
 
     # The copy answers every viewer as the original does (dates, links, chapter, conversation context, privacy).
     with TestClient(create_app(Services(settings, graph=graph, embedder=embedder))) as client:
@@ -330,7 +330,7 @@ def test_the_http_export_is_the_owners_view_streamed(
     assert "la jefa" not in body.lower() and "Marta" not in body, "a coauthor's private alias never leaves"
     assert "rompí la persiana" not in body
     assert [(r["name"], r["audience"]) for r in records if r.get("memora_record") == "dismissal"] == [
-        ("Te", "circle")
+        ("Lola", "circle")
     ], "the owner's rejection, not the coauthor's private one"
     assert "Ramiro" not in body
 
