@@ -8,7 +8,8 @@ PYTEST_ARGS ?=
 # Worker processes for the parallel part of `make test`: 2 on a 2-core machine (a third showed no gain in a clean
 # clone and adds contention to the tests that wait on a clock: docs/BENCHMARKS.md, "Test suite").
 TEST_WORKERS ?= 2
-# make eval EVAL_ARGS='--data /path/to/bench' adds the external dev sets (or set MEMORA_BENCH_DATA)
+# make eval EVAL_ARGS='--data /path/to/bench' adds the external dev sets (or set MEMORA_BENCH_DATA): locomo-dev/,
+# realtalk-dev/, xquad-es-dev/; EVAL_ARGS='--data DIR --only realtalk' runs one set
 EVAL_ARGS ?=
 # make bench-scale SCALE_ARGS='--sizes 1000,10000,100000 --embedder hash' (see docs/evaluation.md, "Scale benchmark")
 SCALE_ARGS ?= --sizes 1000,10000
