@@ -23,10 +23,10 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from api import auth
 from api.actions.budgets import Budgets, Who
+from api.actions.roles import must_be_member, must_own, must_write
 from api.jwt_auth import IssuerUnavailable, JwtVerifier, looks_like_jwt
 from api.ratelimit import Budget, check_address, limits_of, note_auth_failure
 from api.services import Services
-from graph.members import role_of
 from graph.settings import Settings
 from graph.visibility import Viewer
 
@@ -75,19 +75,17 @@ ViewerDep = Annotated[Viewer, Depends(current_viewer)]
 
 
 def require_member(svc: Services, project_id: str, who: Viewer) -> None:
-    """Any role will do; non-members get 403 whether or not the project exists."""
-    if role_of(svc.graph, project_id, who.user_id or "") is None:
-        raise HTTPException(403, "not a member of this project")
+    """Any role will do; non-members get 403 (`NotAllowed`, answered by `api.errors`) whether or not the project
+    exists."""
+    must_be_member(svc, project_id, who)
 
 
 def require_writer(svc: Services, project_id: str, who: Viewer) -> None:
-    if role_of(svc.graph, project_id, who.user_id or "") not in ("owner", "coauthor"):
-        raise HTTPException(403, "only the project's owner and coauthors can write to it")
+    must_write(svc, project_id, who)
 
 
 def require_owner(svc: Services, project_id: str, who: Viewer) -> None:
-    if role_of(svc.graph, project_id, who.user_id or "") != "owner":
-        raise HTTPException(403, "only the project's owner may do this (members, project settings, witnesses, export)")
+    must_own(svc, project_id, who)
 
 
 def _member_of_path_project(project_id: str, who: ViewerDep, svc: ServicesDep) -> Viewer:

@@ -11,14 +11,13 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, TypeVar
 
+from api.actions import entities
 from api.actions.budgets import Budgets, Who
-from api.deps import require_member
+from api.actions.entries import entry_out, project_entries
+from api.actions.roles import WRITERS, must_be_member
 from api.models.core import EntityOut, EntryListOut, EntryOut, ImportanceOut
 from api.models.entity_review import CandidateOut
 from api.ratelimit import Budget
-from api.routes.entities import get_entities, get_importance
-from api.routes.entity_review import get_candidates
-from api.routes.entries import entry_out, list_project_entries
 from api.services import Services
 from graph.members import role_of
 from graph.summaries import visible_periods
@@ -59,15 +58,14 @@ def timeline(svc: Services, budgets: Budgets, who: Who, asked: TimelineAsked) ->
     """The visible entries counted by month, the chosen period's entries, and the declared chapters."""
     budgets.spend(BUDGET, who.key)
     a, viewer = asked, who.viewer
-    require_member(svc, a.project_id, viewer)
+    must_be_member(svc, a.project_id, viewer)
     bars = entry_histogram(svc.graph, viewer, a.project_id)
     listing = None
     if a.year is not None:
         start = date(a.year, a.month or 1, 1)
         end = date(a.year, a.month or 12, calendar.monthrange(a.year, a.month or 12)[1])
-        listing = list_project_entries(
-            a.project_id, viewer, svc, date_from=start, date_to=end, sort="asc", limit=a.limit, cursor=a.cursor
-        )
+        days = EntryFilters(date_from=start, date_to=end)
+        listing = project_entries(svc, viewer, a.project_id, days, sort="asc", limit=a.limit, cursor=a.cursor)
     periods = visible_periods(svc.graph, a.project_id, viewer)
     return Timeline(bars, listing, [p for p in periods if not p["automatic"]])
 
@@ -84,11 +82,11 @@ def people(svc: Services, budgets: Budgets, who: Who, project_id: str, most: int
     """The entities the viewer knows, the `most` important first, and `review` candidates for a writer."""
     budgets.spend(BUDGET, who.key)
     viewer = who.viewer
-    require_member(svc, project_id, viewer)
-    important = get_importance(project_id, viewer, svc, limit=most)
-    known = get_entities(project_id, viewer, svc)
-    writer = role_of(svc.graph, project_id, viewer.user_id or "") in ("owner", "coauthor")
-    candidates = get_candidates(project_id, viewer, svc, limit=review) if writer else []
+    must_be_member(svc, project_id, viewer)
+    important = entities.most_important(svc, viewer, project_id, limit=most)
+    known = entities.known(svc, viewer, project_id)
+    writer = role_of(svc.graph, project_id, viewer.user_id or "") in WRITERS
+    candidates = entities.candidates(svc, viewer, project_id, limit=review) if writer else []
     return People(important, known, candidates)
 
 

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 
 from api.actions.budgets import Budgets, Who, given
 from api.actions.refusals import AlreadyExists, Invalid, NotAllowed, NotFound
+from api.actions.roles import WRITERS, must_write
 from api.errors import NOT_FOUND
 from api.models.core import EntryIn, EntryPatch, EntryPut, WitnessEntryIn, WriteOut
 from api.ratelimit import Budget
@@ -56,7 +57,7 @@ def create(svc: Services, budgets: Budgets, who: Who, new: NewEntry | Callable[[
     n = given(new)
     body, user = n.entry, who.viewer.user_id
     assert user is not None
-    _writer_of(svc, body.project_id, who.viewer)
+    must_write(svc, body.project_id, who.viewer)
     entry_id = body.entry_id or f"{body.project_id}/{uuid.uuid4().hex[:12]}"
     if not entry_id.startswith(f"{body.project_id}/"):
         # Ids live in the project's namespace, so a writer can never probe another project's ids.
@@ -167,16 +168,11 @@ def editable(svc: Services, who: Viewer, entry_id: str) -> dict[str, Any]:
         raise NotFound(NOT_FOUND)
     entry = row["entry"]
     role = role_of(svc.graph, entry["project_id"], who.user_id or "")
-    if role not in ("owner", "coauthor"):
+    if role not in WRITERS:
         raise NotAllowed("only the project's owner and coauthors can change its entries")
     if entry.get("author_id") != who.user_id and role != "owner":
         raise NotAllowed("only the entry's author or the project's owner can change it")
     return row
-
-
-def _writer_of(svc: Services, project_id: str, who: Viewer) -> None:
-    if role_of(svc.graph, project_id, who.user_id or "") not in ("owner", "coauthor"):
-        raise NotAllowed("only the project's owner and coauthors can write to it")
 
 
 def record_or_422(build: Callable[[], EntryRecord]) -> EntryRecord:

@@ -20,8 +20,8 @@ def _day(text: str) -> date:
 
 
 def cmd_entries(args: argparse.Namespace, settings: Settings) -> int:
+    from api.actions.entries import entry_out
     from api.models.core import EntryListOut
-    from api.routes.entries import entry_out
     from graph.members import role_of
     from graph.visibility import Viewer
     from queries.listing import BadCursor, EntryFilters, list_entries

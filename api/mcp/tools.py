@@ -21,6 +21,8 @@ from pydantic import BaseModel
 from api.actions import context as contexts
 from api.actions import search as searching
 from api.actions import write as writing
+from api.actions.entities import most_important
+from api.actions.entries import visible_entry
 from api.actions.read import paid_read
 from api.deps import require_member
 from api.mcp.caller import WITNESS_ONLY, Caller
@@ -37,7 +39,7 @@ from api.models.mcp import (
 )
 from api.models.search import SearchRequest, SearchResponseOut
 from api.models.summaries import ChapterContextOut, ChapterRequest
-from api.routes import entities, entries, summaries, witnesses
+from api.routes import entities, summaries, witnesses
 from api.routes import similar as similar_routes
 from api.services import Services
 from graph.ids import period_id
@@ -78,7 +80,7 @@ def _get_entry(svc: Services, caller: Caller, args: dict[str, Any]) -> BaseModel
     entry_id = GetEntryIn.model_validate(args).entry_id
     if caller.witness_token is not None:
         return witnesses.witness_entry(caller.witness_token, entry_id, svc)
-    return entries.get_entry(entry_id, caller.viewer, svc)
+    return visible_entry(svc, caller.viewer, entry_id)
 
 
 def _missing(name: str) -> HTTPException:
@@ -113,7 +115,7 @@ def _answer(svc: Services, caller: Caller, args: dict[str, Any]) -> BaseModel:
     elif a.question == "timeline":
         out.timeline = entities.get_timeline(p, who, svc, a.entity or "", a.resolution, a.time)
     elif a.question == "importance":
-        out.importance = entities.get_importance(p, who, svc, kind, a.limit)
+        out.importance = most_important(svc, who, p, kind, a.limit)
     else:
         out.similar = similar_routes.get_similar(p, who, svc, a.entity or "", a.limit, a.kind)
     return out
@@ -230,7 +232,8 @@ def listed(caller: Caller) -> list[tuple[Tool, type[BaseModel]]]:
 
 
 def call(svc: Services, caller: Caller, name: str, args: dict[str, Any]) -> dict[str, Any]:
-    """The tool's JSON result (as the route's response body), or the route's `HTTPException`."""
+    """The tool's JSON result (as the route's response body), or what the API would refuse with: a route's
+    `HTTPException` or an action's domain error (`caller.refusal_of` reads both)."""
     tool = TOOLS.get(name)
     if tool is None:
         raise HTTPException(404, f"no such tool: {name[:100]!r} (tools: {', '.join(TOOLS)})")

@@ -8,14 +8,15 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query
 
-from api.deps import ProjectMember, ReadBudget, ServicesDep, ViewerDep, WriteBudget, require_member, require_writer
+from api.actions import entities
+from api.deps import ReadBudget, ServicesDep, ViewerDep, WriteBudget, require_member, require_writer
 from api.models.core import CooccurrenceOut, EntityIn, EntityOut, EntityRef, ImportanceOut, RelinkJobOut, TimelineOut
 from api.ratelimit import READ_LIMITED, rate_limited
 from api.responses import errors
 from api.routes.analytics_params import MEASURE_DOC, Clock, DateFrom, DateTo, query_range
 from api.services import Services
-from graph.analytics import co_occurrence, importance, timeline
-from graph.entities import Entity, find_visible_entity, list_visible_entities, upsert_entity
+from graph.analytics import co_occurrence, timeline
+from graph.entities import Entity, find_visible_entity, upsert_entity
 from graph.timelines import timeline_months
 from graph.visibility import Viewer
 from ingest.relink import RelinkJob
@@ -24,13 +25,10 @@ router = APIRouter(prefix="/v1/projects/{project_id}", tags=["entities"], respon
 
 
 @router.get("/entities", response_model=list[EntityOut])
-def get_entities(project_id: str, who: ProjectMember, svc: ServicesDep) -> list[EntityOut]:
+def get_entities(project_id: str, who: ViewerDep, svc: ServicesDep) -> list[EntityOut]:
     """Persons, places and things with their aliases, as the caller knows them: named by entries they may see or by
     declarations whose audience includes them."""
-    return [
-        EntityOut(id=e.id, kind=e.kind, name=e.name, aliases=list(e.aliases))  # type: ignore[arg-type]
-        for e in list_visible_entities(svc.graph, [project_id], who)
-    ]
+    return entities.known(svc, who, project_id)
 
 
 @router.get(
@@ -92,8 +90,7 @@ def get_importance(
     limit: Annotated[int, Query(ge=1, le=100)] = 10,
 ) -> list[ImportanceOut]:
     """The project's most important entities: visible entries × (1 + chapters + years) they span."""
-    require_member(svc, project_id, who)
-    return [ImportanceOut.model_validate(row) for row in importance(svc.graph, who, project_id, kind, limit)]
+    return entities.most_important(svc, who, project_id, kind, limit)
 
 
 @router.post(

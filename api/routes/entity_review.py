@@ -8,13 +8,14 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Query
 
+from api.actions import entities
 from api.deps import ReadBudget, ServicesDep, ViewerDep, WriteBudget, require_writer
 from api.models.entity_review import CandidateDecisionOut, CandidateOut, MergeIn, MergeOut, UnmergeIn
 from api.ratelimit import READ_LIMITED, rate_limited
 from api.responses import ErrorOut, errors
 from api.routes.entities import job_out
 from api.services import Services
-from graph.candidates import candidate_sources, confirm_candidate, list_candidates, reject_candidate
+from graph.candidates import candidate_sources, confirm_candidate, reject_candidate
 from graph.entities import Entity
 from graph.entity_merge import MergeRefused, find_entity, merge_entities, unmerge
 from graph.visibility import Viewer
@@ -35,8 +36,7 @@ def get_candidates(
     project_id: str, who: ViewerDep, svc: ServicesDep, limit: Annotated[int, Query(ge=1, le=500)] = 50
 ) -> list[CandidateOut]:
     """Names found in the entries the caller may see that are not known entities, most mentioned first."""
-    require_writer(svc, project_id, who)
-    return [CandidateOut.model_validate(c.as_dict()) for c in list_candidates(svc.graph, project_id, who, limit)]
+    return entities.candidates(svc, who, project_id, limit)
 
 
 @router.post(

@@ -9,35 +9,29 @@ A hidden entry answers exactly like a missing one (404, same body). Writes are t
 
 from __future__ import annotations
 
-import json
 from datetime import date
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from fastapi import APIRouter, HTTPException, Path, Query
+from fastapi import APIRouter, Path, Query
 
 from api.actions import write as writing
 from api.actions.budgets import Who
-from api.actions.write import field_error
-from api.deps import ReadBudget, ServicesDep, ViewerDep, WriteBudgets, require_member
-from api.errors import NOT_FOUND
+from api.actions.entries import project_entries, visible_entry
+from api.deps import ReadBudget, ServicesDep, ViewerDep, WriteBudgets
 from api.models.core import (
     EntryIn,
     EntryListOut,
     EntryOut,
     EntryPatch,
     EntryPut,
-    EntryReadOnly,
     Kind,
-    LinkedOut,
-    OccurredOut,
     Sort,
     WriteOut,
 )
 from api.ratelimit import READ_LIMITED, rate_limited
 from api.responses import errors
-from graph.entries import get_visible_entry
 from ingest.records import ENTRY_ID_MAX, ENTRY_ID_PATTERN, ENTRY_ID_RULE
-from queries.listing import MAX_LIMIT, BadCursor, EntryFilters, list_entries
+from queries.listing import MAX_LIMIT, EntryFilters
 
 router = APIRouter(prefix="/v1/entries", tags=["entries"])
 list_router = APIRouter(tags=["entries"])
@@ -49,10 +43,7 @@ EntryIdPath = Annotated[str, Path(pattern=ENTRY_ID_PATTERN, max_length=ENTRY_ID_
 @router.get("/{entry_id:path}", response_model=EntryOut, responses=errors(404))
 def get_entry(entry_id: EntryIdPath, who: ViewerDep, svc: ServicesDep) -> EntryOut:
     """The entry as it was written (PUT it back unchanged: 200, `unchanged`), plus `read_only`."""
-    row = get_visible_entry(svc.graph, who, entry_id)
-    if row is None:
-        raise HTTPException(404, NOT_FOUND)
-    return entry_out(row)
+    return visible_entry(svc, who, entry_id)
 
 
 WaitDep = Annotated[
@@ -152,9 +143,6 @@ def list_project_entries(
 ) -> EntryListOut:
     """The project's entries the caller may see, filtered (list filters mean "any of"), sorted by date and paged.
     No total is given; `next_cursor` is null on the last page."""
-    require_member(svc, project_id, who)
-    if date_from and date_to and date_to < date_from:
-        raise HTTPException(422, [field_error("date_to", "date_to is before date_from", where="query")])
     filters = EntryFilters(
         periods=period,
         date_from=date_from,
@@ -165,51 +153,4 @@ def list_project_entries(
         kinds=list(kind) if kind else None,
         time=time,
     )
-    try:
-        page = list_entries(svc.graph, who, project_id, filters, sort=sort, limit=limit, cursor=cursor)
-    except BadCursor as exc:
-        raise HTTPException(422, [field_error("cursor", str(exc), where="query")]) from exc
-    return EntryListOut(entries=[entry_out(r) for r in page.rows], next_cursor=page.next_cursor, warnings=page.warnings)
-
-
-def entry_out(row: dict[str, Any]) -> EntryOut:
-    """A stored entry in the shape it is written, metadata next to the other fields, and what is derived from it
-    in `read_only`."""
-    e = row["entry"]
-
-    def iso(v: Any) -> str | None:
-        return v.to_native().isoformat() if v is not None else None
-
-    record = {
-        "entry_id": e["id"],
-        "project_id": e["project_id"],
-        "text": e.get("body", ""),
-        "author": e.get("author_id"),
-        "title": e.get("title"),
-        "occurred_on": e.get("occurred_on"),
-        "occurred_at": e.get("occurred_at"),
-        "persons": list(e.get("listed_persons") or []),
-        "places": list(e.get("listed_places") or []),
-        "tags": list(e.get("tags") or []),
-        "intimacy": e["intimacy"],
-        "kind": e["kind"],
-        "period": e.get("period_name"),
-    }
-    metadata = json.loads(e.get("metadata") or "{}")
-    turn = metadata.pop("turn", None)
-    record["turn"] = turn if isinstance(turn, int) and not isinstance(turn, bool) and turn >= 0 else None
-    start, end = iso(e.get("occurred_start")), iso(e.get("occurred_end"))
-    hashes = (e.get("record_hash"), e.get("file_hash"))
-    read_only = EntryReadOnly(
-        created_at=iso(e.get("created_at")),
-        updated_at=iso(e.get("updated_at")),
-        occurred=OccurredOut(start=start, end=end, precision=e.get("occurred_precision") or "day")
-        if start and end
-        else None,
-        linked=LinkedOut(persons=sorted(row["persons"]), places=sorted(row["places"]), things=sorted(row["things"])),
-        period_id=row["periods"][0]["id"] if row["periods"] else None,
-        embedding="pending" if row["pending"] else "done",
-        written_by=None if hashes[0] is None else ("file" if hashes[0] == hashes[1] else "api"),
-    )
-    extra = {k: v for k, v in metadata.items() if k not in EntryOut.model_fields}
-    return EntryOut.model_validate({**extra, **record, "read_only": read_only})
+    return project_entries(svc, who, project_id, filters, sort, limit, cursor)

@@ -7,17 +7,13 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException
 
-from api.deps import ProjectMember, ReadBudget, SearchBudget, ServicesDep, ViewerDep, require_member
+from api.actions import context as contexts
+from api.deps import ProjectMember, ReadBudget, SearchBudget, ServicesDep, ViewerDep
 from api.models.summaries import ChapterContextOut, ChapterRequest, DraftOut, PeriodOut, SummaryOut
 from api.ratelimit import READ_LIMITED, rate_limited
 from api.responses import errors
-from api.services import Services
-from graph.summaries import NotMember, visible_periods
-from graph.visibility import Viewer
-from inference.providers.llm import chat_client
+from graph.summaries import visible_periods
 from ingest.summary_jobs import serving_summaries
-from queries.context.chapter import ChapterContext, chapter_context, draft
-from queries.search.request import AccessDenied
 
 router = APIRouter(tags=["summaries"])
 _SEARCHES = {**errors(403), **rate_limited("the caller's search budget is spent")}
@@ -56,46 +52,15 @@ def project_periods(project_id: str, who: ProjectMember, svc: ServicesDep) -> li
     ]
 
 
-def _context(svc: Services, who: Viewer, body: ChapterRequest) -> ChapterContext:
-    try:
-        return chapter_context(
-            svc.graph,
-            svc.embedder,
-            svc.settings,
-            serving_summaries(svc.graph, svc.settings, svc.embedder),
-            who,
-            body.project_id,
-            body.theme,
-            body.budget_tokens,
-        )
-    except (NotMember, AccessDenied) as exc:
-        raise HTTPException(403, "not a member of this project") from exc
-
-
 @router.post("/v1/context/chapter", response_model=ChapterContextOut, dependencies=[SearchBudget], responses=_SEARCHES)
 def chapter(body: ChapterRequest, who: ViewerDep, svc: ServicesDep) -> ChapterContextOut:
     """Project summary, the periods matching the theme, and their best entries in date order with citations;
     `used_tokens <= budget_tokens`."""
-    require_member(svc, body.project_id, who)
-    return ChapterContextOut.model_validate(_context(svc, who, body).as_dict())
+    return contexts.chapter_for(svc, who, body)
 
 
 @router.post("/v1/chapters/draft", response_model=DraftOut, dependencies=[SearchBudget], responses=_SEARCHES)
 def chapter_draft(body: ChapterRequest, who: ViewerDep, svc: ServicesDep) -> DraftOut:
     """A first-person draft citing `[E<n>]` (with MEMORA_LLM_* configured) or a dated outline; it cites only
     entries of the context, all visible to the caller."""
-    require_member(svc, body.project_id, who)
-    ctx = _context(svc, who, body)
-    llm = chat_client(svc.settings)
-    try:
-        result = draft(ctx, body.theme, llm)
-    finally:
-        if llm is not None:
-            llm.close()
-    return DraftOut(
-        text=result.text,
-        producer=result.producer,
-        citations=result.citations,
-        fallback_reason=result.fallback_reason,
-        context=ChapterContextOut.model_validate(ctx.as_dict()),
-    )
+    return contexts.draft_for(svc, who, body)

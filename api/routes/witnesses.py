@@ -15,6 +15,7 @@ from api import auth
 from api.actions import search as searching
 from api.actions import write as writing
 from api.actions.budgets import Who
+from api.actions.entries import entry_out
 from api.deps import (
     ProjectOwner,
     ServicesDep,
@@ -37,7 +38,7 @@ from api.models.core import (
 from api.models.search import SearchResponseOut
 from api.ratelimit import rate_limited
 from api.responses import errors, invalid_field
-from api.routes.entries import EntryIdPath, entry_out
+from api.routes.entries import EntryIdPath
 from api.services import Services
 from graph.entries import get_visible_entry
 from graph.ids import period_id

@@ -510,3 +510,33 @@ def test_invalid_member_bodies_are_422(
 
 def test_outsider_cannot_list_members(client: TestClient, auth: Headers, crew: dict[str, str]) -> None:
     assert client.get(f"/v1/projects/{crew['project']}/members", headers=auth(crew["outsider"])).status_code == 403
+
+
+def test_a_role_refusal_reads_the_same_wherever_the_check_runs(
+    client: TestClient, auth: Headers, crew: dict[str, str]
+) -> None:
+    """The role checks are the actions' (`api.actions.roles`), refused with `NotAllowed` whether they run in a path
+    route's dependency (`ProjectMember`, `ProjectOwner`), on a route's first line or in an action the route runs:
+    each is the API's 403 with the check's own sentence."""
+    p, outsider, reader = crew["project"], crew["outsider"], crew["reader"]
+    member = "not a member of this project"
+    writer = "only the project's owner and coauthors can write to it"
+    owner = "only the project's owner may do this (members, project settings, witnesses, export)"
+    chapter = {"project_id": p, "theme": "Cádiz"}
+    asked: list[tuple[str, str, str, dict[str, Any] | None, str]] = [
+        ("get", f"/v1/projects/{p}/members", outsider, None, member),
+        ("get", f"/v1/projects/{p}/summary", outsider, None, member),
+        ("get", f"/v1/projects/{p}/entities", outsider, None, member),
+        ("get", f"/v1/projects/{p}/entries", outsider, None, member),
+        ("get", f"/v1/projects/{p}/analytics/importance", outsider, None, member),
+        ("post", "/v1/context/chapter", outsider, chapter, member),
+        ("post", "/v1/chapters/draft", outsider, chapter, member),
+        ("post", "/v1/context/live", outsider, {"project_id": p, "transcript": "Cádiz"}, member),
+        ("get", f"/v1/projects/{p}/entities/candidates", reader, None, writer),
+        ("post", f"/v1/projects/{p}/entities", reader, {"kind": "person", "name": "Pep"}, writer),
+        ("get", f"/v1/projects/{p}/witnesses", reader, None, owner),
+        ("get", f"/v1/projects/{p}/export", reader, None, owner),
+    ]
+    for method, path, user, body, sentence in asked:
+        resp = client.request(method, path, json=body, headers=auth(user))
+        assert (resp.status_code, resp.json()) == (403, {"detail": sentence}), (method, path)

@@ -550,6 +550,11 @@ def test_listing_refuses_bad_requests(client: TestClient, auth: Headers, diary: 
         {"cursor": "garbage!"},
     ):
         assert client.get(url, params=params, headers=headers).status_code == 422, params
+    backwards = client.get(url, params={"date_from": "2020-01-02", "date_to": "2020-01-01"}, headers=headers)
+    reason = {"loc": ["query", "date_to"], "msg": "date_to is before date_from", "type": "value_error"}
+    assert backwards.json() == {"detail": [reason]}
+    garbled = client.get(url, params={"cursor": "garbage!"}, headers=headers).json()["detail"]
+    assert [(e["loc"], e["type"]) for e in garbled] == [(["query", "cursor"], "value_error")]
     cursor = _list(client, headers, project, limit=2)["next_cursor"]
     assert cursor
     other_sort = client.get(url, params={"cursor": cursor, "sort": "asc", "limit": 2}, headers=headers)

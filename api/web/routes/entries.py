@@ -7,10 +7,10 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 
+from api.actions.entries import visible_entry
 from api.actions.refusals import Refused
 from api.actions.write import editable
 from api.deps import ServicesDep
-from api.routes.entries import get_entry
 from api.routes.neighbours import get_neighbours
 from api.web.render import page
 from api.web.session import SessionDep
@@ -20,7 +20,7 @@ router = APIRouter(include_in_schema=False)
 
 @router.get("/e/{entry_id:path}", response_class=HTMLResponse)
 def entry_page(request: Request, entry_id: str, session: SessionDep, svc: ServicesDep) -> Response:
-    entry = get_entry(entry_id, session.viewer, svc)
+    entry = visible_entry(svc, session.viewer, entry_id)
     try:
         editable(svc, session.viewer, entry_id)
         can_edit = True

@@ -2,10 +2,10 @@
 most important first; and one entity's page: its aliases, who and what appears with it (measure selectable), its
 timeline (the API's picture, and when it first and last appears), and similar entities. Owners and coauthors also
 review the names recognition found (`/p/{project_id}/candidates`): confirm one, reject it, or merge it into a known
-entity (confirmed, then merged: its name becomes an alias). Every part is an API route function called as the viewer,
-so a name known only from hidden entries answers 404 like a name nobody wrote; each page (and the timeline picture)
-is one read (`api.actions.read`) and pays one from the viewer's read budget, as one call of those routes does; a
-decision on a candidate is one write (`api.actions.write.paid_write`)."""
+entity (confirmed, then merged: its name becomes an alias). Every part is an API route function, or the action its
+route runs, called as the viewer, so a name known only from hidden entries answers 404 like a name nobody wrote; each
+page (and the timeline picture) is one read (`api.actions.read`) and pays one from the viewer's read budget, as one
+call of those routes does; a decision on a candidate is one write (`api.actions.write.paid_write`)."""
 
 from __future__ import annotations
 
@@ -16,13 +16,14 @@ from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
-from api.actions import read
+from api.actions import entities, read
 from api.actions.budgets import Who
+from api.actions.refusals import Refused
 from api.actions.write import paid_write
 from api.deps import BudgetsDep, ServicesDep, require_member
 from api.models.entity_review import MergeIn
 from api.responses import invalid_field
-from api.routes.entities import get_cooccurrence, get_entities, get_timeline
+from api.routes.entities import get_cooccurrence, get_timeline
 from api.routes.entity_review import EntityKind, decide_candidate, post_merge
 from api.routes.similar import get_similar
 from api.routes.timelines import get_timeline_svg
@@ -72,7 +73,7 @@ def _decide(svc: Services, project_id: str, who: Viewer, form: CandidateForm) ->
     if form.decision == "merge":  # checked before the candidate is confirmed, so a refusal changes nothing
         if not form.into.strip():
             raise invalid_field("body", "into", "choose the person, place or thing to merge this name into")
-        known = get_entities(project_id, who, svc)
+        known = entities.known(svc, who, project_id)
         if not any(e.kind == form.kind and form.into in (e.name, e.id) for e in known):
             raise invalid_field("body", "into", f"no {form.kind} called {form.into} to merge this name into")
     decision: Literal["confirm", "reject"] = "reject" if form.decision == "reject" else "confirm"
@@ -102,10 +103,10 @@ def _entity(svc: Services, project_id: str, who: Viewer, name: str, measure: Mea
     require_member(svc, project_id, who)
     companions = get_cooccurrence(project_id, who, svc, entity=name, limit=15, measure=measure)
     timeline = get_timeline(project_id, who, svc, entity=name)
-    aliases = next((e.aliases for e in get_entities(project_id, who, svc) if e.id == companions.entity.id), [])
+    aliases = next((e.aliases for e in entities.known(svc, who, project_id) if e.id == companions.entity.id), [])
     try:
         similar = get_similar(project_id, who, svc, entity=name, limit=8).similar
-    except HTTPException:  # no vector for it yet (the background worker builds them)
+    except (HTTPException, Refused):  # no vector for it yet (the background worker builds them)
         similar = []
     years = [y for y in timeline.years if y.entries]
     return {

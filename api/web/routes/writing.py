@@ -15,11 +15,11 @@ from pydantic import ValidationError
 
 from api.actions import write as writing
 from api.actions.budgets import Who
+from api.actions.entries import visible_entry
 from api.actions.refusals import Invalid
 from api.actions.write import editable
 from api.deps import BudgetsDep, ServicesDep, require_writer
 from api.models.core import EntryIn, EntryPatch
-from api.routes.entries import get_entry
 from api.web.entry_form import EntryForm, FormDep, reasons, record_date
 from api.web.render import page
 from api.web.session import CsrfField, SessionDep, WebSession, check_csrf
@@ -71,7 +71,7 @@ def write_entry(
 @router.get("/edit/{entry_id:path}", response_class=HTMLResponse)
 def edit_entry_form(request: Request, entry_id: str, session: SessionDep, svc: ServicesDep) -> Response:
     editable(svc, session.viewer, entry_id)
-    entry = get_entry(entry_id, session.viewer, svc)
+    entry = visible_entry(svc, session.viewer, entry_id)
     values = {
         "text": entry.text,
         "title": entry.title,
