@@ -46,7 +46,7 @@ from ingest.event_times import EVENT_FORM, Hemispheres, event_props, mention_tim
 from ingest.linking import Mention, WitnessView, link, linked_names, mention_rows
 from ingest.recognition import Recognition, recognize
 from ingest.records import EntryRecord, LineError
-from ingest.threads import Placement, Threads
+from ingest.threads import THREAD_RULE, Placement, Threads
 
 log = logging.getLogger(__name__)
 BATCH = 64
@@ -76,16 +76,11 @@ class IngestReport:
     """Entries written with chunks left for the worker (the entries re-derived after a write are not counted: a
     write's answer must not tell of a neighbour hidden from its writer)."""
 
+    COUNTS = ("written", "unchanged", "chunks_embedded", "chunks_reused", "chunks_pending")
+
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "written": self.written,
-            "unchanged": self.unchanged,
-            "chunks_embedded": self.chunks_embedded,
-            "chunks_reused": self.chunks_reused,
-            "chunks_pending": self.chunks_pending,
-            "skipped": [e.__dict__ for e in self.skipped],
-            "errors": [e.__dict__ for e in self.errors],
-        }
+        counts = {k: getattr(self, k) for k in self.COUNTS}
+        return {**counts, "skipped": [e.__dict__ for e in self.skipped], "errors": [e.__dict__ for e in self.errors]}
 
 
 # Written on every entry: its witness view (`_witness_view`) was derived. Entries written before ingest derived it
@@ -180,10 +175,8 @@ class Ingestor:
         batch_report = IngestReport()
         for start in range(0, len(records), BATCH):
             self._flush(records[start : start + BATCH], batch_report, None, source="refresh")
-        report.written += batch_report.written
-        report.chunks_embedded += batch_report.chunks_embedded
-        report.chunks_reused += batch_report.chunks_reused
-        report.chunks_pending += batch_report.chunks_pending
+        for k in ("written", "chunks_embedded", "chunks_reused", "chunks_pending"):
+            setattr(report, k, getattr(report, k) + getattr(batch_report, k))
         return report
 
     def delete(self, entry_id: str) -> bool:
@@ -260,6 +253,7 @@ class Ingestor:
                 prior is not None
                 and prior["content_hash"] == prepared["props"]["content_hash"]
                 and prior["record_hash"] in (None, fingerprint)
+                and prior["thread_id"] == placed.thread_id
                 and prior["chunks"] > 0
                 and (prior["chunks"] == prior["embedded"] or not self.embed)
             ):
@@ -335,6 +329,7 @@ class Ingestor:
             "metadata": metadata,
             "thread_id": thread_id,
             "thread_pos": placed.pos if thread_id else None,
+            "thread_rule": THREAD_RULE if thread_id else None,
             "occurred_on": rec.occurred_on,
             "listed_persons": rec.persons,
             "listed_places": rec.places,

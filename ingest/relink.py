@@ -24,6 +24,7 @@ from graph.forgetting import DROP_UNSOURCED_IN_PROJECT
 from graph.visibility import CAN_SEE, Viewer, visibility_params
 from inference.embedders import CheckedEmbedder
 from ingest.pipeline import BATCH, WITNESS_VIEW, Ingestor
+from ingest.threads import THREAD_RULE
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +47,18 @@ WHERE e.period_name IS NOT NULL AND e.witness_view IS NULL
   AND EXISTS { MATCH (d:Declaration {project_id: e.project_id}) WHERE d.intimacy <> 'public' }
 RETURN e.id AS id, coalesce(e.thread_pos, 0) AS pos ORDER BY id
 """
+MARK_THREAD_RULE = """
+UNWIND $ids AS id MATCH (e:Entry {id: id})
+SET e.thread_rule = CASE WHEN e.thread_id IS NULL THEN 0 ELSE $rule END
+"""
 MARK_WITNESS_VIEW = "UNWIND $ids AS id MATCH (e:Entry {id: id}) SET e.witness_view = $version"
+# Turns placed by an older conversation rule, and messages that name a session but were cut by their times.
+CONVERSATIONS_LAGGING = """
+MATCH (e:Entry)
+WHERE (e.thread_id IS NOT NULL AND coalesce(e.thread_rule, 1) < $rule)
+   OR (e.thread_rule IS NULL AND e.metadata CONTAINS '"session"')
+RETURN e.id AS id, coalesce(e.thread_pos, 0) AS pos ORDER BY e.project_id, e.thread_id, pos, id
+"""
 
 Progress = Callable[[int, int, int], None]
 """Called with (entries examined, entries in the project, entries rewritten) after each batch."""
@@ -151,6 +163,29 @@ def refresh_witness_views(
         if progress:
             progress(done, len(missing), rewritten)
     ingestor.refresh(ingestor.threads.stale())
+    return done, rewritten
+
+
+def conversations_lagging(graph: Graph) -> list[tuple[str, int]]:
+    return [(str(r["id"]), int(r["pos"])) for r in graph.read(CONVERSATIONS_LAGGING, {"rule": THREAD_RULE})]
+
+
+def refresh_conversations(
+    graph: Graph, embedder: CheckedEmbedder, lagging: list[tuple[str, int]], progress: Progress | None = None
+) -> tuple[int, int]:
+    """Place again the turns `conversations_lagging` found, under the current rule (ingest/threads.py); returns
+    (entries examined, entries rewritten). A turn whose thread and borrowed words are unchanged keeps its hash; the
+    others are rewritten and embedded again by the worker."""
+    ingestor = Ingestor(graph, embedder, embed=False)
+    done = rewritten = 0
+    for start in range(0, len(lagging), BATCH):
+        batch = lagging[start : start + BATCH]
+        rewritten += ingestor.refresh(batch).written
+        graph.write(MARK_THREAD_RULE, {"ids": [i for i, _ in batch], "rule": THREAD_RULE})
+        done += len(batch)
+        if progress:
+            progress(done, len(lagging), rewritten)
+    rewritten += ingestor.refresh(ingestor.threads.stale()).written
     return done, rewritten
 
 

@@ -1,4 +1,5 @@
-"""Conversation threads: entries of one project sharing an `occurred_at`, ordered by `turn` (or line order).
+"""Conversation threads: entries of one project naming one `session` (a chat's messages, each with its own time) or,
+without one, sharing an `occurred_at` (a recorded session's turns), ordered by `turn` (or line order).
 
 A reply borrows the words of the closest earlier turn that may lend them (`may_lend_context`): that turn is at least
 as open as the reply, so every viewer of the reply may see it, and a turn hidden from them can neither lend nor
@@ -15,6 +16,10 @@ from typing import Any
 from graph.db import Graph
 from graph.ids import sha256
 from ingest.context import may_lend_context, previous_turn
+
+THREAD_RULE = 2
+"""The version of the rules above (what makes a conversation, what a turn borrows): entries placed by an older one
+are placed again by `memora migrate` (ingest/relink.py `refresh_conversations`)."""
 
 THREAD_TURNS = """
 UNWIND $tids AS tid
@@ -54,12 +59,22 @@ class Placement:
     lent_text: str | None = None
 
 
-def thread_id(project_id: str, occurred_at: str | None) -> str | None:
-    return sha256(project_id, occurred_at)[:24] if occurred_at else None
+def conversation_of(rec: Any) -> str | None:
+    """What makes entries one conversation: the `session` their metadata names (a chat's messages each carry their
+    own time), else the `occurred_at` they share (a recorded session's turns)."""
+    session = rec.metadata().get("session")
+    if isinstance(session, (str, int)) and not isinstance(session, bool) and str(session).strip():
+        return f"session:{str(session).strip()}"
+    return rec.occurred_at or None
+
+
+def thread_id(project_id: str, conversation: str | None) -> str | None:
+    return sha256(project_id, conversation)[:24] if conversation else None
 
 
 def place(turns: list[Turn], me: Turn) -> Placement:
-    """The closest earlier turn that may lend to `me`, among `turns` (any order)."""
+    """The closest earlier turn that may lend to `me`, among `turns` (any order). One turn, not the whole burst it
+    closes: several turns of context make neighbouring messages' vectors alike (docs/BENCHMARKS.md)."""
     earlier = sorted((t for t in turns if t.key < me.key and t.entry_id != me.entry_id), key=lambda t: t.key)
     lender = next(
         (
@@ -108,7 +123,7 @@ class Threads:
 
     def prepare(self, rec: Any, pos: int, old_tid: str | None) -> Placement:
         """Place a record about to be written; it leaves the thread it was in when its session changed."""
-        tid = thread_id(rec.project_id, rec.occurred_at)
+        tid = thread_id(rec.project_id, conversation_of(rec))
         self.load({t for t in (tid, old_tid) if t})
         if old_tid and old_tid != tid:
             self._turns[old_tid].pop(rec.entry_id, None)

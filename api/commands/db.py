@@ -82,11 +82,11 @@ def cmd_purge(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
     """The schema, then the data steps: automatic chapters for entries stored before the current rule, entries
-    written before their witness view was derived."""
+    written before their witness view was derived, conversation turns placed by an older rule."""
     from graph.automatic_periods import pending, recut
     from graph.schema import migrate
     from ingest.embedding_jobs import active_embedder
-    from ingest.relink import refresh_witness_views, witness_views_missing
+    from ingest.relink import conversations_lagging, refresh_conversations, refresh_witness_views, witness_views_missing
 
     graph = connect(settings, migrate_schema=False)
     applied = migrate(graph)
@@ -102,6 +102,17 @@ def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
         err(f"re-deriving what witnesses see of {len(missing)} circle entries …")
         examined, rewritten = refresh_witness_views(graph, active_embedder(graph, settings), missing)
         result["witness_views"] = {"examined": examined, "rewritten": rewritten}
+    lagging_turns = conversations_lagging(graph)
+    if lagging_turns:
+        with progress(len(lagging_turns), "conversation turns") as bar:
+            shown = [0]
+
+            def step(done: int, _total: int, _rewritten: int) -> None:
+                bar.update(done - shown[0])
+                shown[0] = done
+
+            examined, rewritten = refresh_conversations(graph, active_embedder(graph, settings), lagging_turns, step)
+        result["conversations"] = {"examined": examined, "rewritten": rewritten}
     show(result, args.json)
     return 0
 
