@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
+from functools import cached_property
 from typing import Any
 
 from graph.lexicon import ProjectLexicon
@@ -63,7 +64,11 @@ class SearchScope:
     def params(self) -> dict[str, Any]:
         """The parameters every channel statement reads: scope (`project_id` set when it is one project, what the
         statements over one project read), filters, the visibility predicate's and the soft constraints'
-        (queries/search/channels.py `QUERY_SCOPE`)."""
+        (queries/search/channels.py `QUERY_SCOPE`). Built once per scope; each caller gets its own copy to extend."""
+        return dict(self._params)
+
+    @cached_property
+    def _params(self) -> dict[str, Any]:
         return {
             "project_ids": list(self.project_ids),
             "project_id": self.one_project,

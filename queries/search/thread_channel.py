@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import time
 
+from graph.schema import vector_property
 from queries.search import channels as ch
+from queries.search import visible_view
 from queries.search.channel import ChannelAsk, Found, Want
 from queries.search.fusion import THREAD_WEIGHT, Cue
 
@@ -25,8 +27,14 @@ class ThreadChannel:
         return THREAD_WEIGHT
 
     def run(self, ask: ChannelAsk) -> Found | None:
+        """No statement when the kept view says no seed is a conversation's turn (a diary's hits)."""
         t = time.perf_counter()
         seeds = [h.id for h in ask.found["dense"][:SEEDS]]
+        run = ask.run
+        prop = vector_property(run.embedder.slug)
+        if visible_view.threaded_among(run.graph, run.settings, ask.scope, prop, seeds) is False:
+            run.took("thread", t)
+            return Found([])
         hits, _ = ch.run_channel(ask.run.graph, ch.THREAD, {**ask.scope.params(), "seeds": seeds, "limit": ask.limit})
         ask.run.took("thread", t)
         return Found(hits)

@@ -45,6 +45,7 @@ class View:
     author_keys: list[str | None]
     told: list[tuple[tuple[float, float], ...]]  # per entry: the intervals its text tells, as day numbers
     mentioned_by: dict[str, tuple[np.ndarray, np.ndarray]]  # entity id -> (entries mentioning it, mention counts)
+    threaded: frozenset[str]  # the entries that are turns of a conversation
     embedded: np.ndarray  # the entries (indexes) with at least one vector, in order
     embedded_ids: list[str]  # their ids
     starts: np.ndarray  # where each embedded entry's chunks begin in `rows`
@@ -200,6 +201,7 @@ def build(where: ViewScope, under: Under, listed: list[list[Any]]) -> View | Non
                 )
                 for x, c in mentioned.items()
             },
+            threaded=frozenset(r[0] for r in listed if r[7]),
             embedded=np.asarray(embedded, dtype=np.int64),
             embedded_ids=[entry_ids[i] for i in embedded],
             starts=np.asarray(starts, dtype=np.int64),
@@ -293,6 +295,7 @@ def merge(where: ViewScope, under: Under, base: View, changed: set[str], listed:
             author_keys=author_keys,
             told=told,
             mentioned_by=mentioned,
+            threaded=(base.threaded - changed) | {r[0] for r in listed if r[7]},
             embedded=embedded,
             embedded_ids=[entry_ids[i] for i in embedded.tolist()],
             starts=offsets[embedded],

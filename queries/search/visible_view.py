@@ -61,13 +61,15 @@ __all__ = [
     "listings_after",
     "clear",
     "counters",
+    "threaded_among",
     "usable",
     "view_for",
 ]
 
 # Every visible entry of the scope, in id order, with its chunks that have this model's vector (none yet: an empty
 # list) and what the query's own constraints test: its dates as day numbers, its author as `toLower` folds it, and
-# what it mentions (with the mention counts the structured channel ranks by). They are only ever compared with the
+# what it mentions (with the mention counts the structured channel ranks by), and whether it is a turn of a
+# conversation (the thread channel has nothing to add to a hit that is not). They are only ever compared with the
 # query's own. A record per block of LISTED_BLOCK entries: the driver decoded a record per chunk slower than Neo4j
 # ran the statement (docs/BENCHMARKS.md), and one record of 100,000 entries held the interpreter for a second while
 # it was decoded, stalling the searches a listing behind them was meant to spare. Day numbers decode faster than
@@ -83,7 +85,8 @@ WITH collect([e.id,
                 COLLECT { MATCH (e)-[m:MENTIONS]->(x) RETURN [x.id, coalesce(m.count, 0)] },
                 [i IN range(0, size(coalesce(e.told_starts, [])) - 1) |
                  [duration.inDays(date('0001-01-01'), e.told_starts[i]).days + 1,
-                  duration.inDays(date('0001-01-01'), e.told_ends[i]).days + 1]]]) AS listed
+                  duration.inDays(date('0001-01-01'), e.told_ends[i]).days + 1]],
+                e.thread_id IS NOT NULL]) AS listed
 UNWIND range(0, size(listed) - 1, $block) AS at
 RETURN listed[at..at + $block] AS entries ORDER BY at
 """
@@ -148,8 +151,7 @@ def view_for(
     if not gens or gens[0].get("role") is None:
         return None
     under = listed_under(gens)
-    scope = {k: params.get(k) for k in SCOPE_KEYS}
-    scope_key = hashlib.sha256(json.dumps(scope, sort_keys=True, default=str).encode()).hexdigest()
+    scope_key = _scope_key(params)
     part = (user_id, project, params["prop"])
     pools = _pools(graph)
     pools.max_viewers = settings.dense_matrix_viewers
@@ -185,6 +187,30 @@ def view_for(
         return _list(where, under)
     finally:
         pool.lock.release()
+
+
+def threaded_among(graph: Graph, settings: Settings, scope: SearchScope, prop: str, ids: list[str]) -> bool | None:
+    """Whether any of `ids` is a turn of a conversation, as the view the search just ranked from knows it (current
+    under the viewer's generations, never listed for this); None when no such view is kept: the caller asks Cypher."""
+    viewer = scope.viewer
+    if not usable(settings, scope) or viewer.user_id is None:
+        return None
+    params = {**scope.params(), "prop": prop}
+    gens = generations.read(graph, [params["project_ids"][0]], viewer.user_id)
+    if not gens or gens[0].get("role") is None:
+        return None
+    scope_key = _scope_key(params)
+    found, pool = _pools(graph).get((viewer.user_id, params["project_ids"][0], prop), "pool", float("inf"))
+    if not found or not pool.lock.acquire(blocking=False):
+        return None
+    try:
+        view = pool.views.get(scope_key)
+    finally:
+        pool.lock.release()
+    fresh = view is not None and time.monotonic() - view.listed_at <= settings.dense_matrix_seconds
+    if view is None or not fresh or view.epoch != listed_under(gens).epoch:
+        return None
+    return any(i in view.threaded for i in ids)
 
 
 def _visible_entries(where: ViewScope) -> int:
@@ -294,6 +320,11 @@ def _relist_behind(where: ViewScope, before_role_change: View | None = None) -> 
             log.exception("listing a kept view again in the background failed; the next search tries again")
         finally:
             where.pool.relisting.discard(where.scope_key)
+
+
+def _scope_key(params: dict[str, Any]) -> str:
+    scope = {k: params.get(k) for k in SCOPE_KEYS}
+    return hashlib.sha256(json.dumps(scope, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def _pools(graph: Graph) -> ViewerLRU:

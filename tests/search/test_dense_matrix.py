@@ -648,7 +648,7 @@ def test_after_pipeline_writes_a_view_lists_only_the_changed_entries_and_equals_
     now = Ingestor(graph, world["embedder"], embed=True)
     later = Ingestor(graph, world["embedder"], embed=False)
 
-    def ingest(ingestor: Ingestor, entry_id: str, author: str, level: str, text: str) -> None:
+    def ingest(ingestor: Ingestor, entry_id: str, author: str, level: str, text: str, **extra: Any) -> None:
         record = {
             "entry_id": f"{project}/{entry_id}",
             "project_id": project,
@@ -656,6 +656,7 @@ def test_after_pipeline_writes_a_view_lists_only_the_changed_entries_and_equals_
             "intimacy": level,
             "text": text,
             "date": "2004-06-01",
+            **extra,
         }
         report = ingestor.ingest([(1, parse_line(1, json.dumps(record)))])
         assert not report.errors, report.errors
@@ -666,8 +667,13 @@ def test_after_pipeline_writes_a_view_lists_only_the_changed_entries_and_equals_
     ingest(now, "w-own", users[role], "private", "Mi propia nota.")
     ingest(now, "w-relevel", users["owner"], "circle", "Primero para todos.")
     ingest(now, "w-gone", users["owner"], "circle", "Esta se borra.")
+    for n, who in ((1, "owner"), (2, "coauthor")):
+        ingest(now, f"w-turn{n}", users[who], "circle", "¿Vienes?" if n == 1 else "Sí!!", session="s1", turn=n)
     part = visible_view.view_for(graph, settings, viewer, params, key, DIM)
     assert part is not None and f"{project}/w-gone" in part.entry_ids
+    scope = scope_of(project, viewer)
+    assert visible_view.threaded_among(graph, settings, scope, world["prop"], [f"{project}/w-turn2"]) is True
+    assert visible_view.threaded_among(graph, settings, scope, world["prop"], [f"{project}/w-new"]) is False
     ingest(
         Ingestor(graph, world["embedder"], embed=True, overwrite=True),
         "w-relevel",
@@ -689,6 +695,7 @@ def test_after_pipeline_writes_a_view_lists_only_the_changed_entries_and_equals_
     assert {f"{project}/w-new", f"{project}/w-later", f"{project}/w-own"} <= ids
     assert f"{project}/w-later" in part.embedded_ids  # its vector, stored by the worker, came in part too
     assert f"{project}/w-gone" not in ids
+    assert {f"{project}/w-turn1", f"{project}/w-turn2"} <= part.threaded and f"{project}/w-new" not in part.threaded
     assert (f"{project}/w-hidden" in ids) == (role == "writer")
     assert (f"{project}/w-relevel" in ids) == (role == "owner")
     assert f"{project}/person/Pep" in part.mentioned_by or any("pep" in x.lower() for x in part.mentioned_by)

@@ -1,4 +1,5 @@
-"""Two kept views hold the same entries, dates, authors, told times, mentions, chunks and vectors."""
+"""Two kept views hold the same entries, dates, authors, told times, mentions, conversation turns, chunks and
+vectors."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ def assert_same_view(a: View, b: View) -> None:
     assert {x: (i.tolist(), c.tolist()) for x, (i, c) in a.mentioned_by.items()} == {
         x: (i.tolist(), c.tolist()) for x, (i, c) in b.mentioned_by.items()
     }
+    assert a.threaded == b.threaded
     assert a.embedded.tolist() == b.embedded.tolist() and a.embedded_ids == b.embedded_ids
     assert a.starts.tolist() == b.starts.tolist() and a.chunk_ids == b.chunk_ids and a.stamps == b.stamps
     assert np.array_equal(a.matrix[a.rows], b.matrix[b.rows])
