@@ -15,6 +15,7 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from graph import relink_epochs
+from graph.called import called_names
 from graph.db import Graph
 from graph.generations import bump_levels
 from graph.ids import ENTITY_KINDS, entity_id, sha256
@@ -65,12 +66,14 @@ ORDER BY n.id
 
 def _visible_entity(in_project: bool) -> str:
     """The rest of a listing of entities a viewer may know of, named as the sources they may see name them."""
+    carried = "vis_roles, vis_periods, " if in_project else ""
     return f"""
-WITH n, {display_name("n", in_project)} AS name
+WITH n, {carried}{display_name("n", in_project)} AS name
 WHERE name IS NOT NULL
 RETURN n.id AS id, n.project_id AS project_id, n.kind AS kind, name,
        COLLECT {{ MATCH (d:Declaration)-[:DECLARES]->(n) WHERE {CAN_SEE_DECLARATION}
-                 WITH d ORDER BY d.created_at, d.id UNWIND d.aliases AS a RETURN a }} AS aliases
+                 WITH d ORDER BY d.created_at, d.id UNWIND d.aliases AS a RETURN a }} AS aliases,
+       {called_names("n", in_project)} AS called
 ORDER BY n.id
 """
 
@@ -127,10 +130,12 @@ class Entity:
     kind: str
     name: str
     aliases: tuple[str, ...]
+    called: tuple[str, ...] = ()
+    """What the conversations the viewer may see call this person, beyond its declared names (graph/called.py)."""
 
     def answers_to(self) -> list[str]:
         """Folded names this entity answers to."""
-        return list(dict.fromkeys(fold(k) for k in (self.name, *self.aliases) if k.strip()))
+        return list(dict.fromkeys(fold(k) for k in (self.name, *self.aliases, *self.called) if k.strip()))
 
 
 def _entities(rows: list[Any]) -> list[Entity]:
@@ -141,6 +146,7 @@ def _entities(rows: list[Any]) -> list[Entity]:
             r["kind"],
             r["name"],
             tuple(dict.fromkeys(a for a in r["aliases"] if a != r["name"])),
+            tuple(c for c in (r.get("called") or ()) if c != r["name"] and c not in r["aliases"]),
         )
         for r in rows
     ]

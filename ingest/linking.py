@@ -84,10 +84,15 @@ class WitnessView:
 
 
 def mention_rows(
-    entry_id: str, found: list[Mention], witness: WitnessView, told: Mapping[str, Mapping[str, Any]]
+    entry_id: str,
+    found: list[Mention],
+    witness: WitnessView,
+    told: Mapping[str, Mapping[str, Any]],
+    called: Mapping[str, Mapping[str, list[str]]],
 ) -> list[dict[str, Any]]:
     """The `MENTIONS` links an entry writes (graph/entries.py, LINK_MENTIONS): each entity with its count, how a
-    witness sees it, and the times told where it is named (`told`, by entity id; ingest/event_times.mention_times)."""
+    witness sees it, the times told where it is named (`told`, by entity id; ingest/event_times.mention_times) and
+    what the message calls that person (`called`, by entity id; ingest/addressing.py)."""
     return [
         {
             "entry_id": entry_id,
@@ -100,6 +105,8 @@ def mention_rows(
             "told_starts": None,
             "told_ends": None,
             **told.get(m.id, {}),
+            "introduced": called.get(m.id, {}).get("introduced") or None,
+            "addressed": called.get(m.id, {}).get("addressed") or None,
         }
         for m in found
     ]

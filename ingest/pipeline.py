@@ -39,6 +39,7 @@ from graph.schema import vector_property
 from graph.textnorm import term_string, words
 from graph.visibility import Viewer, visibility_params
 from inference.embedders import CheckedEmbedder, EmbeddingError
+from ingest.addressing import called_by_entity
 from ingest.chapters import chapter_of
 from ingest.chunking import chunk_text
 from ingest.context import chunk_context
@@ -285,6 +286,7 @@ class Ingestor:
         thread_id, lent_text = placed.thread_id, placed.lent_text
         lex = self.lexicon(rec)
         found = link(lex, f"{rec.title or ''}\n{rec.text}", rec.persons, rec.places)
+        called = called_by_entity(lex, rec.text, rec.author, rec.persons)
         names = linked_names(rec.author, lex, found)
         tokens = words(" ".join((rec.title or "", rec.text, " · ".join(n for n in names if n), lent_text or "")))
         witness = self._witness_view(rec, found, names, lent_text)
@@ -308,6 +310,7 @@ class Ingestor:
             lent_text or "",
             json.dumps(recognized.props(), ensure_ascii=False),
             *witness.hash_parts(),
+            *([json.dumps(called, ensure_ascii=False, sort_keys=True)] if called else []),
         )
         props: dict[str, Any] = {
             "project_id": rec.project_id,
@@ -381,7 +384,7 @@ class Ingestor:
             "props": props,
             "chapter": chapter,
             "chunks": chunks,
-            "mentions": mention_rows(rec.entry_id, found, witness, dated),
+            "mentions": mention_rows(rec.entry_id, found, witness, dated, called),
         }
 
     def _witness_view(

@@ -39,5 +39,21 @@ RETURN n.id AS id, n.project_id AS project_id, n.kind AS kind, name,
   OR ($witness_period_id IS NOT NULL AND d.intimacy = 'public'
       AND EXISTS { MATCH (:Period {id: $witness_period_id, project_id: d.project_id}) })
 )
-                 WITH d ORDER BY d.created_at, d.id UNWIND d.aliases AS a RETURN a } AS aliases
+                 WITH d ORDER BY d.created_at, d.id UNWIND d.aliases AS a RETURN a } AS aliases,
+       COLLECT { MATCH (ce:Entry)-[cm:MENTIONS]->(n)
+            WHERE (cm.introduced IS NOT NULL OR cm.addressed IS NOT NULL) AND (
+  ($viewer_id IS NOT NULL AND EXISTS {
+     MATCH (:User {id: $viewer_id})-[vis_membership:MEMBER_OF]->(:Project {id: ce.project_id})
+     WHERE ce.intimacy IN ['circle', 'public']
+        OR (ce.intimacy = 'private' AND ce.author_id = $viewer_id)
+        OR (ce.intimacy = 'intimate' AND (ce.author_id = $viewer_id
+                                            OR vis_membership.role IN ['owner', 'coauthor']))
+  })
+  OR ($witness_period_id IS NOT NULL AND ce.intimacy IN ['circle', 'public'] AND EXISTS {
+     MATCH (ce)-[:IN_PERIOD]->(:Period)-[:PART_OF*0..5]->(:Period {id: $witness_period_id})
+  })
+) AND ($witness_period_id IS NULL OR cm.witness_hidden IS NULL)
+            UNWIND coalesce(cm.introduced, []) + coalesce(cm.introduced, []) + coalesce(cm.addressed, []) AS called
+            WITH called, count(*) AS weight WHERE weight >= 2
+            RETURN called ORDER BY called } AS called
 ORDER BY n.id

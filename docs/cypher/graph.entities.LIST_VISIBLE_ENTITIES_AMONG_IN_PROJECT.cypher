@@ -5,7 +5,7 @@ WITH COLLECT { MATCH (:User {id: $viewer_id})-[vis_m:MEMBER_OF]->(:Project {id: 
 
 MATCH (n:Person|Place|Thing) WHERE n.id IN $entity_ids AND n.project_id = $project_id
 WITH n, vis_roles, vis_periods
-WITH n, coalesce(
+WITH n, vis_roles, vis_periods, coalesce(
   COLLECT { MATCH (d:Declaration)-[:DECLARES]->(n) WHERE (
   ($viewer_id IS NOT NULL AND EXISTS {
      MATCH (:User {id: $viewer_id})-[vis_membership:MEMBER_OF]->(:Project {id: d.project_id})
@@ -41,5 +41,18 @@ RETURN n.id AS id, n.project_id AS project_id, n.kind AS kind, name,
   OR ($witness_period_id IS NOT NULL AND d.intimacy = 'public'
       AND EXISTS { MATCH (:Period {id: $witness_period_id, project_id: d.project_id}) })
 )
-                 WITH d ORDER BY d.created_at, d.id UNWIND d.aliases AS a RETURN a } AS aliases
+                 WITH d ORDER BY d.created_at, d.id UNWIND d.aliases AS a RETURN a } AS aliases,
+       COLLECT { MATCH (ce:Entry)-[cm:MENTIONS]->(n)
+            WHERE (cm.introduced IS NOT NULL OR cm.addressed IS NOT NULL) AND (ce.project_id = $project_id AND (
+  ($viewer_id IS NOT NULL AND size(vis_roles) > 0 AND (
+     ce.intimacy IN ['circle', 'public']
+     OR (ce.intimacy = 'private' AND ce.author_id = $viewer_id)
+     OR (ce.intimacy = 'intimate' AND (ce.author_id = $viewer_id
+                                         OR any(vis_role IN vis_roles WHERE vis_role IN ['owner', 'coauthor'])))))
+  OR ($witness_period_id IS NOT NULL AND ce.intimacy IN ['circle', 'public']
+      AND any(vis_chapter IN vis_periods WHERE EXISTS { MATCH (ce)-[:IN_PERIOD]->(vis_chapter) }))
+)) AND ($witness_period_id IS NULL OR cm.witness_hidden IS NULL)
+            UNWIND coalesce(cm.introduced, []) + coalesce(cm.introduced, []) + coalesce(cm.addressed, []) AS called
+            WITH called, count(*) AS weight WHERE weight >= 2
+            RETURN called ORDER BY called } AS called
 ORDER BY n.id

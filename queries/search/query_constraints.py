@@ -111,7 +111,7 @@ def parse_query(
     if not enabled or not query.strip():
         return Parsed(query, "balanced", SoftConstraints(), [], {"understanding": "off"})
     entities = {e.id: e for lex in lexicons.values() for e in lex.entities()}
-    known = [KnownEntity(e.id, e.kind, e.name, e.aliases) for e in entities.values()]
+    known = [KnownEntity(e.id, e.kind, e.name, e.aliases + e.called) for e in entities.values()]
     u = understand(query, sorted(known, key=lambda k: k.id), now, locale, lambda: project_hemisphere(graph, projects))
     people_places = [m.id for m in (*u.persons, *u.places)]
     author_keys: tuple[str, ...] = ()
