@@ -34,6 +34,6 @@ WITH collect([e.id,
                 [i IN range(0, size(coalesce(e.told_starts, [])) - 1) |
                  [duration.inDays(date('0001-01-01'), e.told_starts[i]).days + 1,
                   duration.inDays(date('0001-01-01'), e.told_ends[i]).days + 1]],
-                e.thread_id IS NOT NULL]) AS listed
+                e.thread_id, e.thread_pos]) AS listed
 UNWIND range(0, size(listed) - 1, $block) AS at
 RETURN listed[at..at + $block] AS entries ORDER BY at

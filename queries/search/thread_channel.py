@@ -27,14 +27,13 @@ class ThreadChannel:
         return THREAD_WEIGHT
 
     def run(self, ask: ChannelAsk) -> Found | None:
-        """No statement when the kept view says no seed is a conversation's turn (a diary's hits)."""
+        """From the kept view the dense channel ranked from when there is one (no statement), else `THREAD`."""
         t = time.perf_counter()
         seeds = [h.id for h in ask.found["dense"][:SEEDS]]
         run = ask.run
         prop = vector_property(run.embedder.slug)
-        if visible_view.threaded_among(run.graph, run.settings, ask.scope, prop, seeds) is False:
-            run.took("thread", t)
-            return Found([])
-        hits, _ = ch.run_channel(ask.run.graph, ch.THREAD, {**ask.scope.params(), "seeds": seeds, "limit": ask.limit})
-        ask.run.took("thread", t)
+        hits = visible_view.thread_neighbours(run.graph, run.settings, ask.scope, prop, seeds, ask.limit)
+        if hits is None:
+            hits, _ = ch.run_channel(run.graph, ch.THREAD, {**ask.scope.params(), "seeds": seeds, "limit": ask.limit})
+        run.took("thread", t)
         return Found(hits)

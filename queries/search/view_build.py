@@ -11,6 +11,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -45,7 +46,8 @@ class View:
     author_keys: list[str | None]
     told: list[tuple[tuple[float, float], ...]]  # per entry: the intervals its text tells, as day numbers
     mentioned_by: dict[str, tuple[np.ndarray, np.ndarray]]  # entity id -> (entries mentioning it, mention counts)
-    threaded: frozenset[str]  # the entries that are turns of a conversation
+    thread_of: list[str | None]  # per entry: its conversation (thread id), if it is a turn of one
+    turn_of: list[int]  # per entry: its place in that conversation
     embedded: np.ndarray  # the entries (indexes) with at least one vector, in order
     embedded_ids: list[str]  # their ids
     starts: np.ndarray  # where each embedded entry's chunks begin in `rows`
@@ -53,6 +55,21 @@ class View:
     chunk_ids: list[str]
     stamps: list[Stamp]  # (chunk id, text hash, stores) of every visible chunk: the pool keys of `rows`
     matrix: np.ndarray  # the pool's matrix the rows index (a compaction makes a new one)
+
+    @cached_property
+    def index_of(self) -> dict[str, int]:
+        return {x: i for i, x in enumerate(self.entry_ids)}
+
+    @cached_property
+    def turns(self) -> dict[str, list[tuple[int, str, int]]]:
+        """Each conversation's turns in the view, in `THREAD`'s order: (place, entry id, entry index)."""
+        out: dict[str, list[tuple[int, str, int]]] = {}
+        for i, thread in enumerate(self.thread_of):
+            if thread is not None:
+                out.setdefault(thread, []).append((self.turn_of[i], self.entry_ids[i], i))
+        for turns in out.values():
+            turns.sort()
+        return out
 
 
 class Pool:
@@ -201,7 +218,8 @@ def build(where: ViewScope, under: Under, listed: list[list[Any]]) -> View | Non
                 )
                 for x, c in mentioned.items()
             },
-            threaded=frozenset(r[0] for r in listed if r[7]),
+            thread_of=[r[7] for r in listed],
+            turn_of=[int(r[8] or 0) for r in listed],
             embedded=np.asarray(embedded, dtype=np.int64),
             embedded_ids=[entry_ids[i] for i in embedded],
             starts=np.asarray(starts, dtype=np.int64),
@@ -295,7 +313,8 @@ def merge(where: ViewScope, under: Under, base: View, changed: set[str], listed:
             author_keys=author_keys,
             told=told,
             mentioned_by=mentioned,
-            threaded=(base.threaded - changed) | {r[0] for r in listed if r[7]},
+            thread_of=[base.thread_of[k] if k >= 0 else listed[-k - 1][7] for k in order.tolist()],
+            turn_of=[base.turn_of[k] if k >= 0 else int(listed[-k - 1][8] or 0) for k in order.tolist()],
             embedded=embedded,
             embedded_ids=[entry_ids[i] for i in embedded.tolist()],
             starts=offsets[embedded],

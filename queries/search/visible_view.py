@@ -33,6 +33,7 @@ Cypher statements for every role on the real Neo4j.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import logging
@@ -49,8 +50,9 @@ from graph.db import Graph
 from graph.settings import Settings
 from graph.viewer_lru import ViewerLRU
 from graph.visibility import VIEWER_IN_PROJECT, Viewer
-from queries.search import scope_counts, view_build
+from queries.search import scope_counts, view_build, view_filter
 from queries.search.channels import ENTRY_SCOPE_IN_PROJECT, one_project, scope_chunks
+from queries.search.fusion import Hit
 from queries.search.scope import SearchScope
 from queries.search.view_build import Pool, Under, View, ViewScope, counters, listed_under
 
@@ -61,19 +63,18 @@ __all__ = [
     "listings_after",
     "clear",
     "counters",
-    "threaded_among",
+    "thread_neighbours",
     "usable",
     "view_for",
 ]
 
 # Every visible entry of the scope, in id order, with its chunks that have this model's vector (none yet: an empty
 # list) and what the query's own constraints test: its dates as day numbers, its author as `toLower` folds it, and
-# what it mentions (with the mention counts the structured channel ranks by), and whether it is a turn of a
-# conversation (the thread channel has nothing to add to a hit that is not). They are only ever compared with the
-# query's own. A record per block of LISTED_BLOCK entries: the driver decoded a record per chunk slower than Neo4j
-# ran the statement (docs/BENCHMARKS.md), and one record of 100,000 entries held the interpreter for a second while
-# it was decoded, stalling the searches a listing behind them was meant to spare. Day numbers decode faster than
-# dates.
+# what it mentions (with the mention counts the structured channel ranks by), and its conversation and place in it
+# (the thread channel's neighbours). They are only ever compared with the query's own. A record per block of
+# LISTED_BLOCK entries: the driver decoded a record per chunk slower than Neo4j ran the statement
+# (docs/BENCHMARKS.md), and one record of 100,000 entries held the interpreter for a second while it was decoded,
+# stalling the searches a listing behind them was meant to spare. Day numbers decode faster than dates.
 _LISTED = """
 WITH e ORDER BY e.id
 WITH collect([e.id,
@@ -86,7 +87,7 @@ WITH collect([e.id,
                 [i IN range(0, size(coalesce(e.told_starts, [])) - 1) |
                  [duration.inDays(date('0001-01-01'), e.told_starts[i]).days + 1,
                   duration.inDays(date('0001-01-01'), e.told_ends[i]).days + 1]],
-                e.thread_id IS NOT NULL]) AS listed
+                e.thread_id, e.thread_pos]) AS listed
 UNWIND range(0, size(listed) - 1, $block) AS at
 RETURN listed[at..at + $block] AS entries ORDER BY at
 """
@@ -189,9 +190,36 @@ def view_for(
         pool.lock.release()
 
 
-def threaded_among(graph: Graph, settings: Settings, scope: SearchScope, prop: str, ids: list[str]) -> bool | None:
-    """Whether any of `ids` is a turn of a conversation, as the view the search just ranked from knows it (current
-    under the viewer's generations, never listed for this); None when no such view is kept: the caller asks Cypher."""
+def thread_neighbours(
+    graph: Graph, settings: Settings, scope: SearchScope, prop: str, seeds: list[str], limit: int
+) -> list[Hit] | None:
+    """The thread channel's hits as `THREAD` finds them (the turns just before and after each seed in its
+    conversation, meeting the scope and the query's own constraints), from the view the search just ranked from;
+    None when no such view is kept (current under the viewer's generations; never listed for this): the caller asks
+    Cypher."""
+    view = _current(graph, settings, scope, prop)
+    if view is None:
+        return None
+    meets = view_filter.meeting(view, scope.soft)
+    at = view.index_of
+    rank: dict[str, int] = {}
+    for i, seed in enumerate(seeds):
+        k = at.get(seed)
+        thread = view.thread_of[k] if k is not None else None
+        if k is None or thread is None:
+            continue
+        turns = view.turns[thread]
+        here = bisect.bisect_left(turns, (view.turn_of[k], seed))
+        after = (t for t in turns[here + 1 :] if meets is None or meets[t[2]])
+        before = (t for t in reversed(turns[:here]) if meets is None or meets[t[2]])
+        for t in (next(after, None), next(before, None)):
+            if t is not None and t[1] not in seeds:
+                rank[t[1]] = min(rank.get(t[1], i), i)
+    return [Hit(x, 1.0 / (1 + r)) for x, r in sorted(rank.items(), key=lambda xr: (xr[1], xr[0]))[:limit]]
+
+
+def _current(graph: Graph, settings: Settings, scope: SearchScope, prop: str) -> View | None:
+    """The scope's kept view if it is current (its generations, the backstop), without listing or waiting."""
     viewer = scope.viewer
     if not usable(settings, scope) or viewer.user_id is None:
         return None
@@ -199,18 +227,17 @@ def threaded_among(graph: Graph, settings: Settings, scope: SearchScope, prop: s
     gens = generations.read(graph, [params["project_ids"][0]], viewer.user_id)
     if not gens or gens[0].get("role") is None:
         return None
-    scope_key = _scope_key(params)
     found, pool = _pools(graph).get((viewer.user_id, params["project_ids"][0], prop), "pool", float("inf"))
     if not found or not pool.lock.acquire(blocking=False):
         return None
     try:
-        view = pool.views.get(scope_key)
+        view = pool.views.get(_scope_key(params))
     finally:
         pool.lock.release()
     fresh = view is not None and time.monotonic() - view.listed_at <= settings.dense_matrix_seconds
     if view is None or not fresh or view.epoch != listed_under(gens).epoch:
         return None
-    return any(i in view.threaded for i in ids)
+    return view
 
 
 def _visible_entries(where: ViewScope) -> int:

@@ -672,8 +672,14 @@ def test_after_pipeline_writes_a_view_lists_only_the_changed_entries_and_equals_
     part = visible_view.view_for(graph, settings, viewer, params, key, DIM)
     assert part is not None and f"{project}/w-gone" in part.entry_ids
     scope = scope_of(project, viewer)
-    assert visible_view.threaded_among(graph, settings, scope, world["prop"], [f"{project}/w-turn2"]) is True
-    assert visible_view.threaded_among(graph, settings, scope, world["prop"], [f"{project}/w-new"]) is False
+    for seeds in ([f"{project}/w-turn2"], [f"{project}/w-new", f"{project}/w-turn1"], [f"{project}/w-new"]):
+        kept = visible_view.thread_neighbours(graph, settings, scope, world["prop"], seeds, 10)
+        asked, _ = ch.run_channel(graph, ch.THREAD, {**scope.params(), "seeds": seeds, "limit": 10})
+        assert kept == asked, seeds
+    assert kept == [] and asked == []
+    assert visible_view.thread_neighbours(graph, settings, scope, world["prop"], [f"{project}/w-turn2"], 10) == [
+        Hit(f"{project}/w-turn1", 1.0)
+    ]
     ingest(
         Ingestor(graph, world["embedder"], embed=True, overwrite=True),
         "w-relevel",
@@ -695,7 +701,13 @@ def test_after_pipeline_writes_a_view_lists_only_the_changed_entries_and_equals_
     assert {f"{project}/w-new", f"{project}/w-later", f"{project}/w-own"} <= ids
     assert f"{project}/w-later" in part.embedded_ids  # its vector, stored by the worker, came in part too
     assert f"{project}/w-gone" not in ids
-    assert {f"{project}/w-turn1", f"{project}/w-turn2"} <= part.threaded and f"{project}/w-new" not in part.threaded
+    threads = {
+        x: part.thread_of[part.index_of[x]] for x in (f"{project}/w-turn1", f"{project}/w-turn2", f"{project}/w-new")
+    }
+    assert (
+        threads[f"{project}/w-turn1"] == threads[f"{project}/w-turn2"] is not None
+        and threads[f"{project}/w-new"] is None
+    )
     assert (f"{project}/w-hidden" in ids) == (role == "writer")
     assert (f"{project}/w-relevel" in ids) == (role == "owner")
     assert f"{project}/person/Pep" in part.mentioned_by or any("pep" in x.lower() for x in part.mentioned_by)

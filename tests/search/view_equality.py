@@ -14,7 +14,7 @@ def assert_same_view(a: View, b: View) -> None:
     assert {x: (i.tolist(), c.tolist()) for x, (i, c) in a.mentioned_by.items()} == {
         x: (i.tolist(), c.tolist()) for x, (i, c) in b.mentioned_by.items()
     }
-    assert a.threaded == b.threaded
+    assert a.thread_of == b.thread_of and a.turn_of == b.turn_of
     assert a.embedded.tolist() == b.embedded.tolist() and a.embedded_ids == b.embedded_ids
     assert a.starts.tolist() == b.starts.tolist() and a.chunk_ids == b.chunk_ids and a.stamps == b.stamps
     assert np.array_equal(a.matrix[a.rows], b.matrix[b.rows])
