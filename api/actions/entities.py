@@ -24,7 +24,7 @@ def known(svc: Services, viewer: Viewer, project_id: str) -> list[EntityOut]:
     audience includes them."""
     must_be_member(svc, project_id, viewer)
     return [
-        EntityOut(id=e.id, kind=e.kind, name=e.name, aliases=list(e.aliases))  # type: ignore[arg-type]
+        EntityOut(id=e.id, kind=e.kind, name=e.name, aliases=list(e.aliases), called=list(e.called))  # type: ignore[arg-type]
         for e in list_visible_entities(svc.graph, [project_id], viewer)
     ]
 

@@ -266,6 +266,11 @@ class EntityOut(BaseModel):
     kind: Literal["person", "place", "thing"]
     name: str
     aliases: list[str]
+    called: list[str] = Field(
+        default_factory=list,
+        description='Other names the conversations the caller may see give this person ("I\'m Kate", "Hey Kate!"); '
+        "a question using one finds them. Not declared aliases: declare one to make it an alias.",
+    )
     relink: RelinkJobOut | None = Field(
         default=None, description="The job re-linking existing entries to the changed names (writes only)."
     )

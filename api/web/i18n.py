@@ -131,6 +131,7 @@ STRINGS: dict[str, tuple[str, str, str]] = {
     "one_place": ("lugar", "place", "lieu"),
     "one_thing": ("cosa", "thing", "chose"),
     "aliases": ("También", "Also called", "Aussi appelé"),
+    "called": ("En los mensajes", "In messages", "Dans les messages"),
     "appears": ("Aparece", "Appears", "Apparaît"),
     "timeline_of": ("Entradas por año de", "Entries per year of", "Entrées par an de"),
     "appears_with": ("Aparece con", "Appears with", "Apparaît avec"),

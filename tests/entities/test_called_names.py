@@ -106,3 +106,24 @@ def test_a_question_naming_someone_as_people_call_them_is_asked_of_that_person(
     assert by_name == ask(ana)[0]
     _, unknown = ask("Katy")
     assert unknown == [], "the name only bob's private messages use means nothing to the reader"
+
+
+def test_the_api_lists_them_apart_from_the_declared_aliases(
+    graph: Graph, prefix: str, ingest: Ingest, client: Any, auth: Callable[[str], dict[str, str]]
+) -> None:
+    project, ana, bob, reader = world(graph, prefix, ingest)
+    listed = client.get(f"/v1/projects/{project}/entities", headers=auth(reader)).json()
+    person = next(e for e in listed if e["name"] == ana)
+    assert person["called"] == ["Kate"] and "Kate" not in person["aliases"]
+    declared = client.post(
+        f"/v1/projects/{project}/entities",
+        json={"kind": "person", "name": ana, "aliases": ["Kate"]},
+        headers=auth(ana),
+    )
+    assert declared.status_code == 200, declared.text
+    person = next(
+        e
+        for e in client.get(f"/v1/projects/{project}/entities", headers=auth(reader)).json()
+        if e["id"] == person["id"]
+    )
+    assert person["aliases"] == ["Kate"] and person["called"] == [], "declared, it is an alias like any other"

@@ -103,7 +103,7 @@ def _entity(svc: Services, project_id: str, who: Viewer, name: str, measure: Mea
     require_member(svc, project_id, who)
     companions = get_cooccurrence(project_id, who, svc, entity=name, limit=15, measure=measure)
     timeline = get_timeline(project_id, who, svc, entity=name)
-    aliases = next((e.aliases for e in entities.known(svc, who, project_id) if e.id == companions.entity.id), [])
+    known = next((e for e in entities.known(svc, who, project_id) if e.id == companions.entity.id), None)
     try:
         similar = get_similar(project_id, who, svc, entity=name, limit=8).similar
     except (HTTPException, Refused):  # no vector for it yet (the background worker builds them)
@@ -112,7 +112,8 @@ def _entity(svc: Services, project_id: str, who: Viewer, name: str, measure: Mea
     return {
         "project_id": project_id,
         "entity": companions.entity,
-        "aliases": aliases,
+        "aliases": known.aliases if known else [],
+        "called": known.called if known else [],
         "measure": measure,
         "companions": companions.with_,
         "years": years,
