@@ -332,17 +332,17 @@ _PATTERNS: list[tuple[str, Handler]] = [
     (rf"(?<![\w/.-])(?P<y>{_Y4})-(?P<mo>0[1-9]|1[0-2])(?![\w/-])", _h_iso_month),
     (
         rf"{_B}(?P<lead>(?:el|le|the|on\s+the|on)\s+)?(?:(?:dia|jour)\s+)?(?P<d>{_DAYNUM}){_ORD}(?:\s+(?:de|of))?\s+"
-        rf"(?P<mon>{_M}){_E}{_YSG}?",
+        rf"(?P<mon>{_M}){_E}\.?{_YSG}?",
         _h_day_month,
     ),
-    (rf"{_B}(?P<mon>{_M})\s+(?:the\s+)?(?P<d>[0-3]?\d){_ORD}{_E}(?:,?\s*(?P<y>{_Y4}){_E})?", _h_day_month),
+    (rf"{_B}(?P<mon>{_M})\.?\s+(?:the\s+)?(?P<d>[0-3]?\d){_ORD}{_E}(?:,?\s*(?P<y>{_Y4}){_E})?", _h_day_month),
     (
         rf"{_B}(?:del?|du|entre(?:\s+el)?|from(?:\s+the)?|between(?:\s+the)?)\s+(?P<d1>[0-3]?\d){_ORD}\s+"
         rf"(?:al|a|au|y|et|to|and|-)\s+(?:(?:el|le|the)\s+)?(?P<d2>[0-3]?\d){_ORD}(?:\s+(?:de|of))?\s+(?P<mon>{_M})"
         rf"{_E}{_YSG}?",
         _h_day_range,
     ),
-    (rf"{_B}(?:(?:el\s+)?mes\s+de\s+|le\s+mois\s+d'|the\s+month\s+of\s+)?(?P<mon>{_M}){_E}{_YSG}", _h_month_year),
+    (rf"{_B}(?:(?:el\s+)?mes\s+de\s+|le\s+mois\s+d'|the\s+month\s+of\s+)?(?P<mon>{_M}){_E}\.?{_YSG}", _h_month_year),
     (
         rf"{_B}(?:(?:el\s+)?(?:mes\s+de\s+)?(?P<m1>{_M})\s+(?:pasado|anterior)|(?:el\s+)?pasado\s+(?:mes\s+de\s+)?"
         rf"(?P<m2>{_M})|last\s+(?P<m3>{_M})|(?:en\s+)?(?P<m4>{_M})\s+(?:dernier|passe)){_E}",

@@ -49,10 +49,35 @@ MONTHS_FR: dict[str, int] = {
     "novembre": 11,
     "decembre": 12,
 }
-MONTHS: dict[str, int] = {**MONTHS_ES, **MONTHS_EN, **MONTHS_FR}
+# Abbreviations as people write them in chats and questions ("31 Dec 2023", "Jan 5, 2024", "5 dic"), with or without
+# a dot; "ago" (English) and "set" are left out.
+MONTH_ABBREVIATIONS: dict[str, int] = {
+    "jan": 1,
+    "ene": 1,
+    "janv": 1,
+    "feb": 2,
+    "fev": 2,
+    "fevr": 2,
+    "mar": 3,
+    "apr": 4,
+    "abr": 4,
+    "avr": 4,
+    "jun": 6,
+    "jul": 7,
+    "juil": 7,
+    "aug": 8,
+    "sep": 9,
+    "sept": 9,
+    "oct": 10,
+    "nov": 11,
+    "dec": 12,
+    "dic": 12,
+}
+MONTHS: dict[str, int] = {**MONTHS_ES, **MONTHS_EN, **MONTHS_FR, **MONTH_ABBREVIATIONS}
 
-# Month names that are also everyday words: recognised only with a year, a qualifier or a preposition.
-AMBIGUOUS_MONTHS: frozenset[str] = frozenset({"may", "march", "mars"})
+# Month names that are also everyday words or names ("Jan", "mar"), and every abbreviation: recognised only with a
+# day, a year, a qualifier or a preposition.
+AMBIGUOUS_MONTHS: frozenset[str] = frozenset({"may", "march", "mars", *MONTH_ABBREVIATIONS})
 
 SEASONS_ES: dict[str, str] = {"primavera": "spring", "verano": "summer", "otono": "autumn", "invierno": "winter"}
 SEASONS_EN: dict[str, str] = {

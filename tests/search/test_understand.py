@@ -726,3 +726,25 @@ def test_the_hemisphere_is_asked_for_only_when_a_season_is_named() -> None:
     t = understand("el verano de 2008", ENTITIES, NOW, hemisphere=south).temporal
     assert asked == ["south"]
     assert t is not None and (t.start, t.end) == (date(2008, 12, 21), date(2009, 3, 20))
+
+
+@pytest.mark.parametrize(
+    ("query", "start", "end", "precision"),
+    [
+        ("Where was Elise on 31 Dec 2023?", "2023-12-31", "2023-12-31", "day"),
+        ("What did Elise play 5 Jan 2024?", "2024-01-05", "2024-01-05", "day"),
+        ("What happened on Jan 5, 2024?", "2024-01-05", "2024-01-05", "day"),
+        ("on 31 Dec. 2023", "2023-12-31", "2023-12-31", "day"),
+        ("qué pasó el 31 dic 2023", "2023-12-31", "2023-12-31", "day"),
+        ("le 3 janv. 2024", "2024-01-03", "2024-01-03", "day"),
+        ("photos from Sept 2019", "2019-09-01", "2019-09-30", "month"),
+    ],
+)
+def test_abbreviated_months_are_read_as_months(query: str, start: str, end: str, precision: str) -> None:
+    t = understand(query, ENTITIES, NOW).temporal
+    assert t is not None and (t.start.isoformat(), t.end.isoformat(), t.precision) == (start, end, precision)
+
+
+@pytest.mark.parametrize("query", ["what did Jan say about the flat", "una casa junto al mar", "dec the halls"])
+def test_an_abbreviation_alone_is_no_month(query: str) -> None:
+    assert understand(query, ENTITIES, NOW).temporal is None
