@@ -8,7 +8,7 @@ occurrence: the channels receive one occurrence per year (`q_occ`, indexed from 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from graph.db import Graph
@@ -80,11 +80,13 @@ class SoftConstraints:
 
 
 def date_constraints(t: TemporalRange | None, now: date) -> dict[str, Any]:
-    """SoftConstraints' date fields for an understood date: its range, or every year's occurrence."""
+    """SoftConstraints' date fields for an understood date: its range, or every year's occurrence. A day reaches
+    the next one: what is told of a day is often written that night after midnight or the next morning (a chat's
+    late replies, a diary written the day after)."""
     if t is None:
         return {}
     if not t.recurring:
-        return {"date_from": t.start, "date_to": t.end}
+        return {"date_from": t.start, "date_to": t.end + timedelta(days=1) if t.precision == "day" else t.end}
     first = now.year - RECURRING_YEARS_BACK
     return {"occurrences": tuple(t.by_year(first, now.year + 1)), "first_year": first}
 

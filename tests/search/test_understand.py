@@ -748,3 +748,12 @@ def test_abbreviated_months_are_read_as_months(query: str, start: str, end: str,
 @pytest.mark.parametrize("query", ["what did Jan say about the flat", "una casa junto al mar", "dec the halls"])
 def test_an_abbreviation_alone_is_no_month(query: str) -> None:
     assert understand(query, ENTITIES, NOW).temporal is None
+
+
+def test_a_day_a_question_names_reaches_the_next_morning_and_nothing_else_widens() -> None:
+    from queries.search.query_constraints import date_constraints
+
+    day = understand("what did we cook on 29 Dec 2023", ENTITIES, NOW).temporal
+    month = understand("what did we cook in December 2023", ENTITIES, NOW).temporal
+    assert date_constraints(day, NOW) == {"date_from": date(2023, 12, 29), "date_to": date(2023, 12, 30)}
+    assert date_constraints(month, NOW) == {"date_from": date(2023, 12, 1), "date_to": date(2023, 12, 31)}
