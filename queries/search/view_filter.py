@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from queries.search.query_constraints import SoftConstraints
-from queries.search.visible_view import View
+from queries.search.view_build import View
 
 
 def _day(value: Any) -> float:

@@ -9,7 +9,7 @@ import graph
 import queries
 from graph.visibility import CAN_SEE, CAN_SEE_DECLARATION, can_see
 
-PREDICATES = (CAN_SEE, CAN_SEE_DECLARATION, can_see("dn_e"), can_see("s"))
+PREDICATES = (CAN_SEE, CAN_SEE_DECLARATION, can_see("dn_e"), can_see("ce"), can_see("s"))
 
 
 def _statements() -> dict[str, str]:

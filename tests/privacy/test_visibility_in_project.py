@@ -194,7 +194,7 @@ def test_statements_with_the_in_project_predicate_resolve_the_viewer_and_never_b
     for name, text in found.items():
         assert text.count(VIEWER_IN_PROJECT) == 1, name  # the viewer is resolved once, by the one prelude
         outside = text.replace(VIEWER_IN_PROJECT, "")
-        for var in ("e", "dn_e"):
+        for var in ("e", "dn_e", "ce"):
             outside = outside.replace(can_see_in_project(var), "")
         assert not re.findall(r"\bvis_(?:role|chapter|m|p)\b", outside), name  # the predicate's own names
         assert "$project_id" in outside, name  # entries of one project only: the predicate's equivalence needs it
