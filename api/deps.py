@@ -23,6 +23,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from api import auth
 from api.actions.budgets import Budgets, Who
+from api.actions.refusals import NotAuthenticated
 from api.actions.roles import must_be_member, must_own, must_write
 from api.jwt_auth import IssuerUnavailable, JwtVerifier, looks_like_jwt
 from api.ratelimit import Budget, check_address, limits_of, note_auth_failure
@@ -133,8 +134,8 @@ def _limit_reads(request: Request, who: ViewerDep) -> Budgets:
 
 def _witness_guard(request: Request, token: str, kind: Budget | None) -> Iterator[Budgets]:
     """For `/v1/w/{token}` routes: the address check; one from the budget of the grant a correctly signed link names
-    (the link itself is still checked by the route, after the body: a 422 comes before a 401); and a 401 from the
-    route counted as a failed authentication."""
+    (the link itself is still checked by the route, after the body: a 422 comes before a 401); and a link the route
+    refused (`NotAuthenticated`, or any 401) counted as a failed authentication."""
     check_address(request)
     budgets = Budgets(limits_of(request))
     if kind is not None:
@@ -146,6 +147,9 @@ def _witness_guard(request: Request, token: str, kind: Budget | None) -> Iterato
             budgets.prepaid(kind, ("witness", grant_id))
     try:
         yield budgets
+    except NotAuthenticated:
+        note_auth_failure(request)
+        raise
     except HTTPException as exc:
         if exc.status_code == 401:
             note_auth_failure(request)

@@ -11,7 +11,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from neo4j.exceptions import IncompleteCommit, TransientError
 
-from api.actions.refusals import AlreadyExists, Invalid, NotAllowed, NotFound, Refused
+from api.actions.refusals import AlreadyExists, Conflict, Invalid, NotAllowed, NotAuthenticated, NotFound, Refused
 from api.ratelimit import RateLimited
 from graph.db import UNAVAILABLE
 from queries.search.request import AccessDenied
@@ -56,7 +56,14 @@ async def db_down(_: Request, exc: Exception) -> JSONResponse:
 DOMAIN_ERRORS: tuple[type[Exception], ...] = (RateLimited, AccessDenied, Refused)
 """What actions (`api.actions`) raise, answered by every door as `as_http` says."""
 
-REFUSED_STATUS: dict[type[Refused], int] = {NotFound: 404, NotAllowed: 403, AlreadyExists: 409, Invalid: 422}
+REFUSED_STATUS: dict[type[Refused], int] = {
+    NotAuthenticated: 401,
+    NotFound: 404,
+    NotAllowed: 403,
+    AlreadyExists: 409,
+    Conflict: 409,
+    Invalid: 422,
+}
 
 
 def as_http(exc: BaseException) -> HTTPException | None:

@@ -11,6 +11,8 @@ import threading
 from io import BytesIO
 from typing import Any
 
+SVG = "image/svg+xml"
+"""The media type of the SVG the API and the web's entity page answer with."""
 _LOCK = threading.Lock()
 """matplotlib's text and font caches are shared by the process: one drawing at a time."""
 

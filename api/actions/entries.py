@@ -1,5 +1,6 @@
 """Entries as every door shows them: one in the shape it is written (`GET /v1/entries/{id}`, a witness's, the web's
-entry page, `memora entries`), and a page of a project's (`GET /v1/projects/{p}/entries`, the web's timeline)."""
+entry page, `memora entries`), the ones just before and after it (`GET /v1/neighbours/{id}`, the web's entry page),
+and a page of a project's (`GET /v1/projects/{p}/entries`, the web's timeline)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ from api.actions.roles import must_be_member
 from api.actions.write import field_error
 from api.errors import NOT_FOUND
 from api.models.core import EntryListOut, EntryOut, EntryReadOnly, LinkedOut, OccurredOut, Sort
+from api.models.neighbours import NeighbourOut, NeighboursOut
 from api.services import Services
 from graph.entries import get_visible_entry
 from graph.visibility import Viewer
+from queries.entry_neighbours import Neighbour, entry_neighbours
 from queries.listing import BadCursor, EntryFilters, list_entries
 
 
@@ -23,6 +26,15 @@ def visible_entry(svc: Services, viewer: Viewer, entry_id: str) -> EntryOut:
     if row is None:
         raise NotFound(NOT_FOUND)
     return entry_out(row)
+
+
+def neighbours(svc: Services, viewer: Viewer, entry_id: str) -> NeighboursOut:
+    """The turns before and after in the entry's conversation, or the entries before and after it in time; each the
+    nearest one the viewer may see. Unpaid: the door pays its read (the route's budget dependency)."""
+    found = entry_neighbours(svc.graph, viewer, entry_id)
+    if found is None:
+        raise NotFound(NOT_FOUND)
+    return NeighboursOut(entry_id=entry_id, by=found.by, before=_neighbour(found.before), after=_neighbour(found.after))
 
 
 def project_entries(
@@ -87,3 +99,7 @@ def entry_out(row: dict[str, Any]) -> EntryOut:
     )
     extra = {k: v for k, v in metadata.items() if k not in EntryOut.model_fields}
     return EntryOut.model_validate({**extra, **record, "read_only": read_only})
+
+
+def _neighbour(n: Neighbour | None) -> NeighbourOut | None:
+    return None if n is None else NeighbourOut(entry_id=n.entry_id, title=n.title, occurred_on=n.occurred_on)

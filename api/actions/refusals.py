@@ -1,5 +1,6 @@
-"""What an action refuses, in its own words: every door answers these as the API does (api/errors.py `as_http`: 404,
-403, 409, 422 in the body's error shape), the web as an error page or the form again, MCP as the tool's refusal."""
+"""What an action refuses, in its own words: every door answers these as the API does (api/errors.py `as_http`: 401,
+403, 404, 409, 422 in the body's error shape), the web as an error page or the form again, MCP as the tool's
+refusal."""
 
 from __future__ import annotations
 
@@ -18,12 +19,21 @@ class NotFound(Refused):
     """Missing, or hidden from the caller: the two read the same."""
 
 
+class NotAuthenticated(Refused):
+    """A witness link that opens nothing now: malformed, forged, expired or revoked. Each door counts it as a failed
+    authentication of the address."""
+
+
 class NotAllowed(Refused):
     """The caller's role does not allow it."""
 
 
 class AlreadyExists(Refused):
     """An entry with this id exists (of two concurrent creates, the second)."""
+
+
+class Conflict(Refused):
+    """What was asked contradicts what is stored (a merge of two kinds, or of an entity into itself)."""
 
 
 class Invalid(Refused):

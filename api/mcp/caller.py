@@ -2,13 +2,13 @@
 
 Over stdio the caller is the person running `memora mcp --as USER` (like the CLI). Over HTTP every request is
 authenticated before the MCP transport sees it, by the API's own checks (`api.deps.current_viewer` for development
-tokens and JWTs, `api.routes.witnesses._witness` for witness links, with the same rules for failed authentication per
-address, counted by this process), and the caller is put in the request's state, where the tools read it back.
+tokens and JWTs, `api.actions.witnesses.link_grant` for witness links, with the same rules for failed authentication
+per address, counted by this process), and the caller is put in the request's state, where the tools read it back.
 
-A refusal is the HTTP layer's answer: the `HTTPException` a route raised, or the pydantic error of the arguments in
-the API's 422 shape; the tool result is an MCP error (`isError`) whose text is that reason and whose structured
-content is `{"status", "detail"}`. Never a traceback: anything unforeseen is logged and answered as an internal
-error.
+A refusal is the HTTP layer's answer: an action's refusal as `api.errors.as_http` answers it, an `HTTPException`, or
+the pydantic error of the arguments in the API's 422 shape; the tool result is an MCP error (`isError`) whose text is
+that reason and whose structured content is `{"status", "detail"}`. Never a traceback: anything unforeseen is logged
+and answered as an internal error.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from fastapi.security.utils import get_authorization_scheme_param
 from pydantic import ValidationError
 
 from api.actions.budgets import Budgets, Who
+from api.actions.refusals import NotAuthenticated
+from api.actions.witnesses import link_grant
 from api.auth import WITNESS_PREFIX
 from api.deps import current_viewer
 from api.errors import as_http, unavailable_detail
@@ -65,18 +67,15 @@ class Caller:
 
 
 def authenticate(request: Request) -> Caller:
-    """The caller of an HTTP request, or the `HTTPException` the API would answer (401, 429, 503)."""
-    from api.routes.witnesses import witness_grant  # the witness routes' own check of a link
-
+    """The caller of an HTTP request, or what the API would answer instead (401, 429, 503)."""
     header = request.headers.get("authorization")
     scheme, token = get_authorization_scheme_param(header)
     if scheme.lower() == "bearer" and token.startswith(f"{WITNESS_PREFIX}."):
         check_address(request)
         try:
-            grant = witness_grant(request.app.state.services, token)
-        except HTTPException as exc:
-            if exc.status_code == 401:
-                note_auth_failure(request)
+            grant = link_grant(request.app.state.services, token)
+        except NotAuthenticated:
+            note_auth_failure(request)
             raise
         return Caller(Viewer(witness_period_id=grant.period_id), limits_of(request), token, grant)
     creds = HTTPAuthorizationCredentials(scheme=scheme, credentials=token) if header and scheme and token else None

@@ -2,8 +2,8 @@
 an entry the caller may see (`GET /v1/projects/{p}/periods`), and each such chapter with the caller's summary.
 The prompt `write_chapter` wraps `POST /v1/context/chapter` in the instruction to write from it, citing entry ids.
 
-Everything comes from the routes' functions with the caller's viewer; a witness link has no projects (it is no
-member) and no prompt, so it lists nothing here.
+Everything comes from the actions the routes run (`api.actions.projects`), with the caller's viewer; a witness link
+has no projects (it is no member) and no prompt, so it lists nothing here.
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from urllib.parse import quote, unquote, urlsplit
 from fastapi import HTTPException
 
 from api.actions import context as contexts
+from api.actions import projects
 from api.actions.read import paid_read
 from api.deps import require_member
 from api.mcp.caller import WITNESS_ONLY, Caller
 from api.models.core import MembershipOut
 from api.models.mcp import ProjectResourceOut, ProjectsOut
 from api.models.summaries import ChapterRequest
-from api.routes import projects, summaries
 from api.services import Services
 
 SCHEME = "memora"
@@ -61,7 +61,7 @@ def listing(svc: Services, caller: Caller) -> list[dict[str, Any]]:
 
 
 def _listing(svc: Services, caller: Caller) -> list[dict[str, Any]]:
-    mine = projects.my_projects(caller.viewer, svc)
+    mine = projects.memberships(svc, caller.viewer)
     out = [{"uri": PROJECTS, "name": "projects", "description": "Your projects and your role in each."}]
     for p in mine:
         out.append(
@@ -71,7 +71,7 @@ def _listing(svc: Services, caller: Caller) -> list[dict[str, Any]]:
                 "description": f"Project {p.project_id} ({p.role}) and its chapters you may see.",
             }
         )
-        for c in summaries.project_periods(p.project_id, caller.viewer, svc):
+        for c in projects.periods(svc, caller.viewer, p.project_id):
             out.append(
                 {
                     "uri": chapter_uri(p.project_id, c.id),
@@ -98,7 +98,7 @@ def read(svc: Services, caller: Caller, uri: str) -> dict[str, Any]:
             f"no such resource (resources: {PROJECTS}, {PROJECTS}/{{project_id}}, "
             f"{PROJECTS}/{{project_id}}/chapters/{{period_id}})",
         )
-    mine = projects.my_projects(caller.viewer, svc)
+    mine = projects.memberships(svc, caller.viewer)
     if not path:
         return ProjectsOut(projects=mine).model_dump(mode="json")
     return paid_read(caller.budgets, caller.who, lambda: _project(svc, caller, mine, path))  # the periods route's
@@ -110,7 +110,7 @@ def _project(svc: Services, caller: Caller, mine: list[MembershipOut], path: lis
     membership = next((p for p in mine if p.project_id == project_id), None)
     if membership is None:  # left the project between the two reads
         raise HTTPException(403, "not a member of this project")
-    chapters = summaries.project_periods(project_id, caller.viewer, svc)
+    chapters = projects.periods(svc, caller.viewer, project_id)
     if len(path) == 1:
         return ProjectResourceOut(project=membership, chapters=chapters).model_dump(mode="json")
     for chapter in chapters:

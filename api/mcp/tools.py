@@ -1,11 +1,11 @@
 """The MCP tools: each one runs the action its route runs (`api.actions`), which spends from the same rate-limit
 budget before the tool validates its arguments with the route's model, so visibility, limits and errors are the
-HTTP API's by construction (no second implementation to drift). The tools that still call route functions do so
-inside a paid read (`api.actions.read.paid_read`). A route whose role check is a FastAPI dependency
-(`ProjectMember`) gets the same check (`require_member`) first, as the dependency would.
+HTTP API's by construction (no second implementation to drift). The reads whose routes pay through a budget
+dependency are run inside a paid read (`api.actions.read.paid_read`). A route whose role check is a FastAPI
+dependency (`ProjectMember`) gets the same check (`require_member`) first, as the dependency would.
 
-Witness links reach three tools only, each through its witness route (`/v1/w/{token}/...`): `search`, `get_entry`
-and `add_entry` (an account, kind witness, intimacy circle, in the link's chapter).
+Witness links reach three tools only, each running what its witness route (`/v1/w/{token}/...`) runs: `search`,
+`get_entry` and `add_entry` (an account, kind witness, intimacy circle, in the link's chapter).
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from fastapi import HTTPException
 from pydantic import BaseModel
 
 from api.actions import context as contexts
+from api.actions import entities, projects, witnesses
 from api.actions import search as searching
 from api.actions import write as writing
-from api.actions.entities import most_important
 from api.actions.entries import visible_entry
 from api.actions.read import paid_read
 from api.deps import require_member
@@ -39,8 +39,6 @@ from api.models.mcp import (
 )
 from api.models.search import SearchRequest, SearchResponseOut
 from api.models.summaries import ChapterContextOut, ChapterRequest
-from api.routes import entities, summaries, witnesses
-from api.routes import similar as similar_routes
 from api.services import Services
 from graph.ids import period_id
 
@@ -79,7 +77,7 @@ def _search(svc: Services, caller: Caller, args: dict[str, Any]) -> BaseModel:
 def _get_entry(svc: Services, caller: Caller, args: dict[str, Any]) -> BaseModel:
     entry_id = GetEntryIn.model_validate(args).entry_id
     if caller.witness_token is not None:
-        return witnesses.witness_entry(caller.witness_token, entry_id, svc)
+        return witnesses.entry(svc, caller.witness_token, entry_id)
     return visible_entry(svc, caller.viewer, entry_id)
 
 
@@ -109,15 +107,15 @@ def _answer(svc: Services, caller: Caller, args: dict[str, Any]) -> BaseModel:
     who, p, kind = caller.viewer, a.project_id, a.kind if a.kind != "period" else None
     out = EntityAnswerOut(question=a.question)
     if a.question == "cooccurrence":
-        out.cooccurrence = entities.get_cooccurrence(
-            p, who, svc, a.entity or "", a.limit, kind, a.measure, a.date_from, a.date_to, a.time
+        out.cooccurrence = entities.cooccurrence(
+            svc, who, p, a.entity or "", a.limit, kind, a.measure, a.date_from, a.date_to, a.time
         )
     elif a.question == "timeline":
-        out.timeline = entities.get_timeline(p, who, svc, a.entity or "", a.resolution, a.time)
+        out.timeline = entities.entity_timeline(svc, who, p, a.entity or "", a.resolution, a.time)
     elif a.question == "importance":
-        out.importance = most_important(svc, who, p, kind, a.limit)
+        out.importance = entities.most_important(svc, who, p, kind, a.limit)
     else:
-        out.similar = similar_routes.get_similar(p, who, svc, a.entity or "", a.limit, a.kind)
+        out.similar = entities.similar_to(svc, who, p, a.entity or "", a.limit, a.kind)
     return out
 
 
@@ -129,10 +127,8 @@ def _summarised(svc: Services, caller: Caller, args: dict[str, Any]) -> BaseMode
     a = SummaryIn.model_validate(args)
     require_member(svc, a.project_id, caller.viewer)  # the routes' `ProjectMember` dependency
     if a.period is None:
-        return SummaryToolOut(
-            project_id=a.project_id, summary=summaries.project_summary(a.project_id, caller.viewer, svc)
-        )
-    for period in summaries.project_periods(a.project_id, caller.viewer, svc):
+        return SummaryToolOut(project_id=a.project_id, summary=projects.summary(svc, caller.viewer, a.project_id))
+    for period in projects.periods(svc, caller.viewer, a.project_id):
         if a.period == period.id or period_id(a.project_id, a.period) == period.id:  # the id, or any spelling
             return SummaryToolOut(project_id=a.project_id, period=period, summary=period.summary)
     raise HTTPException(404, "no such chapter in this project")  # hidden and missing chapters alike

@@ -1,5 +1,6 @@
 """Response models of the timeline and change analytics (`/analytics/timeline?resolution=month`,
-`/analytics/changes`). Kept apart from api/models/core.py, which holds the older analytics models."""
+`/analytics/changes`), and the co-occurrence measure's description that the route and the MCP tool share. Kept apart
+from api/models/core.py, which holds the older analytics models."""
 
 from __future__ import annotations
 
@@ -8,6 +9,13 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 Kind = Literal["person", "place", "thing"]
+MEASURE_DOC = (
+    "How companions are ranked. `jaccard` (default): shared entries / entries naming either, which "
+    "favours neither whoever is everywhere nor whoever appears once; `pmi`: log2(N·shared/(n_x·n_y)) "
+    "over the caller's visible entries in the range, which lifts rare companions; `count`: shared "
+    "entries."
+)
+"""The co-occurrence `measure`, as the route's query parameter and the MCP tool's argument describe it."""
 
 
 class MonthOut(BaseModel):

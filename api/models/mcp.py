@@ -11,10 +11,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from api.models.analytics import MEASURE_DOC
 from api.models.core import CooccurrenceOut, EntryIn, ImportanceOut, MembershipOut, TimelineOut
 from api.models.entity_vectors import SimilarOut
 from api.models.summaries import PeriodOut, SummaryOut
-from api.routes.analytics_params import MEASURE_DOC
 from ingest.records import ENTRY_ID_MAX, ENTRY_ID_PATTERN, ENTRY_ID_RULE
 
 Question = Literal["cooccurrence", "timeline", "importance", "similar"]

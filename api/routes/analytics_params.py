@@ -1,5 +1,5 @@
-"""Query parameters the analytics routes share: the date range (`from`/`to`, as vague as entry dates) and the
-co-occurrence measure's description."""
+"""Query parameters the analytics routes share: the date range (`from`/`to`, as vague as entry dates) and the clock
+that places a mention."""
 
 from __future__ import annotations
 
@@ -42,13 +42,6 @@ Clock = Annotated[
         ),
     ),
 ]
-
-MEASURE_DOC = (
-    "How companions are ranked. `jaccard` (default): shared entries / entries naming either, which "
-    "favours neither whoever is everywhere nor whoever appears once; `pmi`: log2(N·shared/(n_x·n_y)) "
-    "over the caller's visible entries in the range, which lifts rare companions; `count`: shared "
-    "entries."
-)
 
 
 def query_range(date_from: str | None, date_to: str | None) -> tuple[date | None, date | None]:

@@ -3,23 +3,19 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, Query
 
 from api.actions import entities
-from api.deps import ReadBudget, ServicesDep, ViewerDep, WriteBudget, require_member, require_writer
-from api.models.core import CooccurrenceOut, EntityIn, EntityOut, EntityRef, ImportanceOut, RelinkJobOut, TimelineOut
+from api.actions.entities import job_out
+from api.deps import ReadBudget, ServicesDep, ViewerDep, WriteBudget, require_writer
+from api.models.analytics import MEASURE_DOC
+from api.models.core import CooccurrenceOut, EntityIn, EntityOut, ImportanceOut, TimelineOut
 from api.ratelimit import READ_LIMITED, rate_limited
 from api.responses import errors
-from api.routes.analytics_params import MEASURE_DOC, Clock, DateFrom, DateTo, query_range
-from api.services import Services
-from graph.analytics import co_occurrence, timeline
-from graph.entities import Entity, find_visible_entity, upsert_entity
-from graph.timelines import timeline_months
-from graph.visibility import Viewer
-from ingest.relink import RelinkJob
+from api.routes.analytics_params import Clock, DateFrom, DateTo
+from graph.entities import upsert_entity
 
 router = APIRouter(prefix="/v1/projects/{project_id}", tags=["entities"], responses=errors(403, 404))
 
@@ -48,16 +44,7 @@ def get_cooccurrence(
 ) -> CooccurrenceOut:
     """Who or what appears with an entity ("who appears with Pep?"), counted over visible entries only; `kind`
     keeps companions of one kind, `from`/`to` entries where both are named in the range (by `time`)."""
-    require_member(svc, project_id, who)
-    start, end = query_range(date_from, date_to)
-    e = _visible_entity(svc, project_id, who, entity)
-    return CooccurrenceOut.model_validate(
-        {
-            "entity": _ref(e),
-            "measure": measure,
-            "with": co_occurrence(svc.graph, who, project_id, e.id, limit, kind, measure, start, end, time),
-        }
-    )
+    return entities.cooccurrence(svc, who, project_id, entity, limit, kind, measure, date_from, date_to, time)
 
 
 @router.get("/analytics/timeline", response_model=TimelineOut, dependencies=[ReadBudget], responses=READ_LIMITED)
@@ -72,11 +59,7 @@ def get_timeline(
     """Visible entries per year (and per month with `resolution=month`) mentioning an entity ("when did Marta
     disappear from my life?"), placed by when what they tell of it happened (`time=event`) or when they were
     written."""
-    e = _visible_entity(svc, project_id, who, entity)
-    out: dict[str, Any] = {"entity": _ref(e), "years": timeline(svc.graph, who, project_id, e.id, time)}
-    if resolution == "month":
-        out["months"], out["vaguer"] = timeline_months(svc.graph, who, project_id, e.id, time)
-    return TimelineOut.model_validate(out)
+    return entities.entity_timeline(svc, who, project_id, entity, resolution, time)
 
 
 @router.get(
@@ -114,21 +97,3 @@ def add_entity(project_id: str, body: EntityIn, who: ViewerDep, svc: ServicesDep
         aliases=list(e.aliases),
         relink=job_out(svc.relink_jobs.submit(project_id, who.user_id or "")),
     )
-
-
-def _visible_entity(svc: Services, project_id: str, who: Viewer, name: str) -> Entity:
-    """An entity by id, name or alias among those the viewer may know of; otherwise 404 (hidden == missing)."""
-    require_member(svc, project_id, who)
-    entity = find_visible_entity(svc.graph, project_id, who, name)
-    if entity is None:
-        raise HTTPException(404, "no such person, place or thing")
-    return entity
-
-
-def job_out(job: RelinkJob) -> RelinkJobOut:
-    """The job as its requester sees it (its numbers count only entries they may see)."""
-    return RelinkJobOut.model_validate({k: v for k, v in asdict(job).items() if k != "viewer_id"})
-
-
-def _ref(e: Entity) -> EntityRef:
-    return EntityRef.model_validate({"id": e.id, "name": e.name, "kind": e.kind})

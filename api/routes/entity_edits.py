@@ -8,12 +8,12 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Response
 
+from api.actions.entities import job_out
 from api.deps import ServicesDep, ViewerDep, WriteBudget, require_writer
 from api.models.core import EntityOut, EntityPatch, RelinkJobOut
 from api.models.forgetting import ForgetOut, RedactedEntryOut
 from api.ratelimit import rate_limited
 from api.responses import ErrorOut, errors, invalid_field
-from api.routes.entities import job_out
 from api.services import Services
 from graph.entities import Entity
 from graph.entity_edits import NameTaken, NotDeclared, delete_entity, find_for_edit, rename_entity

@@ -3,15 +3,14 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 
+from api.actions.entries import neighbours
 from api.deps import ReadBudget, ServicesDep, ViewerDep
-from api.errors import NOT_FOUND
-from api.models.neighbours import NeighbourOut, NeighboursOut
+from api.models.neighbours import NeighboursOut
 from api.ratelimit import READ_LIMITED
 from api.responses import errors
 from api.routes.entries import EntryIdPath
-from queries.entry_neighbours import Neighbour, entry_neighbours
 
 router = APIRouter(prefix="/v1/neighbours", tags=["entries"])
 
@@ -25,11 +24,4 @@ router = APIRouter(prefix="/v1/neighbours", tags=["entries"])
 def get_neighbours(entry_id: EntryIdPath, who: ViewerDep, svc: ServicesDep) -> NeighboursOut:
     """The turns before and after in the entry's conversation, or the entries before and after it in time; each the
     nearest one the caller may see."""
-    found = entry_neighbours(svc.graph, who, entry_id)
-    if found is None:
-        raise HTTPException(404, NOT_FOUND)
-    return NeighboursOut(entry_id=entry_id, by=found.by, before=_out(found.before), after=_out(found.after))
-
-
-def _out(n: Neighbour | None) -> NeighbourOut | None:
-    return None if n is None else NeighbourOut(entry_id=n.entry_id, title=n.title, occurred_on=n.occurred_on)
+    return neighbours(svc, who, entry_id)

@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Response
 
+from api.actions import projects
 from api.deps import ProjectMember, ProjectOwner, ServicesDep, ViewerDep, WriteBudget, require_owner
 from api.models.core import MemberIn, MemberOut, MembershipOut, ProjectIn, ProjectOut, ProjectPatch
 from api.models.forgetting import LeaveIn, LeaveOut, ProjectDeletedOut
@@ -19,7 +20,6 @@ from graph.members import (
     change_member,
     create_project,
     members_of,
-    projects_of,
     update_project,
 )
 from graph.project_deletion import delete_project, visible_entries
@@ -36,7 +36,7 @@ _CONFLICT: dict[int | str, dict[str, Any]] = {
 @router.get("", response_model=list[MembershipOut])
 def my_projects(who: ViewerDep, svc: ServicesDep) -> list[MembershipOut]:
     """The caller's projects and their role in each."""
-    return [MembershipOut.model_validate(p) for p in projects_of(svc.graph, who.user_id or "")]
+    return projects.memberships(svc, who)
 
 
 @router.post(

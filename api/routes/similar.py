@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, Query
 
-from api.deps import ReadBudget, ServicesDep, ViewerDep, require_member
-from api.models.entity_vectors import SimilarItemOut, SimilarOut, SimilarRef
+from api.actions import entities
+from api.deps import ReadBudget, ServicesDep, ViewerDep
+from api.models.entity_vectors import SimilarOut
 from api.ratelimit import READ_LIMITED
 from api.responses import errors
-from queries.entities.similar import find_target, similar
 
 router = APIRouter(prefix="/v1/projects/{project_id}", tags=["entities"], responses=errors(403, 404))
 
@@ -28,23 +28,4 @@ def get_similar(
     """Entities (of `kind`; by default the same kind as `entity`) whose vectors, built from the entries the viewer
     may see, are closest to `entity`'s ("otra época como la de Berlín"). Vectors follow the entries within a
     refresh of the background worker (or `memora entity refresh`)."""
-    require_member(svc, project_id, who)
-    model = svc.embedder.slug
-    target = find_target(svc.graph, who, project_id, entity, model)
-    if target is None:
-        raise HTTPException(404, "no such person, place, thing or chapter")
-    tid, name, tkind = target
-    found = similar(svc.graph, who, project_id, tid, model, kind or tkind, limit)
-    return SimilarOut(
-        entity=SimilarRef(id=tid, name=name, kind=tkind),  # type: ignore[arg-type]
-        similar=[
-            SimilarItemOut(
-                id=s.id,
-                name=s.name,
-                kind=s.kind,  # type: ignore[arg-type]
-                score=s.score,
-                entries=s.entries,
-            )
-            for s in found
-        ],
-    )
+    return entities.similar_to(svc, who, project_id, entity, limit, kind)

@@ -3,24 +3,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 
 from api.actions import context as contexts
+from api.actions import projects
 from api.deps import ProjectMember, ReadBudget, SearchBudget, ServicesDep, ViewerDep
 from api.models.summaries import ChapterContextOut, ChapterRequest, DraftOut, PeriodOut, SummaryOut
 from api.ratelimit import READ_LIMITED, rate_limited
 from api.responses import errors
-from graph.summaries import visible_periods
-from ingest.summary_jobs import serving_summaries
 
 router = APIRouter(tags=["summaries"])
 _SEARCHES = {**errors(403), **rate_limited("the caller's search budget is spent")}
-
-
-def _summary(row: dict[str, Any] | None) -> SummaryOut | None:
-    return SummaryOut.model_validate(row) if row else None
 
 
 @router.get(
@@ -31,10 +24,7 @@ def _summary(row: dict[str, Any] | None) -> SummaryOut | None:
 )
 def project_summary(project_id: str, who: ProjectMember, svc: ServicesDep) -> SummaryOut:
     """The project's level-2 summary built only from entries the caller may see."""
-    out = _summary(serving_summaries(svc.graph, svc.settings, svc.embedder).for_viewer(who, project_id, None))
-    if out is None:
-        raise HTTPException(404, "no summary for this project")
-    return out
+    return projects.summary(svc, who, project_id)
 
 
 @router.get(
@@ -45,11 +35,7 @@ def project_summary(project_id: str, who: ProjectMember, svc: ServicesDep) -> Su
 )
 def project_periods(project_id: str, who: ProjectMember, svc: ServicesDep) -> list[PeriodOut]:
     """The periods with at least one entry the caller may see, in date order, each with the caller's summary."""
-    summaries = serving_summaries(svc.graph, svc.settings, svc.embedder)
-    return [
-        PeriodOut(**p, summary=_summary(summaries.for_viewer(who, project_id, p["id"])))
-        for p in visible_periods(svc.graph, project_id, who)
-    ]
+    return projects.periods(svc, who, project_id)
 
 
 @router.post("/v1/context/chapter", response_model=ChapterContextOut, dependencies=[SearchBudget], responses=_SEARCHES)

@@ -8,19 +8,16 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, HTTPException, Query
 from fastapi.responses import Response
 
+from api.actions import entities
 from api.deps import ReadBudget, ServicesDep, ViewerDep, require_member
 from api.models.analytics import ChangesOut
 from api.ratelimit import READ_LIMITED
 from api.responses import ErrorOut, errors
 from api.routes.analytics_params import Clock, DateFrom, DateTo, query_range
-from api.routes.entities import _visible_entity
-from api.timeline_plot import PlotUnavailable, draw_timeline
-from graph.analytics import timeline
-from graph.timelines import DEFAULT_FACTOR, changes, timeline_months
+from api.timeline_plot import SVG, PlotUnavailable
+from graph.timelines import DEFAULT_FACTOR, changes
 
 router = APIRouter(prefix="/v1/projects/{project_id}", tags=["entities"], responses=errors(403, 404))
-
-SVG = "image/svg+xml"
 
 
 @router.get("/analytics/changes", response_model=ChangesOut, dependencies=[ReadBudget], responses=READ_LIMITED)
@@ -84,14 +81,8 @@ def get_timeline_svg(
     time: Clock = "event",
 ) -> Response:
     """`GET /analytics/timeline` as a picture, for people who would rather look than read."""
-    e = _visible_entity(svc, project_id, who, entity)
-    rows = (
-        timeline(svc.graph, who, project_id, e.id, time)
-        if resolution == "year"
-        else timeline_months(svc.graph, who, project_id, e.id, time)[0]
-    )
     try:
-        picture = draw_timeline(e.name, rows, resolution, "svg")
+        picture = entities.timeline_picture(svc, who, project_id, entity, resolution, time)
     except PlotUnavailable as exc:
         raise HTTPException(501, str(exc)) from None
     return Response(picture, media_type=SVG)

@@ -1,1 +1,2 @@
-"""The web app at `/`: server-rendered pages over the API's own route functions and viewer rules (docs/web.md)."""
+"""The web app at `/`: server-rendered pages over the actions the API's routes run, with its viewer rules
+(docs/web.md)."""

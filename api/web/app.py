@@ -1,6 +1,6 @@
 """The web app, added to the service by `create_app`: its routers and static files, and how a page answers what is
-not a page of its own. Without a session: a redirect to the sign-in page. A refusal (the API route function's 403,
-404, 422, 429; a form's CSRF check; the database down) is the same status as the API's, as an error page in the
+not a page of its own. Without a session: a redirect to the sign-in page. A refusal (an action's 401, 403,
+404, 409, 422, 429; a form's CSRF check; the database down) is the same status as the API's, as an error page in the
 viewer's language, its headers (Retry-After) kept; a route of the API still answers JSON."""
 
 from __future__ import annotations

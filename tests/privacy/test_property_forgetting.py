@@ -37,8 +37,9 @@ from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
 from api import auth
+from api.actions.refusals import Refused
 from api.app import Services, create_app
-from api.mcp.caller import Caller
+from api.mcp.caller import Caller, refusal_of
 from api.mcp.tools import call
 from api.ratelimit import Limits
 from graph.db import Graph
@@ -265,8 +266,9 @@ class Reader:
         ):
             try:
                 out[f"MCP {tool}"] = _observed(plain(call(self.svc, caller, tool, args)))
-            except HTTPException as exc:  # the tool's refusal, as the route answers it
-                out[f"MCP {tool}"] = {"status": exc.status_code, "detail": plain(exc.detail)}
+            except (HTTPException, Refused) as exc:  # the tool's refusal, as the route answers it
+                refused = refusal_of(exc)
+                out[f"MCP {tool}"] = {"status": refused.status, "detail": plain(refused.detail)}
         return _canonical(out, names)
 
     def snapshots(self, names: Names, keys: list[str]) -> dict[str, Any]:

@@ -15,12 +15,12 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 
 from api.actions import context as contexts
+from api.actions import witnesses
 from api.actions.budgets import Who
 from api.actions.read import paid_read
 from api.deps import BudgetsDep, ServicesDep, require_member
 from api.models.core import WitnessIn
 from api.models.summaries import MAX_BUDGET, MAX_THEME, ChapterRequest
-from api.routes.witnesses import invite_witness
 from api.web.render import page
 from api.web.session import SessionDep, check_csrf
 from graph.members import role_of
@@ -75,9 +75,10 @@ def chapters(
 
 @router.post("/p/{project_id}/witnesses", response_class=HTMLResponse)
 def invite(request: Request, project_id: str, session: SessionDep, svc: ServicesDep, form: InviteDep) -> Response:
-    """A witness link to one declared chapter, by the API's own `POST /v1/projects/{p}/witnesses` (owners only)."""
+    """A witness link to one declared chapter, by the action `POST /v1/projects/{p}/witnesses` runs (owners only)."""
     check_csrf(request, session, form.csrf)
-    made = invite_witness(project_id, WitnessIn(period_id=form.period_id, ttl_days=form.ttl_days), session.viewer, svc)
+    asked = WitnessIn(period_id=form.period_id, ttl_days=form.ttl_days)
+    made = witnesses.invite(svc, session.viewer, project_id, asked)
     link = str(request.base_url).rstrip("/") + f"/w/{quote(made.token, safe='')}"
     values = {"project_id": project_id, "link": link, "expires_at": made.expires_at}
     return page(request, "invited.html", values, session, status=201)

@@ -4,14 +4,13 @@ those who may."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
-from api.actions.entries import visible_entry
-from api.actions.refusals import Refused
+from api.actions.entries import neighbours, visible_entry
+from api.actions.refusals import NotFound, Refused
 from api.actions.write import editable
 from api.deps import ServicesDep
-from api.routes.neighbours import get_neighbours
 from api.web.render import page
 from api.web.session import SessionDep
 
@@ -27,8 +26,8 @@ def entry_page(request: Request, entry_id: str, session: SessionDep, svc: Servic
     except Refused:
         can_edit = False
     try:
-        around = get_neighbours(entry_id, session.viewer, svc)
-    except HTTPException:  # deleted or re-levelled since it was read: the page shows what was read
+        around = neighbours(svc, session.viewer, entry_id)
+    except NotFound:  # deleted or re-levelled since it was read: the page shows what was read
         around = None
     values = {"entry": entry, "project_id": entry.project_id, "can_edit": can_edit, "around": around}
     return page(request, "entry.html", values, session)

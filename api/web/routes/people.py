@@ -2,10 +2,11 @@
 most important first; and one entity's page: its aliases, who and what appears with it (measure selectable), its
 timeline (the API's picture, and when it first and last appears), and similar entities. Owners and coauthors also
 review the names recognition found (`/p/{project_id}/candidates`): confirm one, reject it, or merge it into a known
-entity (confirmed, then merged: its name becomes an alias). Every part is an API route function, or the action its
-route runs, called as the viewer, so a name known only from hidden entries answers 404 like a name nobody wrote; each
-page (and the timeline picture) is one read (`api.actions.read`) and pays one from the viewer's read budget, as one
-call of those routes does; a decision on a candidate is one write (`api.actions.write.paid_write`)."""
+entity (confirmed, then merged: its name becomes an alias). Every part is the action its API route runs
+(`api.actions.entities`), called as the viewer, so a name known only from hidden entries answers 404 like a name
+nobody wrote; each page (and the timeline picture) is one read (`api.actions.read`) and pays one from the viewer's
+read budget, as one call of those routes does; a decision on a candidate is one write
+(`api.actions.write.paid_write`)."""
 
 from __future__ import annotations
 
@@ -18,16 +19,14 @@ from pydantic import BaseModel, Field
 
 from api.actions import entities, read
 from api.actions.budgets import Who
+from api.actions.entities import EntityKind
 from api.actions.refusals import Refused
 from api.actions.write import paid_write
 from api.deps import BudgetsDep, ServicesDep, require_member
 from api.models.entity_review import MergeIn
 from api.responses import invalid_field
-from api.routes.entities import get_cooccurrence, get_timeline
-from api.routes.entity_review import EntityKind, decide_candidate, post_merge
-from api.routes.similar import get_similar
-from api.routes.timelines import get_timeline_svg
 from api.services import Services
+from api.timeline_plot import SVG, PlotUnavailable
 from api.web.render import page
 from api.web.session import SessionDep, check_csrf
 from graph.visibility import Viewer
@@ -77,10 +76,10 @@ def _decide(svc: Services, project_id: str, who: Viewer, form: CandidateForm) ->
         if not any(e.kind == form.kind and form.into in (e.name, e.id) for e in known):
             raise invalid_field("body", "into", f"no {form.kind} called {form.into} to merge this name into")
     decision: Literal["confirm", "reject"] = "reject" if form.decision == "reject" else "confirm"
-    decided = decide_candidate(project_id, form.kind, form.name, decision, who, svc)
+    decided = entities.decide_candidate(svc, who, project_id, form.kind, form.name, decision)
     if form.decision == "merge":
         merge = MergeIn.model_validate({"into": form.into, "from": decided.name, "kind": form.kind})
-        post_merge(project_id, merge, who, svc)
+        entities.merge(svc, who, project_id, merge)
 
 
 @router.get("/p/{project_id}/entity", response_class=HTMLResponse)
@@ -101,12 +100,12 @@ def entity_page(
 
 def _entity(svc: Services, project_id: str, who: Viewer, name: str, measure: Measure) -> dict[str, Any]:
     require_member(svc, project_id, who)
-    companions = get_cooccurrence(project_id, who, svc, entity=name, limit=15, measure=measure)
-    timeline = get_timeline(project_id, who, svc, entity=name)
+    companions = entities.cooccurrence(svc, who, project_id, name, limit=15, measure=measure)
+    timeline = entities.entity_timeline(svc, who, project_id, name)
     known = next((e for e in entities.known(svc, who, project_id) if e.id == companions.entity.id), None)
     try:
-        similar = get_similar(project_id, who, svc, entity=name, limit=8).similar
-    except (HTTPException, Refused):  # no vector for it yet (the background worker builds them)
+        similar = entities.similar_to(svc, who, project_id, name, limit=8).similar
+    except Refused:  # no vector for it yet (the background worker builds them)
         similar = []
     years = [y for y in timeline.years if y.entries]
     return {
@@ -128,10 +127,13 @@ def entity_timeline_svg(
     """The API's timeline picture, for the entity page's `<img>` (an image cannot send a bearer)."""
     who = session.viewer
 
-    def look() -> Response:
+    def look() -> bytes:
         require_member(svc, project_id, who)
-        return get_timeline_svg(project_id, who, svc, entity=name)
+        return entities.timeline_picture(svc, who, project_id, name)
 
-    picture = read.paid_read(budgets, Who.user(who), look)
+    try:
+        picture = Response(read.paid_read(budgets, Who.user(who), look), media_type=SVG)
+    except PlotUnavailable as exc:
+        raise HTTPException(501, str(exc)) from None
     picture.headers["Cache-Control"] = "no-store"
     return picture

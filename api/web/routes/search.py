@@ -13,10 +13,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from api.actions import search as searching
 from api.actions.budgets import Who
+from api.actions.projects import memberships
 from api.deps import BudgetsDep, ServicesDep, require_member
 from api.models.search import SearchRequest
 from api.responses import invalid_field
-from api.routes.projects import my_projects
 from api.web.render import page
 from api.web.session import SessionDep
 
@@ -28,7 +28,7 @@ MAX_ASIDE = 20
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request, session: SessionDep, svc: ServicesDep) -> Response:
     """The viewer's projects; with only one, its search page."""
-    projects = my_projects(session.viewer, svc)
+    projects = memberships(svc, session.viewer)
     if len(projects) == 1:
         return RedirectResponse(f"/p/{quote(projects[0].project_id, safe='')}", status_code=303)
     return page(request, "home.html", {"projects": projects}, session)

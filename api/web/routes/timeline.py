@@ -1,6 +1,6 @@
 """A project's timeline (`/p/{project_id}/timeline`): the viewer's visible entries counted by year (a bar to click
 into), then by month within a year, the chapters as bands, and the entries of the chosen year or month, listed by
-the API's own `GET /v1/projects/{p}/entries` route function. The bands are the declared chapters, read by the
+the action the API's `GET /v1/projects/{p}/entries` runs. The bands are the declared chapters, read by the
 statement behind `GET /v1/projects/{p}/periods` (the automatic ones, months and sessions, are the histogram's).
 All of it is the timeline read (`api.actions.read.timeline`): each view pays one from the viewer's read budget, as
 the listing route does."""

@@ -1,9 +1,9 @@
 """The witness page (`/w/{token}`): what a witness link's chapter lets its holder read, search and add, nothing else.
-The link is the credential, checked on every request by the API's own function (expired or revoked: 401, and the
-address's failed attempts counted as for a bad token); the witness's searches, accounts and chapter listing are the
-actions the API's witness routes run (`api.actions`), from the link's budgets; the form to add an
-account carries a CSRF token derived from the link. A witness sees the chapter's circle and public entries only, as
-the API shows them."""
+The link is the credential, checked on every request by the API's own action (`api.actions.witnesses.link_grant`;
+expired or revoked: 401, and the address's failed attempts counted as for a bad token); the witness's searches,
+accounts, chapter listing and entries are the actions the API's witness routes run (`api.actions`), from the link's
+budgets; the form to add an account carries a CSRF token derived from the link. A witness sees the chapter's circle
+and public entries only, as the API shows them."""
 
 from __future__ import annotations
 
@@ -16,15 +16,14 @@ from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 
-from api.actions import read
+from api.actions import read, witnesses
 from api.actions import search as searching
 from api.actions import write as writing
 from api.actions.budgets import Who
-from api.actions.refusals import Invalid
+from api.actions.refusals import Invalid, NotAuthenticated
 from api.deps import BudgetsDep, ServicesDep
 from api.models.core import WitnessEntryIn, WitnessSearchRequest
 from api.ratelimit import check_address, note_auth_failure
-from api.routes.witnesses import witness_entry, witness_grant
 from api.services import Services
 from api.web.entry_form import EntryForm, reasons, record_date
 from api.web.render import page
@@ -38,8 +37,8 @@ LISTED = 50
 def _grant(request: Request, svc: Services, token: str) -> Grant:
     check_address(request)
     try:
-        return witness_grant(svc, token)
-    except HTTPException:
+        return witnesses.link_grant(svc, token)
+    except NotAuthenticated:
         note_auth_failure(request)
         raise
 
@@ -104,5 +103,5 @@ def witness_add(
 @router.get("/w/{token}/e/{entry_id:path}", response_class=HTMLResponse)
 def witness_entry_page(request: Request, token: str, entry_id: str, svc: ServicesDep) -> Response:
     grant = _grant(request, svc, token)
-    entry = witness_entry(token, entry_id, svc)
+    entry = witnesses.entry(svc, token, entry_id)
     return _page(request, svc, token, grant, {"entry": entry, "values": None, "errors": []})
