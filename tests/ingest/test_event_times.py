@@ -100,7 +100,7 @@ def test_an_entry_keeps_what_it_tells_and_a_question_date_meets_either_clock_for
     set_member(graph, project, owner, "owner")
     set_member(graph, project, reader, "reader")
     rows = [
-        ("told", "circle", "2010-06-02", "Ayer corrimos la carrera solidaria del barrio con Pep."),
+        ("told", "circle", "2010-06-03", "Anteayer corrimos la carrera solidaria del barrio con Pep."),
         ("hidden", "private", "2010-06-02", "Ayer corrí sola la carrera solidaria, sin decírselo a nadie."),
         ("written", "circle", "2010-06-01", "Hoy la carrera solidaria del barrio, con medalla para Pep."),
         ("vague", "circle", "2009", "Ayer fue la carrera solidaria, no sé qué día escribo esto."),

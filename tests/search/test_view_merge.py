@@ -34,6 +34,8 @@ def _record(rng: random.Random, entry_id: str, version: int) -> list[Any]:
         chunks,
         mentions,
         told,
+        rng.choice((None, "thread-a", "thread-b")),
+        rng.randrange(10),
     ]
 
 
