@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from graph.lexicon import ProjectLexicon
 from graph.textnorm import fold
@@ -73,14 +74,15 @@ def _plausible(name: str, kin: bool) -> bool:
         return True
     if len(key) < 2 or not name[:1].isupper() or not name[1:].replace("-", "").replace("'", "").isalpha():
         return False
-    never = nn.INTERJECTIONS | nn.WEEKDAYS_MONTHS | nn.GOD | nn.DEMONYMS | nn.SUBJECTS | nn.HONORIFICS
-    return (
-        key not in never
-        and (key,) not in nn.KNOWN_PLACES
-        and (key,) not in nn.HOLIDAYS
-        and key not in nn.stop_words()
-        and not nn.common_en(key)
-    )
+    return key not in _never() and (key,) not in nn.KNOWN_PLACES and (key,) not in nn.HOLIDAYS and not nn.common_en(key)
+
+
+@cache
+def _never() -> frozenset[str]:
+    """Words never a given name: the word lists and the three languages' stop words (built once; building the stop
+    words loads spaCy's lists)."""
+    lists = nn.INTERJECTIONS | nn.WEEKDAYS_MONTHS | nn.GOD | nn.DEMONYMS | nn.SUBJECTS | nn.HONORIFICS
+    return lists | nn.stop_words()
 
 
 def names_called(text: str, author: str | None, persons: list[str]) -> list[Called]:

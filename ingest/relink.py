@@ -153,17 +153,33 @@ def refresh_witness_views(
     declared for members only; returns (entries examined, entries rewritten). Those whose links a witness sees
     alike keep their hash and are only marked; the others are rewritten and their chunks embedded again (by the
     worker)."""
-    ingestor = Ingestor(graph, embedder, embed=False)
-    done = rewritten = 0
-    for start in range(0, len(missing), BATCH):
-        batch = missing[start : start + BATCH]
-        rewritten += ingestor.refresh(batch).written
-        graph.write(MARK_WITNESS_VIEW, {"ids": [i for i, _ in batch], "version": WITNESS_VIEW})
-        done += len(batch)
-        if progress:
-            progress(done, len(missing), rewritten)
+    ingestor, done, rewritten = _refresh_marking(
+        graph, embedder, missing, MARK_WITNESS_VIEW, {"version": WITNESS_VIEW}, progress
+    )
     ingestor.refresh(ingestor.threads.stale())
     return done, rewritten
+
+
+def _refresh_marking(
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    entries: list[tuple[str, int]],
+    mark: str,
+    params: dict[str, object],
+    progress: Progress | None,
+) -> tuple[Ingestor, int, int]:
+    """`Ingestor.refresh` over `entries` in batches, each batch marked done by `mark` (with `ids`); the ingestor (its
+    touched threads not yet reconciled), entries examined and rewritten."""
+    ingestor = Ingestor(graph, embedder, embed=False)
+    done = rewritten = 0
+    for start in range(0, len(entries), BATCH):
+        batch = entries[start : start + BATCH]
+        rewritten += ingestor.refresh(batch).written
+        graph.write(mark, {**params, "ids": [i for i, _ in batch]})
+        done += len(batch)
+        if progress:
+            progress(done, len(entries), rewritten)
+    return ingestor, done, rewritten
 
 
 def conversations_lagging(graph: Graph) -> list[tuple[str, int]]:
@@ -176,15 +192,9 @@ def refresh_conversations(
     """Place again the turns `conversations_lagging` found, under the current rule (ingest/threads.py); returns
     (entries examined, entries rewritten). A turn whose thread and borrowed words are unchanged keeps its hash; the
     others are rewritten and embedded again by the worker."""
-    ingestor = Ingestor(graph, embedder, embed=False)
-    done = rewritten = 0
-    for start in range(0, len(lagging), BATCH):
-        batch = lagging[start : start + BATCH]
-        rewritten += ingestor.refresh(batch).written
-        graph.write(MARK_THREAD_RULE, {"ids": [i for i, _ in batch], "rule": THREAD_RULE})
-        done += len(batch)
-        if progress:
-            progress(done, len(lagging), rewritten)
+    ingestor, done, rewritten = _refresh_marking(
+        graph, embedder, lagging, MARK_THREAD_RULE, {"rule": THREAD_RULE}, progress
+    )
     rewritten += ingestor.refresh(ingestor.threads.stale()).written
     return done, rewritten
 

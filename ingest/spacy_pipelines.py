@@ -223,34 +223,9 @@ def patterns(lang: str) -> list[dict[str, Any]]:
     ]
     nouns, of = PLACE_OF.get(lang, ("", ""))
     if nouns:
-        out.append(
-            {
-                "label": "LOC",
-                "pattern": [
-                    {"LOWER": {"IN": nouns.split()}},
-                    {"LOWER": {"IN": of.split()}},
-                    article,
-                    name,
-                    {**name, "OP": "*"},
-                ],
-            }
-        )
-        out.append(
-            {
-                "label": "LOC",
-                "pattern": [
-                    {"LOWER": {"IN": nouns.split()}},
-                    {"LOWER": {"IN": of.split()}},
-                    article,
-                    name,
-                    {**name, "OP": "*"},
-                    connectors,
-                    article,
-                    name,
-                    {**name, "OP": "*"},
-                ],
-            }
-        )
+        place = [{"LOWER": {"IN": nouns.split()}}, {"LOWER": {"IN": of.split()}}, article, name, {**name, "OP": "*"}]
+        out.append({"label": "LOC", "pattern": place})
+        out.append({"label": "LOC", "pattern": [*place, connectors, article, name, {**name, "OP": "*"}]})
     if STREET.get(lang):
         out.append({"label": "LOC", "pattern": [{"LOWER": {"IN": STREET[lang].split()}}, name, {**name, "OP": "*"}]})
     possessive = [name, {"ORTH": {"IN": ["'s", "’s"]}}, {"LOWER": {"IN": POSSESSIVE_PLACE_EN.split()}}]

@@ -243,7 +243,7 @@ def merge(where: ViewScope, under: Under, base: View, changed: set[str], listed:
     # Found by id, not by bisection: Neo4j may order ids outside the BMP otherwise than Python, and an entry hidden
     # now must leave the view whatever its id. Only where a listed entry is placed follows Python's order, which
     # no ranking depends on (every tie is broken by id explicitly).
-    index = {x: i for i, x in enumerate(old_ids)}
+    index = base.index_of
     removed = sorted(i for x in changed if (i := index.get(x)) is not None)
     kept = np.delete(np.arange(n, dtype=np.int64), removed)
     # Where each listed entry goes among the kept ones: before the kept entries whose ids are larger.
