@@ -31,6 +31,7 @@ PROCESS_WIDE = {
     "inference/embedder_specs.py:_cache": "loaded models",
     "inference/embedders.py:_cache": "loaded models",
     "inference/providers/base.py:get_embedder_settings": "the environment, read once",
+    "ingest/addressing.py:_never": "stop words of the loaded languages, built once",
     "ingest/embedding_jobs.py:_worker_ids": "this process's lease owner name",
     "ingest/recognition.py:_LOCKS": "locks, not copies: one recognition per project at a time in the process",
     "ingest/spacy_pipelines.py:_pipelines": "loaded pipelines",
