@@ -1,0 +1,21 @@
+"""Words of the search page. Each key: (es, en, fr)."""
+
+WORDS: dict[str, tuple[str, str, str]] = {
+    "search": ("Buscar", "Search", "Rechercher"),
+    "search_label": ("¿Qué quieres recordar?", "What do you want to remember?", "Que voulez-vous retrouver ?"),
+    "search_hint": (
+        "Con tus palabras: «¿qué dijo papá del piso?», «el verano de 2008», «¿con quién aparece Pep?»",
+        "In your own words: “what did dad say about the flat?”, “the summer of 2008”, “who appears with Pep?”",
+        "Avec vos mots : « qu'a dit papa de l'appartement ? », « l'été 2008 », « avec qui apparaît Pep ? »",
+    ),
+    "results": ("Resultados", "Results", "Résultats"),
+    "no_results": (
+        "Nada de lo que puedes ver responde a esa pregunta.",
+        "Nothing you can see answers that question.",
+        "Rien de ce que vous pouvez voir ne répond à cette question.",
+    ),
+    "understood": ("Entendido", "Understood", "Compris"),
+    "set_aside": ("Buscar sin esto", "Search without this", "Chercher sans cela"),
+    "restore": ("Volver a tenerlo en cuenta", "Take it into account again", "En tenir compte à nouveau"),
+    "answer": ("Respuesta", "Answer", "Réponse"),
+}
