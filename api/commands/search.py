@@ -111,6 +111,9 @@ def _print_search(body: dict[str, Any]) -> None:
             f"{i:2d}. [{r['intimacy_level']}] {r['entry_id']} ({r['occurred_on'] or 'undated'}, {r['author_id']}) "
             f"{r['score']:.4f}"
         )
+        reply = r.get("replies_to")
+        if reply:
+            print(f"    ↳ answering {reply['author_id']}: {reply['text']}")
         print(f"    {r['snippet_md']}")
     explained = body.get("query_understanding")
     if explained:

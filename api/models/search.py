@@ -75,6 +75,12 @@ class SearchRequest(BaseModel):
     )
 
 
+class RepliesToOut(BaseModel):
+    entry_id: str
+    author_id: str | None
+    text: str = Field(description="The message's words, shortened to a few lines.")
+
+
 class ResultOut(BaseModel):
     entry_id: str
     project_id: str
@@ -99,6 +105,11 @@ class ResultOut(BaseModel):
         default_factory=list,
         description="The times the entry's text tells, read against the day it was written (`start`, `end`): "
         "\"ayer\" in an entry of 2010-06-02 is 2010-06-01. A question's date matches these or the entry's date.",
+    )
+    replies_to: RepliesToOut | None = Field(
+        default=None,
+        description="For a turn of a conversation, the message it answers: the latest of the few turns before it that "
+        "the viewer may see written by someone else. A short reply (\"yes!!\") is read with its question.",
     )
 
 

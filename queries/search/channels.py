@@ -12,7 +12,7 @@ from typing import Any
 from graph.clocks import told_within
 from graph.db import Graph
 from graph.periods import PERIOD_NAME
-from graph.visibility import CAN_SEE, CAN_SEE_IN_PROJECT, MENTION_COUNT, VIEWER_IN_PROJECT, mention_seen
+from graph.visibility import CAN_SEE, CAN_SEE_IN_PROJECT, MENTION_COUNT, VIEWER_IN_PROJECT, can_see, mention_seen
 from queries.search import keyword
 from queries.search.fusion import Hit
 
@@ -235,6 +235,9 @@ RETURN e.id AS id, 0.0 AS score
 ORDER BY coalesce(e.occurred_end, date(e.created_at)) DESC, e.updated_at DESC, id LIMIT $limit
 """
 
+# A turn of a conversation carries the last few turns before it that the viewer may see (`before`, newest first, at
+# most `$reply_reach`): the message it answers is the latest of them by someone else (queries/search/replies.py). Only
+# visible turns are counted and ordered, so a hidden turn changes neither which one is shown nor whether one is.
 # The level and author shown are those the predicate checked: a statement reads committed data, so an entry re-levelled
 # while it runs could otherwise pass the check as intimate and be shown as private. One that changed between the two
 # reads is left out, as it would be by a read after the change.
@@ -248,6 +251,14 @@ WITH e, level, author, collect(DISTINCT {{kind: x.kind, name: xm.name}}) AS xs
 OPTIONAL MATCH (e)-[:IN_PERIOD]->(per:Period)
 WITH e, level, author, xs, collect(DISTINCT per) AS pers
 OPTIONAL MATCH (c:Chunk {{id: $chunks[e.id]}})-[:OF]->(e)
+WITH e, level, author, xs, pers, c, COLLECT {{
+  MATCH (q:Entry {{thread_id: e.thread_id}})
+  WHERE (q.thread_pos < e.thread_pos OR (q.thread_pos = e.thread_pos AND q.id < e.id))
+  WITH q, q.intimacy AS q_level, q.author_id AS q_author
+  WHERE {can_see("q")} AND q.intimacy = q_level AND coalesce(q.author_id, '') = coalesce(q_author, '')
+  WITH q, q_author ORDER BY q.thread_pos DESC, q.id DESC LIMIT $reply_reach
+  RETURN {{id: q.id, author_id: q_author, text: q.body}} AS turn
+}} AS before
 RETURN e.id AS id, e.project_id AS project_id, e.title AS title, e.body AS body, author AS author_id,
        level AS intimacy, e.kind AS kind, toString(e.occurred_start) AS occurred_start,
        toString(e.occurred_end) AS occurred_end,
@@ -258,7 +269,8 @@ RETURN e.id AS id, e.project_id AS project_id, e.title AS title, e.body AS body,
        [p IN pers | {{id: p.id, name: {PERIOD_NAME}}}] AS periods,
        [i IN range(0, size(coalesce(e.told_starts, [])) - 1)
         | {{start: toString(e.told_starts[i]), end: toString(e.told_ends[i])}}] AS told,
-       CASE WHEN c IS NULL THEN null ELSE {{id: c.id, ord: c.ord, text: c.text}} END AS chunk
+       CASE WHEN c IS NULL THEN null ELSE {{id: c.id, ord: c.ord, text: c.text}} END AS chunk,
+       before
 """
 
 # An entry deleted while the search reads it may show no body: an empty text, not a failed search.

@@ -33,6 +33,7 @@ from queries.search.fusion import Cue, Fused, Hit, rrf
 from queries.search.mmr import entry_vectors, mmr
 from queries.search.query_constraints import SoftConstraints, parse_query, relaxed_warnings, set_aside, unknown_names
 from queries.search.question import Question
+from queries.search.replies import REACH, replies_to
 from queries.search.request import (
     AccessDenied,
     Filters,
@@ -316,7 +317,10 @@ def _materialise(
     chunks = {f.id: best_chunk[f.id] for f in top if f.id in best_chunk}  # read with the details: one round trip
     rows = {
         r["id"]: r
-        for r in graph.read(ch.DETAILS, {"ids": [f.id for f in top], "chunks": chunks, **visibility_params(viewer)})
+        for r in graph.read(
+            ch.DETAILS,
+            {"ids": [f.id for f in top], "chunks": chunks, "reply_reach": REACH, **visibility_params(viewer)},
+        )
     }
     terms = query_terms(query)
     out: list[SearchResult] = []
@@ -348,6 +352,7 @@ def _materialise(
                 periods=list(row["periods"]),
                 told=list(row["told"]),
                 chunk={"id": chunk["id"], "ord": chunk["ord"], "text": chunk["text"]} if chunk else None,
+                replies_to=replies_to(row["author_id"], row["before"]),
             )
         )
     return out

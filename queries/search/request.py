@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from queries.search.replies import RepliesTo
+
 # The rerank tiers (queries/search/rerank.py).
 TIERS = ("none", "fast", "premium")
 
@@ -81,6 +83,7 @@ class SearchResult:
     periods: list[dict[str, str]]
     chunk: dict[str, Any] | None = None
     told: list[dict[str, str]] = field(default_factory=list)  # times the text tells: ingest/event_times.py
+    replies_to: RepliesTo | None = None  # the message a conversation's turn answers: queries/search/replies.py
 
 
 @dataclass
