@@ -22,6 +22,7 @@ OPTIONAL MATCH (c:Chunk {id: $chunks[e.id]})-[:OF]->(e)
 WITH e, level, author, xs, pers, c, COLLECT {
   MATCH (q:Entry {thread_id: e.thread_id})
   WHERE (q.thread_pos < e.thread_pos OR (q.thread_pos = e.thread_pos AND q.id < e.id))
+  WITH q ORDER BY q.thread_pos DESC, q.id DESC
   WITH q, q.intimacy AS q_level, q.author_id AS q_author
   WHERE (
   ($viewer_id IS NOT NULL AND EXISTS {
@@ -35,7 +36,7 @@ WITH e, level, author, xs, pers, c, COLLECT {
      MATCH (q)-[:IN_PERIOD]->(:Period)-[:PART_OF*0..5]->(:Period {id: $witness_period_id})
   })
 ) AND q.intimacy = q_level AND coalesce(q.author_id, '') = coalesce(q_author, '')
-  WITH q, q_author ORDER BY q.thread_pos DESC, q.id DESC LIMIT $reply_reach
+  WITH q, q_author LIMIT $reply_reach
   RETURN {id: q.id, author_id: q_author, text: q.body} AS turn
 } AS before
 RETURN e.id AS id, e.project_id AS project_id, e.title AS title, e.body AS body, author AS author_id,
