@@ -34,7 +34,7 @@ _LIST = """
 WITH kind, key, name, n, e ORDER BY e.occurred_start DESC, e.id
 WITH key, sum(n) AS mentions, count(e) AS entries, collect(e.id)[..$examples] AS examples, min(name) AS name,
      collect([kind, n]) AS kinds
-WHERE NOT EXISTS { MATCH (d:Dismissal {project_id: $project_id, key: key}) WHERE __DISMISSAL__ }
+WHERE NOT EXISTS { MATCH (d:Dismissal {project_id: $project_id, key: key}) WHERE d.kind <> 'called' AND __DISMISSAL__ }
 RETURN key, name, mentions, entries, examples, kinds
 ORDER BY mentions DESC, entries DESC, key
 """

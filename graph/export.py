@@ -28,7 +28,7 @@ from graph.entities import display_name
 from graph.visibility import CAN_SEE, CAN_SEE_DECLARATION, Viewer, visibility_params
 
 FORMAT = "memora-export"
-VERSION = 2  # 2: `dismissal` records (version 1 files are still read)
+VERSION = 3  # 2: `dismissal` records; 3: a dismissal of kind `called` names its entity (older files are still read)
 MARKER = "memora_record"
 RECORD_TYPES = ("project", "member", "entity", "declaration", "dismissal", "witness_grant", "end")
 
@@ -66,7 +66,7 @@ VISIBLE_DECLARATIONS = _DECLARATIONS.format(where=f"AND {CAN_SEE_DECLARATION} " 
 _DISMISSALS = """
 MATCH (d:Dismissal) WHERE d.project_id = $project_id {where}
 RETURN d.kind AS kind, d.name AS name, d.intimacy AS audience, d.author_id AS author,
-       toString(d.created_at) AS created_at
+       toString(d.created_at) AS created_at, d.entity_id AS entity
 ORDER BY d.created_at, d.key, d.intimacy, coalesce(d.author_id, '')
 """
 ALL_DISMISSALS = _DISMISSALS.format(where="")
@@ -148,7 +148,7 @@ def export_lines(graph: Graph, project_id: str, scope: ExportScope) -> Iterator[
     for r in graph.read(ALL_DECLARATIONS if scope.viewer is None else VISIBLE_DECLARATIONS, params):
         yield line({MARKER: "declaration", **dict(r)})
     for r in graph.read(ALL_DISMISSALS if scope.viewer is None else VISIBLE_DISMISSALS, params):
-        yield line({MARKER: "dismissal", **dict(r)})
+        yield line({MARKER: "dismissal", **{k: v for k, v in dict(r).items() if k != "entity" or v is not None}})
     for r in graph.read(GRANTS, params):
         yield line({MARKER: "witness_grant", **dict(r)})
     with graph.session(read=True, fetch_size=200) as session:

@@ -147,12 +147,18 @@ RETURN e.id AS id, ($owner OR e.author_id = $viewer_id) AS editable
 ORDER BY id
 """
 DROP_FED_SUMMARIES_OF = "UNWIND $ids AS eid MATCH (s:Summary)-[:FED_BY]->(:Entry {id: eid}) DETACH DELETE s"
-# What else holds the names, as far as the caller may see: their rejections of the name as a candidate, the
-# declarations a merge into the entity detached (kept for an unmerge), and the caller's own merge records.
+# What else holds the names, as far as the caller may see: their rejections of the name as a candidate and of names
+# messages gave the entity, the declarations a merge into the entity detached (kept for an unmerge), and the caller's
+# own merge records.
 DROP_NAME_RECORDS = f"""
 CALL {{
   MATCH (d:Dismissal {{project_id: $project_id, kind: $kind}})
   WHERE d.key IN $keys AND {CAN_SEE_DECLARATION}
+  DETACH DELETE d
+}}
+CALL {{
+  MATCH (d:Dismissal {{project_id: $project_id, kind: 'called', entity_id: $entity_id}})
+  WHERE {CAN_SEE_DECLARATION}
   DETACH DELETE d
 }}
 CALL {{

@@ -56,11 +56,16 @@ MENTION_COUNT = "CASE WHEN $witness_period_id IS NULL THEN m.count ELSE coalesce
 # A name or alias declared by hand, `(d:Declaration)-[:DECLARES]->(entity)`, has an audience stored as `intimacy` and
 # read like an entry's: `private` -> its author; `intimate` -> its author, coauthors and owner; `circle` -> members;
 # `public` -> members and the witnesses of the project's chapters. Declarations belong to no chapter.
-CAN_SEE_DECLARATION = f"""(
-  {_member_sees("d")}
-  OR ($witness_period_id IS NOT NULL AND d.intimacy = 'public'
-      AND EXISTS {{ MATCH (:Period {{id: $witness_period_id, project_id: d.project_id}}) }})
+def can_see_declaration(var: str = "d") -> str:
+    """The predicate for a declaration or rejection bound to `var`."""
+    return f"""(
+  {_member_sees(var)}
+  OR ($witness_period_id IS NOT NULL AND {var}.intimacy = 'public'
+      AND EXISTS {{ MATCH (:Period {{id: $witness_period_id, project_id: {var}.project_id}}) }})
 )"""
+
+
+CAN_SEE_DECLARATION = can_see_declaration("d")
 
 
 # The same rule with the viewer resolved ONCE per statement, for statements over the entries of ONE project: `CAN_SEE`

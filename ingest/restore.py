@@ -52,7 +52,7 @@ MERGE (d)-[:DECLARES]->(n)
 IMPORT_DISMISSAL = """
 MERGE (d:Dismissal {id: $id})
 SET d.project_id = $project_id, d.kind = $kind, d.key = $key, d.name = $name, d.intimacy = $audience,
-    d.author_id = $author, d.created_at = datetime($created_at)
+    d.author_id = $author, d.created_at = datetime($created_at), d.entity_id = $entity
 """
 IMPORT_GRANT = """
 MATCH (p:Project {id: $project_id})
@@ -106,9 +106,11 @@ class DeclarationRecord(_Record):
 
 
 class DismissalRecord(_Record):
-    """A rejected candidate name (graph/candidates.py), for the audience its author saw it at."""
+    """A rejected candidate name (graph/candidates.py), or a name messages gave a person rejected for them (kind
+    `called`, naming the entity: graph/called.py), for the audience its author saw it at."""
 
-    kind: EntityKind
+    kind: EntityKind | Literal["called"]
+    entity: str | None = Field(default=None, max_length=400)  # version 3, kind `called` only
     name: str = Field(min_length=1, max_length=200)
     audience: Level = "circle"
     author: str = Field(min_length=1, max_length=200)
@@ -324,10 +326,12 @@ class Restorer:
                 report.declarations += 1
             elif isinstance(r, DismissalRecord):
                 key = fold(r.name)
+                entity = self.entity_id("person", r.name, r.entity) if r.entity else None
                 self.graph.write(
                     IMPORT_DISMISSAL,
                     {
-                        "id": sha256(p, key, r.audience, r.author)[:32],
+                        "id": sha256(p, key, r.audience, r.author, *([entity] if entity else []))[:32],
+                        "entity": entity,
                         "project_id": p,
                         "kind": r.kind,
                         "key": key,

@@ -32,6 +32,16 @@ class CandidateDecisionOut(BaseModel):
     relink: RelinkJobOut | None = None
 
 
+class CalledDecisionOut(BaseModel):
+    """A name messages gave a person, rejected for them: every spelling of it the caller saw, at the most open level
+    they saw it at; whoever may see the rejection no longer finds the person by it."""
+
+    id: str
+    entity: str
+    names: list[str]
+    status: Literal["rejected"]
+
+
 class MergeIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 

@@ -1,6 +1,8 @@
-"""`/v1/projects/{project_id}/entities/candidates` (names recognition found, to confirm or reject) and
-`/entities/merge`, `/entities/unmerge`. Owners and coauthors only; everything acts on, and counts over, what the caller
-may see (graph/candidates.py, graph/entity_merge.py); a name the caller may not see answers 404 like a missing one."""
+"""`/v1/projects/{project_id}/entities/candidates` (names recognition found, to confirm or reject),
+`/entities/{entity}/called/{name}/reject` (a name messages gave a person, rejected), `/entities/merge`,
+`/entities/unmerge`. Owners and coauthors only; everything acts on, and counts over, what the caller may see
+(graph/candidates.py, graph/called.py, graph/entity_merge.py); a name the caller may not see answers 404 like a
+missing one."""
 
 from __future__ import annotations
 
@@ -8,10 +10,17 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Query
 
-from api.actions import entities
+from api.actions import called, entities
 from api.actions.entities import EntityKind, job_out
 from api.deps import ReadBudget, ServicesDep, ViewerDep, WriteBudget, require_writer
-from api.models.entity_review import CandidateDecisionOut, CandidateOut, MergeIn, MergeOut, UnmergeIn
+from api.models.entity_review import (
+    CalledDecisionOut,
+    CandidateDecisionOut,
+    CandidateOut,
+    MergeIn,
+    MergeOut,
+    UnmergeIn,
+)
 from api.ratelimit import READ_LIMITED, rate_limited
 from api.responses import ErrorOut, errors
 from graph.entity_merge import unmerge
@@ -50,6 +59,18 @@ def decide_candidate(
 ) -> CandidateDecisionOut:
     """Confirm (declare it, then re-link entries in the background) or reject a candidate."""
     return entities.decide_candidate(svc, who, project_id, kind, name, decision)
+
+
+@router.post(
+    "/entities/{entity}/called/{name}/reject",
+    response_model=CalledDecisionOut,
+    dependencies=[WriteBudget],
+    responses=_WRITE,
+)
+def reject_called(project_id: str, entity: str, name: str, who: ViewerDep, svc: ServicesDep) -> CalledDecisionOut:
+    """Reject a name messages gave a person (`called` on the entity): it stops being theirs for whoever may see the
+    rejection, a question naming it no longer finds them."""
+    return called.reject(svc, who, project_id, entity, name)
 
 
 @router.post(

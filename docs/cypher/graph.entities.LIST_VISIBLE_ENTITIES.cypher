@@ -54,6 +54,18 @@ RETURN n.id AS id, n.project_id AS project_id, n.kind AS kind, name,
   })
 ) AND ($witness_period_id IS NULL OR cm.witness_hidden IS NULL)
             UNWIND coalesce(cm.introduced, []) + coalesce(cm.introduced, []) + coalesce(cm.addressed, []) AS called
-            WITH called, count(*) AS weight WHERE weight >= 2
+            WITH called, count(*) AS weight WHERE weight >= 2 AND NOT EXISTS {
+              MATCH (cd:Dismissal {project_id: n.project_id, kind: 'called', entity_id: n.id, name: called})
+              WHERE (
+  ($viewer_id IS NOT NULL AND EXISTS {
+     MATCH (:User {id: $viewer_id})-[vis_membership:MEMBER_OF]->(:Project {id: cd.project_id})
+     WHERE cd.intimacy IN ['circle', 'public']
+        OR (cd.intimacy = 'private' AND cd.author_id = $viewer_id)
+        OR (cd.intimacy = 'intimate' AND (cd.author_id = $viewer_id
+                                            OR vis_membership.role IN ['owner', 'coauthor']))
+  })
+  OR ($witness_period_id IS NOT NULL AND cd.intimacy = 'public'
+      AND EXISTS { MATCH (:Period {id: $witness_period_id, project_id: cd.project_id}) })
+) }
             RETURN called ORDER BY called } AS called
 ORDER BY n.id

@@ -11,5 +11,5 @@ MATCH (d:Dismissal) WHERE d.project_id = $project_id AND (
       AND EXISTS { MATCH (:Period {id: $witness_period_id, project_id: d.project_id}) })
 ) AND ($own_author IS NULL OR d.author_id = $own_author)
 RETURN d.kind AS kind, d.name AS name, d.intimacy AS audience, d.author_id AS author,
-       toString(d.created_at) AS created_at
+       toString(d.created_at) AS created_at, d.entity_id AS entity
 ORDER BY d.created_at, d.key, d.intimacy, coalesce(d.author_id, '')
