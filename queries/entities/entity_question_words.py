@@ -51,12 +51,13 @@ COOCCURRENCE = re.compile(
 TIMELINE = re.compile(
     r"""\b(?:
     cuando\ (?:\w+\ ){0,4}(?:desaparec\w* | dejo\ de\ (?:aparecer|salir|estar) | aparec\w* | entro\ en\ mi\ vida
-                            | salio\ de\ mi\ vida | se\ fue | conoci\w*)
+                            | salio\ de\ mi\ vida | se\ fue(?!.*\ (?:a|al|de|del|para|hacia)\ ) | conoci\w*)
   | desde\ cuando
   | when\ (?:\w+\ ){0,4}(?:disappear\w* | vanish\w* | appear\w* | show(?:ed|s)?\ up
                           | stop(?:ped)?\ (?:appearing|showing) | (?:came|come|enter\w*)\ (?:into\ )?my\ life
-                          | left | leave)
-  | quand\ (?:[\w'-]+\ ){0,5}(?:dispar\w* | appar\w* | entre\w*\ dans\ ma\ vie | quitt\w*)
+                          | (?:left|leave)(?=\W*$|\ (?:my\ life|us)\b))
+  | quand\ (?:[\w'-]+\ ){0,5}(?:dispar\w* | appar\w* | entre\w*\ dans\ ma\ vie
+                               | quitt\w*(?=\W*$|\ (?:ma\ vie|nous)\b))
 )\b""",
     re.X,
 )

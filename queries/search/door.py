@@ -126,8 +126,8 @@ class SearchDoor:
             return None
         t = time.perf_counter()
         answered = answer_question(self.graph, viewer, projects, run.query, intent, self.embedder.slug, options.k)
-        if answered is None:
-            return None
+        if answered is None or not answered.answer["items"]:
+            return None  # nothing to answer from what the viewer may see: the question is searched as words
         top = [
             Fused(i, float(b), {"answer": {"rank": n + 1, "score": float(b)}})
             for n, (i, b) in enumerate(answered.support)

@@ -44,6 +44,7 @@ TABLE: list[tuple[str, str, str | None, Callable[[list[str]], bool]]] = [
     ("otra época como la de Berlín", "similar", "Berlín", lambda n: set(n) == {"Andalucía", "Madrid"}),
     ("who shows up with Marta most?", "cooccurrence", "Marta", lambda n: n[0] == "Lola"),
     ("when did Juan first appear?", "timeline", "Juan", lambda n: n == ["2008", "2009"]),
+    ("when did Marta leave?", "timeline", "Marta", lambda n: n[0] == "2011"),
     ("who matters most in my life?", "importance", None, lambda n: "Secretina" not in n and len(n) >= 4),
     ("places similar to Tarifa", "similar", "Tarifa", lambda n: "Tarifa" not in n and "Cádiz" in n),
     ("quels lieux ressemblent à Berlin ?", "similar", "Berlín", lambda n: "Berlín" not in n and len(n) >= 3),
@@ -54,6 +55,9 @@ TABLE: list[tuple[str, str, str | None, Callable[[list[str]], bool]]] = [
 OTHER = [
     "concierto de rock en Berlín",
     "what did Pep play at the concert?",
+    "when will Marta leave Berlín?",
+    "¿cuándo se fue Marta a Berlín?",
+    "quand Marta a-t-elle quitté Berlín ?",
     "la playa con Marta en verano",
     "qu'est-ce que Lola a fait à Tarifa ?",
     "¿con quién aparece Secretina?",
