@@ -23,4 +23,8 @@ RETURN e.id AS id,
        [i IN range(0, size(coalesce(e.told_starts, [])) - 1)
         | [toString(e.told_starts[i]), toString(e.told_ends[i])]] AS told,
        size([(e)-[fm:MENTIONS]->(x) WHERE x.id IN $entity_ids AND ($witness_period_id IS NULL OR fm.witness_hidden IS NULL) | x]) AS matched,
-       CASE WHEN e.id = $top_id THEN coalesce(e.title, '') + ' ' + e.body END AS top_text
+       CASE WHEN e.id = $top_id THEN coalesce(e.title, '') + ' ' + e.body END AS top_text,
+       [s IN [reduce(s = coalesce(e.title, '') + ' ' + coalesce(e.body, ''), m IN ['?', '.', '!']
+                 | replace(replace(s, m + m, m), m + m, m))]
+        | [size(split(s, '?')) - 1, size(split(s, '?')) + size(split(s, '.')) + size(split(s, '!')) - 3,
+           size(split(trim(s), ' '))]][0] AS marks

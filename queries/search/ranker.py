@@ -44,6 +44,11 @@ FORMAT = "memora-ranker/1"
 # `ft_terms` existed returns its text. An entry deleted while the statement reads it shows no properties: its text is
 # then empty, never null.
 _COUNTED = "e.ft_terms IS NOT NULL AND coalesce(e.context, '') = '' AS counted"
+# Question marks, sentence ends and words of the entry's text, as `ranker_features.marks` counts them.
+SHAPE = """[s IN [reduce(s = coalesce(e.title, '') + ' ' + coalesce(e.body, ''), m IN ['?', '.', '!']
+                 | replace(replace(s, m + m, m), m + m, m))]
+        | [size(split(s, '?')) - 1, size(split(s, '?')) + size(split(s, '.')) + size(split(s, '!')) - 3,
+           size(split(trim(s), ' '))]][0]"""
 # What the ranker reads about one visible candidate `e` (with `counted` in scope). `plain`
 # (title and body) also comes back for an entry of at most `$text_chars` characters: band diversity compares the
 # pool's words, and a search whose pool is all short entries (conversation turns) then needs no read of its own.
@@ -57,7 +62,8 @@ _FACTS_OF_E = f"""
        [i IN range(0, size(coalesce(e.told_starts, [])) - 1)
         | [toString(e.told_starts[i]), toString(e.told_ends[i])]] AS told,
        size([(e)-[fm:MENTIONS]->(x) WHERE x.id IN $entity_ids AND {mention_seen("fm")} | x]) AS matched,
-       CASE WHEN e.id = $top_id THEN {TOP_TEXT_OF_E} END AS top_text"""
+       CASE WHEN e.id = $top_id THEN {TOP_TEXT_OF_E} END AS top_text,
+       {SHAPE} AS marks"""
 
 CANDIDATE_FACTS = f"""
 UNWIND $ids AS id
@@ -215,6 +221,7 @@ def gather(
             "tells": 1.0 if r["told"] else 0.0,
             "same_thread": 1.0 if others > 0 else 0.0,
             "recency": round(ends[end] / span, 4) if end is not None and len(ends) > 1 else 0.5,
+            **rf.shape(*r["marks"]),
         }
     return Gathered(
         record,

@@ -13,10 +13,12 @@ The raw record of one query (also the cache format, JSON-safe):
 - `query`: {"n_words": int, "named": int (people/places the query named), "author": bool, "dated": bool,
   "asks_time": bool (the question asks when)}
 - `channels`: {channel: [[entry id, score], ...]} in rank order
-- `facts`: {entry id: {"cov", "ent", "author", "date_in", "same_thread", "recency", "told_in", "tells", "by_named"}}
-  for every candidate (`date_in`: its written date meets the question's; `told_in`: a time its text tells does;
-  `tells`: its text tells a time at all; `by_named`: its author answers to a person the question names). A fact
-  missing from a cached record counts as 0 (recency as 0.5).
+- `facts`: {entry id: {"cov", "ent", "author", "date_in", "same_thread", "recency", "told_in", "tells", "by_named",
+  "asks", "brief"}} for every candidate (`date_in`: its written date meets the question's; `told_in`: a time its text
+  tells does; `tells`: its text tells a time at all; `by_named`: its author answers to a person the question names;
+  `asks`: the share of its sentences that are questions, `brief`: 1 / (1 + words / 10), both from `shape`: a message
+  that only asks, or says a word or two, seldom holds what a question looks for). A fact missing from a cached record
+  counts as 0 (recency as 0.5).
 """
 
 from __future__ import annotations
@@ -29,8 +31,34 @@ import numpy as np
 
 RRF_K = 60
 LOG_DEPTH = math.log(51.0)  # ranks past 50 count as nothing on the log-rank scale
-EVIDENCE = ("cov", "ent", "author", "date_in", "same_thread", "recency", "told_in", "tells", "by_named")
+EVIDENCE = (
+    "cov",
+    "ent",
+    "author",
+    "date_in",
+    "same_thread",
+    "recency",
+    "told_in",
+    "tells",
+    "by_named",
+    "asks",
+    "brief",
+)
 PER_CHANNEL = ("lr", "rr", "top", "rel", "top_gap", "lr_weakkw", "lr_short", "lr_long")
+
+
+def marks(text: str) -> tuple[int, int, int]:
+    """Question marks, sentence ends and words of an entry's text (title, a space, body), counted as the candidate
+    facts' statement counts them (queries/search/ranker.py `SHAPE`): a run of up to four equal marks is one."""
+    for mark in "?.!":
+        text = text.replace(mark + mark, mark).replace(mark + mark, mark)
+    asks = text.count("?")
+    return asks, asks + text.count(".") + text.count("!"), len(text.strip().split(" "))
+
+
+def shape(asks: int, ends: int, n_words: int) -> dict[str, float]:
+    """The `asks` and `brief` facts from `marks`."""
+    return {"asks": round(asks / max(ends, 1), 4), "brief": round(1.0 / (1.0 + n_words / 10.0), 4)}
 
 
 def feature_names(channels: Sequence[str]) -> list[str]:
