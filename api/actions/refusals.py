@@ -4,7 +4,9 @@ refusal."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
+
+Why = Literal["not_member", "reader", "not_author", "not_owner"]
 
 
 class Refused(Exception):
@@ -25,7 +27,12 @@ class NotAuthenticated(Refused):
 
 
 class NotAllowed(Refused):
-    """The caller's role does not allow it."""
+    """The caller's role does not allow it. `reason` says how (a non-member, a reader, not the entry's author, not the
+    owner) for a door that words its refusal itself, the web's pages; the API's answer is `detail` alone."""
+
+    def __init__(self, detail: str, reason: Why | None = None) -> None:
+        super().__init__(detail)
+        self.reason = reason
 
 
 class AlreadyExists(Refused):

@@ -169,9 +169,9 @@ def editable(svc: Services, who: Viewer, entry_id: str) -> dict[str, Any]:
     entry = row["entry"]
     role = role_of(svc.graph, entry["project_id"], who.user_id or "")
     if role not in WRITERS:
-        raise NotAllowed("only the project's owner and coauthors can change its entries")
+        raise NotAllowed("only the project's owner and coauthors can change its entries", reason="reader")
     if entry.get("author_id") != who.user_id and role != "owner":
-        raise NotAllowed("only the entry's author or the project's owner can change it")
+        raise NotAllowed("only the entry's author or the project's owner can change it", reason="not_author")
     return row
 
 

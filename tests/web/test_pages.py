@@ -254,7 +254,7 @@ def test_writing_editing_and_deleting_go_through_the_api_rules_and_lose_nothing_
     assert coauthor.post(owners_entry.replace("/e/", "/delete/", 1), data={"csrf": _csrf(form)}).status_code == 403
     coauthors_entry = f"/e/{world.entry_ids[('coauthor', 'circle')]}"
     page = owner.get(coauthors_entry)
-    assert 'action="/delete/' in page.text, "the owner may delete any visible entry"
+    assert 'href="/delete/' in page.text, "the owner may delete any visible entry"
     gone = owner.post(coauthors_entry.replace("/e/", "/delete/", 1), data={"csrf": _csrf(page)})
     assert gone.status_code == 303 and owner.get(coauthors_entry).status_code == 404
 
@@ -272,8 +272,8 @@ def test_a_witness_link_opens_its_chapter_shared_entries_and_takes_an_account(
     refused = reader.post(f"/p/{world.project}/witnesses", data={"period_id": period.group(1), "csrf": _csrf(page)})
     assert refused.status_code == 403
     made = owner.post(f"/p/{world.project}/witnesses", data={"period_id": period.group(1), "csrf": _csrf(page)})
-    assert made.status_code == 201
-    link = re.search(r'id="link" value="[^"]*(/w/[^"]+)"', made.text)
+    assert made.status_code == 303
+    link = re.search(r'id="link" value="[^"]*(/w/[^"]+)"', owner.get(made.headers["location"]).text)
     assert link
 
     with httpx.Client(base_url=served, follow_redirects=False, timeout=60) as witness:

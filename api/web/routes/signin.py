@@ -62,12 +62,13 @@ def signin_page(request: Request, svc: ServicesDep, error: str | None = None) ->
     return response
 
 
-def _members(svc: ServicesDep) -> dict[str, list[str]]:
-    """Each member's projects and roles, for the development sign-in's list."""
-    found: dict[str, list[str]] = {}
+def _members(svc: ServicesDep) -> dict[str, list[tuple[str, str]]]:
+    """Each project's members and their roles, for the local sign-in's choices (a capped list: a member beyond it
+    is typed by name)."""
+    found: dict[str, list[tuple[str, str]]] = {}
     for m in every_membership(svc.graph):
-        found.setdefault(m["user_id"], []).append(f"{m['project_id']} ({m['role']})")
-    return found
+        found.setdefault(m["project_id"], []).append((m["user_id"], m["role"]))
+    return dict(sorted(found.items()))
 
 
 @router.get("/signin/local", response_class=HTMLResponse)

@@ -1,8 +1,9 @@
 """Writing from the web: a new entry (`/p/{project_id}/write`), a change to one (`/edit/{entry_id}`) and its
-deletion (`/delete/{entry_id}`), each through the write action the API's routes run (`api.actions.write`: `POST
-/v1/entries`, `PATCH`, `DELETE`) as the signed-in viewer, from their write budget, behind the form's CSRF token. A
-refused form is shown again with what was typed and the reason (422), so nothing typed is lost; an entry is saved
-even while its embedding waits."""
+deletion (`/delete/{entry_id}`: a page that names what goes, then its form), each through the write action the API's
+routes run (`api.actions.write`: `POST /v1/entries`, `PATCH`, `DELETE`) as the signed-in viewer, from their write
+budget, behind the form's CSRF token. A refused form is shown again with what was typed and the reason (422), so
+nothing typed is lost; an entry is saved even while its embedding waits. A role's refusal says its true reason
+(`api.web.refusals`)."""
 
 from __future__ import annotations
 
@@ -15,17 +16,21 @@ from pydantic import ValidationError
 
 from api.actions import write as writing
 from api.actions.budgets import Who
-from api.actions.entries import visible_entry
-from api.actions.refusals import Invalid
+from api.actions.entries import entry_out, visible_entry
+from api.actions.refusals import Invalid, NotAllowed
 from api.actions.write import editable
 from api.deps import BudgetsDep, ServicesDep, require_writer
 from api.models.core import EntryIn, EntryPatch
-from api.web.entry_form import EntryForm, FormDep, reasons, record_date
+from api.services import Services
+from api.web.entry_form import EntryForm, FormDep, record_date
+from api.web.form_errors import reasons
+from api.web.refusals import refused_page
 from api.web.render import page
 from api.web.session import CsrfField, SessionDep, WebSession, check_csrf
 
 router = APIRouter(include_in_schema=False)
 NEW_LEVEL = "private"  # what a new entry from the form is until its writer opens it
+NAMED_WORDS = 12
 
 
 def _form(
@@ -64,14 +69,16 @@ def write_entry(
             lambda: writing.NewEntry(EntryIn.model_validate({**values, "project_id": project_id})),
         )
     except (ValidationError, Invalid) as exc:
-        return _form(request, session, project_id, values, str(request.url.path), reasons(exc))
+        return _form(request, session, project_id, values, str(request.url.path), reasons(exc, request))
     return RedirectResponse(f"/e/{quote(written.entry_id, safe='/')}", status_code=303)
 
 
 @router.get("/edit/{entry_id:path}", response_class=HTMLResponse)
 def edit_entry_form(request: Request, entry_id: str, session: SessionDep, svc: ServicesDep) -> Response:
-    editable(svc, session.viewer, entry_id)
-    entry = visible_entry(svc, session.viewer, entry_id)
+    try:
+        entry = entry_out(editable(svc, session.viewer, entry_id))
+    except NotAllowed as refusal:
+        return _refused(request, session, svc, refusal, entry_id)
     values = {
         "text": entry.text,
         "title": entry.title,
@@ -91,23 +98,53 @@ def edit_entry(
     """A merge patch of the fields the form shows: the entry's other fields (metadata, chapter, kind) are kept."""
     check_csrf(request, session, form.csrf)
     who = session.viewer
-    row = editable(svc, who, entry_id)
+    try:
+        row = editable(svc, who, entry_id)
+    except NotAllowed as refusal:
+        return _refused(request, session, svc, refusal, entry_id)
     values = form.fields()
     values["occurred_on"] = record_date(svc, row["entry"]["project_id"], values["occurred_on"])
     try:
         writing.patch(svc, budgets, Who.user(who), lambda: writing.Change(entry_id, EntryPatch.model_validate(values)))
     except (ValidationError, Invalid) as exc:
         project_id = row["entry"]["project_id"]
-        return _form(request, session, project_id, values, str(request.url.path), reasons(exc))
+        return _form(request, session, project_id, values, str(request.url.path), reasons(exc, request))
     return RedirectResponse(f"/e/{quote(entry_id, safe='/')}", status_code=303)
+
+
+@router.get("/delete/{entry_id:path}", response_class=HTMLResponse)
+def delete_entry_form(request: Request, entry_id: str, session: SessionDep, svc: ServicesDep) -> Response:
+    """What deleting would remove, named (its title or first words, date and level), before anything is: for the
+    entry's author or the owner; to anyone else the same answer as its `POST`."""
+    try:
+        entry = entry_out(editable(svc, session.viewer, entry_id))
+    except NotAllowed as refusal:
+        return _refused(request, session, svc, refusal, entry_id)
+    context = {"entry": entry, "project_id": entry.project_id, "named": entry.title or first_words(entry.text)}
+    return page(request, "delete.html", context, session)
 
 
 @router.post("/delete/{entry_id:path}", response_class=HTMLResponse)
 def delete_entry(
     request: Request, entry_id: str, session: SessionDep, svc: ServicesDep, budgets: BudgetsDep, csrf: CsrfField
 ) -> Response:
+    """Once deleted, to the project's page, which says so by a flag (`?done=deleted`): never the entry's words in an
+    address."""
     check_csrf(request, session, csrf)
     who = session.viewer
-    project_id = editable(svc, who, entry_id)["entry"]["project_id"]
+    try:
+        project_id = editable(svc, who, entry_id)["entry"]["project_id"]
+    except NotAllowed as refusal:
+        return _refused(request, session, svc, refusal, entry_id)
     writing.delete(svc, budgets, Who.user(who), entry_id)
-    return RedirectResponse(f"/p/{quote(project_id, safe='')}/timeline", status_code=303)
+    return RedirectResponse(f"/p/{quote(project_id, safe='')}?done=deleted", status_code=303)
+
+
+def _refused(request: Request, session: WebSession, svc: Services, refusal: NotAllowed, entry_id: str) -> Response:
+    """A visible entry's change refused by role: the page of its project's refusal."""
+    return refused_page(request, session, svc, refusal, visible_entry(svc, session.viewer, entry_id).project_id)
+
+
+def first_words(text: str, count: int = NAMED_WORDS) -> str:
+    words = text.split()
+    return " ".join(words[:count]) + ("…" if len(words) > count else "")

@@ -40,4 +40,13 @@ WORDS: dict[str, tuple[str, str, str]] = {
     ),
     "names_hint": ("Separados por comas.", "Separated by commas.", "Séparés par des virgules."),
     "who_sees": ("¿Quién la verá?", "Who will see it?", "Qui la verra ?"),
+    "delete_title": ("¿Borrar esta entrada?", "Delete this entry?", "Supprimer cette entrée ?"),
+    "delete_cannot_undo": (
+        "Esto no se puede deshacer.",
+        "This cannot be undone.",
+        "Cette action est irréversible.",
+    ),
+    "delete_confirm": ("Sí, borrarla", "Yes, delete it", "Oui, la supprimer"),
+    "delete_cancel": ("Cancelar", "Cancel", "Annuler"),
+    "entry_deleted": ("Entrada borrada", "Entry deleted", "Entrée supprimée"),
 }
