@@ -20,10 +20,13 @@ BENCH_ARGS ?=
 
 .PHONY: demo test check install db-start db-stop db-status migrate lint docs serve eval bench bench-scale bench-load clean
 
+# setuptools' build warnings (an editable install, data folders that are not packages) are not the user's business.
+PIP = PYTHONWARNINGS=ignore::UserWarning $(BIN)/pip
+
 $(BIN)/memora: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --upgrade --quiet pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(PIP) install --upgrade --quiet pip
+	$(PIP) install --quiet -e '.[dev]'
 	touch $(BIN)/memora
 
 install: $(BIN)/memora
@@ -31,7 +34,7 @@ install: $(BIN)/memora
 # The torch-based embedding providers (sentence-transformers, FlagEmbedding) are an optional extra the tests need,
 # and so is matplotlib (extra `plot`: timeline pictures).
 $(VENV)/.ml-installed: $(BIN)/memora
-	$(BIN)/pip install --quiet -e '.[dev,ml,plot]'
+	$(PIP) install --quiet -e '.[dev,ml,plot]'
 	touch $@
 
 db-start: install
@@ -95,7 +98,7 @@ bench-load: migrate $(VENV)/.ml-installed
 
 # neo4j-graphrag (extra `bench`) for the peers side by side.
 $(VENV)/.bench-installed: $(BIN)/memora
-	$(BIN)/pip install --quiet -e '.[dev,bench]'
+	$(PIP) install --quiet -e '.[dev,bench]'
 	touch $@
 
 bench: migrate $(VENV)/.bench-installed

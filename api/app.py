@@ -14,6 +14,7 @@ from fastapi import FastAPI
 from fastapi.routing import APIRoute
 
 from api.blas import blas_threads
+from api.docs_page import add_docs
 from api.errors import NOT_FOUND, add_error_handlers
 from api.jwt_auth import verifier_for
 from api.metrics import RequestMetrics
@@ -133,6 +134,8 @@ def create_app(services: Services | None = None, worker: bool = False, warm: boo
         lifespan=lifespan,
         generate_unique_id_function=operation_id,
         description="Personal memory search on Neo4j: hybrid retrieval with privacy in the query.",
+        docs_url=None,  # served from local files by add_docs: no CDN
+        redoc_url=None,
     )
     app.state.services = svc
     app.state.limits = Limits(svc.settings)
@@ -149,5 +152,6 @@ def create_app(services: Services | None = None, worker: bool = False, warm: boo
                 router,
                 responses=errors(401, 422, 503) | rate_limited("too many failed authentications from this address"),
             )
+    add_docs(app)
     add_web_app(app)
     return app

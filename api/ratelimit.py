@@ -165,8 +165,9 @@ class RateLimited(Exception):
     """A budget is spent: the domain's refusal, answered 429 with `Retry-After` by the HTTP doors and as the same
     reason by the MCP server (`api.errors.as_http`)."""
 
-    def __init__(self, reason: str, wait: float) -> None:
+    def __init__(self, reason: str, wait: float, kind: Budget | None = None) -> None:
         self.reason = reason
+        self.kind = kind  # which budget, for a door that words the refusal itself (the web's pages)
         self.retry_after = max(1, math.ceil(wait))
         super().__init__(f"{reason}; retry after {self.retry_after} s")
 

@@ -64,6 +64,7 @@ class Budgets:
                 f"too many {BUDGET_NAMES[kind]} by this caller (at most {buckets.limit.rate:g} a second, in bursts "
                 f"of {buckets.limit.burst:g})",
                 wait,
+                kind,
             )
 
     def prepaid(self, kind: Budget, key: Hashable) -> Budgets:

@@ -1,5 +1,5 @@
 """The entry form the web app's writers and witnesses fill in: its fields as the API takes them, a date said in words
-read as the search reads one, and a refusal's reasons in a sentence each."""
+read as the search reads one (a refusal is worded by form_errors.py)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,8 @@ from datetime import date
 from typing import Annotated, Any
 
 from fastapi import Form
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
-from api.actions.refusals import Invalid
 from api.services import Services
 from graph.members import project_hemisphere
 from graph.visibility import INTIMACY_LEVELS
@@ -68,12 +67,3 @@ def record_date(svc: Services, project_id: str, said: str | None) -> str | None:
     if found.precision == "year":
         return start[:4]
     return f"{start}/{end}"
-
-
-def reasons(exc: ValidationError | Invalid) -> list[str]:
-    if isinstance(exc, ValidationError):
-        return [f"{'.'.join(str(p) for p in e['loc']) or 'entry'}: {e['msg']}" for e in exc.errors()]
-    detail = exc.detail
-    if isinstance(detail, list):
-        return [f"{'.'.join(str(p) for p in d.get('loc', [])[1:]) or 'entry'}: {d.get('msg', '')}" for d in detail]
-    return [str(detail)]

@@ -11,10 +11,15 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
+from jinja2 import pass_context
+from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
-from api.web.i18n import MONTHS, language, translator
+from api.deps import get_services
+from api.web.i18n import MONTHS, language, remember_language, translator
 from api.web.session import CSRF_FIELD, WebSession
+from api.web.when import Hemisphere, when
+from graph.members import project_hemisphere, role_of
 from graph.visibility import INTIMACY_LEVELS
 
 HERE = Path(__file__).parent
@@ -27,6 +32,8 @@ HEADERS = {
     "Cache-Control": "no-store",
 }
 _MARKS = re.compile(r"\\\*|\\_|\*\*")
+DONE = {"deleted": "entry_deleted"}
+"""What a redirect's `?done=` may announce on the page it lands on, by the key of its words."""
 
 
 def snippet_html(markdown: str) -> Markup:
@@ -64,11 +71,47 @@ def page(
         "session": session,
         "csrf_field": CSRF_FIELD,
         "levels": INTIMACY_LEVELS,
+        "done": DONE.get(request.query_params.get("done", "")),
         **(context or {}),
     }
+    values["role"] = _role(request, session, values)
+    values.setdefault("hemisphere", hemisphere_of(request, values.get("seasons_of") or values.get("project_id")))
     response = TEMPLATES.TemplateResponse(request, template, values, status_code=status)
     response.headers.update(HEADERS)
+    remember_language(request, response)
     return response
 
 
+def hemisphere_of(request: Request, project_id: object) -> Hemisphere:
+    """What a season means in the page's project, read once and only when a date on the page is a season's span;
+    without a project, the north (the default of every project)."""
+    known: list[str] = []
+
+    def hemisphere() -> str:
+        if not known:
+            graph = get_services(request).graph
+            known.append(project_hemisphere(graph, [str(project_id)]) if project_id else "north")
+        return known[0]
+
+    return hemisphere
+
+
+@pass_context
+def when_filter(context: Context, value: object, end: object = None) -> object:
+    """`{{ date | when }}`, `{{ start | when(end) }}`: a date in words in the page's language (`api/web/when.py`)."""
+    return when(value, context.get("lang", "en"), context.get("hemisphere", "north"), end)
+
+
+def _role(request: Request, session: WebSession | None, values: dict[str, Any]) -> str | None:
+    """The viewer's role in the page's project, for the menus: one lookup, unless the page already knows it."""
+    if "role" in values:
+        known: str | None = values["role"]
+        return known
+    project_id = values.get("project_id")
+    if session is None or not project_id:
+        return None
+    return role_of(get_services(request).graph, str(project_id), session.viewer.user_id or "")
+
+
 TEMPLATES.env.filters["snippet_html"] = snippet_html
+TEMPLATES.env.filters["when"] = when_filter

@@ -80,9 +80,14 @@ def doors(settings: Settings, graph: Graph, embedder: CheckedEmbedder, world: We
             web.close()
 
 
+WEB_SAYS = {"searches": "Too many searches in a row", "writes": "Too many changes in a row"}
+
+
 def assert_refused(status: int, text: str, headers: httpx.Headers | None, what: str) -> None:
+    """The API's and the MCP server's reason, or the web page's sentence for the same budget."""
     assert status == 429, text[:500]
-    assert f"too many {what} by this caller" in text, text[:500]
+    said = WEB_SAYS[what] if text.startswith("<!doctype html>") else f"too many {what} by this caller"
+    assert said in text, text[:500]
     if headers is not None:
         assert headers["retry-after"].isdigit() and int(headers["retry-after"]) >= 1
 

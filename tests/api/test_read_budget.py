@@ -78,9 +78,14 @@ def bearer(settings: Settings, user: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {auth.issue(settings, user)}"}
 
 
+WEB_READS = "Too many pages of this kind in a row"
+
+
 def assert_429(resp: Any, reason: str = "too many expensive reads") -> int:
+    """The API's reason, or the web page's sentence for the same budget."""
     assert resp.status_code == 429, resp.text[:500]
-    assert reason in resp.text, resp.text[:500]
+    page = resp.headers["content-type"].startswith("text/html")
+    assert (WEB_READS if page else reason) in resp.text, resp.text[:500]
     retry_after = resp.headers["retry-after"]
     assert retry_after.isdigit() and int(retry_after) >= 1, retry_after
     return int(retry_after)

@@ -211,3 +211,36 @@ def test_writers_confirm_reject_or_merge_a_found_name_and_readers_cannot(
     assert marta.status_code == 200 and "<h1>Marta " in marta.text, "merged: Martita answers as Marta"
     owner = signed_in(served, world.users["owner"]).get(people).text
     assert "<strong>Leocadia</strong>" in owner, "a name in the owner's private entry is hers to review"
+
+
+def test_a_reply_is_shown_with_the_message_it_answers_never_a_hidden_one(
+    served: str, world: WebWorld, ingest: Callable[..., Any]
+) -> None:
+    owner, coauthor = world.users["owner"], world.users["coauthor"]
+
+    def turn(n: int, author: str, text: str, intimacy: str = "circle") -> dict[str, Any]:
+        return {
+            "entry_id": f"{world.project}/chat{n}",
+            "project_id": world.project,
+            "author": author,
+            "occurred_at": f"2024-03-01T10:0{n}",
+            "session": "chat",
+            "turn": n,
+            "intimacy": intimacy,
+            "text": text,
+        }
+
+    ingest(
+        [
+            turn(1, owner, "¿Y al final aceptaste lo de la <cooperativa> de Gràcia?"),
+            turn(2, coauthor, "sí!! empiezo el lunes en la cooperativa"),
+        ]
+    )
+    reader = signed_in(served, world.users["reader"])
+    page = reader.get(f"/p/{world.project}", params={"q": "cooperativa lunes"}).text
+    quoted = re.search(r'<blockquote class="replies-to">(.*?)</blockquote>', page, re.S)
+    assert quoted and f'href="/e/{world.project}/chat1"' in quoted.group(1)
+    assert "&lt;cooperativa&gt; de Gràcia" in quoted.group(1) and "<cooperativa>" not in page, "escaped"
+    ingest([turn(1, owner, "¿Y al final aceptaste lo de la cooperativa secreta?", intimacy="private")])
+    hidden = reader.get(f"/p/{world.project}", params={"q": "cooperativa lunes"}).text
+    assert "replies-to" not in hidden and "secreta" not in hidden

@@ -18,4 +18,5 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "set_aside": ("Buscar sin esto", "Search without this", "Chercher sans cela"),
     "restore": ("Volver a tenerlo en cuenta", "Take it into account again", "En tenir compte à nouveau"),
     "answer": ("Respuesta", "Answer", "Réponse"),
+    "replies_to": ("En respuesta a", "Answering", "En réponse à"),
 }
