@@ -1,7 +1,8 @@
-"""An entity's timeline as a picture (SVG for the API, PNG or SVG for the CLI), drawn with matplotlib.
+"""An entity's timeline as a picture for the CLI's `--plot` (PNG, or SVG for a file ending in .svg), drawn with
+matplotlib; the API and the web draw their SVG without it (`api.actions.pictures`).
 
 matplotlib is the optional extra `plot` (`pip install memora-graph[plot]`): without it, `PlotUnavailable` says so and
-the API answers 501. The picture depends only on the rows it is given (visible counts), and an SVG is byte-for-byte
+the CLI exits 3. The picture depends only on the rows it is given (visible counts), and an SVG is byte-for-byte
 reproducible (fixed hash salt, no date in its metadata), so a viewer's picture changes exactly when their numbers do.
 """
 
@@ -11,8 +12,8 @@ import threading
 from io import BytesIO
 from typing import Any
 
-SVG = "image/svg+xml"
-"""The media type of the SVG the API and the web's entity page answer with."""
+from api.actions.pictures import series
+
 _LOCK = threading.Lock()
 """matplotlib's text and font caches are shared by the process: one drawing at a time."""
 
@@ -33,23 +34,10 @@ def _figure_class() -> Any:
     return Figure
 
 
-def _series(rows: list[dict[str, Any]], resolution: str) -> tuple[list[str], list[int]]:
-    """Every year or month from the first to the last row, empty ones at 0, so a gap shows as a gap."""
-    if not rows:
-        return [], []
-    counts = {str(r["year"] if resolution == "year" else r["month"]): int(r["entries"]) for r in rows}
-    if resolution == "year":
-        labels = [str(y) for y in range(int(rows[0]["year"]), int(rows[-1]["year"]) + 1)]
-    else:
-        (y0, m0), (y1, m1) = (map(int, str(rows[i]["month"]).split("-")) for i in (0, -1))
-        labels = [f"{i // 12:04d}-{i % 12 + 1:02d}" for i in range(y0 * 12 + m0 - 1, y1 * 12 + m1)]
-    return labels, [counts.get(label, 0) for label in labels]
-
-
 def draw_timeline(name: str, rows: list[dict[str, Any]], resolution: str, fmt: str = "svg") -> bytes:
     """Bars of visible entries per year or month (`rows` as `timeline` or `timeline_months` give them)."""
     figure_class = _figure_class()
-    labels, counts = _series(rows, resolution)
+    labels, counts = series(rows, resolution)
     with _LOCK:
         fig = figure_class(figsize=(max(6.0, min(16.0, 0.25 * len(labels) + 3)), 3.2), dpi=100)
         ax = fig.subplots()

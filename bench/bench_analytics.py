@@ -25,8 +25,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from api.actions.pictures import timeline_document  # noqa: E402
 from api.date_range import date_range  # noqa: E402
-from api.timeline_plot import draw_timeline  # noqa: E402
 from graph import analytics, timelines  # noqa: E402
 from graph.db import get_graph  # noqa: E402
 from graph.members import set_member  # noqa: E402
@@ -89,7 +89,7 @@ def _db_hits(graph: Any, query: str, params: dict[str, Any]) -> int:
 
 def _picture(graph: Any, viewer: Viewer, project: str, entity_id: str) -> bytes:
     """What `GET .../timeline.svg?resolution=month` does after finding the entity: query, then draw."""
-    return draw_timeline("Persona00", timelines.timeline_months(graph, viewer, project, entity_id)[0], "month")
+    return timeline_document("Persona00", timelines.timeline_months(graph, viewer, project, entity_id)[0], "month")
 
 
 def main() -> int:

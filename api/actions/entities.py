@@ -1,9 +1,9 @@
 """What a member reads about persons, places and things: those they know of, the most important, who appears with
-one, when, which are like it (and its timeline as a picture), and for a writer the names recognition found, to
-review, and the decision on one (confirm, reject, merge into a known entity). `GET /v1/projects/{p}/entities`,
-`/analytics/...` and `/entities/candidates`, `/merge` answer these, and the web's people and entity pages and the MCP
-`entity_question` tool run them. Unpaid: the door pays its read or write (a route's budget dependency,
-`api.actions.read.paid_read`, `api.actions.write.paid_write`)."""
+one, when, the entries that name one, which are like it (and its timeline as a picture), and for a writer the names
+recognition found, to review, and the decision on one (confirm, reject, merge into a known entity).
+`GET /v1/projects/{p}/entities`, `/analytics/...` and `/entities/candidates`, `/merge` answer these, and the web's
+people and entity pages and the MCP `entity_question` tool run them. Unpaid: the door pays its read or write (a
+route's budget dependency, `api.actions.read.paid_read`, `api.actions.write.paid_write`)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from dataclasses import asdict
 from datetime import date
 from typing import Any, Literal
 
+from api.actions.pictures import ChartWords, timeline_document
 from api.actions.refusals import Conflict, Invalid, NotFound
 from api.actions.roles import must_be_member, must_write
 from api.actions.write import field_error
@@ -19,7 +20,6 @@ from api.models.core import CooccurrenceOut, EntityOut, EntityRef, ImportanceOut
 from api.models.entity_review import CandidateDecisionOut, CandidateOut, MergeIn, MergeOut
 from api.models.entity_vectors import SimilarItemOut, SimilarOut, SimilarRef
 from api.services import Services
-from api.timeline_plot import draw_timeline
 from graph.analytics import co_occurrence, importance, timeline
 from graph.candidates import candidate_sources, confirm_candidate, list_candidates, reject_candidate
 from graph.entities import Entity, find_visible_entity, list_visible_entities
@@ -28,6 +28,8 @@ from graph.timelines import timeline_months
 from graph.visibility import Viewer
 from ingest.relink import RelinkJob
 from queries.entities.similar import find_target, similar
+from queries.entity_entries import EntityEntries, entity_entries
+from queries.listing import BadCursor
 
 EntityKind = Literal["person", "place", "thing"]
 Measure = Literal["jaccard", "pmi", "count"]
@@ -111,16 +113,29 @@ def timeline_picture(
     entity: str,
     resolution: Resolution = "year",
     time: Clock = "event",
+    words: ChartWords | None = None,
 ) -> bytes:
-    """`entity_timeline` as an SVG bar chart; `api.timeline_plot.PlotUnavailable` when matplotlib is missing, which
-    each door answers 501."""
+    """`entity_timeline` as an SVG bar chart (`api.actions.pictures`, no plotting library needed), in `words` (English
+    by default)."""
     e = visible_entity(svc, viewer, project_id, entity)
     rows = (
         timeline(svc.graph, viewer, project_id, e.id, time)
         if resolution == "year"
         else timeline_months(svc.graph, viewer, project_id, e.id, time)[0]
     )
-    return draw_timeline(e.name, rows, resolution, "svg")
+    return timeline_document(e.name, rows, resolution, words)
+
+
+def entries_naming(
+    svc: Services, viewer: Viewer, project_id: str, entity: str, limit: int = 20, cursor: str | None = None
+) -> EntityEntries:
+    """A page of the visible entries that name an entity, newest first; a cursor from another listing is refused as
+    the query's field."""
+    e = visible_entity(svc, viewer, project_id, entity)
+    try:
+        return entity_entries(svc.graph, viewer, project_id, e.id, limit, cursor)
+    except BadCursor as exc:
+        raise Invalid([field_error("cursor", str(exc), where="query")]) from exc
 
 
 def similar_to(

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
 from api.actions import entities
+from api.actions.pictures import SVG
 from api.deps import ReadBudget, ServicesDep, ViewerDep, require_member
 from api.models.analytics import ChangesOut
 from api.ratelimit import READ_LIMITED
-from api.responses import ErrorOut, errors
+from api.responses import errors
 from api.routes.analytics_params import Clock, DateFrom, DateTo, query_range
-from api.timeline_plot import SVG, PlotUnavailable
 from graph.timelines import DEFAULT_FACTOR, changes
 
 router = APIRouter(prefix="/v1/projects/{project_id}", tags=["entities"], responses=errors(403, 404))
@@ -59,9 +59,8 @@ PICTURE: dict[int | str, dict[str, Any]] = {
     200: {
         "content": {SVG: {"schema": {"type": "string"}}},
         "description": "An SVG bar chart of the entity's visible entries per year or month (empty years or months "
-        "drawn as gaps); the same numbers always give the same bytes.",
+        "drawn as gaps), with a text alternative that gives the numbers; the same numbers always give the same bytes.",
     },
-    501: {"model": ErrorOut, "description": "The server cannot draw: matplotlib (extra `plot`) is not installed."},
 }
 
 
@@ -80,9 +79,7 @@ def get_timeline_svg(
     resolution: Annotated[Literal["year", "month"], Query()] = "year",
     time: Clock = "event",
 ) -> Response:
-    """`GET /analytics/timeline` as a picture, for people who would rather look than read."""
-    try:
-        picture = entities.timeline_picture(svc, who, project_id, entity, resolution, time)
-    except PlotUnavailable as exc:
-        raise HTTPException(501, str(exc)) from None
+    """`GET /analytics/timeline` as a picture, for people who would rather look than read: an SVG drawn by the
+    service itself (no plotting library needed), its numbers also in its `<title>` and `<desc>`."""
+    picture = entities.timeline_picture(svc, who, project_id, entity, resolution, time)
     return Response(picture, media_type=SVG)

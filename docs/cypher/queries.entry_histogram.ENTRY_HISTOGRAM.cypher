@@ -12,8 +12,9 @@ WHERE (
      MATCH (e)-[:IN_PERIOD]->(:Period)-[:PART_OF*0..5]->(:Period {id: $witness_period_id})
   })
 )
-WITH e.occurred_start AS start, e.occurred_end AS end
-WITH start.year AS year,
-     CASE WHEN end IS NOT NULL AND start.year = end.year AND start.month = end.month THEN start.month END AS month
+WITH e.occurred_start AS start, coalesce(e.occurred_end, e.occurred_start) AS end
+WITH start, duration.inDays(start, end).days AS days
+WITH start, CASE WHEN days < 360 THEN start + duration({days: days / 2}) END AS middle
+WITH coalesce(middle.year, start.year) AS year, middle.month AS month
 RETURN year, month, count(*) AS entries
 ORDER BY year, month

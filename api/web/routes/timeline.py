@@ -3,7 +3,8 @@ into), then by month within a year, the chapters as bands, and the entries of th
 the action the API's `GET /v1/projects/{p}/entries` runs. The bands are the declared chapters, read by the
 statement behind `GET /v1/projects/{p}/periods` (the automatic ones, months and sessions, are the histogram's).
 All of it is the timeline read (`api.actions.read.timeline`): each view pays one from the viewer's read budget, as
-the listing route does."""
+the listing route does. Every entry counts once, in the month holding the middle of its date range (a season in its
+middle month; a year or a longer span in its year only), and a year or month without a visible entry says so."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from fastapi.responses import HTMLResponse, Response
 from api.actions import read
 from api.actions.budgets import Who
 from api.deps import BudgetsDep, ServicesDep
+from api.web.i18n import language, translator
 from api.web.render import page
 from api.web.session import SessionDep
 
@@ -50,6 +52,7 @@ def timeline(
     months = {bar.month: bar.entries for bar in bars if year is not None and bar.year == year and bar.month}
     undated = sum(bar.entries for bar in bars if bar.year is None)
     periods = [{**p, "colour": n % BAND_COLOURS} for n, p in enumerate(seen.declared)]
+    empty = seen.listing is not None and not seen.listing.entries and cursor is None
     context = {
         "project_id": project_id,
         "years": years,
@@ -59,6 +62,8 @@ def timeline(
         "months_count": months,
         "month_peak": max(months.values(), default=1),
         "undated": undated,
+        "without_month": years.get(year, 0) - sum(months.values()) if year is not None else 0,
+        "nothing_in": _when(request, year, month) if empty else None,
         "listing": seen.listing,
         "periods": periods,
         "year_bands": {y: _bands(periods, f"{y:04d}-01", f"{y:04d}-12") for y in years},
@@ -67,3 +72,11 @@ def timeline(
         else {},
     }
     return page(request, "timeline.html", context, session)
+
+
+def _when(request: Request, year: int | None, month: int | None) -> str:
+    """The chosen year, or month of it, in words of the page's language ("marzo de 1970")."""
+    t = translator(language(request))
+    if month is None:
+        return str(year)
+    return t("month_year").format(month=t("month_names").split()[month - 1], year=year)
