@@ -40,6 +40,23 @@ WHERE g.revoked = false AND g.expires_at > datetime()
 RETURN g.id AS id, g.project_id AS project_id, g.period_id AS period_id,
        coalesce(g.period_name, {slug_of("per")}) AS period_name, toString(g.expires_at) AS expires_at
 """
+# A grant as its project's owners read it back (the web's page after an invite): the chapter's name, the witness's
+# name the owner gave, the expiry; revoked or expired ones too (the page says until when it was valid).
+PROJECT_GRANT = f"""
+MATCH (g:WitnessGrant {{id: $id, project_id: $project_id}})-[:FOR]->(per:Period)
+RETURN g.id AS id, coalesce(g.period_name, {slug_of("per")}) AS period_name, g.label AS label,
+       toString(g.expires_at) AS expires_at, g.revoked OR g.expires_at <= datetime() AS ended
+"""
+# The name a witness's link was given, for each account among `$entry_ids` that the viewer may see: an account is
+# shown under it (a link with no name: none); an entry hidden from the viewer answers nothing.
+ACCOUNT_NAMES = f"""
+UNWIND $entry_ids AS entry_id
+MATCH (e:Entry {{id: entry_id}})
+WHERE e.kind = 'witness' AND e.author_id STARTS WITH $witness_prefix AND {CAN_SEE}
+MATCH (g:WitnessGrant {{id: substring(e.author_id, size($witness_prefix)), project_id: e.project_id}})
+WHERE g.label IS NOT NULL
+RETURN e.id AS entry_id, g.label AS label
+"""
 REVOKE_GRANT = """
 MATCH (g:WitnessGrant {id: $id, project_id: $project_id})
 SET g.revoked = true, g.revoked_at = datetime()
@@ -105,3 +122,24 @@ def revoke_grant(graph: Graph, project_id: str, grant_id: str) -> bool:
 
 def list_grants(graph: Graph, project_id: str) -> list[dict[str, object]]:
     return [dict(r) for r in graph.read(LIST_GRANTS, {"project_id": project_id})]
+
+
+@dataclass(frozen=True)
+class ProjectGrant:
+    id: str
+    period_name: str
+    label: str | None
+    expires_at: str
+    ended: bool
+
+
+def project_grant(graph: Graph, project_id: str, grant_id: str) -> ProjectGrant | None:
+    """A grant of `project_id` by its id (the caller checks that the viewer owns the project)."""
+    rows = graph.read(PROJECT_GRANT, {"id": grant_id, "project_id": project_id})
+    return ProjectGrant(**dict(rows[0])) if rows else None
+
+
+def account_names(graph: Graph, viewer: Viewer, entry_ids: list[str], witness_prefix: str) -> dict[str, str]:
+    """Entry id -> the name of the link its witness wrote it through, for the visible named accounts among them."""
+    params = {"entry_ids": entry_ids, "witness_prefix": witness_prefix, **visibility_params(viewer)}
+    return {r["entry_id"]: r["label"] for r in graph.read(ACCOUNT_NAMES, params)}

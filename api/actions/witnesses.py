@@ -20,7 +20,8 @@ from graph.entries import get_visible_entry
 from graph.ids import period_id
 from graph.periods import is_automatic
 from graph.visibility import Viewer
-from graph.witnesses import Grant, active_grant, create_grant
+from graph.witnesses import Grant, ProjectGrant, account_names, active_grant, create_grant, project_grant
+from ingest.pipeline import WITNESS_AUTHOR_PREFIX
 
 AUTOMATIC_NOT_SHARED = (
     "an automatic chapter (a session, month or year) cannot be shared with a witness: "
@@ -72,3 +73,19 @@ def entry(svc: Services, token: str, entry_id: str) -> EntryOut:
     if row is None:
         raise NotFound(NOT_FOUND)
     return entry_out(row)
+
+
+def made_link(svc: Services, viewer: Viewer, project_id: str, grant_id: str) -> ProjectGrant:
+    """A witness link of the project as its owner reads it back: chapter, witness's name, expiry; never its token,
+    which is shown once, when it is made."""
+    must_own(svc, project_id, viewer)
+    grant = project_grant(svc.graph, project_id, grant_id)
+    if grant is None:
+        raise NotFound("no such witness link in this project")
+    return grant
+
+
+def witness_names(svc: Services, viewer: Viewer, entry_ids: list[str]) -> dict[str, str]:
+    """The names witnesses' links were given, for the accounts among `entry_ids` the viewer may see: what a page
+    shows as their author instead of the link's id."""
+    return account_names(svc.graph, viewer, entry_ids, WITNESS_AUTHOR_PREFIX) if entry_ids else {}

@@ -5,20 +5,24 @@ budget."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from typing import Annotated
 from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from api.actions import album
 from api.actions import search as searching
 from api.actions.budgets import Who
 from api.actions.projects import memberships
 from api.deps import BudgetsDep, ServicesDep, require_member
 from api.models.search import SearchRequest
 from api.responses import invalid_field
-from api.web.render import page
+from api.web.i18n import language
+from api.web.render import hemisphere_of, page
 from api.web.session import SessionDep
+from api.web.when import Hemisphere, when
 
 router = APIRouter(include_in_schema=False)
 RESULTS = 20
@@ -45,7 +49,7 @@ def project_search(
     ignore: Annotated[list[str] | None, Query(description="understood constraints set aside")] = None,
 ) -> Response:
     """The search box and, for a question, the door's answer: results, the understood constraints as chips that
-    set one aside (and bring it back), and an entity answer."""
+    set one aside (and bring it back), and an entity answer; without one, the project's home (`api.actions.album`)."""
     who = session.viewer
     require_member(svc, project_id, who)
     aside = list(dict.fromkeys(i for i in ignore or [] if i))
@@ -55,8 +59,14 @@ def project_search(
     if q.strip():
         body = SearchRequest(q=q, project_id=project_id, k=RESULTS, explain=True, ignore=aside)
         answer = searching.search(svc, budgets, Who.user(who), searching.asked_of(body))
-    understood = chips(project_id, q, aside, answer.query_understanding if answer else None)
-    context = {"project_id": project_id, "q": q, "answer": answer, "understood": understood}
+    understanding = answer.query_understanding if answer else None
+    hemisphere = hemisphere_of(request, project_id)
+    understood = chips(project_id, q, aside, understanding, language(request), hemisphere)
+    home = album.project_home(svc, budgets, Who.user(who), project_id, date.today()) if answer is None else None
+    name = home.name if home else album.project_name(svc, who, project_id)
+    context: dict[str, object] = {"project_id": project_id, "q": q, "answer": answer, "understood": understood}
+    context["hemisphere"] = hemisphere
+    context |= {"album": home, "project_name": name}
     return page(request, "search.html", context, session)
 
 
@@ -69,17 +79,25 @@ class Chip:
     href: str
 
 
-def chips(project_id: str, q: str, aside: list[str], understanding: dict[str, object] | None) -> list[Chip]:
-    """The constraints the door read ("summer 2008 (2008-06-21 – 2008-09-22)", "Pep"), each a link that searches
-    again without it (or, once set aside, with it)."""
+def chips(
+    project_id: str,
+    q: str,
+    aside: list[str],
+    understanding: dict[str, object] | None,
+    lang: str = "en",
+    hemisphere: Hemisphere = "north",
+) -> list[Chip]:
+    """The constraints the door read ("summer 2008", "Pep"), each a link that searches again without it (or, once
+    set aside, with it). A date is said in words in the page's language, a season in the project's hemisphere; one
+    that recurs ("en verano": every summer) as the question said it."""
     if not understanding:
         return []
     found: list[tuple[str, str]] = []
     temporal = understanding.get("temporal")
     if isinstance(temporal, dict) and temporal.get("start"):
-        start, end, said = temporal.get("start"), temporal.get("end"), temporal.get("text")
-        span = f"{start} – {end}" if end and end != start else str(start)
-        found.append(("date", f"{said} ({span})" if said else span))
+        said = temporal.get("text")
+        worded = when(temporal.get("start"), lang, hemisphere, temporal.get("end"))
+        found.append(("date", str(said if temporal.get("recurring") and said else worded)))
     author = understanding.get("author")
     if isinstance(author, dict):
         found.append(("author", f"✎ {author.get('name')}"))

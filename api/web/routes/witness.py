@@ -25,7 +25,8 @@ from api.deps import BudgetsDep, ServicesDep
 from api.models.core import WitnessEntryIn, WitnessSearchRequest
 from api.ratelimit import check_address, note_auth_failure
 from api.services import Services
-from api.web.entry_form import EntryForm, reasons, record_date
+from api.web.entry_form import EntryForm, record_date
+from api.web.form_errors import reasons
 from api.web.render import page
 from api.web.session import form_token
 from graph.witnesses import Grant
@@ -51,6 +52,7 @@ def _page(
     request: Request, svc: Services, token: str, grant: Grant, context: Mapping[str, Any], status: int = 200
 ) -> Response:
     values = {"token": token, "chapter": grant.period_name, "witness_csrf": _csrf(svc, token), **context}
+    values["seasons_of"] = grant.project_id  # whose hemisphere names a season on the page
     response = page(request, "witness.html", values, status=status)
     response.headers["Referrer-Policy"] = "no-referrer"  # the link is the credential: never sent on
     return response
@@ -63,6 +65,7 @@ def witness_page(
     svc: ServicesDep,
     budgets: BudgetsDep,
     q: Annotated[str, Query(max_length=10_000)] = "",
+    thanks: Annotated[bool, Query(description="an account was just added")] = False,
 ) -> Response:
     grant = _grant(request, svc, token)
     found = listing = None
@@ -72,14 +75,15 @@ def witness_page(
     else:
         listing = read.chapter_entries(svc, budgets, grant, LISTED)
     context: dict[str, Any] = {"q": q, "found": found, "listing": listing, "values": EntryForm().fields(), "errors": []}
-    return _page(request, svc, token, grant, context)
+    return _page(request, svc, token, grant, context | {"thanks": thanks})
 
 
 @router.post("/w/{token}", response_class=HTMLResponse)
 def witness_add(
     request: Request, token: str, svc: ServicesDep, budgets: BudgetsDep, form: Annotated[EntryForm, Form()]
 ) -> Response:
-    """The witness's own account, added to the chapter (kind witness, circle), through the API's witness route."""
+    """The witness's own account, added to the chapter (kind witness, circle), through the API's witness route; then
+    303 to the chapter's page, which thanks them."""
     grant = _grant(request, svc, token)
     if not hmac.compare_digest(form.csrf, _csrf(svc, token)):
         raise HTTPException(403, "this form expired or did not come from this site; reload the page and try again")
@@ -95,9 +99,9 @@ def witness_add(
             ),
         )
     except (ValidationError, Invalid) as exc:
-        context = {"q": "", "found": None, "listing": None, "values": values, "errors": reasons(exc)}
+        context = {"q": "", "found": None, "listing": None, "values": values, "errors": reasons(exc, request)}
         return _page(request, svc, token, grant, context, status=422)
-    return RedirectResponse(f"/w/{quote(token, safe='')}", status_code=303)
+    return RedirectResponse(f"/w/{quote(token, safe='')}?thanks=true", status_code=303)
 
 
 @router.get("/w/{token}/e/{entry_id:path}", response_class=HTMLResponse)

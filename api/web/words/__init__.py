@@ -1,6 +1,6 @@
 """The web app's words, one module per page or concern; each maps a key to its Spanish, English and French."""
 
-from api.web.words import chapters, common, entries, people, search
+from api.web.words import chapters, common, entries, home, people, search
 
 Words = dict[str, tuple[str, str, str]]
 
@@ -16,4 +16,4 @@ def _merged(*parts: Words) -> Words:
     return merged
 
 
-STRINGS = _merged(common.WORDS, search.WORDS, people.WORDS, entries.WORDS, chapters.WORDS)
+STRINGS = _merged(common.WORDS, search.WORDS, people.WORDS, entries.WORDS, chapters.WORDS, home.WORDS)
