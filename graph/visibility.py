@@ -53,6 +53,7 @@ def mention_seen(var: str = "m") -> str:
 # occurrences of an alias declared for members only).
 MENTION_COUNT = "CASE WHEN $witness_period_id IS NULL THEN m.count ELSE coalesce(m.witness_count, m.count) END"
 
+
 # A name or alias declared by hand, `(d:Declaration)-[:DECLARES]->(entity)`, has an audience stored as `intimacy` and
 # read like an entry's: `private` -> its author; `intimate` -> its author, coauthors and owner; `circle` -> members;
 # `public` -> members and the witnesses of the project's chapters. Declarations belong to no chapter.

@@ -109,7 +109,7 @@ class ResultOut(BaseModel):
     replies_to: RepliesToOut | None = Field(
         default=None,
         description="For a turn of a conversation, the message it answers: the latest of the few turns before it that "
-        "the viewer may see written by someone else. A short reply (\"yes!!\") is read with its question.",
+        'the viewer may see written by someone else. A short reply ("yes!!") is read with its question.',
     )
 
 

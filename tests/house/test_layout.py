@@ -46,6 +46,7 @@ ROUTES = {
     ("/v1/projects/{project_id}/relink/{job_id}", "get"),
     ("/v1/projects/{project_id}/entities/candidates", "get"),
     ("/v1/projects/{project_id}/entities/candidates/{kind}/{name}/{decision}", "post"),
+    ("/v1/projects/{project_id}/entities/{entity}/called/{name}/reject", "post"),
     ("/v1/projects/{project_id}/entities/merge", "post"),
     ("/v1/projects/{project_id}/entities/unmerge", "post"),
     ("/v1/projects/{project_id}/analytics/cooccurrence", "get"),

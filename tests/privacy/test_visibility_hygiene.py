@@ -7,9 +7,17 @@ import pkgutil
 
 import graph
 import queries
-from graph.visibility import CAN_SEE, CAN_SEE_DECLARATION, can_see
+from graph.visibility import CAN_SEE, CAN_SEE_DECLARATION, can_see, can_see_declaration
 
-PREDICATES = (CAN_SEE, CAN_SEE_DECLARATION, can_see("dn_e"), can_see("ce"), can_see("s"))
+PREDICATES = (
+    CAN_SEE,
+    CAN_SEE_DECLARATION,
+    can_see("dn_e"),
+    can_see("ce"),
+    can_see("s"),
+    can_see("q"),
+    can_see_declaration("cd"),
+)
 
 
 def _statements() -> dict[str, str]:
