@@ -227,7 +227,8 @@ def shipped_recipe() -> tuple[Ranker | None, Recipe | None]:
     except (RankerWeightsError, OSError, json.JSONDecodeError):
         return None, None
     pool = frozenset(CORPUS_OF_SET.get(s, s) for s in data.get("trained_on", {}))
-    return shipped, Recipe(pool or None, float(data.get("l2", 1.0)), bool(data.get("protect_top", True)))
+    dropped = frozenset(str(f) for f in data.get("dropped", []))
+    return shipped, Recipe(pool or None, float(data.get("l2", 1.0)), bool(data.get("protect_top", True)), dropped)
 
 
 def cell(res: dict[str, dict[str, float]], key: str) -> str:
@@ -454,6 +455,7 @@ def main(argv: list[str] | None = None) -> int:
             "protect_top": protect,
             "l2": l2,
             "trained_on": {s: sum(1 for r in rows if r["set"] == s) for s in sets},
+            "dropped": sorted(drop),
             "weights": {n: round(float(v), 6) for n, v in zip(rf.feature_names(chans), w, strict=True)},
         }
         WEIGHTS_FILE.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
