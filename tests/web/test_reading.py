@@ -244,3 +244,41 @@ def test_a_reply_is_shown_with_the_message_it_answers_never_a_hidden_one(
     ingest([turn(1, owner, "¿Y al final aceptaste lo de la cooperativa secreta?", intimacy="private")])
     hidden = reader.get(f"/p/{world.project}", params={"q": "cooperativa lunes"}).text
     assert "replies-to" not in hidden and "secreta" not in hidden
+
+
+def test_a_writer_rejects_a_name_messages_gave_someone_and_readers_stop_seeing_it(
+    served: str, world: WebWorld, ingest: Callable[..., Any]
+) -> None:
+    owner, coauthor = world.users["owner"], world.users["coauthor"]
+    pair = [owner, coauthor]
+    ingest(
+        [
+            {
+                "entry_id": f"{world.project}/hey{n}",
+                "project_id": world.project,
+                "author": coauthor,
+                "persons": pair,
+                "occurred_at": f"2024-05-01T09:0{n}",
+                "session": "hey",
+                "turn": n,
+                "text": text,
+            }
+            for n, text in enumerate(["Hey Kate! How was the trip?", "Thanks Kate, lovely photos."], start=1)
+        ]
+    )
+    path = f"/p/{world.project}/entity"
+    reader = signed_in(served, world.users["reader"])
+    seen = reader.get(path, params={"name": owner}).text
+    assert "Kate" in seen and 'action="/p/' + world.project + '/called"' not in seen, "a reader may not reject"
+    writer = signed_in(served, coauthor)
+    page = writer.get(path, params={"name": owner})
+    token = CSRF.search(page.text)
+    entity = re.search(r'name="entity" value="([^"]+)"', page.text)
+    assert token and entity and 'name="name" value="Kate"' in page.text
+    done = writer.post(
+        f"/p/{world.project}/called", data={"csrf": token.group(1), "entity": entity.group(1), "name": "Kate"}
+    )
+    assert done.status_code == 303 and done.headers["location"].startswith(path)
+    assert "In messages" in seen and "In messages" not in reader.get(path, params={"name": owner}).text
+    forged = writer.post(f"/p/{world.project}/called", data={"csrf": "x", "entity": entity.group(1), "name": "Kate"})
+    assert forged.status_code == 403

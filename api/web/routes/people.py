@@ -20,7 +20,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 from pydantic import BaseModel, Field
 
-from api.actions import entities, read
+from api.actions import called, entities, read
 from api.actions.budgets import Who
 from api.actions.entities import EntityKind
 from api.actions.pictures import SVG, ChartWords, Companion, CompanionWords, companions_svg, timeline_svg
@@ -86,6 +86,28 @@ def _decide(svc: Services, project_id: str, who: Viewer, form: CandidateForm) ->
     if form.decision == "merge":
         merge = MergeIn.model_validate({"into": form.into, "from": decided.name, "kind": form.kind})
         entities.merge(svc, who, project_id, merge)
+
+
+class CalledForm(BaseModel):
+    csrf: str = Field(default="", max_length=200)
+    entity: str = Field(min_length=1, max_length=400)
+    name: str = Field(min_length=1, max_length=200)
+
+
+@router.post("/p/{project_id}/called", response_class=HTMLResponse)
+def reject_called(
+    request: Request,
+    project_id: str,
+    session: SessionDep,
+    svc: ServicesDep,
+    budgets: BudgetsDep,
+    form: Annotated[CalledForm, Form()],
+) -> Response:
+    """A writer says a name messages gave this person is not theirs (the API's reject route); back to their page."""
+    check_csrf(request, session, form.csrf)
+    who = session.viewer
+    done = paid_write(budgets, Who.user(who), lambda: called.reject(svc, who, project_id, form.entity, form.name))
+    return RedirectResponse(_entity_href(project_id, done.entity), status_code=303)
 
 
 @router.get("/p/{project_id}/entity", response_class=HTMLResponse)

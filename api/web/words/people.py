@@ -81,4 +81,5 @@ WORDS: dict[str, tuple[str, str, str]] = {
     ),
     "similar": ("Parecidos", "Similar", "Semblables"),
     "places": ("Lugares", "Places", "Lieux"),
+    "called_reject": ("No es su nombre", "Not their name", "Pas son nom"),
 }
