@@ -282,3 +282,13 @@ def test_a_writer_rejects_a_name_messages_gave_someone_and_readers_stop_seeing_i
     assert "In messages" in seen and "In messages" not in reader.get(path, params={"name": owner}).text
     forged = writer.post(f"/p/{world.project}/called", data={"csrf": "x", "entity": entity.group(1), "name": "Kate"})
     assert forged.status_code == 403
+
+
+def test_a_date_nothing_visible_meets_is_crossed_out_and_said(served: str, world: WebWorld) -> None:
+    browser = signed_in(served, world.users["reader"])
+    page = browser.get(f"/p/{world.project}", params={"q": "Marta en 1970", "lang": "es"}).text
+    unmet = re.search(r'<span class="chip unmet"><s>([^<]+)</s>', page)
+    assert unmet and "1970" in unmet.group(1), page.split("<main", 1)[-1][:1500]
+    assert "Nada de lo que puedes ver cumple lo tachado" in page
+    met = browser.get(f"/p/{world.project}", params={"q": "Marta en 2006", "lang": "es"}).text
+    assert "chip unmet" not in met and "cumple lo tachado" not in met

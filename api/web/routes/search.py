@@ -77,6 +77,7 @@ class Chip:
     label: str
     off: bool
     href: str
+    unmet: bool = False  # nothing the viewer may see met it, so the door set it aside (`relaxed`)
 
 
 def chips(
@@ -92,23 +93,25 @@ def chips(
     that recurs ("en verano": every summer) as the question said it."""
     if not understanding:
         return []
-    found: list[tuple[str, str]] = []
+    relaxed = understanding.get("relaxed")
+    unmet = set(relaxed) if isinstance(relaxed, list) else set()
+    found: list[tuple[str, str, bool]] = []
     temporal = understanding.get("temporal")
     if isinstance(temporal, dict) and temporal.get("start"):
         said = temporal.get("text")
         worded = when(temporal.get("start"), lang, hemisphere, temporal.get("end"))
-        found.append(("date", str(said if temporal.get("recurring") and said else worded)))
+        found.append(("date", str(said if temporal.get("recurring") and said else worded), "temporal" in unmet))
     author = understanding.get("author")
     if isinstance(author, dict):
-        found.append(("author", f"✎ {author.get('name')}"))
+        found.append(("author", f"✎ {author.get('name')}", "author" in unmet))
     for key in ("persons", "places"):
         named = understanding.get(key)
         if isinstance(named, list):
-            found += [(str(x.get("id")), str(x.get("name"))) for x in named if isinstance(x, dict)]
+            found += [(str(x.get("id")), str(x.get("name")), "entities" in unmet) for x in named if isinstance(x, dict)]
     base = f"/p/{quote(project_id, safe='')}?"
     out: list[Chip] = []
-    for key, label in found:
+    for key, label, not_met in found:
         off = key in aside
         kept = [i for i in aside if i != key] if off else [*aside, key]
-        out.append(Chip(label, off, base + urlencode({"q": q, "ignore": kept}, doseq=True)))
+        out.append(Chip(label, off, base + urlencode({"q": q, "ignore": kept}, doseq=True), not_met and not off))
     return out

@@ -19,4 +19,9 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "restore": ("Volver a tenerlo en cuenta", "Take it into account again", "En tenir compte à nouveau"),
     "answer": ("Respuesta", "Answer", "Réponse"),
     "replies_to": ("En respuesta a", "Answering", "En réponse à"),
+    "unmet_note": (
+        "Nada de lo que puedes ver cumple lo tachado: estos resultados no lo tienen en cuenta.",
+        "Nothing you can see matches what is crossed out: these results leave it aside.",
+        "Rien de ce que vous pouvez voir ne correspond à ce qui est barré : ces résultats n'en tiennent pas compte.",
+    ),
 }
