@@ -5,15 +5,11 @@ sit beside their labels, and the local sign-in shows its members as choices."""
 from __future__ import annotations
 
 import re
-import shutil
-from collections.abc import Iterator
 from urllib.parse import quote
 
 import httpx
-import pytest
 from markupsafe import escape
 from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -22,7 +18,8 @@ from graph.db import Graph, get_graph
 from graph.members import set_member
 from graph.settings import Settings, get_settings
 from graph.visibility import INTIMACY_LEVELS
-from tests.web.test_browser import AXE, _violations
+from tests.web import test_browser
+from tests.web.test_browser import _violations
 from tests.web_world import CSRF, WebWorld, local_link, signed_in
 
 ROLES = ("owner", "coauthor", "reader")
@@ -183,53 +180,37 @@ def test_each_intimacy_choice_is_a_radio_beside_its_label_in_a_fieldset(served: 
         assert _words(f"level_{level}") in choice.group(1) and _words(f"sees_{level}") in choice.group(1)
 
 
-BROWSER, DRIVER = shutil.which("chromium") or shutil.which("chromium-browser"), shutil.which("chromedriver")
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[webdriver.Chrome]:
-    assert BROWSER and DRIVER, "needs Debian's chromium and chromium-driver (README, 'Development')"
-    assert AXE.exists(), f"axe-core is fetched by `make test` into {AXE}"
-    options = webdriver.ChromeOptions()
-    options.binary_location = BROWSER
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        options.add_argument(flag)
-    options.add_argument("--window-size=1100,900")
-    browser = webdriver.Chrome(options=options, service=Service(executable_path=DRIVER))
-    try:
-        yield browser
-    finally:
-        browser.quit()
+driver = test_browser.driver  # the browser tests' own Chromium, one per module
 
 
 def test_in_a_browser_radios_sit_beside_their_labels_members_are_buttons_and_pages_are_accessible(
-    chromium: webdriver.Chrome, served: str, world: WebWorld
+    driver: webdriver.Chrome, served: str, world: WebWorld
 ) -> None:
-    chromium.delete_all_cookies()
-    chromium.get(served + local_link(get_graph(get_settings()), get_settings()))
-    assert not chromium.find_elements(By.TAG_NAME, "datalist")
-    picks = {b.get_attribute("value"): b for b in chromium.find_elements(By.CSS_SELECTOR, "button.pick[name=user]")}
+    driver.delete_all_cookies()
+    driver.get(served + local_link(get_graph(get_settings()), get_settings()))
+    assert not driver.find_elements(By.TAG_NAME, "datalist")
+    picks = {b.get_attribute("value"): b for b in driver.find_elements(By.CSS_SELECTOR, "button.pick[name=user]")}
     assert set(world.users.values()) <= set(picks), "every member of the project is a visible choice"
     assert all(picks[u].is_displayed() for u in world.users.values())
-    problems = [f"signin: {v}" for v in _violations(chromium)]
+    problems = [f"signin: {v}" for v in _violations(driver)]
     picks[world.users["coauthor"]].click()
-    WebDriverWait(chromium, 30).until(lambda d: "/signin" not in d.current_url)
-    assert world.users["coauthor"] in chromium.find_element(By.CSS_SELECTOR, ".who strong").text
+    WebDriverWait(driver, 30).until(lambda d: "/signin" not in d.current_url)
+    assert world.users["coauthor"] in driver.find_element(By.CSS_SELECTOR, ".who strong").text
 
     for width in (1100, 360):
-        chromium.set_window_size(width, 800)
-        chromium.get(f"{served}/p/{world.project}/write")
+        driver.set_window_size(width, 800)
+        driver.get(f"{served}/p/{world.project}/write")
         for level in INTIMACY_LEVELS:
-            radio = chromium.find_element(By.ID, f"level-{level}")
-            label = chromium.find_element(By.CSS_SELECTOR, f'label[for="level-{level}"]')
+            radio = driver.find_element(By.ID, f"level-{level}")
+            label = driver.find_element(By.CSS_SELECTOR, f'label[for="level-{level}"]')
             assert radio.size["width"] < 40, (width, level, "not stretched")
             gap = label.location["x"] - (radio.location["x"] + radio.size["width"])
             assert 0 <= gap < 24, (width, level, "beside its label")
             assert abs(label.location["y"] - radio.location["y"]) < radio.size["height"], (width, level)
-        problems += [f"write at {width}px: {v}" for v in _violations(chromium)]
-        chromium.get(f"{served}/delete/{_path(world.entry_ids[('coauthor', 'circle')])}")
-        assert chromium.find_element(By.CSS_SELECTOR, "button.danger").is_displayed()
-        assert chromium.execute_script("return document.documentElement.scrollWidth <= innerWidth"), width
-        problems += [f"delete at {width}px: {v}" for v in _violations(chromium)]
-    chromium.set_window_size(1100, 900)
+        problems += [f"write at {width}px: {v}" for v in _violations(driver)]
+        driver.get(f"{served}/delete/{_path(world.entry_ids[('coauthor', 'circle')])}")
+        assert driver.find_element(By.CSS_SELECTOR, "button.danger").is_displayed()
+        assert driver.execute_script("return document.documentElement.scrollWidth <= innerWidth"), width
+        problems += [f"delete at {width}px: {v}" for v in _violations(driver)]
+    driver.set_window_size(1100, 900)
     assert not problems, problems
