@@ -3,8 +3,10 @@ page). The chapter context always finds something: it matches periods by the sim
 floor, and its entries by a search whose dense channel ranks every entry above the model's floor for a string of
 nonsense as readily as for a real theme (with the default small model, "qxzvw blorfnik" and "the summers in Cádiz"
 are equally near the same entries). So a theme counts as found only by what reads its words: a chapter it names (its
-id, or a word of its name), or a visible entry found by the keyword or the names-and-dates channels. `chapter_page`
-pays one search for the check and the chapter built on it, as the chapter context alone would."""
+id, or a word of its name), or a visible entry found by the keyword or the names-and-dates channels. A theme naming
+a recurring time ("los veranos en Cádiz", queries/context/seasons.py) is found only when a visible entry falls in
+one of its occurrences (and names its place, when it names one). `chapter_page` pays one search for the check and
+the chapter built on it, as the chapter context alone would."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from graph.ids import period_id
 from graph.summaries import visible_periods
 from graph.textnorm import words
 from graph.visibility import Viewer
+from queries.context import seasons
 from queries.search.door import hybrid_search
 from queries.search.request import Scope, SearchOptions
 
@@ -27,10 +30,15 @@ MIN_NAME_WORD = 4
 def found(svc: Services, viewer: Viewer, project_id: str, theme: str) -> bool:
     """A chapter the theme names, or an entry the viewer may see that its words or names find."""
     must_be_member(svc, project_id, viewer)
+    periods = visible_periods(svc.graph, project_id, viewer)
+    if any(theme.strip() == p["id"] or period_id(project_id, theme) == p["id"] for p in periods):
+        return True
+    season = seasons.season_of(svc.graph, svc.embedder, svc.settings, viewer, project_id, theme)
+    if season is not None:
+        return bool(season.occurrences)
     wanted = {w for w in words(theme) if len(w) >= MIN_NAME_WORD}
-    for p in visible_periods(svc.graph, project_id, viewer):
-        if theme.strip() == p["id"] or period_id(project_id, theme) == p["id"] or wanted & set(words(p["name"])):
-            return True
+    if any(wanted & set(words(p["name"])) for p in periods):
+        return True
     answer = hybrid_search(
         svc.graph,
         svc.embedder,

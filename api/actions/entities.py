@@ -177,9 +177,15 @@ def decide_candidate(
     kind: EntityKind,
     name: str,
     decision: Literal["confirm", "reject"],
+    as_kind: EntityKind | None = None,
 ) -> CandidateDecisionOut:
-    """Confirm a candidate (declare it, then re-link entries in the background) or reject it; writers only."""
+    """Confirm a candidate (declare it, then re-link entries in the background) or reject it; writers only.
+    `as_kind` declares a confirmed name as another kind than `kind`, recognition's guess ("Cádiz" as a place): the
+    candidate is found by its name alone, among the entries the viewer may see, whatever kind it was given."""
     must_write(svc, project_id, viewer)
+    if as_kind is not None and decision != "confirm":
+        raise Invalid([field_error("as", "only a confirmation declares a kind; a rejection is of the name")])
+    kind = as_kind or kind
     found = candidate_sources(svc.graph, project_id, viewer, name, kind)
     if found is None:
         raise NotFound(f"no candidate {kind} called {name}")

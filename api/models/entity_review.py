@@ -21,6 +21,19 @@ class CandidateOut(BaseModel):
     examples: list[str] = Field(description="Ids of up to three of those entries, latest first.")
 
 
+class CandidateDecisionIn(BaseModel):
+    """What a decision may say besides its path: the kind a confirmed name is declared as, when recognition guessed
+    another ("Cádiz" found as a person is a place)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    as_: Literal["person", "place", "thing"] | None = Field(
+        default=None,
+        alias="as",
+        description="Confirm only: declare the name as this kind instead of the path's `{kind}`.",
+    )
+
+
 class CandidateDecisionOut(BaseModel):
     """A confirmed candidate is declared (audience: the most open level the caller saw it at) and entries are
     re-linked to it; a rejected one stops being a candidate for whoever may see the rejection."""

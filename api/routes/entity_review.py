@@ -1,4 +1,5 @@
-"""`/v1/projects/{project_id}/entities/candidates` (names recognition found, to confirm or reject),
+"""`/v1/projects/{project_id}/entities/candidates` (names recognition found, to confirm, as the kind recognition
+guessed or, with `{"as": kind}`, another, or reject),
 `/entities/{entity}/called/{name}/reject` (a name messages gave a person, rejected), `/entities/merge`,
 `/entities/unmerge`. Owners and coauthors only; everything acts on, and counts over, what the caller may see
 (graph/candidates.py, graph/called.py, graph/entity_merge.py); a name the caller may not see answers 404 like a
@@ -8,13 +9,14 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, Body, HTTPException, Query
 
 from api.actions import called, entities
 from api.actions.entities import EntityKind, job_out
 from api.deps import ReadBudget, ServicesDep, ViewerDep, WriteBudget, require_writer
 from api.models.entity_review import (
     CalledDecisionOut,
+    CandidateDecisionIn,
     CandidateDecisionOut,
     CandidateOut,
     MergeIn,
@@ -56,9 +58,11 @@ def decide_candidate(
     decision: Literal["confirm", "reject"],
     who: ViewerDep,
     svc: ServicesDep,
+    body: Annotated[CandidateDecisionIn | None, Body()] = None,
 ) -> CandidateDecisionOut:
     """Confirm (declare it, then re-link entries in the background) or reject a candidate."""
-    return entities.decide_candidate(svc, who, project_id, kind, name, decision)
+    as_kind = body.as_ if body is not None else None
+    return entities.decide_candidate(svc, who, project_id, kind, name, decision, as_kind)
 
 
 @router.post(

@@ -24,6 +24,7 @@ from graph.textnorm import words
 from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder, EmbeddingError
 from inference.providers.llm import ChatClient, ChatMessage, LLMError
+from queries.context import seasons
 from queries.context.tokens import best_lines, counter_for, fit, kept_line
 from queries.search.door import hybrid_search
 from queries.search.request import Filters, Scope, SearchOptions
@@ -92,6 +93,11 @@ def _theme_words(theme: str) -> set[str]:
     return {w for w in words(theme) if w not in _THEME_STOP and len(w) > 2}
 
 
+def _named(project_id: str, theme: str, periods: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The period the theme names exactly: its id, or any spelling of its name."""
+    return [p for p in periods if theme.strip() == p["id"] or chapter_id(project_id, theme) == p["id"]][:1]
+
+
 def _match_periods(
     graph: Graph,
     embedder: CheckedEmbedder,
@@ -103,9 +109,9 @@ def _match_periods(
 ) -> list[dict[str, Any]]:
     """The periods the theme names (id, any spelling of the name, or words of the name), else those whose summary is
     nearest to it."""
-    exact = [p for p in periods if theme.strip() == p["id"] or chapter_id(project_id, theme) == p["id"]]
+    exact = _named(project_id, theme, periods)
     if exact:
-        return exact[:1]
+        return exact
     wanted = _theme_words(theme)
     overlap = {p["id"]: len(wanted & set(words(p["name"]))) for p in periods}
     best = max(overlap.values(), default=0)
@@ -137,34 +143,73 @@ def chapter_context(
     theme: str,
     budget_tokens: int,
 ) -> ChapterContext:
-    """The bundle for `viewer` (a member: raises NotMember otherwise); `used_tokens <= budget_tokens` always."""
+    """The bundle for `viewer` (a member: raises NotMember otherwise); `used_tokens <= budget_tokens` always. A theme
+    naming a recurring time (queries/context/seasons.py) has its occurrences as periods, one a year, unless it names
+    a chapter exactly; when nothing the viewer may see falls in one, the chapter is the theme's nearest, as any."""
     count, tokenizer = counter_for(embedder)
     project_row = summaries.for_viewer(viewer, project_id, None)  # the membership check (NotMember)
     periods = gs.visible_periods(graph, project_id, viewer)
-    chosen = _match_periods(graph, embedder, summaries, viewer, project_id, theme, periods)
-    warnings = [] if chosen else ["no period matches the theme: entries come from the whole project"]
-
-    used = 0
+    season = (
+        None
+        if _named(project_id, theme, periods)
+        else seasons.season_of(graph, embedder, settings, viewer, project_id, theme)
+    )
     project_text, _ = fitted(project_row or {}, int(budget_tokens * PROJECT_SHARE), count)
-    used += count(project_text)
-    out_periods = []
-    share = int(budget_tokens * PERIODS_SHARE) // max(1, len(chosen))
-    for p in sorted(chosen, key=lambda p: (p["start"] or "9999", p["name"])):
-        text, events = fitted(summaries.for_viewer(viewer, project_id, p["id"]) or {}, share, count)
-        used += count(text)
-        out_periods.append(
-            {
-                "id": p["id"],
-                "name": p["name"],
-                "start": p["start"],
-                "end": p["end"],
-                "summary": text,
-                "events": events,
-            }
-        )
+    used = count(project_text)
+    if season is not None and season.occurrences:
+        ranked = season.ranked()
+        texts = gs.visible_texts(graph, ranked, viewer)
+        out_periods = seasons.periods(season, texts, int(budget_tokens * PERIODS_SHARE), count)
+        used += sum(count(p["summary"]) for p in out_periods)
+        warnings = [f"the theme names a recurring time ({season.said!r}): each period is one year's occurrence"]
+    else:
+        chosen = _match_periods(graph, embedder, summaries, viewer, project_id, theme, periods)
+        warnings = [] if chosen else ["no period matches the theme: entries come from the whole project"]
+        if season is not None:
+            warnings.insert(0, f"nothing you can see falls in {season.said!r} as the theme names it")
+        out_periods = []
+        share = int(budget_tokens * PERIODS_SHARE) // max(1, len(chosen))
+        for p in sorted(chosen, key=lambda p: (p["start"] or "9999", p["name"])):
+            text, events = fitted(summaries.for_viewer(viewer, project_id, p["id"]) or {}, share, count)
+            used += count(text)
+            out_periods.append(
+                {
+                    "id": p["id"],
+                    "name": p["name"],
+                    "start": p["start"],
+                    "end": p["end"],
+                    "summary": text,
+                    "events": events,
+                }
+            )
+        ranked = _searched(graph, embedder, settings, viewer, project_id, theme, [p["id"] for p in chosen])
+        texts = gs.visible_texts(graph, ranked, viewer)
+    picked = _picked(ranked, texts, budget_tokens - used, count)
+    used += sum(count(e["text"]) for e in picked)
+    picked.sort(key=lambda e: (e["occurred_on"] or "9999", e["entry_id"]))
+    for i, e in enumerate(picked, start=1):
+        e["citation"] = f"E{i}"
+    markers = {e["entry_id"]: e["citation"] for e in picked}
+    for period in out_periods:
+        for event in period["events"]:
+            event["citation"] = markers.get(event["entry_id"])
+    project = {"summary": project_text, "producer": (project_row or {}).get("producer", EXTRACTIVE)}
+    return ChapterContext(project, out_periods, picked, used, budget_tokens, tokenizer, warnings)
 
+
+def _searched(
+    graph: Graph,
+    embedder: CheckedEmbedder,
+    settings: Settings,
+    viewer: Viewer,
+    project_id: str,
+    theme: str,
+    period_ids: list[str],
+) -> list[str]:
+    """The entries the theme finds in each chosen period (or the whole project), best first, each once."""
     ranked: list[str] = []
-    for period_id in [p["id"] for p in chosen] or [None]:
+    scopes: list[str | None] = [*period_ids] or [None]
+    for period_id in scopes:
         resp = hybrid_search(
             graph,
             embedder,
@@ -175,13 +220,20 @@ def chapter_context(
             SearchOptions(k=ENTRIES_PER_PERIOD, filters=Filters(period_id=period_id)),
         )
         ranked.extend(r.entry_id for r in resp.results if r.entry_id not in ranked)
-    texts = gs.visible_texts(graph, ranked, viewer)
+    return ranked
+
+
+def _picked(
+    ranked: list[str], texts: dict[str, dict[str, Any]], budget: int, count: Callable[[str], int]
+) -> list[dict[str, Any]]:
+    """The entries, in rank order, whose full texts fit in `budget` tokens; the best one cut rather than none."""
     picked: list[dict[str, Any]] = []
+    used = 0
     for entry_id in ranked:
         row = texts.get(entry_id)
         if row is None:
             continue
-        remaining = budget_tokens - used
+        remaining = budget - used
         text = row["text"] or ""
         cost = count(text)
         if cost > remaining:
@@ -195,15 +247,7 @@ def chapter_context(
         picked.append(
             {"entry_id": entry_id, "occurred_on": row["occurred_on"], "author_id": row["author_id"], "text": text}
         )
-    picked.sort(key=lambda e: (e["occurred_on"] or "9999", e["entry_id"]))
-    for i, e in enumerate(picked, start=1):
-        e["citation"] = f"E{i}"
-    markers = {e["entry_id"]: e["citation"] for e in picked}
-    for period in out_periods:
-        for event in period["events"]:
-            event["citation"] = markers.get(event["entry_id"])
-    project = {"summary": project_text, "producer": (project_row or {}).get("producer", EXTRACTIVE)}
-    return ChapterContext(project, out_periods, picked, used, budget_tokens, tokenizer, warnings)
+    return picked
 
 
 def fitted(row: dict[str, Any], budget: int, count: Callable[[str], int]) -> tuple[str, list[dict[str, Any]]]:

@@ -3,7 +3,8 @@ most important first; and one entity's page, a page of the family album: its ali
 and its entries per year (a picture drawn here, in the page's language), who and what appears with it (how many
 entries together, and a picture of them around it), the entries that name it (newest first, a page at a time), and
 similar entities. Owners and coauthors also review the names recognition found (`/p/{project_id}/candidates`):
-confirm one, reject it, or merge it into a known entity (confirmed, then merged: its name becomes an alias). Every
+confirm one as the kind recognition guessed or another, reject it, or merge it into a known entity of the kind
+chosen (confirmed, then merged: its name becomes an alias); a refusal is said in words beside the name. Every
 part is the action its API route runs (`api.actions.entities`), called as the viewer, so a name known only from
 hidden entries answers 404 like a name nobody wrote, and every number and name in a picture comes from those reads;
 each page (and the timeline picture) is one read (`api.actions.read`) and pays one from the viewer's read budget, as
@@ -21,18 +22,17 @@ from markupsafe import Markup
 from pydantic import BaseModel, Field
 
 from api.actions import called, entities, read
-from api.actions.budgets import Who
-from api.actions.entities import EntityKind
+from api.actions.authors import shown_authors
+from api.actions.budgets import Budgets, Who
 from api.actions.pictures import SVG, ChartWords, Companion, CompanionWords, companions_svg, timeline_svg
 from api.actions.refusals import Refused
 from api.actions.write import paid_write
 from api.deps import BudgetsDep, ServicesDep, require_member
-from api.models.entity_review import MergeIn
-from api.responses import invalid_field
 from api.services import Services
+from api.web import review
 from api.web.i18n import language, translator
 from api.web.render import page
-from api.web.session import SessionDep, check_csrf
+from api.web.session import SessionDep, WebSession, check_csrf
 from graph.visibility import Viewer
 
 router = APIRouter(include_in_schema=False)
@@ -46,7 +46,7 @@ REVIEW = 20
 
 class CandidateForm(BaseModel):
     csrf: str = Field(default="", max_length=200)
-    kind: EntityKind
+    kind: str = Field(default="", max_length=20)  # checked by api.web.review, which says a wrong one in words
     name: str = Field(min_length=1, max_length=200)
     decision: Literal["confirm", "reject", "merge"]
     into: str = Field(default="", max_length=200)
@@ -54,9 +54,29 @@ class CandidateForm(BaseModel):
 
 @router.get("/p/{project_id}/people", response_class=HTMLResponse)
 def people(request: Request, project_id: str, session: SessionDep, svc: ServicesDep, budgets: BudgetsDep) -> Response:
+    return _people(request, project_id, session, svc, budgets)
+
+
+def _people(
+    request: Request,
+    project_id: str,
+    session: WebSession,
+    svc: Services,
+    budgets: Budgets,
+    refused: dict[str, str] | None = None,
+    status: int = 200,
+) -> Response:
+    """The page; after a refused decision, with the sentence saying why beside the name and what was typed kept."""
     seen = read.people(svc, budgets, Who.user(session.viewer), project_id, most=MOST, review=REVIEW)
-    values = {"project_id": project_id, "important": seen.important, "known": seen.known, "candidates": seen.candidates}
-    return page(request, "people.html", values, session)
+    values = {
+        "project_id": project_id,
+        "important": seen.important,
+        "known": seen.known,
+        "candidates": seen.candidates,
+        "kinds": review.KINDS,
+        "refused": refused,
+    }
+    return page(request, "people.html", values, session, status=status)
 
 
 @router.post("/p/{project_id}/candidates", response_class=HTMLResponse)
@@ -68,24 +88,22 @@ def review_candidate(
     budgets: BudgetsDep,
     form: Annotated[CandidateForm, Form()],
 ) -> Response:
-    """One decision on a name recognition found, through the API's candidate and merge routes; back to the list."""
+    """One decision on a name recognition found (`api.web.review`); back to the list, or, refused, the list again
+    with the reason in a sentence beside the name (the API's status: 404 a name no longer to review, 409 a merge
+    the graph refused, 422 a target unknown or of another kind)."""
     check_csrf(request, session, form.csrf)
-    paid_write(budgets, Who.user(session.viewer), lambda: _decide(svc, project_id, session.viewer, form))
+    decision = review.Decision(form.name, form.kind, form.decision, form.into)
+    try:
+        paid_write(budgets, Who.user(session.viewer), lambda: review.decide(svc, project_id, session.viewer, decision))
+    except review.ReviewRefused as refusal:
+        said = {
+            "name": form.name,
+            "kind": form.kind,
+            "into": form.into,
+            "say": refusal.say(translator(language(request))),
+        }
+        return _people(request, project_id, session, svc, budgets, said, refusal.status)
     return RedirectResponse(f"/p/{quote(project_id, safe='')}/people#review", status_code=303)
-
-
-def _decide(svc: Services, project_id: str, who: Viewer, form: CandidateForm) -> None:
-    if form.decision == "merge":  # checked before the candidate is confirmed, so a refusal changes nothing
-        if not form.into.strip():
-            raise invalid_field("body", "into", "choose the person, place or thing to merge this name into")
-        known = entities.known(svc, who, project_id)
-        if not any(e.kind == form.kind and form.into in (e.name, e.id) for e in known):
-            raise invalid_field("body", "into", f"no {form.kind} called {form.into} to merge this name into")
-    decision: Literal["confirm", "reject"] = "reject" if form.decision == "reject" else "confirm"
-    decided = entities.decide_candidate(svc, who, project_id, form.kind, form.name, decision)
-    if form.decision == "merge":
-        merge = MergeIn.model_validate({"into": form.into, "from": decided.name, "kind": form.kind})
-        entities.merge(svc, who, project_id, merge)
 
 
 class CalledForm(BaseModel):
@@ -154,6 +172,7 @@ def _entity(
         "chart": Markup(chart),  # drawn by api.actions.pictures, which escapes every text it puts in
         "with_picture": Markup(with_picture) if with_picture else None,
         "naming": naming,
+        "authors": shown_authors(svc, who, project_id, [e.author for e in naming.entries]),
         "cursor": cursor,
         "similar": similar,
     }

@@ -51,6 +51,11 @@ WORDS: dict[str, tuple[str, str, str]] = {
         "The nearest in meaning, though nothing names it: it may have little to do with the theme.",
         "Le plus proche par le sens, même si rien ne le nomme : cela peut n'avoir guère de rapport avec le thème.",
     ),
+    "season_note": (
+        "«{theme}» vuelve cada año: lo que puedes ver de ello, año por año.",
+        "“{theme}” comes back every year: what you can see of it, year by year.",
+        "« {theme} » revient chaque année : ce que vous pouvez en voir, année par année.",
+    ),
     "download_md": ("Descargar en Markdown", "Download as Markdown", "Télécharger en Markdown"),
     "print": ("Imprimir", "Print", "Imprimer"),
     "witness_note": (

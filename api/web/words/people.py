@@ -82,4 +82,48 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "similar": ("Parecidos", "Similar", "Semblables"),
     "places": ("Lugares", "Places", "Lieux"),
     "called_reject": ("No es su nombre", "Not their name", "Pas son nom"),
+    "a_person": ("una persona", "a person", "une personne"),
+    "a_place": ("un lugar", "a place", "un lieu"),
+    "a_thing": ("una cosa", "a thing", "une chose"),
+    "found_as": ("parece {kind}", "looks like {kind}", "semble être {kind}"),
+    "review_kind": ("Qué es {name}", "What {name} is", "Ce qu'est {name}"),
+    "same_as": ("Es la misma persona, lugar o cosa que…", "Same as…", "Même que…"),
+    "merge": ("Unir", "Merge", "Fusionner"),
+    "review_bad_kind": (
+        "Elige si «{name}» es una persona, un lugar o una cosa.",
+        "Choose whether “{name}” is a person, a place or a thing.",
+        "Choisissez si « {name} » est une personne, un lieu ou une chose.",
+    ),
+    "review_merge_empty": (
+        "Escribe con quién o con qué es lo mismo «{name}»: una persona, un lugar o una cosa que ya conozcas.",
+        "Write who or what “{name}” is the same as: a person, place or thing you already know.",
+        "Écrivez avec qui ou quoi « {name} » ne fait qu'un : une personne, un lieu ou une chose que vous connaissez "
+        "déjà.",
+    ),
+    "review_merge_unknown": (
+        "No conoces a ninguna persona, lugar ni cosa llamada «{into}»: elige un nombre de la lista o confirma «{name}» "
+        "como nuevo. Nada ha cambiado.",
+        "You know no person, place or thing called “{into}”: choose a name from the list, or confirm “{name}” as a "
+        "new one. Nothing was changed.",
+        "Vous ne connaissez aucune personne, aucun lieu ni aucune chose appelée « {into} » : choisissez un nom de la "
+        "liste, ou confirmez « {name} » comme nouveau. Rien n'a changé.",
+    ),
+    "review_merge_other_kind": (
+        "«{into}» es {its_kind} y «{name}» iba a ser {kind}: solo se une lo que es del mismo tipo. Si «{name}» es "
+        "{its_kind}, elígelo en «Qué es {name}» y vuelve a unirlo. Nada ha cambiado.",
+        "“{into}” is {its_kind} and “{name}” was to be {kind}: only the same kind can be merged. If “{name}” is "
+        "{its_kind}, choose so under “What {name} is” and merge again. Nothing was changed.",
+        "« {into} » est {its_kind} et « {name} » allait être {kind} : seul ce qui est du même type se fusionne. Si "
+        "« {name} » est {its_kind}, choisissez-le sous « Ce qu'est {name} » et fusionnez à nouveau. Rien n'a changé.",
+    ),
+    "review_gone": (
+        "«{name}» no está entre los nombres por revisar de las entradas que puedes ver: quizá ya se decidió.",
+        "“{name}” is not among the names to review in the entries you can see: it may have been decided already.",
+        "« {name} » n'est pas parmi les noms à vérifier des entrées que vous voyez : il a peut-être déjà été décidé.",
+    ),
+    "review_not_merged": (
+        "«{name}» se confirmó, pero no se pudo unir a «{into}».",
+        "“{name}” was confirmed, but could not be merged into “{into}”.",
+        "« {name} » a été confirmé, mais n'a pas pu être fusionné avec « {into} ».",
+    ),
 }
