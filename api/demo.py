@@ -8,6 +8,8 @@ from pathlib import Path
 
 from graph.db import Graph
 from graph.entities import upsert_entity
+from graph.ids import entity_id
+from graph.member_people import link
 from graph.members import set_member
 from graph.settings import REPO_ROOT, Settings
 from graph.visibility import Viewer
@@ -21,6 +23,8 @@ from queries.search.request import Filters, Scope, SearchOptions
 PROJECT = "demo-family"
 DEMO_DIR = REPO_ROOT / "demo"
 MEMBERS = {"ana": "owner", "pep": "coauthor", "lola": "reader"}
+PERSONS = {"ana": "Ana", "pep": "Pep"}
+"""The person of the diary each member is (lola writes nothing and nobody names her): their entries count them."""
 SEARCHES: list[tuple[str, str, Filters]] = [
     ("ana", "medicina para el dolor de cabeza", Filters()),
     ("lola", "medicina para el dolor de cabeza", Filters()),
@@ -37,6 +41,8 @@ def _load(graph: Graph, settings: Settings) -> str:
         set_member(graph, PROJECT, user, role)
     for item in json.loads((DEMO_DIR / "entities.json").read_text(encoding="utf-8")):
         upsert_entity(graph, PROJECT, item["kind"], item["name"], item.get("aliases", []))
+    for user, person in PERSONS.items():
+        link(graph, PROJECT, user, entity_id(PROJECT, "person", person), "ana")
     report = Ingestor(graph, active_embedder(graph, settings)).ingest(read_jsonl(DEMO_DIR / "sample_diary.jsonl"))
     return f"demo diary: {report.written} entries written, {report.unchanged} unchanged, {len(report.errors)} bad lines"
 
@@ -60,6 +66,7 @@ def _chapter_contexts(graph: Graph, settings: Settings, embedder: CheckedEmbedde
 def run_demo(graph: Graph, settings: Settings, out: Path | None = None) -> int:
     print(_load(graph, settings))
     print(f"members of {PROJECT}: " + ", ".join(f"{u} ({r})" for u, r in MEMBERS.items()))
+    print("who they are in the diary: " + ", ".join(f"{u} is {p}" for u, p in PERSONS.items()))
     embedder = active_embedder(graph, settings)
     for user, query, filters in SEARCHES:
         resp = hybrid_search(

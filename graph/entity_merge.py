@@ -6,7 +6,8 @@ Like every entity edit (graph/entity_edits.py) a merge acts on the sources of th
    alias of the target, in a declaration of the target by the caller, one per audience: the audience of the source,
    narrowed to the most open one the caller sees the target at, so a merge never shows a name, or the target, to
    anyone who could not see them before;
- - re-linking (ingest/relink.py) then moves every mention of those names to the target: no entry loses a mention.
+ - re-linking (ingest/relink.py) then moves every mention of those names to the target: no entry loses a mention;
+ - the members who were the merged person are the target (graph/member_people.py).
 What was changed is recorded in an `(:EntityMerge)`, so `unmerge` by the same writer puts it all back (only its
 author: the record holds names and declarations as they saw them, private ones included): the aliases it added are
 removed, the declarations it created deleted, the declarations it detached declare the merged entity again, and
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 
 from neo4j import ManagedTransaction
 
-from graph import generations, relink_epochs
+from graph import generations, member_people, relink_epochs
 from graph.db import Graph
 from graph.entities import DECLARE_ENTITY, Entity, list_visible_entities
 from graph.ids import sha256
@@ -52,7 +53,7 @@ RECORD = """
 CREATE (g:EntityMerge {id: $id, project_id: $project_id, kind: $kind, from_id: $from_id, from_name: $from_name,
                        from_key: $from_key, into_id: $into_id, into_name: $into_name, intimacy: $intimacy,
                        author_id: $author_id, detached: $detached, created: $created, added: $added,
-                       levels: $levels, created_at: datetime()})
+                       levels: $levels, linked: $linked, created_at: datetime()})
 """
 # The caller's own merges of a name (latest first): a merge records names and declarations as its author saw them
 # (their private declarations included), so only its author may read or undo it.
@@ -137,6 +138,7 @@ def merge_entities(
             )
         detached = sorted({r["declaration_id"] for r in sources if r["declaration_id"]})
         tx.run(DETACH, ids=detached, from_id=merged.id, into_id=into.id).consume()
+        linked = member_people.move_links(tx, merged.id, into.id)
         created, added = [], {}
         for level, names in sorted(by_level.items()):
             if not names:
@@ -190,6 +192,7 @@ def merge_entities(
                 "created": created,
                 "added": json.dumps(added),
                 "levels": json.dumps(touched),
+                "linked": linked,
             },
         ).consume()
         return all_added
@@ -222,6 +225,7 @@ def unmerge(graph: Graph, project_id: str, name: str, kind: str | None, viewer: 
                 "ids": list(g["detached"]),
             },
         ).consume()
+        member_people.move_links(tx, g["into_id"], g["from_id"], list(g.get("linked") or []))
         tx.run(DELETE_RECORD, id=g["id"]).consume()
         if g.get("levels"):
             generations.bump_levels_in(tx, json.loads(g["levels"]))

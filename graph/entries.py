@@ -122,7 +122,7 @@ ON CREATE SET n.project_id = e.project_id, n.kind = '{kind}', n.name = row.name,
 MERGE (e)-[m:MENTIONS]->(n)
 SET m.count = row.count, m.name = row.name, m.witness_hidden = CASE WHEN row.witness_hidden THEN true END,
     m.witness_count = row.witness_count, m.told_starts = row.told_starts, m.told_ends = row.told_ends,
-    m.introduced = row.introduced, m.addressed = row.addressed
+    m.introduced = row.introduced, m.addressed = row.addressed, m.author = CASE WHEN row.author THEN true END
 """
 LINK_MENTIONS = {
     kind: _LINK_MENTIONS.format(label=label, kind=kind)

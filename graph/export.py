@@ -25,10 +25,13 @@ from typing import Any
 
 from graph.db import Graph
 from graph.entities import display_name
+from graph.member_people import shared_name
 from graph.visibility import CAN_SEE, CAN_SEE_DECLARATION, Viewer, visibility_params
 
 FORMAT = "memora-export"
-VERSION = 3  # 2: `dismissal` records; 3: a dismissal of kind `called` names its entity (older files are still read)
+# 2: `dismissal` records; 3: a dismissal of kind `called` names its entity; 4: a `member` names the person it is
+# (graph/member_people.py). Older files are still read.
+VERSION = 4
 MARKER = "memora_record"
 RECORD_TYPES = ("project", "member", "entity", "declaration", "dismissal", "witness_grant", "end")
 
@@ -36,10 +39,13 @@ PROJECT = """
 MATCH (p:Project {id: $project_id})
 RETURN p.id AS project_id, p.name AS name, coalesce(p.hemisphere, 'north') AS hemisphere
 """
-MEMBERS = """
-MATCH (u:User)-[m:MEMBER_OF]->(:Project {id: $project_id})
+# A member names the person they are while that link holds (a person every member may know of).
+MEMBERS = f"""
+MATCH (u:User)-[m:MEMBER_OF]->(:Project {{id: $project_id}})
 WHERE $own_author IS NULL OR u.id = $own_author
-RETURN u.id AS user_id, m.role AS role ORDER BY u.id
+OPTIONAL MATCH (u)-[:IS_PERSON {{project_id: $project_id}}]->(n:Person)
+RETURN u.id AS user_id, m.role AS role, CASE WHEN {shared_name("n")} IS NOT NULL THEN n.id END AS person
+ORDER BY u.id
 """
 ALL_ENTITIES = """
 MATCH (n:Person|Place|Thing) WHERE n.project_id = $project_id

@@ -148,8 +148,8 @@ ORDER BY id
 """
 DROP_FED_SUMMARIES_OF = "UNWIND $ids AS eid MATCH (s:Summary)-[:FED_BY]->(:Entry {id: eid}) DETACH DELETE s"
 # What else holds the names, as far as the caller may see: their rejections of the name as a candidate and of names
-# messages gave the entity, the declarations a merge into the entity detached (kept for an unmerge), and the caller's
-# own merge records.
+# messages gave the entity, the declarations a merge into the entity detached (kept for an unmerge), the caller's
+# own merge records, and the members' links to the person (graph/member_people.py: a declaration every member sees).
 DROP_NAME_RECORDS = f"""
 CALL {{
   MATCH (d:Dismissal {{project_id: $project_id, kind: $kind}})
@@ -170,6 +170,10 @@ CALL {{
   MATCH (g:EntityMerge {{project_id: $project_id, author_id: $viewer_id}})
   WHERE g.into_id = $entity_id OR g.from_id = $entity_id OR g.from_key IN $keys
   DETACH DELETE g
+}}
+CALL {{
+  MATCH (:User)-[l:IS_PERSON]->(:Person {{id: $entity_id}})
+  DELETE l
 }}
 """
 

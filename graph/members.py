@@ -8,6 +8,7 @@ import secrets
 from neo4j import ManagedTransaction
 from neo4j.exceptions import ConstraintError
 
+from graph import member_people, relink_epochs
 from graph.db import Graph
 from graph.generations import bump_members, bump_members_in
 from graph.ids import slug
@@ -159,12 +160,16 @@ def change_member(graph: Graph, project_id: str, user_id: str, role: str | None)
     (None if they were not a member). Raises NoSuchProject (never creates one) and LastOwner when the change would
     leave the project without an owner: the project node is locked first, so the owner count and the change are one
     atomic step even when two owners demote themselves at once. A change of role or a removal ends the member's web
-    sign-ins in the same transaction, so no browser goes on under the old role."""
+    sign-ins in the same transaction, so no browser goes on under the old role. A removal also ends the member's
+    link to the person they are (graph/member_people.py): re-link the project afterwards when they had one."""
     if role is not None and role not in ROLES:
         raise ValueError(f"role must be one of {', '.join(ROLES)}")
     params = {"project_id": project_id, "user_id": user_id, "role": role}
 
     def work(tx: ManagedTransaction) -> str | None:
+        linked = role is None and member_people.is_linked(tx, project_id, user_id)
+        if linked:
+            relink_epochs.bump(tx, project_id)  # first, as every change of what linking reads
         if not list(tx.run(LOCK_PROJECT, params)):
             raise NoSuchProject(project_id)
         state = tx.run(MEMBER_STATE, params).single()
@@ -173,6 +178,8 @@ def change_member(graph: Graph, project_id: str, user_id: str, role: str | None)
             raise LastOwner(project_id)
         if role is None:
             tx.run(REMOVE_MEMBER, params).consume()
+            if linked:
+                member_people.unlink_in(tx, project_id, user_id)
         else:
             tx.run(SET_EXISTING_MEMBER, params).consume()
         bump_members_in(tx, project_id)

@@ -1,12 +1,16 @@
-"""Entity linking: the persons and places an entry lists, plus any known name or alias found in its text."""
+"""Entity linking: the persons and places an entry lists, plus any known name or alias found in its text, plus the
+person its author is (graph/member_people.py)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from graph.db import Graph
 from graph.lexicon import ProjectLexicon
+from graph.member_people import LinkedPerson, person_of
 from graph.textnorm import fold
 
 
@@ -16,6 +20,8 @@ class Mention:
     kind: str
     name: str
     count: int
+    author: bool = False
+    """The entry's author is this person: an edge of its own (count 0) when the text does not name them."""
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -34,6 +40,37 @@ def link(lexicon: ProjectLexicon, text: str, persons: list[str], places: list[st
         mention = mentions.setdefault(entity.id, Mention(entity.id, entity.kind, entity.name, 0))
         mention.count = max(mention.count, count)
     return sorted(mentions.values(), key=lambda m: m.id)
+
+
+def with_author(found: list[Mention], person: LinkedPerson | None) -> list[Mention]:
+    """`found` and the person the author is: their mention marked as the author's, or a mention of its own that counts
+    no occurrence (counts stay those of the text)."""
+    if person is None:
+        return found
+    named = next((m for m in found if m.id == person.id), None)
+    if named is not None:
+        return [replace(m, author=True) if m is named else m for m in found]
+    return sorted([*found, Mention(person.id, "person", person.name, 0, author=True)], key=lambda m: m.id)
+
+
+def hashed_mentions(found: list[Mention]) -> str:
+    """The links as an entry's content hash reads them: an entry whose author is no one's person hashes as before."""
+    return json.dumps([(m.id, m.count, "author", m.name) if m.author else (m.id, m.count) for m in found])
+
+
+class AuthorPeople:
+    """The person each author is in a project, read once per ingest run (as its lexicons are)."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+        self._known: dict[tuple[str, str], LinkedPerson | None] = {}
+
+    def with_author(self, project_id: str, author: str | None, found: list[Mention]) -> list[Mention]:
+        if not author:
+            return found
+        if (project_id, author) not in self._known:
+            self._known[(project_id, author)] = person_of(self.graph, project_id, author)
+        return with_author(found, self._known[(project_id, author)])
 
 
 def linked_names(author: str | None, lexicon: ProjectLexicon, found: list[Mention]) -> list[str]:
@@ -92,7 +129,8 @@ def mention_rows(
 ) -> list[dict[str, Any]]:
     """The `MENTIONS` links an entry writes (graph/entries.py, LINK_MENTIONS): each entity with its count, how a
     witness sees it, the times told where it is named (`told`, by entity id; ingest/event_times.mention_times) and
-    what the message calls that person (`called`, by entity id; ingest/addressing.py)."""
+    what the message calls that person (`called`, by entity id; ingest/addressing.py). An author's own edge is hidden
+    from witnesses, who see public declarations only (the link is not one)."""
     return [
         {
             "entry_id": entry_id,
@@ -100,7 +138,8 @@ def mention_rows(
             "kind": m.kind,
             "name": m.name,
             "count": m.count,
-            "witness_hidden": witness.hides(m),
+            "witness_hidden": witness.hides(m) or (m.author and m.count == 0),
+            "author": m.author or None,
             "witness_count": witness.count_of(m),
             "told_starts": None,
             "told_ends": None,

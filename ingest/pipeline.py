@@ -44,7 +44,7 @@ from ingest.chapters import chapter_of
 from ingest.chunking import chunk_text
 from ingest.context import chunk_context
 from ingest.event_times import EVENT_FORM, Hemispheres, event_props, mention_times, times_told, told_props
-from ingest.linking import Mention, WitnessView, link, linked_names, mention_rows
+from ingest.linking import AuthorPeople, Mention, WitnessView, hashed_mentions, link, linked_names, mention_rows
 from ingest.recognition import Recognition, recognize
 from ingest.records import EntryRecord, LineError
 from ingest.threads import THREAD_RULE, Placement, Threads
@@ -122,6 +122,7 @@ class Ingestor:
         self._lexicons: dict[tuple[str, str | None, str, bool], ProjectLexicon] = {}
         self.hemispheres = Hemispheres(graph)
         self.threads = Threads(graph)
+        self.authors = AuthorPeople(graph)
 
     def lexicon(self, rec: EntryRecord, witness: bool = False) -> ProjectLexicon:
         """The declared names this entry may be linked through (graph.entities.linkable_entities); with `witness`,
@@ -286,6 +287,7 @@ class Ingestor:
         thread_id, lent_text = placed.thread_id, placed.lent_text
         lex = self.lexicon(rec)
         found = link(lex, f"{rec.title or ''}\n{rec.text}", rec.persons, rec.places)
+        authored = self.authors.with_author(rec.project_id, rec.author, found)
         called = called_by_entity(lex, rec.text, rec.author, rec.persons)
         names = linked_names(rec.author, lex, found)
         tokens = words(" ".join((rec.title or "", rec.text, " · ".join(n for n in names if n), lent_text or "")))
@@ -303,7 +305,7 @@ class Ingestor:
             rec.kind,
             rec.period or "",
             json.dumps(rec.tags),
-            json.dumps([(m.id, m.count) for m in found]),
+            hashed_mentions(authored),
             " ".join(names),
             metadata,
             placed.prev_id or "",
@@ -384,7 +386,7 @@ class Ingestor:
             "props": props,
             "chapter": chapter,
             "chunks": chunks,
-            "mentions": mention_rows(rec.entry_id, found, witness, dated, called),
+            "mentions": mention_rows(rec.entry_id, authored, witness, dated, called),
         }
 
     def _witness_view(

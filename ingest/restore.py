@@ -21,11 +21,13 @@ from graph.db import Graph
 from graph.export import FORMAT, MARKER, VERSION
 from graph.generations import bump
 from graph.ids import entity_id, period_id, sha256
+from graph.member_people import link
 from graph.members import ENSURE_PROJECT, set_member, update_project
 from graph.textnorm import fold
 from inference.embedders import CheckedEmbedder
 from ingest.pipeline import Ingestor, IngestReport
 from ingest.records import PROJECT_ID_PATTERN, EntryRecord, LineError
+from ingest.relink import relink_project
 
 _LABEL = {"person": "Person", "place": "Place", "thing": "Thing"}
 Level = Literal["private", "intimate", "circle", "public"]
@@ -87,6 +89,7 @@ class ProjectRecord(_Record):
 class MemberRecord(_Record):
     user_id: str = Field(min_length=1, max_length=200)
     role: Literal["owner", "coauthor", "reader"]
+    person: str | None = Field(default=None, max_length=400)  # version 4: the person they are
 
 
 class EntityRecord(_Record):
@@ -230,6 +233,8 @@ def read_export(path: Path) -> ExportFile:
     if header is None:
         raise ExportFileError("the file is empty")
     for r in records:  # an id names a node of this project only (never another project's)
+        if isinstance(r, MemberRecord) and r.person and not r.person.startswith(f"{header.project_id}/person/"):
+            raise ExportFileError(f"person {r.person!r} is not a person of project {header.project_id}")
         if isinstance(r, EntityRecord | DeclarationRecord):
             carried = r.id if isinstance(r, EntityRecord) else r.entity_id
             if carried is not None and not carried.startswith(f"{header.project_id}/{r.kind}/"):
@@ -342,9 +347,18 @@ class Restorer:
                     },
                 )
                 report.dismissals += 1
+        # Members are their persons before their entries are written, which then name them (graph/member_people.py);
+        # a person only entries make known to every member is theirs once those are written: re-linked then.
+        unshared = False
+        for r in self.export.records:
+            if isinstance(r, MemberRecord) and r.person:
+                linked = link(self.graph, p, r.user_id, self.entity_id("person", "", r.person), None, shared_only=False)
+                unshared = unshared or (linked is not None and not linked.name)
         Ingestor(self.graph, self.embedder, embed=self.embed).ingest(
             self._entries(), report=report.entries, progress=progress
         )
+        if unshared:
+            relink_project(self.graph, self.embedder, p, embed=self.embed)
         for r in self.export.records:
             if isinstance(r, GrantRecord):
                 self.graph.write(

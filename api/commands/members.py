@@ -1,19 +1,20 @@
-"""`memora member add|remove|leave|list`, `memora project create|set|delete`: who belongs to a project (it always
-keeps an owner), a member leaving with their entries, creating and deleting one, and what it is called and which
-hemisphere its seasons follow."""
+"""`memora member add|remove|leave|list|link|unlink`, `memora project create|set|delete`: who belongs to a project
+(it always keeps an owner), which person of it a member is, a member leaving with their entries, creating and
+deleting one, and what it is called and which hemisphere its seasons follow."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from api.commands.common import Subparsers, connect, err, progress, show
+from api.commands.common import Subparsers, connect, err, progress, relink_now, show
 from graph.settings import Settings
 
 LAST_OWNER = "a project keeps at least one owner: make another member owner first"
 
 
 def cmd_member(args: argparse.Namespace, settings: Settings) -> int:
+    from graph.member_people import is_linked
     from graph.members import LastOwner, NoSuchProject, change_member, members_of
 
     graph = connect(settings)
@@ -34,9 +35,12 @@ def cmd_member(args: argparse.Namespace, settings: Settings) -> int:
         return 0
     if args.action == "leave":
         return _leave(graph, args, settings)
+    if args.action in ("link", "unlink"):
+        return _person(graph, args, settings)
     if not args.user or (args.action == "add" and not args.role):
         err(f"member {args.action} needs --user" + (" and --role" if args.action == "add" else ""))
         return 2
+    linked = args.action == "remove" and is_linked(graph, args.project, args.user)
     try:
         before = change_member(graph, args.project, args.user, args.role if args.action == "add" else None)
     except NoSuchProject:
@@ -51,7 +55,44 @@ def cmd_member(args: argparse.Namespace, settings: Settings) -> int:
     if args.action == "add":
         show({"project_id": args.project, "user_id": args.user, "role": args.role}, args.json)
     else:
-        show({"project_id": args.project, "user_id": args.user, "removed": before is not None}, args.json)
+        removed = {"project_id": args.project, "user_id": args.user, "removed": before is not None}
+        show({**removed, "relink": relink_now(graph, args.project, settings)} if linked else removed, args.json)
+    return 0
+
+
+def _person(graph: Any, args: argparse.Namespace, settings: Settings) -> int:
+    """`--user` is (link) or stops being (unlink) the person `--person` of the project, as an owner says it through
+    the API (graph/member_people.py); the operator finds the person among every entity. The project is re-linked."""
+    from graph import member_people
+    from graph.members import role_of
+
+    if not args.user or (args.action == "link" and not args.person):
+        err(f"member {args.action} needs --user" + (" and --person" if args.action == "link" else ""))
+        return 2
+    out: dict[str, Any] = {"project_id": args.project, "user_id": args.user, "person_id": None, "person": None}
+    if args.action == "unlink":
+        if member_people.unlink(graph, args.project, args.user) is None:
+            err(f"{args.user} is not linked to a person in {args.project}")
+            return 2
+        show({**out, "relink": relink_now(graph, args.project, settings)}, args.json)
+        return 0
+    if role_of(graph, args.project, args.user) is None:
+        err(f"{args.user} is not a member of {args.project}")
+        return 2
+    found = member_people.find_person_as_operator(graph, args.project, args.person)
+    if found is None or found[1] != "person":
+        err(f"no person called {args.person} in {args.project}" if found is None else f"{args.person} is a {found[1]}")
+        return 2
+    try:
+        linked = member_people.link(graph, args.project, args.user, found[0], None)
+    except member_people.NotShared:
+        err(f"{args.person} is known only from private or intimate sources: declare it for the circle first")
+        return 2
+    if linked is None:
+        err(f"{args.user} is not a member of {args.project}, or {args.person} is gone")
+        return 2
+    out |= {"person_id": linked.id, "person": linked.name}
+    show({**out, "relink": relink_now(graph, args.project, settings)}, args.json)
     return 0
 
 
@@ -137,9 +178,14 @@ def _delete(graph: Any, args: argparse.Namespace) -> int:
 
 def add_member(sub: Subparsers) -> None:
     mem = sub.add_parser("member", help="manage the members of an existing project")
-    mem.add_argument("action", choices=["add", "remove", "leave", "list"])
+    mem.add_argument(
+        "action",
+        choices=["add", "remove", "leave", "list", "link", "unlink"],
+        help="link: --user is the person --person of the project (their entries count them); unlink: no longer",
+    )
     mem.add_argument("--project", required=True)
     mem.add_argument("--user")
+    mem.add_argument("--person", help="link: the person's name, an alias or its id")
     mem.add_argument("--role", choices=["owner", "coauthor", "reader"])
     mem.add_argument(
         "--delete-entries",

@@ -1,5 +1,6 @@
 """`/v1/projects`: create a project (the caller owns it), the caller's projects, a project's name and hemisphere, its
-members (owner manages them; a project always keeps at least one owner), leaving one and deleting one."""
+members (owner manages them; a project always keeps at least one owner) and the person each member is, leaving one
+and deleting one."""
 
 from __future__ import annotations
 
@@ -7,12 +8,14 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Response
 
-from api.actions import projects
+from api.actions import member_people, projects
 from api.deps import ProjectMember, ProjectOwner, ServicesDep, ViewerDep, WriteBudget, require_owner
 from api.models.core import MemberIn, MemberOut, MembershipOut, ProjectIn, ProjectOut, ProjectPatch
 from api.models.forgetting import LeaveIn, LeaveOut, ProjectDeletedOut
+from api.models.member_people import MemberPersonIn, MemberPersonOut
 from api.ratelimit import rate_limited
 from api.responses import ErrorOut, errors
+from graph.member_people import is_linked
 from graph.members import (
     LastOwner,
     NoSuchProject,
@@ -96,7 +99,9 @@ def put_member(project_id: str, body: MemberIn, who: ViewerDep, svc: ServicesDep
     responses={**errors(403, 404), **_CONFLICT},
 )
 def delete_member(project_id: str, user_id: str, who: ProjectOwner, svc: ServicesDep) -> Response:
-    """Remove a member; owner only. The last owner cannot leave (409)."""
+    """Remove a member; owner only. The last owner cannot leave (409). Their entries stop counting the person they
+    were (re-linked in the background)."""
+    linked = is_linked(svc.graph, project_id, user_id)
     try:
         before = change_member(svc.graph, project_id, user_id, None)
     except LastOwner as exc:
@@ -105,7 +110,46 @@ def delete_member(project_id: str, user_id: str, who: ProjectOwner, svc: Service
         raise HTTPException(404, "no such member") from exc
     if before is None:
         raise HTTPException(404, "no such member")
+    if linked:
+        svc.relink_jobs.submit(project_id, who.user_id or "")
     return Response(status_code=204)
+
+
+_PERSON_WRITE = {**errors(403, 404), **rate_limited("the caller's write budget is spent")}
+
+
+@router.get("/{project_id}/member-persons", response_model=list[MemberPersonOut], responses=errors(403))
+def list_member_persons(project_id: str, who: ProjectMember, svc: ServicesDep) -> list[MemberPersonOut]:
+    """The members and the person of the project each one is (null when none); members only."""
+    return member_people.member_persons(svc, who, project_id)
+
+
+@router.put(
+    "/{project_id}/member-persons",
+    response_model=MemberPersonOut,
+    dependencies=[WriteBudget],
+    responses={
+        **_PERSON_WRITE,
+        404: {"model": ErrorOut, "description": "no such member, or no person of this name the caller may see"},
+    },
+)
+def put_member_person(project_id: str, body: MemberPersonIn, who: ViewerDep, svc: ServicesDep) -> MemberPersonOut:
+    """Say which person of the project a member is (replacing what they were); owner only. The person must be one
+    every member may know of (422 otherwise, and for a place or thing). Their entries then count the person among
+    theirs (re-linked in the background: `relink`)."""
+    return member_people.link_person(svc, who, project_id, body)
+
+
+@router.delete(
+    "/{project_id}/member-persons/{user_id:path}",
+    response_model=MemberPersonOut,
+    dependencies=[WriteBudget],
+    responses=_PERSON_WRITE,
+)
+def delete_member_person(project_id: str, user_id: str, who: ViewerDep, svc: ServicesDep) -> MemberPersonOut:
+    """Take back which person a member is; owner only (404 when they are none). Their entries stop counting the
+    person once re-linked (`relink`)."""
+    return member_people.unlink_person(svc, who, project_id, user_id)
 
 
 @router.post(
@@ -118,12 +162,15 @@ def leave(project_id: str, body: LeaveIn, who: ViewerDep, svc: ServicesDep) -> L
     """Leave the project; with `delete_entries`, first delete every entry the caller wrote in it (each with what it
     alone left behind) and the names they declared or rejected. The only owner cannot leave (409), and then nothing
     is deleted."""
+    linked = is_linked(svc.graph, project_id, who.user_id or "")
     try:
         gone = leave_project(svc.graph, svc.embedder, project_id, who.user_id or "", body.delete_entries)
     except NotMember as exc:
         raise HTTPException(403, "not a member of this project") from exc
     except LastOwner as exc:
         raise HTTPException(409, LAST_OWNER + ", or delete the project") from exc
+    if linked:  # their entries stop counting the person they were; nobody reads this job
+        svc.relink_jobs.submit(project_id, "")
     return LeaveOut(
         project_id=project_id,
         role=gone.role,

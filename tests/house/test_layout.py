@@ -39,6 +39,9 @@ ROUTES = {
     ("/v1/projects/{project_id}/members", "get"),
     ("/v1/projects/{project_id}/members", "put"),
     ("/v1/projects/{project_id}/members/{user_id}", "delete"),
+    ("/v1/projects/{project_id}/member-persons", "get"),
+    ("/v1/projects/{project_id}/member-persons", "put"),
+    ("/v1/projects/{project_id}/member-persons/{user_id}", "delete"),
     ("/v1/projects/{project_id}/entities", "get"),
     ("/v1/projects/{project_id}/entities", "post"),
     ("/v1/projects/{project_id}/entities/{kind}/{name}", "patch"),
@@ -123,6 +126,7 @@ def test_every_route_declares_its_response(settings: Settings) -> None:
     [
         ("patch", "/v1/projects/{p}", {"hemisphere": "east"}),
         ("put", "/v1/projects/{p}/members", {"user_id": "x", "role": "boss"}),
+        ("put", "/v1/projects/{p}/member-persons", {"user_id": "x"}),
         ("post", "/v1/projects/{p}/entities", {"kind": "animal", "name": "Rex"}),
         ("patch", "/v1/projects/{p}/entities/person/Rex", {}),
         ("patch", "/v1/projects/{p}/entities/animal/Rex", {"name": "Max"}),

@@ -1,12 +1,13 @@
 """An entry's page (`/e/{entry_id}`): what the API's own `GET /v1/entries/{id}` answers the viewer, who else sees it,
 said in a sentence, the entries before and after it (`GET /v1/neighbours/{id}`), and the edit and delete buttons for
-those who may."""
+those who may. Its author shows by name (`api.actions.authors`): the person the project says they are."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
+from api.actions.authors import shown_authors
 from api.actions.entries import neighbours, visible_entry
 from api.actions.refusals import NotFound, Refused
 from api.actions.write import editable
@@ -30,4 +31,5 @@ def entry_page(request: Request, entry_id: str, session: SessionDep, svc: Servic
     except NotFound:  # deleted or re-levelled since it was read: the page shows what was read
         around = None
     values = {"entry": entry, "project_id": entry.project_id, "can_edit": can_edit, "around": around}
+    values["authors"] = shown_authors(svc, session.viewer, entry.project_id, [entry.author])
     return page(request, "entry.html", values, session)

@@ -4,7 +4,8 @@ the action the API's `GET /v1/projects/{p}/entries` runs. The bands are the decl
 statement behind `GET /v1/projects/{p}/periods` (the automatic ones, months and sessions, are the histogram's).
 All of it is the timeline read (`api.actions.read.timeline`): each view pays one from the viewer's read budget, as
 the listing route does. Every entry counts once, in the month holding the middle of its date range (a season in its
-middle month; a year or a longer span in its year only), and a year or month without a visible entry says so."""
+middle month; a year or a longer span in its year only), and a year or month without a visible entry says so. Each
+entry's author shows by name (`api.actions.authors`)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from api.actions import read
+from api.actions.authors import shown_authors
 from api.actions.budgets import Who
 from api.deps import BudgetsDep, ServicesDep
 from api.web.i18n import language, translator
@@ -65,6 +67,9 @@ def timeline(
         "without_month": years.get(year, 0) - sum(months.values()) if year is not None else 0,
         "nothing_in": _when(request, year, month) if empty else None,
         "listing": seen.listing,
+        "authors": shown_authors(
+            svc, session.viewer, project_id, [e.author for e in seen.listing.entries] if seen.listing else []
+        ),
         "periods": periods,
         "year_bands": {y: _bands(periods, f"{y:04d}-01", f"{y:04d}-12") for y in years},
         "month_bands": {m: _bands(periods, f"{year:04d}-{m:02d}", f"{year:04d}-{m:02d}") for m in range(1, 13)}
