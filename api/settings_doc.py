@@ -123,6 +123,7 @@ GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "rrf_k",
             "fusion",
             "ranker_weights",
+            "relevance_weights",
             "diversify",
             "mmr_lambda",
         ),
@@ -251,6 +252,7 @@ DEFAULTS: dict[str, str] = {
     "secret": "generated in `$MEMORA_HOME/secret`",
     "dense_floor": "per model (`0.86` for e5)",
     "ranker_weights": "the shipped `queries/search/ranker_weights.json`",
+    "relevance_weights": "the shipped `queries/search/relevance_weights.json`",
 }
 
 

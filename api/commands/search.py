@@ -101,6 +101,12 @@ def _print_search(body: dict[str, Any]) -> None:
     )
     for warning in body["warnings"]:
         print(f"warning: {warning}")
+    if body["results"] and not body.get("matched", True):
+        latest = body["source"] == "recency"
+        print(
+            "nothing matched well: "
+            + ("the latest entries" if latest else "the closest entries, for what they are worth")
+        )
     if body.get("answer"):  # an entity question (queries/entities/entity_questions.py)
         answer = body["answer"]
         about = f" {answer['entity']['name']}" if answer["entity"] else ""
@@ -109,7 +115,7 @@ def _print_search(body: dict[str, Any]) -> None:
     for i, r in enumerate(body["results"], start=1):
         print(
             f"{i:2d}. [{r['intimacy_level']}] {r['entry_id']} ({r['occurred_on'] or 'undated'}, {r['author_id']}) "
-            f"{r['score']:.4f}"
+            f"{r['score']:.4f}" + (f" relevance {r['relevance']:.2f}" if r.get("relevance") is not None else "")
         )
         reply = r.get("replies_to")
         if reply:

@@ -111,6 +111,12 @@ class ResultOut(BaseModel):
         description="For a turn of a conversation, the message it answers: the latest of the few turns before it that "
         'the viewer may see written by someone else. A short reply ("yes!!") is read with its question.',
     )
+    relevance: float | None = Field(
+        default=None,
+        description='How well the entry matches the question, 0 to 1, calibrated (docs/search.md, "Relevance"): '
+        "comparable across questions, unlike `score`. None for an entity question's supporting entries and the "
+        "latest entries shown when nothing was found.",
+    )
 
 
 class SearchResponseOut(BaseModel):
@@ -122,3 +128,9 @@ class SearchResponseOut(BaseModel):
     warnings: list[str] = []
     answer: EntityAnswer | None = None  # set when the query is an entity question (docs/entities.md)
     search_id: str | None = None  # for POST /v1/feedback (api/routes/feedback.py)
+    matched: bool = Field(
+        default=True,
+        description="False when nothing matched well: no result reaches the relevance threshold, and the results are "
+        "the closest entries (`source` other than `recency`) or, when no channel found anything, the latest ones "
+        "(`source` `recency`). Show them under that label, never as answers.",
+    )

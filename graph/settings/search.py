@@ -55,6 +55,11 @@ class SearchSettings(BaseModel):
     ranker_weights: str | None = Field(
         default=None, description="A ranker weights file instead of queries/search/ranker_weights.json."
     )
+    relevance_weights: str | None = Field(
+        default=None,
+        description="A relevance calibration file instead of queries/search/relevance_weights.json "
+        "(bench/calibrate_relevance.py fits one for another embedder).",
+    )
     diversify: str = Field(
         default="band",
         pattern="^(band|mmr)$",

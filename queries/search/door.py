@@ -24,7 +24,7 @@ from graph.visibility import Viewer, visibility_params
 from inference.embedders import CheckedEmbedder
 from queries.entities.entity_question_words import Intent, classify
 from queries.entities.entity_questions import answer_question
-from queries.search import channel_set, kept_lexicons, ranker, result_cache, visible_view
+from queries.search import channel_set, kept_lexicons, ranker, relevance, result_cache, visible_view
 from queries.search import channels as ch
 from queries.search.diversify import diversify, word_set
 from queries.search.early_vector import EarlyVector
@@ -75,6 +75,7 @@ class Fusion:
     source: str
     weights: dict[str, float]
     texts: dict[str, str]
+    relevance: dict[str, float]
 
 
 @dataclass(frozen=True)
@@ -160,15 +161,9 @@ class SearchDoor:
         t = time.perf_counter()
         results, viewer = found.hits, run.viewer
         top_id = results["fulltext"][0].id if results.get("fulltext") else None
-        record: dict[str, Any] | None = None
-        texts: dict[str, str] = {}
-        if (run.options.fusion or self.settings.fusion) == "learned" or run.options.capture is not None:
-            record, top_text, texts = ranker.gather(
-                self.graph, run.query, results, question.parsed.constraints, viewer, top_id
-            )
-        else:
-            rows = self.graph.read(ch.TOP_TEXT, {"id": top_id}) if top_id is not None else []
-            top_text = rows[0]["text"] if rows else None
+        record, top_text, texts = ranker.gather(
+            self.graph, run.query, results, question.parsed.constraints, viewer, top_id
+        )
         cue = Cue.of(question.parsed.text_for_search, top_text, dated=found.soft.dated)
         weights = {c.name: c.weight(cue) for c in channel_set.CHANNELS}
         fused = rrf({c: h for c, h in results.items() if h}, k=self.settings.rrf_k, weights=weights)
@@ -179,7 +174,20 @@ class SearchDoor:
             fused = [Fused(h.id, 0.0, {"recency": {"rank": i + 1, "score": 0.0}}) for i, h in enumerate(recent)]
             source = "recency" if fused else "none"
         run.took("fuse", t)
-        return Fusion(fused, source, weights, texts)
+        return Fusion(fused, source, weights, texts, self.relevance(run, record))
+
+    def relevance(self, run: SearchRun, record: dict[str, Any]) -> dict[str, float]:
+        """Each candidate's calibrated relevance (queries/search/relevance.py); none when the calibration cannot be
+        read (said once in the log and as a warning)."""
+        try:
+            calibration = relevance.load(self.settings.relevance_weights)
+        except relevance.RelevanceWeightsError as exc:
+            log.warning("relevance unavailable: %s", exc)
+            run.warnings.append("relevance unavailable (the calibration file does not fit): no match verdict")
+            return {}
+        if calibration.embedder and calibration.embedder != self.embedder.slug:
+            relevance.warn_other_model(calibration.embedder, self.embedder.slug)
+        return relevance.relevances(calibration, record, run.query)
 
     def rerank(self, run: SearchRun, fused: list[Fused]) -> list[Fused]:
         """A second stage over the fused candidates, before diversity and the cut to k."""
@@ -217,6 +225,8 @@ class SearchDoor:
         options = run.options
         chunks = found.best_chunk if options.include_chunks else {}
         out = _materialise(self.graph, run.viewer, fused[: options.k], run.query, chunks)
+        for r in out:
+            r.relevance = fusion.relevance.get(r.entry_id)
         run.took("details", t)
         explained = None
         if options.explain:
@@ -235,6 +245,7 @@ class SearchDoor:
             explained,
             run.warnings,
             channel_candidates={c: len(h) for c, h in found.hits.items()},
+            matched=matched_well(out, fusion, self.settings),
         )
 
 
@@ -284,6 +295,17 @@ def _filter_warnings(
             if a not in seen
         ]
     return out
+
+
+def matched_well(out: list[SearchResult], fusion: Fusion, settings: Settings) -> bool:
+    """Whether a result on the page reaches the calibration's threshold. The latest entries (no channel found
+    anything) never do; without a calibration every answer counts as matched, as before relevance existed."""
+    if fusion.source in ("recency", "none"):
+        return False
+    if not fusion.relevance:
+        return True
+    threshold = relevance.load(settings.relevance_weights).threshold
+    return any((r.relevance or 0.0) >= threshold for r in out)
 
 
 def _source(results: dict[str, list[Hit]]) -> str:

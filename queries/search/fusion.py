@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -58,6 +59,19 @@ THREAD_WEIGHT = 0.3  # neighbours in a conversation of the best dense hits: fill
 def coverage_terms(query: str) -> list[str]:
     """The query's content words (accent- and case-folded, repeats kept) that lexical coverage looks for."""
     return [t for t in words(query) if len(t) >= 3 and t not in STOPWORDS]
+
+
+def name_terms(query: str) -> list[str]:
+    """The question's capitalised content words past the first of each sentence, folded: the names it asks about
+    ("What did Kevin play?" -> kevin), whether or not the project knows them."""
+    out: list[str] = []
+    for sentence in re.split(r"[.?!¿¡]+", query):
+        tokens = sentence.split()
+        for raw in tokens[1:]:
+            token = raw.strip("\"'«»“”‘’()[],;:")
+            if token[:1].isupper() and not token.isupper() or (token.isupper() and len(token) > 1 and token.isalpha()):
+                out += [t for t in words(token) if len(t) >= 3 and t not in STOPWORDS]
+    return list(dict.fromkeys(out))
 
 
 def coverage(terms: list[str], present: set[str]) -> float:

@@ -27,7 +27,7 @@ from graph.textnorm import fold, words
 from graph.visibility import CAN_SEE, Viewer, mention_seen, visibility_params
 from queries.search import ranker_features as rf
 from queries.search.channels import TOP_TEXT_OF_E
-from queries.search.fusion import Fused, Hit, coverage, coverage_terms
+from queries.search.fusion import Fused, Hit, coverage, coverage_terms, name_terms
 from queries.search.query_constraints import SoftConstraints
 from queries.search.run import SearchRun
 from queries.search.understanding.routing import asks_time
@@ -197,6 +197,7 @@ def gather(
     if not rows:
         return Gathered(record, None, {})
     terms = coverage_terms(query)
+    names = name_terms(query)
     tops = {hits[0][0] for c, hits in channels.items() if c != "thread"}
     top_threads = [r["thread"] for r in rows if r["id"] in tops and r["thread"]]
     days = [(_day(r["start"]), _day(r["end"])) for r in rows]
@@ -206,13 +207,10 @@ def gather(
     named = {key for _, key in soft.people_named}
     for r, (start, end) in zip(rows, days, strict=True):
         others = sum(1 for t in top_threads if t == r["thread"]) - (1 if r["id"] in tops and r["thread"] else 0)
+        present = set(r["present"]) if r["present"] is not None else set(words(r["plain"] + " " + r["names"]))
         record["facts"][r["id"]] = {
-            "cov": round(
-                coverage(
-                    terms, set(r["present"]) if r["present"] is not None else set(words(r["plain"] + " " + r["names"]))
-                ),
-                4,
-            ),
+            "cov": round(coverage(terms, present), 4),
+            "names_cov": round(coverage(names, present), 4) if names else 1.0,
             "ent": round(r["matched"] / len(soft.entity_ids), 4) if soft.entity_ids else 0.0,
             "author": 1.0 if authors and r["author"] in authors else 0.0,
             "by_named": 1.0 if named and fold(r["author"]) in named else 0.0,

@@ -84,6 +84,7 @@ class SearchResult:
     chunk: dict[str, Any] | None = None
     told: list[dict[str, str]] = field(default_factory=list)  # times the text tells: ingest/event_times.py
     replies_to: RepliesTo | None = None  # the message a conversation's turn answers: queries/search/replies.py
+    relevance: float | None = None  # calibrated, 0..1: queries/search/relevance.py
 
 
 @dataclass
@@ -97,3 +98,4 @@ class SearchResponse:
     answer: dict[str, Any] | None = None  # an entity question's answer (queries/entities/entity_questions.py)
     channel_candidates: dict[str, int] = field(default_factory=dict)  # for the retrieval log, not the API
     cached: bool = False
+    matched: bool = True  # False: nothing reached the relevance threshold; the results are the closest or latest

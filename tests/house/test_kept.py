@@ -38,6 +38,8 @@ PROCESS_WIDE = {
     "ingest/spacy_pipelines.py:_reported": "which missing pipelines were already logged",
     "queries/search/keyword.py:scored": "a memo of a pure function of a statement's text",
     "queries/search/ranker.py:load_ranker": "the ranker's weights file, read once",
+    "queries/search/relevance.py:load": "the relevance calibration file, read once",
+    "queries/search/relevance.py:warn_other_model": "a calibration read on another model, said once",
     "queries/search/rerank.py:_SCORERS": "loaded reranker models",
     "queries/search/result_cache.py:_digests": "a memo of a pure function of the settings object",
     "queries/search/understanding/entities.py:_cached_matcher": "a memo of a pure function of its argument",

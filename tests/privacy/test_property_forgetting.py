@@ -13,7 +13,7 @@ the owner saw then; entries written after a forget keep the name). Its snapshots
 aside.
 
 Documented tolerance: ranked answers (search results, the live context's entries, similar entities) are compared as
-sets with their fields but without rank and score. Lucene keeps a deleted document in its term statistics until
+sets with their fields but without rank and score (a result's relevance, read from its scores, included). Lucene keeps a deleted document in its term statistics until
 segments merge, and both worlds share the index with each other and with the rest of the database, so fulltext
 scores (and the order they give) may differ between two worlds that hold the same entries; everything else is exact.
 """
@@ -84,7 +84,7 @@ UNOBSERVED = frozenset(
 # Where the tolerance of the module docstring applies: ranked lists compared as sets, without rank and score.
 RANKED = frozenset({"results", "entries", "similar"})
 SUMMARY_ID = re.compile(r"<w>-p/summary/[0-9a-f]{20}")
-RANK_FIELDS = frozenset({"score", "score_breakdown", "rank", "similarity", "source"})
+RANK_FIELDS = frozenset({"score", "score_breakdown", "rank", "similarity", "source", "relevance"})
 
 TALLY = {"worlds": 0, "paths": 0, "deletes": 0, "forgets": 0, "redacted": 0}
 

@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from api.actions import album
 from api.actions import search as searching
+from api.actions.authors import shown_authors
 from api.actions.budgets import Who
 from api.actions.projects import memberships
 from api.deps import BudgetsDep, ServicesDep, require_member
@@ -66,6 +67,13 @@ def project_search(
     name = home.name if home else album.project_name(svc, who, project_id)
     context: dict[str, object] = {"project_id": project_id, "q": q, "answer": answer, "understood": understood}
     context["hemisphere"] = hemisphere
+    if answer is not None:
+        authors = [r.author_id for r in answer.results] + [
+            r.replies_to.author_id for r in answer.results if r.replies_to
+        ]
+    else:
+        authors = [e.author_id for e in (home.latest + home.on_this_day if home else []) if not e.by_witness]
+    context["authors"] = shown_authors(svc, who, project_id, authors)
     context |= {"album": home, "project_name": name}
     return page(request, "search.html", context, session)
 

@@ -24,4 +24,17 @@ WORDS: dict[str, tuple[str, str, str]] = {
         "Nothing you can see matches what is crossed out: these results leave it aside.",
         "Rien de ce que vous pouvez voir ne correspond à ce qui est barré : ces résultats n'en tiennent pas compte.",
     ),
+    "nothing_matched_close": (
+        "Nada coincide bien con lo que buscas. Estas son las entradas más cercanas, por si alguna sirve.",
+        "Nothing matched well. These are the closest entries, in case one of them helps.",
+        "Rien ne correspond bien à votre recherche. Voici les entrées les plus proches, au cas où l'une d'elles "
+        "aiderait.",
+    ),
+    "nothing_matched_latest": (
+        "Nada coincide con lo que buscas. Estas son las entradas más recientes.",
+        "Nothing matched. These are the latest entries.",
+        "Rien ne correspond à votre recherche. Voici les entrées les plus récentes.",
+    ),
+    "closest": ("Lo más cercano", "The closest", "Le plus proche"),
+    "latest": ("Lo más reciente", "The latest", "Le plus récent"),
 }
