@@ -3,10 +3,13 @@ the project's hemisphere, and warnings about filter values the viewer has no vis
 
 A recurring date ("en verano", "in August", "por Navidad": no year, no "last/this") constrains to any year's
 occurrence: the channels receive one occurrence per year (`q_occ`, indexed from `q_occ_base`) instead of one range.
+Someone named after "without" ("Christmas without dad", "la Navidad sin papá") is missed in what is looked for, so
+seldom named in it: they weigh as a person the question is about but constrain nothing.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
@@ -15,7 +18,7 @@ from graph.db import Graph
 from graph.lexicon import ProjectLexicon
 from graph.members import project_hemisphere
 from graph.textnorm import fold
-from queries.search.understanding import KnownEntity, TemporalRange, to_json, understand
+from queries.search.understanding import EntityMatch, KnownEntity, TemporalRange, to_json, understand
 
 # Occurrences of a recurring date are listed for this many years before `now` (and the next one).
 RECURRING_YEARS_BACK = 150
@@ -115,9 +118,12 @@ def parse_query(
     entities = {e.id: e for lex in lexicons.values() for e in lex.entities()}
     known = [KnownEntity(e.id, e.kind, e.name, e.aliases + e.called) for e in entities.values()]
     u = understand(query, sorted(known, key=lambda k: k.id), now, locale, lambda: project_hemisphere(graph, projects))
-    people_places = [m.id for m in (*u.persons, *u.places)]
+    missed = _missed(query, u.persons)
+    people_places = [m.id for m in (*u.persons, *u.places) if m.id not in missed]
     author_keys: tuple[str, ...] = ()
-    people_named = tuple((m.id, key) for m in u.persons if m.id in entities for key in entities[m.id].answers_to())
+    people_named = tuple(
+        (m.id, key) for m in u.persons if m.id in entities and m.id not in missed for key in entities[m.id].answers_to()
+    )
     if u.author is not None:
         entity = entities.get(u.author.id)
         author_keys = tuple(entity.answers_to()) if entity else (fold(u.author.name),)
@@ -128,7 +134,21 @@ def parse_query(
         **date_constraints(u.temporal, now),
     )
     text = u.cleaned_text or query
-    return Parsed(text, u.layer, constraints, people_places + [m.id for m in u.things], to_json(u))
+    explain = to_json(u)
+    if missed:
+        explain["persons"] = [p for p in explain["persons"] if p["id"] not in missed]  # type: ignore[attr-defined]
+        explain["missed"] = [{"id": m.id, "name": m.name} for m in u.persons if m.id in missed]
+    ranked = people_places + sorted(missed) + [m.id for m in u.things]
+    return Parsed(text, u.layer, constraints, ranked, explain)
+
+
+_WITHOUT = r"(?:without|sin|sans)\s+(?:(?:my|our|the|mi|mis|nuestro|nuestra|el|la|los|las|mon|ma|mes|notre|le|les)\s+)?"
+
+
+def _missed(query: str, persons: list[EntityMatch]) -> set[str]:
+    """The people the question names right after "without" / "sin" / "sans"."""
+    folded = fold(query)
+    return {m.id for m in persons if m.text and re.search(rf"\b{_WITHOUT}{re.escape(fold(m.text))}\b", folded)}
 
 
 def set_aside(parsed: Parsed, ignore: tuple[str, ...]) -> Parsed:

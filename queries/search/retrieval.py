@@ -1,5 +1,8 @@
 """The retrieve stage: every channel of queries/search/channel_set.py that the question wants, relaxing the question's
-own constraints while they leave nothing. The question's own channels run side by side (the first on the request's
+own constraints while they leave nothing. A question naming both a time and a person that nothing visible meets
+together keeps its time when an entry of that time holds the person's name in its own words (the name a preference,
+not a filter: "Marta en el verano de 2006" finds the summer entry that says "Marta" without linking her); otherwise
+the time goes first. The question's own channels run side by side (the first on the request's
 own thread, the others in the pool); a seeded channel starts in the pool as soon as the channels it starts from have
 answered. Each channel returns hits of entries the viewer may see; fusion is the
 next stage."""
@@ -11,12 +14,20 @@ from concurrent.futures import Future
 from contextvars import copy_context
 from dataclasses import dataclass, replace
 
+from graph.textnorm import words
+from graph.visibility import CAN_SEE, visibility_params
 from queries.search.channel import Channel, ChannelAsk, Found, Want
 from queries.search.early_vector import EarlyVector
 from queries.search.fusion import Hit
 from queries.search.query_constraints import SoftConstraints
 from queries.search.question import Question
 from queries.search.run import SEARCH_POOL, SearchRun
+
+VISIBLE_TEXTS = f"""
+UNWIND $ids AS id
+MATCH (e:Entry {{id: id}}) WHERE {CAN_SEE}
+RETURN coalesce(e.title, '') + ' ' + coalesce(e.body, '') AS text
+"""
 
 
 @dataclass
@@ -37,8 +48,30 @@ def retrieve(run: SearchRun, question: Question, early: EarlyVector | None, chan
         hits, best_chunk = run_channels(run, question, soft, early, channels)
         if any(hits.values()) or soft.empty:
             return Retrieved(hits, best_chunk, soft, relaxed)
-        relaxed.append(soft.next_relaxation())
+        step = soft.next_relaxation()
+        if step == "temporal" and soft.entity_ids and soft.people_named:
+            kept = _name_as_words(run, question, soft, early, channels)
+            if kept is not None:
+                return kept
+        relaxed.append(step)
         soft = soft.relaxed(relaxed[-1])
+
+
+def _name_as_words(
+    run: SearchRun, question: Question, soft: SoftConstraints, early: EarlyVector | None, channels: Sequence[Channel]
+) -> Retrieved | None:
+    """The question's time without its people, kept when an entry found there holds one of their names in its title
+    or text (read from entries the channels found, so visible ones); None otherwise."""
+    dated_only = replace(soft, entity_ids=())
+    hits, best_chunk = run_channels(run, question, dated_only, early, channels)
+    ids = list(dict.fromkeys(h.id for found in hits.values() for h in found))
+    if not ids:
+        return None
+    names = [f" {' '.join(words(key))} " for entity, key in soft.people_named if entity in soft.entity_ids]
+    texts = run.graph.read(VISIBLE_TEXTS, {"ids": ids, **visibility_params(run.viewer)})
+    if not any(name in f" {' '.join(words(row['text']))} " for row in texts for name in names if name.strip()):
+        return None
+    return Retrieved(hits, best_chunk, dated_only, ["entities"])
 
 
 def run_channels(
