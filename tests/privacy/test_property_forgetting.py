@@ -13,9 +13,10 @@ the owner saw then; entries written after a forget keep the name). Its snapshots
 aside.
 
 Documented tolerance: ranked answers (search results, the live context's entries, similar entities) are compared as
-sets with their fields but without rank and score (a result's relevance, read from its scores, included). Lucene keeps a deleted document in its term statistics until
-segments merge, and both worlds share the index with each other and with the rest of the database, so fulltext
-scores (and the order they give) may differ between two worlds that hold the same entries; everything else is exact.
+sets with their fields but without rank and score (a result's relevance, read from its scores, included). Lucene
+keeps a deleted document in its term statistics until segments merge, and both worlds share the index with each
+other and with the rest of the database, so fulltext scores (and the order they give) may differ between two worlds
+that hold the same entries; everything else is exact.
 """
 
 from __future__ import annotations

@@ -82,6 +82,12 @@ def test_a_linked_member_shows_as_their_person_on_every_page_that_lists_entries(
     assert person.status_code == 200
     assert set(_authors(person.text)) == {"Ana", coauthor}
     assert owner not in _authors(person.text)
+    found = reader.get(f"/p/{world.project}", params={"q": "el viaje en tren a Cádiz con Marta"}).text
+    assert "Ana" in _authors(found) and owner not in _authors(found), "search results"
+    home = reader.get(f"/p/{world.project}").text
+    assert "Ana" in _authors(home) and owner not in _authors(home), "the project's home"
+    chapter = reader.get(f"/p/{world.project}/chapters", params={"theme": "el viaje en tren a Cádiz", "words": 300})
+    assert "Ana" in _authors(chapter.text) and owner not in _authors(chapter.text), "a chapter's entries"
 
 
 def test_a_witness_account_shows_its_witness_name_and_an_unnamed_one_says_a_witness(

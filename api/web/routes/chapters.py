@@ -31,6 +31,7 @@ from pydantic import BaseModel, Field
 
 from api import auth
 from api.actions import chapter_theme, witnesses
+from api.actions.authors import shown_authors
 from api.actions.budgets import Budgets, Who
 from api.actions.read import paid_read
 from api.deps import BudgetsDep, ServicesDep, require_member
@@ -105,15 +106,18 @@ def _built(
     return chapter_theme.chapter_page(svc, budgets, who, body, asked.draft, asked.near)
 
 
-def _authors(svc: Services, session: WebSession, context: ChapterContextOut | None) -> dict[str, str | None]:
-    """Entry id -> the author shown: a member's id, the name a witness's link was given, or "" for a witness's
-    account under a link with no name (the page says "a witness")."""
+def _authors(
+    svc: Services, session: WebSession, project_id: str, context: ChapterContextOut | None
+) -> dict[str, str | None]:
+    """Entry id -> the author shown: the person a member is (`api.actions.authors`), else their id, the name a
+    witness's link was given, or "" for a witness's account under a link with no name (the page says "a witness")."""
     if context is None:
         return {}
     names = witnesses.witness_names(svc, session.viewer, [e.entry_id for e in context.entries])
+    shown = shown_authors(svc, session.viewer, project_id, [e.author_id for e in context.entries])
     return {
         e.entry_id: names.get(e.entry_id)
-        or ("" if (e.author_id or "").startswith(WITNESS_AUTHOR_PREFIX) else e.author_id)
+        or ("" if (e.author_id or "").startswith(WITNESS_AUTHOR_PREFIX) else shown.get(e.author_id or "", e.author_id))
         for e in context.entries
     }
 
@@ -137,7 +141,7 @@ def chapters(
         "found": found,
         "nearest": f"{here}?{replace(asked, near=True).query()}",
         "used_words": words_for(context.used_tokens) if context else 0,
-        "authors": _authors(svc, session, context),
+        "authors": _authors(svc, session, project_id, context),
         "download": f"{here}.md?{asked.query()}",
         "declared": [p for p in visible_periods(svc.graph, project_id, who) if not p["automatic"]],
         "owner": role_of(svc.graph, project_id, who.user_id or "") == "owner",
@@ -157,7 +161,7 @@ def chapter_file(
         raise invalid_field("query", "theme", "a chapter needs a theme")
     context, draft_out, found = _built(svc, budgets, caller, project_id, asked)
     t = translator(language(request))
-    authors = _authors(svc, session, context)
+    authors = _authors(svc, session, project_id, context)
     text = chapter_markdown(t, asked.theme, context if found else None, draft_out, authors)
     headers = HEADERS | {"Content-Disposition": _attachment(asked.theme)}
     return Response(text, media_type="text/markdown; charset=utf-8", headers=headers)
