@@ -23,12 +23,16 @@ from graph.web_sessions import add_link
 
 PROJECT = "demo-family"
 PAGES = {
+    "home": f"/p/{PROJECT}?lang=es",
     "search": f"/p/{PROJECT}?q=%C2%BFqu%C3%A9+dijo+pap%C3%A1+del+piso%3F&lang=es",
+    "nothing": f"/p/{PROJECT}?q=qwertyuiop&lang=es",
     "timeline": f"/p/{PROJECT}/timeline?year=2008&lang=es",
     "entry": f"/e/{PROJECT}/e14?lang=es",
-    "chapters": f"/p/{PROJECT}/chapters?theme=toda+la+era+Madrid&budget=700&lang=es",
+    "chapters": f"/p/{PROJECT}/chapters?theme=toda+la+era+Madrid&words=450&lang=es",
     "people": f"/p/{PROJECT}/people?lang=es",
     "entity": f"/p/{PROJECT}/entity?name=Marta&lang=es",
+    "companions": f"/p/{PROJECT}/entity?name=Pep&lang=es",
+    "summers": f"/p/{PROJECT}/chapters?theme=los+veranos&words=450&lang=es",
     "write": f"/p/{PROJECT}/write?lang=es",
 }
 
@@ -53,9 +57,7 @@ def main() -> int:
         for user in ("ana", "lola"):
             browser.delete_all_cookies()
             browser.get(f"{args.url}/signin/local?key={add_link(graph, settings)}")
-            box = browser.find_element(By.ID, "user")
-            box.send_keys(user)
-            box.submit()
+            browser.find_element(By.CSS_SELECTOR, f'button.pick[value="{user}"]').click()
             WebDriverWait(browser, 30).until(lambda d: "/signin" not in d.current_url)
             for name, path in PAGES.items():
                 browser.get(args.url + path)
