@@ -49,3 +49,7 @@ CALL {
   WHERE g.into_id = $entity_id OR g.from_id = $entity_id OR g.from_key IN $keys
   DETACH DELETE g
 }
+CALL {
+  MATCH (:User)-[l:IS_PERSON]->(:Person {id: $entity_id})
+  DELETE l
+}
