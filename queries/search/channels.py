@@ -224,10 +224,9 @@ MATCH (e:Entry) WHERE e.project_id IN $project_ids AND e.author_id IN $author_id
 RETURN DISTINCT e.author_id AS a
 """
 
-# The text whose share of the query's words sets the keyword channel's weight (queries/search/fusion.py: `Cue`):
-# read alone under plain RRF, with the candidates' facts under the learned fusion (queries/search/ranker.py).
+# The text whose share of the query's words sets the keyword channel's weight (queries/search/fusion.py: `Cue`),
+# read with the candidates' facts, which every search gathers (queries/search/ranker.py, queries/search/relevance.py).
 TOP_TEXT_OF_E = "coalesce(e.title, '') + ' ' + e.body"
-TOP_TEXT = f"MATCH (e:Entry {{id: $id}}) RETURN {TOP_TEXT_OF_E} AS text"
 
 RECENT = f"""
 MATCH (e:Entry) WHERE {ENTRY_SCOPE}

@@ -18,7 +18,6 @@ from graph.members import set_member
 from graph.settings import Settings
 from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
-from queries.search.channels import TOP_TEXT
 from queries.search.door import hybrid_search
 from queries.search.ranker import CANDIDATE_FACTS
 from queries.search.request import Scope, SearchOptions
@@ -96,20 +95,14 @@ def test_the_judge_accepts_either_state_of_a_write_in_flight_and_nothing_else() 
 
 
 class _DeletesBeforeTopText(Graph):
-    """The real graph, with a concurrent delete landing between the keyword channel and the top hit's text read:
-    alone (plain RRF) or with the learned ranker's facts."""
+    """The real graph, with a concurrent delete landing between the keyword channel and the top hit's text read with
+    the candidates' facts (under either fusion: relevance reads them too)."""
 
     victim = ""
     statement = ""
 
     def read(self, query: str, params: Mapping[str, Any] | None = None) -> list[Any]:
-        top = (
-            (params or {}).get("id")
-            if query == TOP_TEXT
-            else (params or {}).get("top_id")
-            if query == CANDIDATE_FACTS
-            else None
-        )
+        top = (params or {}).get("top_id") if query == CANDIDATE_FACTS else None
         if top is not None and not self.victim:
             self.victim, self.statement = top, query
             self.write("MATCH (e:Entry {id: $id}) DETACH DELETE e", {"id": self.victim})
@@ -121,8 +114,8 @@ class _DeletesBeforeTopText(Graph):
     [
         ("learned", ("fulltext",), CANDIDATE_FACTS),
         ("learned", ("dense", "fulltext"), CANDIDATE_FACTS),
-        ("rrf", ("fulltext",), TOP_TEXT),
-        ("rrf", ("dense", "fulltext"), TOP_TEXT),
+        ("rrf", ("fulltext",), CANDIDATE_FACTS),
+        ("rrf", ("dense", "fulltext"), CANDIDATE_FACTS),
     ],
 )
 def test_a_search_racing_a_delete_of_its_top_keyword_hit_answers_without_it(
