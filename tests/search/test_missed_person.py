@@ -20,6 +20,22 @@ Ingest = Callable[..., IngestReport]
 pytestmark = pytest.mark.neo4j
 
 
+def write(ingest: Ingest, project: str, author: str, rows: list[tuple[str, str, str, list[str]]]) -> None:
+    """One diary entry a row: (key, date, text, persons listed)."""
+    entries = [
+        {
+            "entry_id": f"{project}/{k}",
+            "project_id": project,
+            "author": author,
+            "occurred_on": d,
+            "text": t,
+            "persons": persons,
+        }
+        for k, d, t, persons in rows
+    ]
+    assert ingest(entries).written == len(rows)
+
+
 @pytest.fixture()
 def family(graph: Graph, prefix: str, ingest: Ingest) -> dict[str, str]:
     project, ana = f"{prefix}family", f"{prefix}ana"
@@ -29,19 +45,7 @@ def family(graph: Graph, prefix: str, ingest: Ingest) -> dict[str, str]:
         ("xmas-2024", "2024-12-25", "Primera Navidad con la silla vacía. Nadie quiso trinchar el pavo.", []),
         ("summer-2024", "2024-07-10", "Andrés en el hospital; le llevamos el periódico.", ["Andrés"]),
     ]
-    assert ingest(
-        [
-            {
-                "entry_id": f"{project}/{k}",
-                "project_id": project,
-                "author": ana,
-                "occurred_on": d,
-                "text": t,
-                "persons": persons,
-            }
-            for k, d, t, persons in rows
-        ]
-    ).written == len(rows)
+    write(ingest, project, ana, rows)
     return {"project": project, "ana": ana}
 
 
@@ -96,19 +100,7 @@ def test_a_name_that_empties_a_time_becomes_a_preference_when_that_time_holds_it
         ("heat-2006", "2006-08-02", "Un calor espantoso en Madrid, sin nadie en la oficina.", []),
         ("rain-2007", "2007-07-20", "Llovió todo julio en Santander.", []),
     ]
-    assert ingest(
-        [
-            {
-                "entry_id": f"{project}/{k}",
-                "project_id": project,
-                "author": ana,
-                "occurred_on": d,
-                "text": t,
-                "persons": persons,
-            }
-            for k, d, t, persons in rows
-        ]
-    ).written == len(rows)
+    write(ingest, project, ana, rows)
     viewer = Viewer(user_id=ana)
 
     def ask(q: str) -> tuple[list[str], dict[str, object]]:
