@@ -31,6 +31,7 @@ from typing import Any
 
 from graph.textnorm import words
 from queries.search.fusion import STOPWORDS
+from queries.search.ranker import probability
 
 log = logging.getLogger(__name__)
 WEIGHTS_FILE = Path(__file__).with_name("relevance_weights.json")
@@ -81,8 +82,7 @@ def features(record: Mapping[str, Any], query: str) -> dict[str, dict[str, float
 
 
 def score(c: Calibration, x: Mapping[str, float]) -> float:
-    z = c.intercept + sum(c.weights[n] * x[n] for n in FEATURES)
-    return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
+    return probability(c.intercept + sum(c.weights[n] * x[n] for n in FEATURES))
 
 
 def relevances(c: Calibration, record: Mapping[str, Any], query: str) -> dict[str, float]:
