@@ -46,7 +46,14 @@ NOWHERE = "memora:warm-start:nowhere"
 # The statements that read the candidates' facts and the results' details, run once over no candidate (every list
 # empty, the rest null).
 OVER_NOTHING = (ranker.CANDIDATE_FACTS, THREAD, DETAILS)
-EMPTY: dict[str, Any] = {"seeds": [], "ids": [], "cov_terms": [], "entity_ids": [], "project_ids": [NOWHERE]}
+EMPTY: dict[str, Any] = {
+    "seeds": [],
+    "ids": [],
+    "cov_terms": [],
+    "cov_forms": [],
+    "entity_ids": [],
+    "project_ids": [NOWHERE],
+}
 EMPTY |= {"viewer_id": NOBODY, "limit": 1, "text_chars": 0}
 
 

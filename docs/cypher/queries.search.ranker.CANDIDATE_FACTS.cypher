@@ -14,7 +14,9 @@ MATCH (e:Entry {id: id}) WHERE (
 )
 WITH e, e.ft_terms IS NOT NULL AND coalesce(e.context, '') = '' AS counted
 RETURN e.id AS id, 
-       CASE WHEN counted THEN [t IN $cov_terms WHERE CASE WHEN $witness_period_id IS NULL THEN e.ft_terms ELSE coalesce(e.w_ft_terms, e.ft_terms) END CONTAINS ' ' + t + ' '] END AS present,
+       CASE WHEN counted THEN [i IN range(0, size($cov_terms) - 1)
+            WHERE any(f IN $cov_forms[i] WHERE CASE WHEN $witness_period_id IS NULL THEN e.ft_terms ELSE coalesce(e.w_ft_terms, e.ft_terms) END CONTAINS ' ' + f + ' ')
+            | $cov_terms[i]] END AS present,
        CASE WHEN NOT counted OR size(coalesce(e.body, '')) <= $text_chars
             THEN coalesce(e.title, '') + ' ' + coalesce(e.body, '') END AS plain,
        CASE WHEN NOT counted THEN coalesce(CASE WHEN $witness_period_id IS NULL THEN e.names ELSE coalesce(e.w_names, e.names) END, '') END AS names,

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from graph.textnorm import fold, words
+from queries.search import word_forms
 
 
 @dataclass(frozen=True)
@@ -80,9 +81,9 @@ def coverage(terms: list[str], present: set[str]) -> float:
 
 
 def lexical_coverage(query: str, text: str) -> float:
-    """Share of the query's content words found in `text` (accent- and case-folded)."""
+    """Share of the query's content words found in `text` (accent- and case-folded), in any of their forms."""
     terms = coverage_terms(query)
-    return coverage(terms, set(words(text))) if terms else 0.0
+    return coverage(terms, word_forms.present(terms, set(words(text)))) if terms else 0.0
 
 
 @dataclass(frozen=True)

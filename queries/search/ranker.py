@@ -26,6 +26,7 @@ from graph.keyword_terms import VIEWER_FT_TERMS, VIEWER_NAMES
 from graph.textnorm import fold, words
 from graph.visibility import CAN_SEE, Viewer, mention_seen, visibility_params
 from queries.search import ranker_features as rf
+from queries.search import word_forms
 from queries.search.channels import TOP_TEXT_OF_E
 from queries.search.fusion import Fused, Hit, coverage, coverage_terms, name_terms
 from queries.search.query_constraints import SoftConstraints
@@ -53,7 +54,9 @@ SHAPE = """[s IN [reduce(s = coalesce(e.title, '') + ' ' + coalesce(e.body, ''),
 # (title and body) also comes back for an entry of at most `$text_chars` characters: band diversity compares the
 # pool's words, and a search whose pool is all short entries (conversation turns) then needs no read of its own.
 _FACTS_OF_E = f"""
-       CASE WHEN counted THEN [t IN $cov_terms WHERE {VIEWER_FT_TERMS} CONTAINS ' ' + t + ' '] END AS present,
+       CASE WHEN counted THEN [i IN range(0, size($cov_terms) - 1)
+            WHERE any(f IN $cov_forms[i] WHERE {VIEWER_FT_TERMS} CONTAINS ' ' + f + ' ')
+            | $cov_terms[i]] END AS present,
        CASE WHEN NOT counted OR size(coalesce(e.body, '')) <= $text_chars
             THEN coalesce(e.title, '') + ' ' + coalesce(e.body, '') END AS plain,
        CASE WHEN NOT counted THEN coalesce({VIEWER_NAMES}, '') END AS names,
@@ -151,12 +154,15 @@ def _told_in(told: list[list[str]], soft: SoftConstraints) -> float:
 
 
 def facts_params(query: str, soft: SoftConstraints, top_id: str | None) -> dict[str, Any]:
-    """The parameters of the facts projection, besides visibility (CANDIDATE_FACTS)."""
+    """The parameters of the facts projection, besides visibility (CANDIDATE_FACTS): the query's content words and,
+    for each, the forms that count as it (queries/search/word_forms.py)."""
+    terms = list(dict.fromkeys(coverage_terms(query)))
     return {
         "entity_ids": list(soft.entity_ids),
         "top_id": top_id,
         "text_chars": PLAIN_TEXT_CHARS,
-        "cov_terms": list(dict.fromkeys(coverage_terms(query))),
+        "cov_terms": terms,
+        "cov_forms": [list(word_forms.forms(t)) for t in terms],
     }
 
 
@@ -207,7 +213,11 @@ def gather(
     named = {key for _, key in soft.people_named}
     for r, (start, end) in zip(rows, days, strict=True):
         others = sum(1 for t in top_threads if t == r["thread"]) - (1 if r["id"] in tops and r["thread"] else 0)
-        present = set(r["present"]) if r["present"] is not None else set(words(r["plain"] + " " + r["names"]))
+        present = (
+            set(r["present"])
+            if r["present"] is not None
+            else word_forms.present(terms + names, set(words(r["plain"] + " " + r["names"])))
+        )
         record["facts"][r["id"]] = {
             "cov": round(coverage(terms, present), 4),
             "names_cov": round(coverage(names, present), 4) if names else 1.0,

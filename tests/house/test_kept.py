@@ -43,6 +43,7 @@ PROCESS_WIDE = {
     "queries/search/rerank.py:_SCORERS": "loaded reranker models",
     "queries/search/result_cache.py:_digests": "a memo of a pure function of the settings object",
     "queries/search/understanding/entities.py:_cached_matcher": "a memo of a pure function of its argument",
+    "queries/search/word_forms.py:forms": "a memo of a pure function of a word",
     "inference/dates/text.py:_FOLD_CACHE": "a memo of a pure function of a word",
     "queries/telemetry/search_log.py:_salts": "the installation's salt file, read once",
 }

@@ -92,6 +92,48 @@ def test_coverage_from_the_stored_words_equals_coverage_from_the_text(
     )
 
 
+def test_a_query_word_is_covered_by_its_inflected_forms_on_both_paths(
+    graph: Graph, prefix: str, ingest: Callable[..., Any]
+) -> None:
+    """A query word is present in its inflected forms ("cook" in "cooking", "dishes" in "dish"), in the statement (an
+    entry without lent context) and in Python (a conversation turn) alike; "car" is not present in "care"."""
+    project, owner = f"{prefix}forms", f"{prefix}owner"
+    set_member(graph, project, owner, "owner")
+    query = "Who likes to cook dishes in the car?"
+    turns = ["What did you do today?", "I was cooking two dishes for the kids.", "I take care of them."]
+    rows: list[dict[str, Any]] = [
+        {
+            "entry_id": f"{project}/t{n}",
+            "project_id": project,
+            "author": owner,
+            "kind": "session",
+            "occurred_at": "2024-03-01T10:00:00",
+            "turn": n,
+            "text": t,
+        }
+        for n, t in enumerate(turns)
+    ]
+    rows += [
+        {"entry_id": f"{project}/diary", "project_id": project, "author": owner, "text": "She cooked one dish."},
+        {"entry_id": f"{project}/care", "project_id": project, "author": owner, "text": "Take care, cars wait."},
+    ]
+    assert not ingest(rows).errors
+    ids = [r["entry_id"] for r in rows]
+    viewer = Viewer(user_id=owner)
+    facts = ranker.gather(graph, query, {"fulltext": [Hit(i, 1.0) for i in ids]}, SoftConstraints(), viewer)[0]["facts"]
+    # the query's content words: likes, cook, dishes, car
+    assert facts[f"{project}/t1"]["cov"] == facts[f"{project}/diary"]["cov"] == 0.5
+    assert facts[f"{project}/care"]["cov"] == 0.25, "cars is car; care is not"
+    assert facts[f"{project}/t2"]["cov"] == 0.0
+    counted = graph.read(
+        ranker.CANDIDATE_FACTS,
+        {**ranker.facts_params(query, SoftConstraints(), None), **visibility_params(viewer), "ids": ids},
+    )
+    assert {r["id"]: r["present"] for r in counted}[f"{project}/diary"] == ["cook", "dishes"]
+    expected = {i: round(lexical_coverage(query, graph.read(TEXT, {"id": i})[0]["t"]), 4) for i in ids}
+    assert {i: f["cov"] for i, f in facts.items()} == expected
+
+
 def test_dates_come_as_text_and_weigh_as_before(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> None:
     """`date_in` and `recency` from the dates the statement sends as ISO text: the same as from the stored dates
     read as temporal values (what the facts were computed from before)."""
