@@ -26,6 +26,10 @@ from queries.search.word_forms import forms, key, present
         ("viaje", "viajes"),
         ("canciones", "cancion"),
         ("amigo", "amigos"),
+        ("plan", "planning"),
+        ("visit", "visited"),
+        ("store", "stores"),
+        ("care", "caring"),
     ],
 )
 def test_a_word_meets_its_inflection_both_ways(asked: str, written: str) -> None:
@@ -35,7 +39,18 @@ def test_a_word_meets_its_inflection_both_ways(asked: str, written: str) -> None
 
 @pytest.mark.parametrize(
     ("asked", "other"),
-    [("car", "care"), ("run", "rune"), ("class", "clas"), ("bus", "bu"), ("tennis", "tenni"), ("news", "new")],
+    [
+        ("car", "care"),
+        ("car", "cares"),
+        ("run", "rune"),
+        ("plan", "plane"),
+        ("plane", "planning"),
+        ("visit", "visitted"),
+        ("class", "clas"),
+        ("bus", "bu"),
+        ("tennis", "tenni"),
+        ("news", "new"),
+    ],
 )
 def test_short_and_s_ending_words_are_not_bent_into_others(asked: str, other: str) -> None:
     assert other not in forms(asked)
