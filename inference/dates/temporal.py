@@ -51,6 +51,7 @@ class DateContext:
 _Y4 = r"(?:19|20)\d\d"
 _M = alt(tw.MONTHS)
 _S = alt(tw.SEASONS)
+_SP = alt(tw.SEASON_PLURALS)
 _WD = alt(tw.WEEKDAYS)
 _HOL_FRAGMENTS = sorted(
     (f for table in (tw.HOLIDAYS, tw.MOVABLE_HOLIDAYS) for frags, *_ in table.values() for f in frags),
@@ -66,6 +67,7 @@ _HOL_KEYS = [
 _PAIR = "|".join(tw.PAIR_WORDS)
 _FEW = "|".join(tw.FEW_WORDS)
 _NUM = rf"\d{{1,3}}|{_PAIR}|{_FEW}|{alt(tw.NUMBERS)}"
+_COUNTED = re.compile(rf"(?<!\w)(?:{_NUM})\s+$")
 _U = alt(tw.UNITS)
 _ART = r"(?:(?:el|la|los|las|the|le|les)\s+|l')"
 _DAYNUM = r"[0-3]?\d|1er|1o|primero|premier"
@@ -226,6 +228,28 @@ def _h_season_bare(m: re.Match[str], c: DateContext) -> DateCandidate | None:
     return _cand(m, cal.started(make, c.now), "season", weak=not m["pre"], anchor=make)
 
 
+def _h_season_plural_year(m: re.Match[str], c: DateContext) -> DateCandidate | None:
+    y = _slot_year(m["ys"], c.now)
+    return _cand(m, cal.season_maker(tw.SEASONS[tw.SEASON_PLURALS[m["seas"]]], c.south)(y), "season", yr=y)
+
+
+def _h_season_plural(m: re.Match[str], c: DateContext) -> DateCandidate | None:
+    if _COUNTED.search(m.string, 0, m.start("seas")):
+        return None  # "tres veranos": a count of seasons, not every one (`_h_seasons_ago` reads "hace tres veranos")
+    make = cal.season_maker(tw.SEASONS[tw.SEASON_PLURALS[m["seas"]]], c.south)
+    return _cand(m, cal.started(make, c.now), "season", weak=not m["pre"], anchor=make)
+
+
+def _h_seasons_ago(m: re.Match[str], c: DateContext) -> DateCandidate | None:
+    """ "hace tres veranos", "two summers ago": that season N years back, as "hace N años en verano" reads."""
+    n = _count(m["n"])
+    if n is None or n < 1:
+        return None
+    make = cal.season_maker(tw.SEASONS[tw.SEASON_PLURALS.get(m["seas"], m["seas"])], c.south)
+    y = c.now.year - n
+    return _cand(m, make(y), "season", yr=y)
+
+
 def _holiday(text: str) -> tuple[Maker, str]:
     text = " ".join(text.split())
     for rx, key in _HOL_KEYS:
@@ -367,6 +391,11 @@ _PATTERNS: list[tuple[str, Handler]] = [
         rf"{_E}",
         _h_season_bare,
     ),
+    (rf"{_B}(?:(?:los|las|les|the)\s+)?(?P<seas>{_SP}){_E}{_YSG}", _h_season_plural_year),
+    (
+        rf"{_B}(?P<pre>(?:en|in|durante|during|pendant|over)\s+)?(?:(?:los|las|les|the)\s+)?(?P<seas>{_SP}){_E}",
+        _h_season_plural,
+    ),
     (rf"{_B}{_ART}?(?P<hol>{_H}){_E}{_YSG}", _h_hol_year),
     (
         rf"{_B}{_ART}?(?:(?P<h1>{_H})\s+(?:pasad[oa]s?|anterior|derni(?:er|ere)|passee?)|(?:pasad[oa]s?|ultim[oa]s?)"
@@ -396,6 +425,8 @@ _PATTERNS: list[tuple[str, Handler]] = [
     (rf"(?<![\w.,/€$£])(?:(?:(?:el|the)\s+|l')?(?:ano|year|annee)\s+)?(?P<y>{_Y4})(?![\w]|'s){_NOT_QTY}", _h_year),
     (r"(?<![\w'])'(?P<yy>\d\d)(?![\w'])", _h_year2),
     (rf"(?<![\w.,/])(?P<y1>{_Y4})\s*-\s*(?P<y2>{_Y4})(?![\w-])", _h_year_range),
+    (rf"{_B}(?:hace|il\s+y\s+a)\s+(?P<n>{_NUM})\s+(?P<seas>{_SP}|{_S}){_E}", _h_seasons_ago),
+    (rf"{_B}(?P<n>{_NUM})\s+(?P<seas>{_SP}|{_S})\s+ago{_E}", _h_seasons_ago),
     (rf"{_B}hace\s+(?P<n>{_NUM})\s+(?P<u>{_U}){_E}", _h_ago),
     (rf"{_B}(?P<n>{_NUM})\s+(?P<u>{_U})\s+ago{_E}", _h_ago),
     (rf"{_B}il\s+y\s+a\s+(?P<n>{_NUM})\s+(?P<u>{_U}){_E}", _h_ago),

@@ -90,6 +90,21 @@ SEASONS_EN: dict[str, str] = {
 SEASONS_FR: dict[str, str] = {"printemps": "spring", "ete": "summer", "automne": "autumn", "hiver": "winter"}
 SEASONS: dict[str, str] = {**SEASONS_ES, **SEASONS_EN, **SEASONS_FR}
 
+# Seasons in the plural ("los veranos", "summers", "les hivers"): every year's, read like a season without a year.
+# "springs" and "falls" are left out: more often water than seasons.
+SEASON_PLURALS: dict[str, str] = {
+    "primaveras": "primavera",
+    "veranos": "verano",
+    "otonos": "otono",
+    "inviernos": "invierno",
+    "summers": "summer",
+    "autumns": "autumn",
+    "winters": "winter",
+    "etes": "ete",
+    "automnes": "automne",
+    "hivers": "hiver",
+}
+
 # Season words that are also common words ("a été", "to fall"): need an article, preposition or qualifier.
 AMBIGUOUS_SEASONS: frozenset[str] = frozenset({"ete", "fall"})
 

@@ -131,6 +131,12 @@ CASES = [
     case("last winter", hemi="south", now=date(2026, 8, 1), t=t("2025-06-21", "2025-09-22", "season")),
     case("el verano de 2008", hemi="south", t=t("2008-12-21", "2009-03-20", "season")),
     case("I want to fall asleep", lang="en"),
+    case("hot springs in the falls", lang="en"),
+    case("hace tres veranos", t=t("2023-06-21", "2023-09-22", "season"), tt="hace tres veranos"),
+    case("two summers ago", t=t("2024-06-21", "2024-09-22", "season"), lang="en"),
+    case("il y a deux étés", t=t("2024-06-21", "2024-09-22", "season")),
+    case("tres veranos en Cádiz", l=["Cádiz"]),
+    case("los inviernos de 2008 a 2010", t=t("2008-12-21", "2010-12-31", "range"), tt="los inviernos de 2008 a 2010"),
     case("a été vendu", lang="fr", i="recall"),
     # ---- relative expressions
     case("hoy", t=t("2026-11-30", "2026-11-30", "day"), layer="structured"),
@@ -654,6 +660,9 @@ def test_median_latency_with_fifty_entities() -> None:
         ("por Navidad", "north", 2010, ("2010-12-24", "2010-12-26")),
         ("en invierno", "south", 2012, ("2012-06-21", "2012-09-22")),
         ("en invierno", "north", 2012, ("2012-12-21", "2013-03-20")),
+        ("los veranos en Cádiz", "north", 2017, ("2017-06-21", "2017-09-22")),
+        ("summers with grandma", "north", 2019, ("2019-06-21", "2019-09-22")),
+        ("les hivers à Lyon", "north", 2012, ("2012-12-21", "2013-03-20")),
         ("la Semana Santa", "north", 2017, ("2017-04-09", "2017-04-17")),
         ("de noviembre a febrero", "north", 2015, ("2015-11-01", "2016-02-29")),
         ("a finales de agosto", "north", 2011, ("2011-08-21", "2011-08-31")),
@@ -688,6 +697,9 @@ def test_an_impossible_occurrence_is_a_gap() -> None:
         "de julio a septiembre de 2008",
         "hace dos años en verano",
         "2017",
+        "los veranos de 2008",
+        "summers of 2019",
+        "hace dos veranos",
     ],
 )
 def test_a_date_with_a_year_or_a_marker_does_not_recur(query: str) -> None:
