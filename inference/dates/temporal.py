@@ -205,17 +205,22 @@ def _h_month_bare(m: re.Match[str], c: DateContext) -> DateCandidate | None:
     return _cand(m, cal.started(make, c.now), "month", weak=not m["pre"], anchor=make)
 
 
+def _season(word: str, c: DateContext) -> Maker:
+    """The season a word names, singular or plural ("verano", "veranos"), in the project's hemisphere."""
+    return cal.season_maker(tw.SEASONS[tw.SEASON_PLURALS.get(word, word)], c.south)
+
+
 def _h_season_year(m: re.Match[str], c: DateContext) -> DateCandidate | None:
     y = _slot_year(m["ys"], c.now)
-    return _cand(m, cal.season_maker(tw.SEASONS[m["sea"]], c.south)(y), "season", yr=y)
+    return _cand(m, _season(m["sea"], c)(y), "season", yr=y)
 
 
 def _h_season_last(m: re.Match[str], c: DateContext) -> DateCandidate | None:
-    return _cand(m, cal.ended(cal.season_maker(tw.SEASONS[_first_group(m, "s")], c.south), c.now), "season")
+    return _cand(m, cal.ended(_season(_first_group(m, "s"), c), c.now), "season")
 
 
 def _h_season_this(m: re.Match[str], c: DateContext) -> DateCandidate | None:
-    return _cand(m, cal.current(cal.season_maker(tw.SEASONS[m["sea"]], c.south), c.now), "season")
+    return _cand(m, cal.current(_season(m["sea"], c), c.now), "season")
 
 
 def _h_season_bare(m: re.Match[str], c: DateContext) -> DateCandidate | None:
@@ -224,19 +229,14 @@ def _h_season_bare(m: re.Match[str], c: DateContext) -> DateCandidate | None:
         return None
     if sea == "fall" and art != "the":
         return None
-    make = cal.season_maker(tw.SEASONS[sea], c.south)
+    make = _season(sea, c)
     return _cand(m, cal.started(make, c.now), "season", weak=not m["pre"], anchor=make)
-
-
-def _h_season_plural_year(m: re.Match[str], c: DateContext) -> DateCandidate | None:
-    y = _slot_year(m["ys"], c.now)
-    return _cand(m, cal.season_maker(tw.SEASONS[tw.SEASON_PLURALS[m["seas"]]], c.south)(y), "season", yr=y)
 
 
 def _h_season_plural(m: re.Match[str], c: DateContext) -> DateCandidate | None:
     if _COUNTED.search(m.string, 0, m.start("seas")):
         return None  # "tres veranos": a count of seasons, not every one (`_h_seasons_ago` reads "hace tres veranos")
-    make = cal.season_maker(tw.SEASONS[tw.SEASON_PLURALS[m["seas"]]], c.south)
+    make = _season(m["seas"], c)
     return _cand(m, cal.started(make, c.now), "season", weak=not m["pre"], anchor=make)
 
 
@@ -245,9 +245,8 @@ def _h_seasons_ago(m: re.Match[str], c: DateContext) -> DateCandidate | None:
     n = _count(m["n"])
     if n is None or n < 1:
         return None
-    make = cal.season_maker(tw.SEASONS[tw.SEASON_PLURALS.get(m["seas"], m["seas"])], c.south)
     y = c.now.year - n
-    return _cand(m, make(y), "season", yr=y)
+    return _cand(m, _season(m["seas"], c)(y), "season", yr=y)
 
 
 def _holiday(text: str) -> tuple[Maker, str]:
@@ -391,7 +390,7 @@ _PATTERNS: list[tuple[str, Handler]] = [
         rf"{_E}",
         _h_season_bare,
     ),
-    (rf"{_B}(?:(?:los|las|les|the)\s+)?(?P<seas>{_SP}){_E}{_YSG}", _h_season_plural_year),
+    (rf"{_B}(?:(?:los|las|les|the)\s+)?(?P<sea>{_SP}){_E}{_YSG}", _h_season_year),
     (
         rf"{_B}(?P<pre>(?:en|in|durante|during|pendant|over)\s+)?(?:(?:los|las|les|the)\s+)?(?P<seas>{_SP}){_E}",
         _h_season_plural,
