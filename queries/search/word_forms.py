@@ -68,7 +68,10 @@ def key(word: str) -> str:
     """What every regular form of `word` shares: the word without its inflection, a final e dropped and a final y
     read as i (so "make", "makes" and "making" share "mak", "city" and "cities" share "citi", "movie" and "movies"
     share "movi")."""
-    base, _ = _base(word)
+    return _key_of(_base(word)[0])
+
+
+def _key_of(base: str) -> str:
     if len(base) > MIN_KEY and base.endswith("e"):
         base = base[:-1]
     if len(base) > MIN_KEY and base.endswith("y"):
@@ -81,10 +84,10 @@ def forms(word: str) -> tuple[str, ...]:
     """`word` first, then its regular forms: words built from its key with a plural or -ed/-ing ending whose key
     is the same, with the silent e where the word shows one and without it where it shows none ("plan" is not
     "plane"). Some are not words ("cookes"): they match nothing."""
-    k = key(word)
     if len(word) < MIN_KEY or not word.isalpha() or word in INVARIANT:
         return (word,)
-    _, silent_e = _base(word)
+    base, silent_e = _base(word)
+    k = _key_of(base)
     if k.endswith("i") and len(k) > MIN_KEY:
         stem = k[:-1] + "y"
         candidates = [stem, stem + "s", stem + "ed", stem + "ing", k + "es", k + "ed", k + "e"]
