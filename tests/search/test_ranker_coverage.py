@@ -23,6 +23,23 @@ LEGACY = "MATCH (e:Entry {id: $id}) SET e.ft_terms = null, e.ft_len = null"  # w
 TEXT = "MATCH (e:Entry {id: $id}) RETURN coalesce(e.title, '') + ' ' + e.body + ' ' + coalesce(e.names, '') AS t"
 
 
+def session(project: str, author: str, turns: list[str]) -> list[dict[str, Any]]:
+    """One conversation's turns as entries `{project}/t0`, `t1`, …: each after the first lends the one before as
+    context."""
+    return [
+        {
+            "entry_id": f"{project}/t{n}",
+            "project_id": project,
+            "author": author,
+            "kind": "session",
+            "occurred_at": "2024-03-01T10:00:00",
+            "turn": n,
+            "text": t,
+        }
+        for n, t in enumerate(turns)
+    ]
+
+
 def test_coverage_from_the_stored_words_equals_coverage_from_the_text(
     graph: Graph, prefix: str, ingest: Callable[..., Any]
 ) -> None:
@@ -33,18 +50,7 @@ def test_coverage_from_the_stored_words_equals_coverage_from_the_text(
         "Sí, con la abuela Pilar, después del tren nocturno.",
         "Y el frío que hacía.",
     ]
-    rows: list[dict[str, Any]] = [
-        {
-            "entry_id": f"{project}/t{n}",
-            "project_id": project,
-            "author": owner,
-            "kind": "session",
-            "occurred_at": "2024-03-01T10:00:00",
-            "turn": n,
-            "text": t,
-        }
-        for n, t in enumerate(turns)
-    ]
+    rows = session(project, owner, turns)
     rows += [
         {
             "entry_id": f"{project}/berlin",
@@ -101,18 +107,7 @@ def test_a_query_word_is_covered_by_its_inflected_forms_on_both_paths(
     set_member(graph, project, owner, "owner")
     query = "Who likes to cook dishes in the car?"
     turns = ["What did you do today?", "I was cooking two dishes for the kids.", "I take care of them."]
-    rows: list[dict[str, Any]] = [
-        {
-            "entry_id": f"{project}/t{n}",
-            "project_id": project,
-            "author": owner,
-            "kind": "session",
-            "occurred_at": "2024-03-01T10:00:00",
-            "turn": n,
-            "text": t,
-        }
-        for n, t in enumerate(turns)
-    ]
+    rows = session(project, owner, turns)
     rows += [
         {"entry_id": f"{project}/diary", "project_id": project, "author": owner, "text": "She cooked one dish."},
         {"entry_id": f"{project}/care", "project_id": project, "author": owner, "text": "Take care, cars wait."},
