@@ -29,4 +29,6 @@ RETURN e.id AS id,
        [s IN [reduce(s = coalesce(e.title, '') + ' ' + coalesce(e.body, ''), m IN ['?', '.', '!']
                  | replace(replace(s, m + m, m), m + m, m))]
         | [size(split(s, '?')) - 1, size(split(s, '?')) + size(split(s, '.')) + size(split(s, '!')) - 3,
-           size(split(trim(s), ' '))]][0] AS marks
+           size(split(trim(s), ' '))]][0] AS marks,
+       CASE WHEN $alike IS NOT NULL THEN reduce(best = -1.0, s IN [(c:Chunk)-[:OF]->(e) WHERE c[$prop] IS NOT NULL
+            | vector.similarity.cosine(c[$prop], $alike)] | CASE WHEN s > best THEN s ELSE best END) END AS alike

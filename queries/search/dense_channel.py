@@ -45,6 +45,8 @@ def _vector_hits(ask: ChannelAsk, embedder: CheckedEmbedder, channel: str) -> Fo
         log.warning("query embedding failed: %s", exc)
         return None
     run.took(f"embed_{channel}" if channel != "dense" else "embed", t)
+    if channel == "dense":
+        run.dense_vector = vector
     t = time.perf_counter()
     hits, chunks = dense(run.graph, embedder, run.settings, ask.scope, vector, ask.limit)
     floor = run.settings.dense_floor if run.settings.dense_floor is not None else DENSE_FLOORS.get(embedder.slug, 0.0)

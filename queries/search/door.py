@@ -162,7 +162,14 @@ class SearchDoor:
         results, viewer = found.hits, run.viewer
         top_id = results["fulltext"][0].id if results.get("fulltext") else None
         record, top_text, texts = ranker.gather(
-            self.graph, run.query, results, question.parsed.constraints, viewer, top_id
+            self.graph,
+            run.query,
+            results,
+            question.parsed.constraints,
+            viewer,
+            top_id,
+            run.dense_vector,
+            vector_property(self.embedder.slug),
         )
         cue = Cue.of(question.parsed.text_for_search, top_text, dated=found.soft.dated)
         weights = {c.name: c.weight(cue) for c in channel_set.CHANNELS}

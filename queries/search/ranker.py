@@ -50,7 +50,8 @@ SHAPE = """[s IN [reduce(s = coalesce(e.title, '') + ' ' + coalesce(e.body, ''),
                  | replace(replace(s, m + m, m), m + m, m))]
         | [size(split(s, '?')) - 1, size(split(s, '?')) + size(split(s, '.')) + size(split(s, '!')) - 3,
            size(split(trim(s), ' '))]][0]"""
-# What the ranker reads about one visible candidate `e` (with `counted` in scope). `plain`
+# What the ranker reads about one visible candidate `e` (with `counted` in scope). `alike`: the cosine of the dense
+# channel's query vector (`$alike`) with its best chunk, -1 when it has no vector yet. `plain`
 # (title and body) also comes back for an entry of at most `$text_chars` characters: band diversity compares the
 # pool's words, and a search whose pool is all short entries (conversation turns) then needs no read of its own.
 _FACTS_OF_E = f"""
@@ -66,7 +67,9 @@ _FACTS_OF_E = f"""
         | [toString(e.told_starts[i]), toString(e.told_ends[i])]] AS told,
        size([(e)-[fm:MENTIONS]->(x) WHERE x.id IN $entity_ids AND {mention_seen("fm")} | x]) AS matched,
        CASE WHEN e.id = $top_id THEN {TOP_TEXT_OF_E} END AS top_text,
-       {SHAPE} AS marks"""
+       {SHAPE} AS marks,
+       CASE WHEN $alike IS NOT NULL THEN reduce(best = -1.0, s IN [(c:Chunk)-[:OF]->(e) WHERE c[$prop] IS NOT NULL
+            | vector.similarity.cosine(c[$prop], $alike)] | CASE WHEN s > best THEN s ELSE best END) END AS alike"""
 
 CANDIDATE_FACTS = f"""
 UNWIND $ids AS id
@@ -153,11 +156,16 @@ def _told_in(told: list[list[str]], soft: SoftConstraints) -> float:
     return 1.0 if any(lo <= a and b <= hi for a, b in spans for lo, hi in soft.spans) else 0.0
 
 
-def facts_params(query: str, soft: SoftConstraints, top_id: str | None) -> dict[str, Any]:
+def facts_params(
+    query: str, soft: SoftConstraints, top_id: str | None, alike: list[float] | None = None, prop: str | None = None
+) -> dict[str, Any]:
     """The parameters of the facts projection, besides visibility (CANDIDATE_FACTS): the query's content words and,
-    for each, the forms that count as it (queries/search/word_forms.py)."""
+    for each, the forms that count as it (queries/search/word_forms.py); the question's passage vector and the chunk
+    property of its model, when the dense channel ran."""
     terms = list(dict.fromkeys(coverage_terms(query)))
     return {
+        "alike": alike,
+        "prop": prop,
         "entity_ids": list(soft.entity_ids),
         "top_id": top_id,
         "text_chars": PLAIN_TEXT_CHARS,
@@ -179,12 +187,19 @@ def gather(
     soft: SoftConstraints,
     viewer: Viewer,
     top_id: str | None = None,
+    alike: list[float] | None = None,
+    prop: str | None = None,
 ) -> Gathered:
     """The raw record `ranker_features.build` reads: channel lists plus facts about each candidate. Facts are read
     under the visibility predicate too: an entry hidden since a channel found it contributes nothing. With it, the
     text of the candidate `top_id` (the keyword channel's best hit, whose words set that channel's weight), read in
     the same statement: None when it is not a visible candidate; and the title and body of the candidates of at
-    most PLAIN_TEXT_CHARS characters, by id (what ENTRY_TEXTS would read)."""
+    most PLAIN_TEXT_CHARS characters, by id (what ENTRY_TEXTS would read). With `alike` (the vector the dense channel
+    searched with) and `prop` (its model's chunk property), each candidate's `alike` fact: its best chunk's cosine
+    with that vector, scaled to [0, 1] over the visible candidates (`scaled`). The dense channel scores only the
+    entries it returned; this scores every candidate, so one found by its words, its date or its thread alone is
+    weighed by its meaning too. 0 for an entry without a vector yet, and for every candidate when the dense channel
+    did not run."""
     channels = {c: [[h.id, h.score] for h in hits] for c, hits in results.items() if hits}
     record: dict[str, Any] = {
         "query": {
@@ -198,7 +213,7 @@ def gather(
         "facts": {},
     }
     ids = rf.candidate_ids(record)
-    params = {"ids": ids, **facts_params(query, soft, top_id), **visibility_params(viewer)}
+    params = {"ids": ids, **facts_params(query, soft, top_id, alike, prop), **visibility_params(viewer)}
     rows = graph.read(CANDIDATE_FACTS, params) if ids else []
     if not rows:
         return Gathered(record, None, {})
@@ -211,6 +226,7 @@ def gather(
     span = max(len(ends) - 1, 1)
     authors = set(soft.author_keys)
     named = {key for _, key in soft.people_named}
+    likeness = scaled({r["id"]: float(r["alike"]) for r in rows if r["alike"] is not None and r["alike"] >= 0})
     for r, (start, end) in zip(rows, days, strict=True):
         others = sum(1 for t in top_threads if t == r["thread"]) - (1 if r["id"] in tops and r["thread"] else 0)
         present = (
@@ -230,12 +246,23 @@ def gather(
             "same_thread": 1.0 if others > 0 else 0.0,
             "recency": round(ends[end] / span, 4) if end is not None and len(ends) > 1 else 0.5,
             **rf.shape(*r["marks"]),
+            "alike": likeness.get(r["id"], 0.0),
         }
     return Gathered(
         record,
         next((r["top_text"] for r in rows if r["top_text"] is not None), None),
         {r["id"]: r["plain"] for r in rows if r["plain"] is not None},
     )
+
+
+def scaled(sims: dict[str, float]) -> dict[str, float]:
+    """Min-max over the candidates that have a similarity (only visible ones are read): all 0 when level."""
+    if not sims:
+        return {}
+    lo, hi = min(sims.values()), max(sims.values())
+    if hi <= lo:
+        return dict.fromkeys(sims, 0.0)
+    return {i: round((s - lo) / (hi - lo), 4) for i, s in sims.items()}
 
 
 def probability(score: float) -> float:

@@ -29,6 +29,8 @@ class SearchRun:
     started: float = field(default_factory=time.perf_counter)
     latency: dict[str, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    # The vector the dense channel searched with, when it ran: the ranker's `alike` fact reuses it for every candidate.
+    dense_vector: list[float] | None = None
 
     def took(self, stage: str, since: float) -> None:
         """Record a stage's time in milliseconds (`latency` of the answer)."""

@@ -356,15 +356,24 @@ def test_results_explain_themselves(family: dict[str, str], search: Callable[...
         assert r.persons == ["Josep"] and r.places == ["Cádiz"]
         assert r.occurred_on == "2008-07-12" and r.occurred_precision == "day"
     assert resp.results[0].score >= resp.results[1].score
-    # The family's entries repeat each other's words, so diversification would reorder them: rank order is checked
-    # without it, and with it the same three ranks come back, near-duplicates after the rest.
+    # The family's entries repeat each other's words, so diversification would reorder them, and the learned ranker
+    # weighs more than the channel's rank: rank order is checked by RRF without diversification, and with it the same
+    # three ranks come back, near-duplicates after the rest.
     dense = search(
-        family["owner"], "un viaje en familia al sur", family["project"], channels=("dense",), k=3, diversify=False
+        family["owner"],
+        "un viaje en familia al sur",
+        family["project"],
+        channels=("dense",),
+        k=3,
+        diversify=False,
+        fusion="rrf",
     )
     assert all(set(r.score_breakdown) == {"dense"} for r in dense.results)
     assert [r.score_breakdown["dense"]["rank"] for r in dense.results] == [1, 2, 3]
     assert dense.total_candidates == 7
-    diverse = search(family["owner"], "un viaje en familia al sur", family["project"], channels=("dense",), k=7)
+    diverse = search(
+        family["owner"], "un viaje en familia al sur", family["project"], channels=("dense",), k=7, fusion="rrf"
+    )
     assert sorted(r.score_breakdown["dense"]["rank"] for r in diverse.results) == list(range(1, 8))
     assert diverse.results[0].entry_id == dense.results[0].entry_id
 
