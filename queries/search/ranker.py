@@ -160,8 +160,8 @@ def facts_params(
     query: str, soft: SoftConstraints, top_id: str | None, alike: list[float] | None = None, prop: str | None = None
 ) -> dict[str, Any]:
     """The parameters of the facts projection, besides visibility (CANDIDATE_FACTS): the query's content words and,
-    for each, the forms that count as it (queries/search/word_forms.py); the question's passage vector and the chunk
-    property of its model, when the dense channel ran."""
+    for each, the forms that count as it (queries/search/word_forms.py); the vector the dense channel searched with
+    and its model's chunk property, when it ran."""
     terms = list(dict.fromkeys(coverage_terms(query)))
     return {
         "alike": alike,
