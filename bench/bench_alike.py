@@ -13,10 +13,7 @@ fact is then 0). Prints each one's p50 / p95 over every round and their ratio.
 from __future__ import annotations
 
 import argparse
-import json
-import statistics
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from api.cli import connect  # noqa: E402
 from api.evaluation import EVAL_USER, EvalQuery, load_queries, namespace  # noqa: E402
+from bench.in_turns import in_turns, report  # noqa: E402
 from bench.run_evals import dataset_files  # noqa: E402
 from graph.settings import get_settings  # noqa: E402
 from graph.visibility import Viewer  # noqa: E402
@@ -40,11 +38,6 @@ def without(*args: Any) -> ranker.Gathered:
     return GATHER(*args[:6])
 
 
-def percentile(xs: list[float], q: float) -> float:
-    ordered = sorted(xs)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, required=True)
@@ -58,40 +51,17 @@ def main() -> int:
     entries, queries, _ = dataset_files(args.data)[args.only]
     asked = load_queries(queries, namespace(entries))
     viewer = Viewer(user_id=EVAL_USER)
-    modes: dict[str, Any] = {"alike": GATHER, "without": without}
-    took: dict[str, list[float]] = {m: [] for m in modes}
+    gathers: dict[str, Any] = {"alike": GATHER, "without": without}
 
     def search(mode: str, q: EvalQuery) -> None:
-        ranker.gather = modes[mode]
-        t = time.perf_counter()
+        ranker.gather = gathers[mode]
         opts = SearchOptions(k=10, fusion="learned", now=q.now)
         hybrid_search(graph, embedder, settings, viewer, q.question, Scope(project_id=q.project_id), opts)
-        took[mode].append((time.perf_counter() - t) * 1000)
 
-    for q in asked[:20]:  # plan every statement shape once
-        search("alike", q)
-        search("without", q)
-    for m in modes:
-        took[m].clear()
-    for r in range(args.rounds):
-        for q in asked:
-            for mode in ("alike", "without") if r % 2 == 0 else ("without", "alike"):
-                search(mode, q)
+    modes = ("alike", "without")
+    took = in_turns(search, modes, asked, args.rounds, warm=asked[:20])
     ranker.gather = GATHER
-    figures = {
-        m: {
-            "searches": float(len(took[m])),
-            "p50_ms": round(statistics.median(took[m]), 1),
-            "p95_ms": round(percentile(took[m], 0.95), 1),
-        }
-        for m in modes
-    }
-    ratio = round(statistics.median(took["alike"]) / statistics.median(took["without"]), 3)
-    for m, f in figures.items():
-        print(f"{m}: {f['searches']:.0f} searches, p50 {f['p50_ms']} ms, p95 {f['p95_ms']} ms")
-    print(f"alike / without, p50: {ratio}")
-    if args.json:
-        args.json.write_text(json.dumps({**figures, "ratio_p50": ratio}, indent=1))
+    report(took, modes, args.json)
     return 0
 
 
