@@ -80,6 +80,7 @@ def capture(name: str, files: tuple[Path, Path, Path | None], cache: Path, fusio
     embedder = active_embedder(graph, settings)
     queries = files[1]
     qs = ingest_set(graph, embedder, files)
+    model = wait_steady(graph, settings)  # a new database has no model until its first entries are embedded
     raws = {r["query_id"]: r for r in map(json.loads, queries.open(encoding="utf-8"))}
     viewer = Viewer(user_id=EVAL_USER)
     t0 = time.perf_counter()
