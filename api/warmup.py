@@ -32,6 +32,7 @@ from queries.search import keyword, ranker
 from queries.search.channels import DETAILS, THREAD
 from queries.search.door import hybrid_search
 from queries.search.request import Scope, SearchOptions
+from queries.search.turns_around import TURNS_AROUND
 from queries.telemetry.search_log import recent_searchers
 
 log = logging.getLogger(__name__)
@@ -45,7 +46,7 @@ NOBODY = "memora:warm-start"
 NOWHERE = "memora:warm-start:nowhere"
 # The statements that read the candidates' facts and the results' details, run once over no candidate (every list
 # empty, the rest null).
-OVER_NOTHING = (ranker.CANDIDATE_FACTS, THREAD, DETAILS)
+OVER_NOTHING = (ranker.CANDIDATE_FACTS, TURNS_AROUND, THREAD, DETAILS)
 EMPTY: dict[str, Any] = {
     "seeds": [],
     "ids": [],
@@ -54,7 +55,7 @@ EMPTY: dict[str, Any] = {
     "entity_ids": [],
     "project_ids": [NOWHERE],
 }
-EMPTY |= {"viewer_id": NOBODY, "limit": 1, "text_chars": 0}
+EMPTY |= {"viewer_id": NOBODY, "limit": 1, "text_chars": 0, "after_reach": 1, "before_reach": 1, "window": 1}
 
 
 def read_statements() -> dict[str, str]:

@@ -170,6 +170,8 @@ class SearchDoor:
             top_id,
             run.dense_vector,
             vector_property(self.embedder.slug),
+            question.scope,
+            self.settings,
         )
         cue = Cue.of(question.parsed.text_for_search, top_text, dated=found.soft.dated)
         weights = {c.name: c.weight(cue) for c in channel_set.CHANNELS}

@@ -1,10 +1,10 @@
 """Learned fusion: a pairwise linear ranker over the channels' own evidence (queries/search/ranker_features.py).
 
 Weights ship as `queries/search/ranker_weights.json` (retrained by `bench/train_ranker.py` from cached channel outputs);
-`MEMORA_RANKER_WEIGHTS` points at another file. The facts read here are about candidates only, and every candidate
-came out of a channel whose statement carries the visibility predicate, so nothing hidden is read or weighed:
-the same-thread fact compares thread ids (a property of the entry itself, not of its neighbours), and recency is a
-rank among the visible candidates.
+`MEMORA_RANKER_WEIGHTS` points at another file. The facts read here are about candidates, each read under the
+visibility predicate, and about the turns around a candidate that the viewer may see (counted among the visible ones),
+so nothing hidden is read or weighed: the same-thread fact compares thread ids (a property of the entry itself), and
+recency and the meaning facts are scaled among the visible candidates.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ import json
 import logging
 import math
 from collections.abc import Mapping
+from concurrent.futures import Future
+from contextvars import copy_context
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
@@ -23,14 +25,16 @@ import numpy as np
 
 from graph.db import Graph
 from graph.keyword_terms import VIEWER_FT_TERMS, VIEWER_NAMES
+from graph.settings import Settings
 from graph.textnorm import fold, words
 from graph.visibility import CAN_SEE, Viewer, mention_seen, visibility_params
 from queries.search import ranker_features as rf
-from queries.search import word_forms
+from queries.search import turns_around, word_forms
 from queries.search.channels import TOP_TEXT_OF_E
 from queries.search.fusion import Fused, Hit, coverage, coverage_terms, name_terms
 from queries.search.query_constraints import SoftConstraints
-from queries.search.run import SearchRun
+from queries.search.run import SEARCH_POOL, SearchRun
+from queries.search.scope import SearchScope
 from queries.search.understanding.routing import asks_time
 
 log = logging.getLogger(__name__)
@@ -51,9 +55,9 @@ SHAPE = """[s IN [reduce(s = coalesce(e.title, '') + ' ' + coalesce(e.body, ''),
         | [size(split(s, '?')) - 1, size(split(s, '?')) + size(split(s, '.')) + size(split(s, '!')) - 3,
            size(split(trim(s), ' '))]][0]"""
 # What the ranker reads about one visible candidate `e` (with `counted` in scope). `alike`: the cosine of the dense
-# channel's query vector (`$alike`) with its best chunk, -1 when it has no vector yet. `plain`
-# (title and body) also comes back for an entry of at most `$text_chars` characters: band diversity compares the
-# pool's words, and a search whose pool is all short entries (conversation turns) then needs no read of its own.
+# channel's query vector (`$alike`) with its best chunk, -1 when it has no vector yet. `plain` (title and body) also
+# comes back for an entry of at most `$text_chars` characters: band diversity compares the pool's words, and a search
+# whose pool is all short entries (conversation turns) then needs no read of its own.
 _FACTS_OF_E = f"""
        CASE WHEN counted THEN [i IN range(0, size($cov_terms) - 1)
             WHERE any(f IN $cov_forms[i] WHERE {VIEWER_FT_TERMS} CONTAINS ' ' + f + ' ')
@@ -189,6 +193,8 @@ def gather(
     top_id: str | None = None,
     alike: list[float] | None = None,
     prop: str | None = None,
+    scope: SearchScope | None = None,
+    settings: Settings | None = None,
 ) -> Gathered:
     """The raw record `ranker_features.build` reads: channel lists plus facts about each candidate. Facts are read
     under the visibility predicate too: an entry hidden since a channel found it contributes nothing. With it, the
@@ -199,7 +205,9 @@ def gather(
     with that vector, scaled to [0, 1] over the visible candidates (`scaled`). The dense channel scores only the
     entries it returned; this scores every candidate, so one found by its words, its date or its thread alone is
     weighed by its meaning too. 0 for an entry without a vector yet, and for every candidate when the dense channel
-    did not run."""
+    did not run. With the search's `scope` too, `alike_after` and `alike_before`: the same cosine for the turns around
+    a conversation turn (queries/search/turns_around.py, from the viewer's kept view when `settings` allow one), on
+    the candidates' scale (`on_scale`)."""
     channels = {c: [[h.id, h.score] for h in hits] for c, hits in results.items() if hits}
     record: dict[str, Any] = {
         "query": {
@@ -214,7 +222,9 @@ def gather(
     }
     ids = rf.candidate_ids(record)
     params = {"ids": ids, **facts_params(query, soft, top_id, alike, prop), **visibility_params(viewer)}
+    neighbours = around(graph, scope, settings, prop, ids, alike)
     rows = graph.read(CANDIDATE_FACTS, params) if ids else []
+    neighbours = neighbours.result() if isinstance(neighbours, Future) else neighbours
     if not rows:
         return Gathered(record, None, {})
     terms = coverage_terms(query)
@@ -226,7 +236,9 @@ def gather(
     span = max(len(ends) - 1, 1)
     authors = set(soft.author_keys)
     named = {key for _, key in soft.people_named}
-    likeness = scaled({r["id"]: float(r["alike"]) for r in rows if r["alike"] is not None and r["alike"] >= 0})
+    own = {r["id"]: float(r["alike"]) for r in rows if r["alike"] is not None and r["alike"] >= 0}
+    likeness = scaled(own)
+    bounds = (min(own.values()), max(own.values())) if own else None
     for r, (start, end) in zip(rows, days, strict=True):
         others = sum(1 for t in top_threads if t == r["thread"]) - (1 if r["id"] in tops and r["thread"] else 0)
         present = (
@@ -247,12 +259,31 @@ def gather(
             "recency": round(ends[end] / span, 4) if end is not None and len(ends) > 1 else 0.5,
             **rf.shape(*r["marks"]),
             "alike": likeness.get(r["id"], 0.0),
+            "alike_after": on_scale(neighbours.get(r["id"], ([], []))[0], bounds),
+            "alike_before": on_scale(neighbours.get(r["id"], ([], []))[1], bounds),
         }
     return Gathered(
         record,
         next((r["top_text"] for r in rows if r["top_text"] is not None), None),
         {r["id"]: r["plain"] for r in rows if r["plain"] is not None},
     )
+
+
+def around(
+    graph: Graph,
+    scope: SearchScope | None,
+    settings: Settings | None,
+    prop: str | None,
+    ids: list[str],
+    vector: list[float] | None,
+) -> turns_around.Around | Future[turns_around.Around]:
+    """The turns around the candidates (queries/search/turns_around.py): from the viewer's kept view at once, or
+    `TURNS_AROUND` read beside the candidates' statement; none without a scope or a query vector."""
+    if scope is None or vector is None or prop is None or not ids:
+        return {}
+    if settings is not None and (kept := turns_around.from_view(graph, settings, scope, prop, ids, vector)) is not None:
+        return kept
+    return SEARCH_POOL.submit(copy_context().run, turns_around.by_statement, graph, scope, prop, ids, vector)
 
 
 def scaled(sims: dict[str, float]) -> dict[str, float]:
@@ -263,6 +294,15 @@ def scaled(sims: dict[str, float]) -> dict[str, float]:
     if hi <= lo:
         return dict.fromkeys(sims, 0.0)
     return {i: round((s - lo) / (hi - lo), 4) for i, s in sims.items()}
+
+
+def on_scale(sims: list[float] | None, bounds: tuple[float, float] | None) -> float:
+    """The best of the neighbours' similarities on the candidates' own scale (`scaled`'s bounds), held within
+    [0, 1]: 0 when there is none or the candidates are level."""
+    if not sims or bounds is None or bounds[1] <= bounds[0]:
+        return 0.0
+    lo, hi = bounds
+    return round(min(1.0, max(0.0, (max(sims) - lo) / (hi - lo))), 4)
 
 
 def probability(score: float) -> float:

@@ -63,6 +63,7 @@ __all__ = [
     "listings_after",
     "clear",
     "counters",
+    "current",
     "thread_neighbours",
     "usable",
     "view_for",
@@ -197,7 +198,7 @@ def thread_neighbours(
     conversation, meeting the scope and the query's own constraints), from the view the search just ranked from;
     None when no such view is kept (current under the viewer's generations; never listed for this): the caller asks
     Cypher."""
-    view = _current(graph, settings, scope, prop)
+    view = current(graph, settings, scope, prop)
     if view is None:
         return None
     meets = view_filter.meeting(view, scope.soft)
@@ -218,7 +219,7 @@ def thread_neighbours(
     return [Hit(x, 1.0 / (1 + r)) for x, r in sorted(rank.items(), key=lambda xr: (xr[1], xr[0]))[:limit]]
 
 
-def _current(graph: Graph, settings: Settings, scope: SearchScope, prop: str) -> View | None:
+def current(graph: Graph, settings: Settings, scope: SearchScope, prop: str) -> View | None:
     """The scope's kept view if it is current (its generations, the backstop), without listing or waiting."""
     viewer = scope.viewer
     if not usable(settings, scope) or viewer.user_id is None:
