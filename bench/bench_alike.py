@@ -1,13 +1,14 @@
-"""What the ranker's `alike` fact (the cosine of the dense channel's query vector with every candidate's best chunk,
-read in the candidates' statement: queries/search/ranker.py) costs a search, with the real default model, on projects
-`bench/run_evals.py` loaded.
+"""What the ranker's meaning facts cost a search, with the real default model, on projects `bench/run_evals.py`
+loaded: `alike` (the cosine of the dense channel's query vector with every candidate's best chunk) and the turns
+around a candidate (`alike_after`, `alike_before`), read in the candidates' statement (queries/search/ranker.py).
 
-    .venv/bin/python bench/bench_alike.py --data /path/to/bench [--only realtalk] [--rounds N] [--json OUT]
+    .venv/bin/python bench/bench_alike.py --data /path/to/bench [--only realtalk] [--around] [--rounds N] [--json OUT]
 
 The set's questions, as the evaluation user, learned fusion, the search and query-embedding caches off (every search
-embeds, as a question asked for the first time does), each searched twice in turn: with the fact and without it
-(`ranker.gather` called without the vector in this process, which is what search did before; every candidate's
-fact is then 0). Prints each one's p50 / p95 over every round and their ratio.
+embeds, as a question asked for the first time does), each searched twice in turn: with the facts and without them
+(`ranker.gather` called without the vector in this process; every candidate's meaning facts are then 0), or with
+`--around`, with the turns around and without them (`alike` alone). Prints each one's p50 / p95 over
+every round and their ratio.
 """
 
 from __future__ import annotations
@@ -31,17 +32,28 @@ from queries.search.door import hybrid_search  # noqa: E402
 from queries.search.request import Scope, SearchOptions  # noqa: E402
 
 GATHER = ranker.gather
+AROUND = ranker.around
 
 
 def without(*args: Any) -> ranker.Gathered:
-    """`gather` as before the fact: the dense vector and its property never reach the statement."""
+    """`gather` without the meaning facts: the dense vector and its property never reach the statement."""
     return GATHER(*args[:6])
+
+
+def own_only(*args: Any) -> ranker.Gathered:
+    """`gather` with `alike` but without the turns around a candidate."""
+    ranker.around = lambda *_: {}
+    try:
+        return GATHER(*args)
+    finally:
+        ranker.around = AROUND
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, required=True)
     parser.add_argument("--only", default="realtalk")
+    parser.add_argument("--around", action="store_true", help="time the turns around alone (against alike alone)")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
@@ -51,14 +63,14 @@ def main() -> int:
     entries, queries, _ = dataset_files(args.data)[args.only]
     asked = load_queries(queries, namespace(entries))
     viewer = Viewer(user_id=EVAL_USER)
-    gathers: dict[str, Any] = {"alike": GATHER, "without": without}
+    gathers: dict[str, Any] = {"alike": GATHER, "without": without, "alike alone": own_only}
 
     def search(mode: str, q: EvalQuery) -> None:
         ranker.gather = gathers[mode]
         opts = SearchOptions(k=10, fusion="learned", now=q.now)
         hybrid_search(graph, embedder, settings, viewer, q.question, Scope(project_id=q.project_id), opts)
 
-    modes = ("alike", "without")
+    modes = ("alike", "alike alone") if args.around else ("alike", "without")
     took = in_turns(search, modes, asked, args.rounds, warm=asked[:20])
     ranker.gather = GATHER
     report(took, modes, args.json)
