@@ -11,8 +11,6 @@ and Neo4j's cosine, (1 + cos) / 2 (tests/search/test_alike_around.py checks both
 
 from __future__ import annotations
 
-import bisect
-
 import numpy as np
 
 from graph.db import Graph
@@ -88,15 +86,11 @@ def from_view(
                 out += [(1.0 + float(c)) / 2.0 for c in cos]
         return out
 
-    at = view.index_of
     around: Around = {}
     for x in ids:
-        k = at.get(x)
-        thread = view.thread_of[k] if k is not None else None
-        if k is None or thread is None:
+        if (placed := view.place(x)) is None:
             continue
-        turns = view.turns[thread]
-        here = bisect.bisect_left(turns, (view.turn_of[k], x))
+        turns, here = placed
         after = [t[2] for t in turns[here + 1 : here + 1 + AFTER_REACH]]
         before = [t[2] for t in reversed(turns[max(0, here - BEFORE_REACH) : here])]
         around[x] = (cosines(after), cosines(before))

@@ -71,6 +71,16 @@ class View:
             turns.sort()
         return out
 
+    def place(self, entry_id: str) -> tuple[list[tuple[int, str, int]], int] | None:
+        """The turns of the entry's conversation in the view (`turns`) and the entry's index among them; None when the
+        entry is not in the view or is no turn of a conversation."""
+        k = self.index_of.get(entry_id)
+        thread = self.thread_of[k] if k is not None else None
+        if k is None or thread is None:
+            return None
+        turns = self.turns[thread]
+        return turns, bisect.bisect_left(turns, (self.turn_of[k], entry_id))
+
 
 class Pool:
     def __init__(self, dim: int) -> None:

@@ -33,7 +33,6 @@ Cypher statements for every role on the real Neo4j.
 
 from __future__ import annotations
 
-import bisect
 import hashlib
 import json
 import logging
@@ -202,15 +201,11 @@ def thread_neighbours(
     if view is None:
         return None
     meets = view_filter.meeting(view, scope.soft)
-    at = view.index_of
     rank: dict[str, int] = {}
     for i, seed in enumerate(seeds):
-        k = at.get(seed)
-        thread = view.thread_of[k] if k is not None else None
-        if k is None or thread is None:
+        if (placed := view.place(seed)) is None:
             continue
-        turns = view.turns[thread]
-        here = bisect.bisect_left(turns, (view.turn_of[k], seed))
+        turns, here = placed
         after = (t for t in turns[here + 1 :] if meets is None or meets[t[2]])
         before = (t for t in reversed(turns[:here]) if meets is None or meets[t[2]])
         for t in (next(after, None), next(before, None)):
