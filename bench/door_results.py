@@ -21,7 +21,7 @@ from typing import Any
 
 from api.cli import connect
 from api.evaluation import EVAL_USER
-from bench.run_evals import dataset_files, ingest_set
+from bench.run_evals import dataset_files, every_nth, ingest_set
 from graph.settings import get_settings
 from graph.visibility import Viewer
 from inference.embedders import get_embedder
@@ -41,9 +41,7 @@ def dump(out: Path, data: Path | None, only: list[str] | None, most: int) -> int
     for name, files in dataset_files(data).items():
         if (only and name not in only) or not (files[0].is_file() and files[1].is_file()):
             continue
-        questions = ingest_set(graph, embedder, files)
-        if most:
-            questions = questions[:: max(1, len(questions) // most)][:most]
+        questions = every_nth(ingest_set(graph, embedder, files), most)
         for fusion in FUSIONS:
             for q in questions:
                 result_cache.clear(graph)

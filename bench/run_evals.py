@@ -18,7 +18,7 @@ import platform
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from api.cli import connect
 from api.evaluation import EvalQuery, add_entities, ingest_dataset, load_queries, namespace, run_eval
@@ -29,6 +29,7 @@ from graph.settings import REPO_ROOT, Settings, get_settings
 from inference.embedders import CheckedEmbedder, get_embedder
 
 DIARY = REPO_ROOT / "bench" / "diary-es"
+T = TypeVar("T")
 
 
 def dataset_files(data: Path | None) -> dict[str, tuple[Path, Path, Path | None]]:
@@ -49,6 +50,11 @@ def dataset_files(data: Path | None) -> dict[str, tuple[Path, Path, Path | None]
 EXTERNAL = ("locomo", "realtalk", "xquad-es", "xquad-en")
 # The sets whose sessions have reference life events (`events.jsonl` beside their entries) for the summaries eval.
 WITH_EVENTS = ("locomo", "realtalk")
+
+
+def every_nth(questions: list[T], most: int) -> list[T]:
+    """Every n-th question, at most `most` of them (all when `most` is 0): a shorter run still spans the set."""
+    return questions[:: max(1, len(questions) // most)][:most] if most else questions
 
 
 def one_set_parser(description: str, queries: int) -> argparse.ArgumentParser:

@@ -18,14 +18,16 @@ import argparse
 import json
 import statistics
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from api.evaluation import EVAL_USER, load_queries, namespace  # noqa: E402
 from bench.hash_embedder import HashEmbedder  # noqa: E402
 from bench.kept_project import kept_project  # noqa: E402
-from bench.run_evals import EXTERNAL, dataset_files  # noqa: E402
+from bench.run_evals import EXTERNAL, dataset_files, every_nth  # noqa: E402
 from bench.synth import generate  # noqa: E402
 from graph.db import get_graph  # noqa: E402
 from graph.settings import get_settings  # noqa: E402
@@ -33,7 +35,9 @@ from graph.visibility import Viewer  # noqa: E402
 from inference.embedders import CheckedEmbedder  # noqa: E402
 from ingest.embedding_jobs import active_embedder  # noqa: E402
 from queries.search.door import hybrid_search  # noqa: E402
-from queries.search.request import Scope, SearchOptions  # noqa: E402
+from queries.search.request import Scope, SearchOptions, SearchResponse  # noqa: E402
+
+Q = TypeVar("Q")
 
 
 def main() -> int:
@@ -57,27 +61,38 @@ def main() -> int:
     questions = generate(60, 1, project).queries
     out: dict[str, dict[str, float]] = {}
     for category in ("content", "filtered"):
-        stages: dict[str, list[float]] = {}
-        for round_ in range(args.rounds):
-            for q in (q["question"] for q in questions if q["category"] == category):
-                found = hybrid_search(
-                    graph,
-                    embedder,
-                    settings,
-                    viewer,
-                    q,
-                    Scope(project_id=project),
-                    SearchOptions(k=10),
-                    project_ids=[project],
-                )
-                if round_:
-                    for stage, ms in found.latency_ms.items():
-                        stages.setdefault(stage, []).append(ms)
-        out[category] = {s: round(statistics.median(v), 1) for s, v in stages.items()}
+        asked = [q["question"] for q in questions if q["category"] == category]
+        out[category] = stage_medians(
+            lambda q: hybrid_search(
+                graph,
+                embedder,
+                settings,
+                viewer,
+                q,
+                Scope(project_id=project),
+                SearchOptions(k=10),
+                project_ids=[project],
+            ),
+            asked,
+            args.rounds,
+        )
         print(category, json.dumps(out[category]))
     if args.json:
         args.json.write_text(json.dumps({"project": project, "stages_p50_ms": out}, indent=2))
     return 0
+
+
+def stage_medians(search: Callable[[Q], SearchResponse], questions: list[Q], rounds: int) -> dict[str, float]:
+    """The median of each stage of `latency_ms` over every search of `questions`, `rounds` times, the first round
+    left out (it warms the per-viewer state a served search keeps)."""
+    stages: dict[str, list[float]] = {}
+    for round_ in range(rounds):
+        for q in questions:
+            found = search(q)
+            if round_:
+                for stage, ms in found.latency_ms.items():
+                    stages.setdefault(stage, []).append(ms)
+    return {s: round(statistics.median(v), 1) for s, v in stages.items()}
 
 
 def dev_set(data: Path, name: str, most: int, rounds: int, out: Path | None) -> int:
@@ -85,26 +100,22 @@ def dev_set(data: Path, name: str, most: int, rounds: int, out: Path | None) -> 
     graph = get_graph(settings)
     embedder = active_embedder(graph, settings)
     entries, queries, _ = dataset_files(data)[name]
-    asked = load_queries(queries, namespace(entries))
-    asked = asked[:: max(1, len(asked) // most)][:most]
+    asked = every_nth(load_queries(queries, namespace(entries)), most)
     viewer = Viewer(user_id=EVAL_USER)
-    stages: dict[str, list[float]] = {}
-    for round_ in range(rounds):
-        for q in asked:
-            found = hybrid_search(
-                graph,
-                embedder,
-                settings,
-                viewer,
-                q.question,
-                Scope(project_id=q.project_id),
-                SearchOptions(k=30, now=q.now),
-                project_ids=[q.project_id],
-            )
-            if round_:
-                for stage, ms in found.latency_ms.items():
-                    stages.setdefault(stage, []).append(ms)
-    p50 = {s: round(statistics.median(v), 1) for s, v in stages.items()}
+    p50 = stage_medians(
+        lambda q: hybrid_search(
+            graph,
+            embedder,
+            settings,
+            viewer,
+            q.question,
+            Scope(project_id=q.project_id),
+            SearchOptions(k=30, now=q.now),
+            project_ids=[q.project_id],
+        ),
+        asked,
+        rounds,
+    )
     print(name, json.dumps(p50))
     if out:
         out.write_text(json.dumps({"set": name, "questions": len(asked), "stages_p50_ms": p50}, indent=2))
