@@ -50,19 +50,31 @@ MATCH (:User {id: $user_id})-[m:MEMBER_OF]->(:Project {id: $project_id})
 DELETE m
 RETURN count(m) AS removed
 """
-ROLE_OF = "MATCH (:User {id: $user_id})-[m:MEMBER_OF]->(:Project {id: $project_id}) RETURN m.role AS role"
-PROJECTS_OF = """
-MATCH (:User {id: $user_id})-[m:MEMBER_OF]->(p:Project)
-RETURN p.id AS project_id, p.name AS name, m.role AS role ORDER BY p.id
+# The lists name one role per member and project, the one the visibility predicate reads (graph/visibility.py): the
+# strongest of its edges, and a reader's for an edge with no known role, which still lets its member see the shared
+# entries. No write path makes such edges; the lists must still never name a role no page or model knows.
+STRONGEST_ROLE = """CASE WHEN 'owner' IN roles THEN 'owner' WHEN 'coauthor' IN roles THEN 'coauthor'
+ELSE 'reader' END AS role"""
+ROLE_OF = f"""
+MATCH (:User {{id: $user_id}})-[m:MEMBER_OF]->(:Project {{id: $project_id}})
+WITH collect(coalesce(m.role, "")) AS roles WHERE size(roles) > 0
+RETURN {STRONGEST_ROLE}
 """
-MEMBERS_OF = """
-MATCH (u:User)-[m:MEMBER_OF]->(:Project {id: $project_id})
-RETURN u.id AS user_id, m.role AS role ORDER BY u.id
+PROJECTS_OF = f"""
+MATCH (:User {{id: $user_id}})-[m:MEMBER_OF]->(p:Project)
+WITH p, collect(coalesce(m.role, "")) AS roles
+RETURN p.id AS project_id, p.name AS name, {STRONGEST_ROLE} ORDER BY p.id
+"""
+MEMBERS_OF = f"""
+MATCH (u:User)-[m:MEMBER_OF]->(:Project {{id: $project_id}})
+WITH u, collect(coalesce(m.role, "")) AS roles
+RETURN u.id AS user_id, {STRONGEST_ROLE} ORDER BY u.id
 """
 # Every membership, for the web app's development sign-in on a local install (api/web/routes/signin.py) only.
-EVERY_MEMBERSHIP = """
+EVERY_MEMBERSHIP = f"""
 MATCH (u:User)-[m:MEMBER_OF]->(p:Project)
-RETURN u.id AS user_id, p.id AS project_id, m.role AS role
+WITH u, p, collect(coalesce(m.role, "")) AS roles
+RETURN u.id AS user_id, p.id AS project_id, {STRONGEST_ROLE}
 ORDER BY user_id, project_id
 LIMIT $limit
 """

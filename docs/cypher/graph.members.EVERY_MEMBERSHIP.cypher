@@ -1,5 +1,7 @@
 // graph.members.EVERY_MEMBERSHIP
 MATCH (u:User)-[m:MEMBER_OF]->(p:Project)
-RETURN u.id AS user_id, p.id AS project_id, m.role AS role
+WITH u, p, collect(coalesce(m.role, "")) AS roles
+RETURN u.id AS user_id, p.id AS project_id, CASE WHEN 'owner' IN roles THEN 'owner' WHEN 'coauthor' IN roles THEN 'coauthor'
+ELSE 'reader' END AS role
 ORDER BY user_id, project_id
 LIMIT $limit

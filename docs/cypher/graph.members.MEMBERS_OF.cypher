@@ -1,3 +1,5 @@
 // graph.members.MEMBERS_OF
 MATCH (u:User)-[m:MEMBER_OF]->(:Project {id: $project_id})
-RETURN u.id AS user_id, m.role AS role ORDER BY u.id
+WITH u, collect(coalesce(m.role, "")) AS roles
+RETURN u.id AS user_id, CASE WHEN 'owner' IN roles THEN 'owner' WHEN 'coauthor' IN roles THEN 'coauthor'
+ELSE 'reader' END AS role ORDER BY u.id

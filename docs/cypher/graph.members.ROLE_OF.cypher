@@ -1,2 +1,5 @@
 // graph.members.ROLE_OF
-MATCH (:User {id: $user_id})-[m:MEMBER_OF]->(:Project {id: $project_id}) RETURN m.role AS role
+MATCH (:User {id: $user_id})-[m:MEMBER_OF]->(:Project {id: $project_id})
+WITH collect(coalesce(m.role, "")) AS roles WHERE size(roles) > 0
+RETURN CASE WHEN 'owner' IN roles THEN 'owner' WHEN 'coauthor' IN roles THEN 'coauthor'
+ELSE 'reader' END AS role

@@ -4,6 +4,7 @@ a role change or a removal."""
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 
@@ -12,8 +13,8 @@ import pytest
 
 from api import auth
 from graph.db import Graph
-from graph.members import change_member
-from graph.settings import Settings
+from graph.members import change_member, members_of, role_of
+from graph.settings import Settings, get_settings
 from graph.web_sessions import add_link, open_session, session_user, use_link
 from inference.embedders import CheckedEmbedder
 from tests.serving import serve
@@ -217,3 +218,36 @@ def test_a_session_ends_when_idle_and_at_its_latest_end_however_used(
     for minute in range(1, 30):
         assert session_user(graph, short, busy, now=start + minute * 60) == f"{prefix}someone", "renewed on use"
     assert session_user(graph, short, busy, now=start + 1801) is None, "never past the latest end"
+
+
+# Memberships no write path makes, which a database may still hold: an edge with no role, and two edges at once.
+ODD_MEMBERS = """
+MATCH (p:Project {id: $project_id})
+MERGE (n:User {id: $no_role}) CREATE (n)-[:MEMBER_OF]->(p)
+MERGE (t:User {id: $two_roles}) CREATE (t)-[:MEMBER_OF {role: 'reader'}]->(p), (t)-[:MEMBER_OF {role: 'coauthor'}]->(p)
+"""
+
+
+def test_a_membership_with_no_role_or_two_edges_is_named_by_the_access_it_gives(
+    served: str, world: WebWorld, graph: Graph, prefix: str
+) -> None:
+    no_role, two_roles = f"{prefix}norole", f"{prefix}tworoles"
+    graph.write(ODD_MEMBERS, {"project_id": world.project, "no_role": no_role, "two_roles": two_roles})
+    assert {m["user_id"]: m["role"] for m in members_of(graph, world.project)} == {
+        **{user: role for role, user in world.users.items()},
+        no_role: "reader",
+        two_roles: "coauthor",
+    }
+    assert role_of(graph, world.project, no_role) == "reader" and role_of(graph, world.project, two_roles) == "coauthor"
+    browser = signed_in(served, no_role, graph)
+    home = browser.get("/?lang=en", follow_redirects=True)
+    browser.close()
+    assert home.status_code == 200 and world.project in str(home.url) + home.text
+    link = local_link(graph, get_settings())
+    with httpx.Client(base_url=served, follow_redirects=False) as chooser:
+        chooser.get(link)
+        picker = chooser.get("/signin?lang=en")
+        assert picker.status_code == 200
+        for user, role in ((no_role, "reader"), (two_roles, "coauthor")):
+            named = rf'value="{re.escape(user)}">{re.escape(user)} <span class="role">{role}</span>'
+            assert re.search(named, picker.text), user
