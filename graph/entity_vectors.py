@@ -41,6 +41,7 @@ from graph.ids import sha256
 from graph.periods import shown_name
 from graph.schema import vector_property
 from graph.textnorm import fold
+from graph.visibility import EDGE_ROLES, STRONGEST_ROLE
 
 log = logging.getLogger(__name__)
 
@@ -297,10 +298,11 @@ def _drop_orphans(tx: ManagedTransaction, project_id: str) -> set[str]:
 
 
 # The role of each user whose own variant changed, read in the bumping transaction.
-ROLES = """
+ROLES = f"""
 UNWIND $users AS uid
-OPTIONAL MATCH (:User {id: uid})-[m:MEMBER_OF]->(:Project {id: $project_id})
-RETURN uid, m.role AS role
+OPTIONAL MATCH (:User {{id: uid}})-[m:MEMBER_OF]->(:Project {{id: $project_id}})
+WITH uid, {EDGE_ROLES} AS roles
+RETURN uid, {STRONGEST_ROLE} AS role
 """
 
 

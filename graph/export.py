@@ -26,7 +26,7 @@ from typing import Any
 from graph.db import Graph
 from graph.entities import display_name
 from graph.member_people import shared_name
-from graph.visibility import CAN_SEE, CAN_SEE_DECLARATION, Viewer, visibility_params
+from graph.visibility import CAN_SEE, CAN_SEE_DECLARATION, EDGE_ROLES, STRONGEST_ROLE, Viewer, visibility_params
 
 FORMAT = "memora-export"
 # 2: `dismissal` records; 3: a dismissal of kind `called` names its entity; 4: a `member` names the person it is
@@ -43,8 +43,9 @@ RETURN p.id AS project_id, p.name AS name, coalesce(p.hemisphere, 'north') AS he
 MEMBERS = f"""
 MATCH (u:User)-[m:MEMBER_OF]->(:Project {{id: $project_id}})
 WHERE $own_author IS NULL OR u.id = $own_author
+WITH u, {EDGE_ROLES} AS roles
 OPTIONAL MATCH (u)-[:IS_PERSON {{project_id: $project_id}}]->(n:Person)
-RETURN u.id AS user_id, m.role AS role, CASE WHEN {shared_name("n")} IS NOT NULL THEN n.id END AS person
+RETURN u.id AS user_id, {STRONGEST_ROLE} AS role, CASE WHEN {shared_name("n")} IS NOT NULL THEN n.id END AS person
 ORDER BY u.id
 """
 ALL_ENTITIES = """

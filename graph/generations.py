@@ -31,6 +31,7 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from graph.db import Graph
+from graph.visibility import EDGE_ROLES, STRONGEST_ROLE
 
 ALL = "search_generation"
 INNER = "search_generation_inner"
@@ -66,13 +67,15 @@ ORDER BY generation
 
 # One row per project asked for (a missing project reads generation 0 and no role). `incarnation`, the project's
 # creation time, tells a project deleted and created again under the same id from the old one.
-READ = """
+READ = f"""
 UNWIND $project_ids AS pid
-OPTIONAL MATCH (p:Project {id: pid})
-OPTIONAL MATCH (:User {id: $viewer_id})-[m:MEMBER_OF]->(p)
-RETURN pid AS project_id, m.role AS role, toString(p.created_at) AS incarnation,
+OPTIONAL MATCH (p:Project {{id: pid}})
+OPTIONAL MATCH (:User {{id: $viewer_id}})-[m:MEMBER_OF]->(p)
+WITH pid, p, {EDGE_ROLES} AS roles
+WITH pid, p, {STRONGEST_ROLE} AS role
+RETURN pid AS project_id, role, toString(p.created_at) AS incarnation,
        coalesce(p.search_generation, 0) AS generation,
-       CASE WHEN m.role IN ['owner', 'coauthor'] THEN coalesce(p.search_generation_inner, 0) END AS inner,
+       CASE WHEN role IN ['owner', 'coauthor'] THEN coalesce(p.search_generation_inner, 0) END AS inner,
        CASE WHEN $own_key IS NULL THEN null ELSE coalesce(p[$own_key], 0) END AS own
 ORDER BY project_id
 """

@@ -22,7 +22,7 @@ from graph.db import Graph
 from graph.entities import list_entities
 from graph.generations import ALL, bump_keys_in
 from graph.textnorm import fold
-from graph.visibility import CAN_SEE, Viewer, visibility_params
+from graph.visibility import CAN_SEE, EDGE_ROLES, STRONGEST_ROLE, Viewer, visibility_params
 
 
 def shared_name(var: str) -> str:
@@ -72,9 +72,11 @@ RETURN u.id AS user_id ORDER BY user_id
 # The members and the persons they are, as members see the links (a project-level declaration): a link that holds.
 MEMBER_PERSONS = f"""
 MATCH (u:User)-[m:MEMBER_OF]->(:Project {{id: $project_id}})
+WITH u, {EDGE_ROLES} AS roles
 OPTIONAL MATCH (u)-[:IS_PERSON {{project_id: $project_id}}]->(n:Person)
-WITH u, m, n, {shared_name("n")} AS person
-RETURN u.id AS user_id, m.role AS role, CASE WHEN person IS NOT NULL THEN n.id END AS person_id, person
+WITH u, roles, n, {shared_name("n")} AS person
+RETURN u.id AS user_id, {STRONGEST_ROLE} AS role, CASE WHEN person IS NOT NULL THEN n.id END AS person_id,
+       person
 ORDER BY user_id
 """
 # Each author as a page names them: a witness's account by the name its link was given, read for an account of theirs

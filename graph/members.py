@@ -12,7 +12,7 @@ from graph import member_people, relink_epochs
 from graph.db import Graph
 from graph.generations import bump_members, bump_members_in
 from graph.ids import slug
-from graph.visibility import ROLES
+from graph.visibility import EDGE_ROLES, ROLES, STRONGEST_ROLE
 from graph.web_sessions import end_sessions_in, end_sessions_of
 
 # What `POST /v1/projects` and `memora project create` accept as a project id (and what a generated one looks like):
@@ -50,31 +50,27 @@ MATCH (:User {id: $user_id})-[m:MEMBER_OF]->(:Project {id: $project_id})
 DELETE m
 RETURN count(m) AS removed
 """
-# The lists name one role per member and project, the one the visibility predicate reads (graph/visibility.py): the
-# strongest of its edges, and a reader's for an edge with no known role, which still lets its member see the shared
-# entries. No write path makes such edges; the lists must still never name a role no page or model knows.
-STRONGEST_ROLE = """CASE WHEN 'owner' IN roles THEN 'owner' WHEN 'coauthor' IN roles THEN 'coauthor'
-ELSE 'reader' END AS role"""
+# Each names one role per member and project, the one the visibility predicate reads (graph/visibility.py).
 ROLE_OF = f"""
 MATCH (:User {{id: $user_id}})-[m:MEMBER_OF]->(:Project {{id: $project_id}})
-WITH collect(coalesce(m.role, "")) AS roles WHERE size(roles) > 0
-RETURN {STRONGEST_ROLE}
+WITH {EDGE_ROLES} AS roles WHERE size(roles) > 0
+RETURN {STRONGEST_ROLE} AS role
 """
 PROJECTS_OF = f"""
 MATCH (:User {{id: $user_id}})-[m:MEMBER_OF]->(p:Project)
-WITH p, collect(coalesce(m.role, "")) AS roles
-RETURN p.id AS project_id, p.name AS name, {STRONGEST_ROLE} ORDER BY p.id
+WITH p, {EDGE_ROLES} AS roles
+RETURN p.id AS project_id, p.name AS name, {STRONGEST_ROLE} AS role ORDER BY p.id
 """
 MEMBERS_OF = f"""
 MATCH (u:User)-[m:MEMBER_OF]->(:Project {{id: $project_id}})
-WITH u, collect(coalesce(m.role, "")) AS roles
-RETURN u.id AS user_id, {STRONGEST_ROLE} ORDER BY u.id
+WITH u, {EDGE_ROLES} AS roles
+RETURN u.id AS user_id, {STRONGEST_ROLE} AS role ORDER BY u.id
 """
 # Every membership, for the web app's development sign-in on a local install (api/web/routes/signin.py) only.
 EVERY_MEMBERSHIP = f"""
 MATCH (u:User)-[m:MEMBER_OF]->(p:Project)
-WITH u, p, collect(coalesce(m.role, "")) AS roles
-RETURN u.id AS user_id, p.id AS project_id, {STRONGEST_ROLE}
+WITH u, p, {EDGE_ROLES} AS roles
+RETURN u.id AS user_id, p.id AS project_id, {STRONGEST_ROLE} AS role
 ORDER BY user_id, project_id
 LIMIT $limit
 """

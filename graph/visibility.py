@@ -17,6 +17,13 @@ from typing import Any
 
 INTIMACY_LEVELS = ("private", "intimate", "circle", "public")
 ROLES = ("owner", "coauthor", "reader")
+# The one role a member holds in a project, as the predicate reads it: the strongest of their MEMBER_OF edges, and a
+# reader's for an edge with no known role (which still shows its member the shared entries). No write path makes two
+# edges or one without a role; what reads a role still names one the pages and models know. Over `roles`, collected
+# per member and project as `collect(CASE WHEN m IS NOT NULL THEN coalesce(m.role, '') END)`, so no edge is no role.
+STRONGEST_ROLE = """CASE WHEN size(roles) = 0 THEN null WHEN 'owner' IN roles THEN 'owner'
+WHEN 'coauthor' IN roles THEN 'coauthor' ELSE 'reader' END"""
+EDGE_ROLES = "collect(CASE WHEN m IS NOT NULL THEN coalesce(m.role, '') END)"
 
 
 def _member_sees(var: str) -> str:

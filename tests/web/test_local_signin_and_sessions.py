@@ -4,6 +4,7 @@ a role change or a removal."""
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 import time
@@ -13,6 +14,8 @@ import pytest
 
 from api import auth
 from graph.db import Graph
+from graph.export import ExportScope, export_lines
+from graph.member_people import member_persons
 from graph.members import change_member, members_of, role_of
 from graph.settings import Settings, get_settings
 from graph.web_sessions import add_link, open_session, session_user, use_link
@@ -233,12 +236,13 @@ def test_a_membership_with_no_role_or_two_edges_is_named_by_the_access_it_gives(
 ) -> None:
     no_role, two_roles = f"{prefix}norole", f"{prefix}tworoles"
     graph.write(ODD_MEMBERS, {"project_id": world.project, "no_role": no_role, "two_roles": two_roles})
-    assert {m["user_id"]: m["role"] for m in members_of(graph, world.project)} == {
-        **{user: role for role, user in world.users.items()},
-        no_role: "reader",
-        two_roles: "coauthor",
-    }
+    expected = {**{user: role for role, user in world.users.items()}, no_role: "reader", two_roles: "coauthor"}
+    assert {m["user_id"]: m["role"] for m in members_of(graph, world.project)} == expected
     assert role_of(graph, world.project, no_role) == "reader" and role_of(graph, world.project, two_roles) == "coauthor"
+    listed = [(m["user_id"], m["role"]) for m in member_persons(graph, world.project)]
+    exported = [json.loads(x) for x in export_lines(graph, world.project, ExportScope())]
+    exported_members = [(m["user_id"], m["role"]) for m in exported if m.get("memora_record") == "member"]
+    assert listed == exported_members == sorted(expected.items())
     browser = signed_in(served, no_role, graph)
     home = browser.get("/?lang=en", follow_redirects=True)
     browser.close()
