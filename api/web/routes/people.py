@@ -4,7 +4,9 @@ and its entries per year (a picture drawn here, in the page's language), who and
 entries together, and a picture of them around it), the entries that name it (newest first, a page at a time), and
 similar entities. Owners and coauthors also review the names recognition found (`/p/{project_id}/candidates`):
 confirm one as the kind recognition guessed or another, reject it, or merge it into a known entity of the kind
-chosen (confirmed, then merged: its name becomes an alias); a refusal is said in words beside the name. Every
+chosen (confirmed, then merged: its name becomes an alias); a refusal is said in words beside the name. An owner
+also says which person each member is, or takes it back (`/p/{project_id}/who`), so a member's entries count them
+among their persons and their name shows as that person's. Every
 part is the action its API route runs (`api.actions.entities`), called as the viewer, so a name known only from
 hidden entries answers 404 like a name nobody wrote, and every number and name in a picture comes from those reads;
 each page (and the timeline picture) is one read (`api.actions.read`) and pays one from the viewer's read budget, as
@@ -29,10 +31,11 @@ from api.actions.refusals import Refused
 from api.actions.write import paid_write
 from api.deps import BudgetsDep, ServicesDep, require_member
 from api.services import Services
-from api.web import review
+from api.web import review, who_is_who
 from api.web.i18n import language, translator
 from api.web.render import page
 from api.web.session import SessionDep, WebSession, check_csrf
+from graph.members import role_of
 from graph.visibility import Viewer
 
 router = APIRouter(include_in_schema=False)
@@ -65,9 +68,12 @@ def _people(
     budgets: Budgets,
     refused: dict[str, str] | None = None,
     status: int = 200,
+    who_refused: dict[str, str] | None = None,
 ) -> Response:
-    """The page; after a refused decision, with the sentence saying why beside the name and what was typed kept."""
+    """The page; after a refused decision, with the sentence saying why beside the name (or the member) and what was
+    typed kept. An owner also sees who is who: each member and the person they are."""
     seen = read.people(svc, budgets, Who.user(session.viewer), project_id, most=MOST, review=REVIEW)
+    role = role_of(svc.graph, project_id, session.viewer.user_id or "")
     values = {
         "project_id": project_id,
         "important": seen.important,
@@ -75,6 +81,9 @@ def _people(
         "candidates": seen.candidates,
         "kinds": review.KINDS,
         "refused": refused,
+        "role": role,
+        "who_is_who": who_is_who.members(svc, project_id, session.viewer) if role == "owner" else [],
+        "who_refused": who_refused,
     }
     return page(request, "people.html", values, session, status=status)
 
@@ -104,6 +113,34 @@ def review_candidate(
         }
         return _people(request, project_id, session, svc, budgets, said, refusal.status)
     return RedirectResponse(f"/p/{quote(project_id, safe='')}/people#review", status_code=303)
+
+
+class WhoForm(BaseModel):
+    csrf: str = Field(default="", max_length=200)
+    user: str = Field(min_length=1, max_length=200)
+    person: str = Field(default="", max_length=400)
+    action: Literal["link", "unlink"]
+
+
+@router.post("/p/{project_id}/who", response_class=HTMLResponse)
+def who_is_who_change(
+    request: Request,
+    project_id: str,
+    session: SessionDep,
+    svc: ServicesDep,
+    budgets: BudgetsDep,
+    form: Annotated[WhoForm, Form()],
+) -> Response:
+    """An owner says which person a member is, or takes it back (`api.web.who_is_who`); back to the page, or,
+    refused, the page again with the reason in a sentence beside the member (the API's status)."""
+    check_csrf(request, session, form.csrf)
+    said = who_is_who.Said(form.user, form.person, form.action)
+    try:
+        paid_write(budgets, Who.user(session.viewer), lambda: who_is_who.change(svc, project_id, session.viewer, said))
+    except who_is_who.WhoRefused as refusal:
+        told = {"user": form.user, "person": form.person, "say": refusal.say(translator(language(request)))}
+        return _people(request, project_id, session, svc, budgets, status=refusal.status, who_refused=told)
+    return RedirectResponse(f"/p/{quote(project_id, safe='')}/people#who", status_code=303)
 
 
 class CalledForm(BaseModel):

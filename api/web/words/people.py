@@ -126,4 +126,56 @@ WORDS: dict[str, tuple[str, str, str]] = {
         "“{name}” was confirmed, but could not be merged into “{into}”.",
         "« {name} » a été confirmé, mais n'a pas pu être fusionné avec « {into} ».",
     ),
+    "who_is_who": ("Quién es quién", "Who is who", "Qui est qui"),
+    "who_is_who_note": (
+        "Di qué persona de las entradas es cada miembro: sus entradas la cuentan entre sus personas y su nombre se "
+        "muestra como el de esa persona. Todos los miembros lo ven.",
+        "Say which person of the entries each member is: their entries count that person among theirs and their name "
+        "shows as that person's. Every member sees it.",
+        "Dites quelle personne des entrées est chaque membre : ses entrées la comptent parmi les siennes et son nom "
+        "s'affiche comme celui de cette personne. Tous les membres le voient.",
+    ),
+    "who_is": ("es {person}", "is {person}", "est {person}"),
+    "who_is_nobody": (
+        "aún no es nadie de las entradas",
+        "is nobody in the entries yet",
+        "n'est encore personne des entrées",
+    ),
+    "who_person_of": ("Quién es {member}", "Who {member} is", "Qui est {member}"),
+    "who_link": ("Guardar", "Save", "Enregistrer"),
+    "who_unlink": ("Quitar", "Take back", "Retirer"),
+    "who_empty": (
+        "Escribe qué persona es {member}: un nombre de la lista.",
+        "Write which person {member} is: a name from the list.",
+        "Écrivez quelle personne est {member} : un nom de la liste.",
+    ),
+    "who_unknown": (
+        "No conoces a ninguna persona llamada «{person}»: elige un nombre de la lista. Nada ha cambiado.",
+        "You know no person called “{person}”: choose a name from the list. Nothing was changed.",
+        "Vous ne connaissez aucune personne appelée « {person} » : choisissez un nom de la liste. Rien n'a changé.",
+    ),
+    "who_not_a_person": (
+        "«{person}» es {kind}, no una persona. Nada ha cambiado.",
+        "“{person}” is {kind}, not a person. Nothing was changed.",
+        "« {person} » est {kind}, pas une personne. Rien n'a changé.",
+    ),
+    "who_not_shared": (
+        "Algunos miembros no saben aún de «{person}»: solo lo nombran entradas que no pueden ver, y todos ven quién "
+        "es cada miembro. Nómbralo primero en una entrada para el círculo. Nada ha cambiado.",
+        "Some members do not know of “{person}” yet: only entries they cannot see name them, and every member sees "
+        "who each member is. Name them in an entry for the circle first. Nothing was changed.",
+        "Certains membres ne connaissent pas encore « {person} » : seules des entrées qu'ils ne voient pas le "
+        "nomment, et tous voient qui est chaque membre. Nommez-le d'abord dans une entrée pour le cercle. Rien n'a "
+        "changé.",
+    ),
+    "who_not_linked": (
+        "{member} no era nadie de las entradas: nada que quitar.",
+        "{member} was nobody in the entries: nothing to take back.",
+        "{member} n'était personne des entrées : rien à retirer.",
+    ),
+    "who_gone": (
+        "{member} ya no es miembro, o «{person}» ya no está. Nada ha cambiado.",
+        "{member} is no longer a member, or “{person}” is gone. Nothing was changed.",
+        "{member} n'est plus membre, ou « {person} » n'est plus là. Rien n'a changé.",
+    ),
 }

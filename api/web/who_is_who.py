@@ -1,0 +1,73 @@
+"""An owner's "who is who" from the people page: which person of the project a member is, said or taken back. Both
+run the actions the API's member-persons routes run, as the viewer (owner only; the person must be one every member
+may know of). A refusal is said in a sentence of the page's language naming what was typed, never the API's English
+detail: the member gone, no person of that name the owner knows (hidden and missing alike), a place or thing of
+that name, or a person some members may not know of yet."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from api.actions import entities, member_people
+from api.actions.refusals import Invalid, NotFound
+from api.actions.roles import must_own
+from api.models.member_people import MemberPersonIn, MemberPersonOut
+from api.services import Services
+from graph.textnorm import fold
+from graph.visibility import Viewer
+
+
+@dataclass(frozen=True)
+class Said:
+    """The form as the page sent it: the member, the person typed, and whether to say it or take it back."""
+
+    user_id: str
+    person: str
+    action: Literal["link", "unlink"]
+
+
+class WhoRefused(Exception):
+    """A change refused before anything changed, with the words to say why and the API's status."""
+
+    def __init__(self, status: int, words: str, **named: str) -> None:
+        super().__init__(words)
+        self.status, self.words, self.named = status, words, named
+
+    def say(self, t: Callable[[str], str]) -> str:
+        named = {k: (t(f"a_{v}") if k == "kind" else v) for k, v in self.named.items()}
+        return t(self.words).format(**named)
+
+
+def members(svc: Services, project_id: str, who: Viewer) -> list[MemberPersonOut]:
+    """Every member and the person they are, for the owner's section of the page."""
+    return member_people.member_persons(svc, who, project_id)
+
+
+def change(svc: Services, project_id: str, who: Viewer, said: Said) -> None:
+    """The change, or `WhoRefused`; the person is looked for among the entities the owner knows first, so what is
+    refused is refused in words before the graph is asked to change."""
+    must_own(svc, project_id, who)  # anyone else is refused for their role, whatever the form says
+    if said.action == "unlink":
+        try:
+            member_people.unlink_person(svc, who, project_id, said.user_id)
+        except NotFound as exc:
+            raise WhoRefused(404, "who_not_linked", member=said.user_id) from exc
+        return
+    typed = said.person.strip()
+    if not typed:
+        raise WhoRefused(422, "who_empty", member=said.user_id)
+    key = fold(typed)
+    called = [e for e in entities.known(svc, who, project_id) if key in {fold(n) for n in (e.name, *e.aliases)}]
+    person = next((e for e in called if e.kind == "person"), None)
+    if person is None and called:
+        raise WhoRefused(422, "who_not_a_person", person=called[0].name, kind=called[0].kind)
+    if person is None:
+        raise WhoRefused(422, "who_unknown", person=typed)
+    try:
+        member_people.link_person(svc, who, project_id, MemberPersonIn(user_id=said.user_id, person=person.id))
+    except Invalid as exc:
+        raise WhoRefused(422, "who_not_shared", person=person.name) from exc
+    except NotFound as exc:
+        raise WhoRefused(404, "who_gone", member=said.user_id, person=person.name) from exc
