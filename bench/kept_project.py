@@ -5,7 +5,7 @@ from __future__ import annotations
 from graph.db import Graph
 
 LARGEST = "MATCH (e:Entry) WITH e.project_id AS p, count(*) AS n RETURN p ORDER BY n DESC LIMIT 1"
-OWNER = "MATCH (u:User)-[m:MEMBER_OF]->(:Project {id: $p}) WHERE m.role = 'owner' RETURN u.id AS u ORDER BY u.id"
+OWNER = "MATCH (u:User)-[m:MEMBER_OF]->(:Project {id: $p}) WHERE m.role = 'owner' RETURN DISTINCT u.id AS u ORDER BY u"
 
 
 def kept_project(graph: Graph, project: str | None) -> tuple[str, str]:

@@ -95,10 +95,12 @@ RETURN p.id AS project_id, p.name AS name, p.hemisphere AS hemisphere
 # The first statement of every checked membership change: it takes the project node's write lock, so two changes of
 # one project's members run one after the other and the owner count read next is the committed one.
 LOCK_PROJECT = "MATCH (p:Project {id: $project_id}) SET p.members_changed_at = datetime() RETURN p.id AS id"
-MEMBER_STATE = """
-MATCH (p:Project {id: $project_id})
-OPTIONAL MATCH (:User {id: $user_id})-[m:MEMBER_OF]->(p)
-RETURN m.role AS role, COUNT { (:User)-[:MEMBER_OF {role: 'owner'}]->(p) } AS owners
+MEMBER_STATE = f"""
+MATCH (p:Project {{id: $project_id}})
+OPTIONAL MATCH (:User {{id: $user_id}})-[m:MEMBER_OF]->(p)
+WITH p, {EDGE_ROLES} AS roles
+RETURN {STRONGEST_ROLE} AS role,
+       size(COLLECT {{ MATCH (o:User)-[:MEMBER_OF {{role: 'owner'}}]->(p) RETURN DISTINCT o.id }}) AS owners
 """
 SET_EXISTING_MEMBER = """
 MATCH (p:Project {id: $project_id})
@@ -108,7 +110,7 @@ MERGE (u)-[m:MEMBER_OF]->(p)
 SET m.role = $role, m.updated_at = datetime()
 RETURN m.role AS role
 """
-OWNERS_OF = "MATCH (u:User)-[:MEMBER_OF {role: 'owner'}]->(:Project {id: $project_id}) RETURN u.id AS user_id"
+OWNERS_OF = "MATCH (u:User)-[:MEMBER_OF {role: 'owner'}]->(:Project {id: $project_id}) RETURN DISTINCT u.id AS user_id"
 PROJECTS_WITHOUT_OWNER = """
 MATCH (p:Project) WHERE p.id IN $project_ids AND NOT EXISTS { MATCH (:User)-[:MEMBER_OF {role: 'owner'}]->(p) }
 RETURN p.id AS project_id ORDER BY project_id

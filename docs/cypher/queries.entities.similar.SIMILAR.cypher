@@ -1,6 +1,8 @@
 // queries.entities.similar.SIMILAR
-MATCH (:User {id: $viewer_id})-[r:MEMBER_OF]->(:Project {id: $project_id})
-WITH r.role IN ['owner', 'coauthor'] AS inner_view
+MATCH (:User {id: $viewer_id})-[m:MEMBER_OF]->(:Project {id: $project_id})
+WITH collect(CASE WHEN m IS NOT NULL THEN coalesce(m.role, '') END) AS roles WHERE size(roles) > 0
+WITH CASE WHEN size(roles) = 0 THEN null WHEN 'owner' IN roles THEN 'owner'
+WHEN 'coauthor' IN roles THEN 'coauthor' ELSE 'reader' END IN ['owner', 'coauthor'] AS inner_view
 CALL {
   WITH inner_view
   MATCH (v:EntityVector {entity_id: $entity_id})

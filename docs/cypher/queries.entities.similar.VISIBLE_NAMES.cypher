@@ -1,6 +1,8 @@
 // queries.entities.similar.VISIBLE_NAMES
-MATCH (:User {id: $viewer_id})-[r:MEMBER_OF]->(:Project {id: $project_id})
-WITH r.role IN ['owner', 'coauthor'] AS inner_view
+MATCH (:User {id: $viewer_id})-[m:MEMBER_OF]->(:Project {id: $project_id})
+WITH collect(CASE WHEN m IS NOT NULL THEN coalesce(m.role, '') END) AS roles WHERE size(roles) > 0
+WITH CASE WHEN size(roles) = 0 THEN null WHEN 'owner' IN roles THEN 'owner'
+WHEN 'coauthor' IN roles THEN 'coauthor' ELSE 'reader' END IN ['owner', 'coauthor'] AS inner_view
 CALL (inner_view) {
   MATCH (v:EntityVector {project_id: $project_id, model: $model, audience: 'shared'}) RETURN v
   UNION MATCH (v:EntityVector {project_id: $project_id, model: $model, audience: 'inner'}) WHERE inner_view RETURN v

@@ -12,10 +12,15 @@ from dataclasses import dataclass
 
 from graph import analytics_cache
 from graph.db import Graph
-from graph.visibility import CAN_SEE_DECLARATION, Viewer, visibility_params
+from graph.visibility import CAN_SEE_DECLARATION, EDGE_ROLES, STRONGEST_ROLE, Viewer, visibility_params
 
 KINDS = ("person", "place", "thing", "period")
 
+# Whether the viewer reads the inner variants, from their role as the predicate reads it (one row, or none for a
+# non-member); binds `inner_view`.
+_INNER_VIEW = f"""MATCH (:User {{id: $viewer_id}})-[m:MEMBER_OF]->(:Project {{id: $project_id}})
+WITH {EDGE_ROLES} AS roles WHERE size(roles) > 0
+WITH {STRONGEST_ROLE} IN ['owner', 'coauthor'] AS inner_view"""
 # The viewer's variant of each entity, by precedence (their own > inner > shared); binds `inner_view`, `v`.
 _PICK = """(v.audience = 'shared' OR (v.audience = 'inner' AND inner_view)
    OR (v.user_id = $viewer_id AND v.audience = CASE WHEN inner_view THEN 'writer' ELSE 'reader' END))"""
@@ -35,8 +40,7 @@ _CANDIDATES = """CALL (inner_view) {
 }"""
 
 SIMILAR = f"""
-MATCH (:User {{id: $viewer_id}})-[r:MEMBER_OF]->(:Project {{id: $project_id}})
-WITH r.role IN ['owner', 'coauthor'] AS inner_view
+{_INNER_VIEW}
 CALL {{
   WITH inner_view
   MATCH (v:EntityVector {{entity_id: $entity_id}})
@@ -62,8 +66,7 @@ LIMIT $limit
 # kept folded in their variant (a variant of a wider audience holds every name of a narrower one, so filtering on the
 # names before picking the viewer's variant picks the same one), or with `$grams`, only those named by one of them.
 VISIBLE_NAMES = f"""
-MATCH (:User {{id: $viewer_id}})-[r:MEMBER_OF]->(:Project {{id: $project_id}})
-WITH r.role IN ['owner', 'coauthor'] AS inner_view
+{_INNER_VIEW}
 {_CANDIDATES}
 WITH v WHERE $grams IS NULL OR v.entity_id IN $grams OR any(k IN v.keys WHERE k IN $grams)
 WITH v.entity_id AS id, v ORDER BY {_RANK} DESC

@@ -16,7 +16,7 @@ from api import auth
 from graph.db import Graph
 from graph.export import ExportScope, export_lines
 from graph.member_people import member_persons
-from graph.members import change_member, members_of, role_of
+from graph.members import LastOwner, change_member, members_of, role_of
 from graph.settings import Settings, get_settings
 from graph.web_sessions import add_link, open_session, session_user, use_link
 from inference.embedders import CheckedEmbedder
@@ -255,3 +255,16 @@ def test_a_membership_with_no_role_or_two_edges_is_named_by_the_access_it_gives(
         for user, role in ((no_role, "reader"), (two_roles, "coauthor")):
             named = rf'value="{re.escape(user)}">{re.escape(user)} <span class="role">{role}</span>'
             assert re.search(named, picker.text), user
+
+
+def test_an_owner_with_two_edges_is_one_owner_and_still_the_last(graph: Graph, world: WebWorld) -> None:
+    owner = world.users["owner"]
+    graph.write(
+        "MATCH (u:User {id: $u})-[:MEMBER_OF]->(p:Project {id: $p}) CREATE (u)-[:MEMBER_OF {role: 'owner'}]->(p)",
+        {"u": owner, "p": world.project},
+    )
+    listed = [m for m in members_of(graph, world.project) if m["user_id"] == owner]
+    assert listed == [{"user_id": owner, "role": "owner"}]
+    with pytest.raises(LastOwner):
+        change_member(graph, world.project, owner, "reader")
+    assert role_of(graph, world.project, owner) == "owner"
