@@ -1,8 +1,8 @@
 """An owner's "who is who" from the people page: which person of the project a member is, said or taken back. Both
 run the actions the API's member-persons routes run, as the viewer (owner only; the person must be one every member
 may know of). A refusal is said in a sentence of the page's language naming what was typed, never the API's English
-detail: the member gone, no person of that name the owner knows (hidden and missing alike), a place or thing of
-that name, or a person some members may not know of yet."""
+detail: not a member, no person of that name the owner knows (hidden and missing alike), a place or thing of that
+name, a person some members may not know of yet, or nothing to take back."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from api.actions.refusals import Invalid, NotFound
 from api.actions.roles import must_own
 from api.models.member_people import MemberPersonIn, MemberPersonOut
 from api.services import Services
+from graph.members import role_of
 from graph.textnorm import fold
 from graph.visibility import Viewer
 
@@ -49,6 +50,8 @@ def change(svc: Services, project_id: str, who: Viewer, said: Said) -> None:
     """The change, or `WhoRefused`; the person is looked for among the entities the owner knows first, so what is
     refused is refused in words before the graph is asked to change."""
     must_own(svc, project_id, who)  # anyone else is refused for their role, whatever the form says
+    if role_of(svc.graph, project_id, said.user_id) is None:
+        raise WhoRefused(404, "who_not_member", member=said.user_id)
     if said.action == "unlink":
         try:
             member_people.unlink_person(svc, who, project_id, said.user_id)

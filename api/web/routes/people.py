@@ -117,8 +117,8 @@ def review_candidate(
 
 class WhoForm(BaseModel):
     csrf: str = Field(default="", max_length=200)
-    user: str = Field(min_length=1, max_length=200)
-    person: str = Field(default="", max_length=400)
+    user: str = Field(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f]+$")
+    person: str = Field(default="", max_length=400, pattern=r"^[^\x00-\x1f]*$")
     action: Literal["link", "unlink"]
 
 

@@ -137,9 +137,9 @@ WORDS: dict[str, tuple[str, str, str]] = {
     ),
     "who_is": ("es {person}", "is {person}", "est {person}"),
     "who_is_nobody": (
-        "aún no es nadie de las entradas",
-        "is nobody in the entries yet",
-        "n'est encore personne des entrées",
+        "aún no es ninguna persona de las entradas",
+        "is no person of the entries yet",
+        "ne correspond encore à aucune personne des entrées",
     ),
     "who_person_of": ("Quién es {member}", "Who {member} is", "Qui est {member}"),
     "who_link": ("Guardar", "Save", "Enregistrer"),
@@ -169,9 +169,14 @@ WORDS: dict[str, tuple[str, str, str]] = {
         "changé.",
     ),
     "who_not_linked": (
-        "{member} no era nadie de las entradas: nada que quitar.",
-        "{member} was nobody in the entries: nothing to take back.",
-        "{member} n'était personne des entrées : rien à retirer.",
+        "{member} no era ninguna persona de las entradas: nada que quitar.",
+        "{member} was no person of the entries: nothing to take back.",
+        "{member} ne correspondait à aucune personne des entrées : rien à retirer.",
+    ),
+    "who_not_member": (
+        "{member} no es miembro de este proyecto. Nada ha cambiado.",
+        "{member} is not a member of this project. Nothing was changed.",
+        "{member} n'est pas membre de ce projet. Rien n'a changé.",
     ),
     "who_gone": (
         "{member} ya no es miembro, o «{person}» ya no está. Nada ha cambiado.",
