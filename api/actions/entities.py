@@ -1,6 +1,7 @@
 """What a member reads about persons, places and things: those they know of, the most important, who appears with
 one, when, the entries that name one, which are like it (and its timeline as a picture), and for a writer the names
-recognition found, to review, and the decision on one (confirm, reject, merge into a known entity).
+recognition found, to review, and the decision on one (confirm, reject, merge into a known entity); a writer's own
+declaration of a name.
 `GET /v1/projects/{p}/entities`, `/analytics/...` and `/entities/candidates`, `/merge` answer these, and the web's
 people and entity pages and the MCP `entity_question` tool run them. Unpaid: the door pays its read or write (a
 route's budget dependency, `api.actions.read.paid_read`, `api.actions.write.paid_write`)."""
@@ -16,13 +17,21 @@ from api.actions.refusals import Conflict, Invalid, NotFound
 from api.actions.roles import must_be_member, must_write
 from api.actions.write import field_error
 from api.date_range import BadRange, date_range
-from api.models.core import CooccurrenceOut, EntityOut, EntityRef, ImportanceOut, RelinkJobOut, TimelineOut
+from api.models.core import (
+    CooccurrenceOut,
+    EntityIn,
+    EntityOut,
+    EntityRef,
+    ImportanceOut,
+    RelinkJobOut,
+    TimelineOut,
+)
 from api.models.entity_review import CandidateDecisionOut, CandidateOut, MergeIn, MergeOut
 from api.models.entity_vectors import SimilarItemOut, SimilarOut, SimilarRef
 from api.services import Services
 from graph.analytics import co_occurrence, importance, timeline
 from graph.candidates import candidate_sources, confirm_candidate, list_candidates, reject_candidate
-from graph.entities import Entity, find_visible_entity, list_visible_entities
+from graph.entities import Entity, find_visible_entity, list_visible_entities, upsert_entity
 from graph.entity_merge import MergeRefused, find_entity, merge_entities
 from graph.timelines import timeline_months
 from graph.visibility import Viewer
@@ -167,6 +176,22 @@ def similar_to(
             )
             for s in found
         ],
+    )
+
+
+def declare(svc: Services, viewer: Viewer, project_id: str, body: EntityIn) -> EntityOut:
+    """Declare a name and its aliases for an audience; writers only. The answer is the caller's own declaration,
+    never what another source holds about an entity of the same name, and the job re-linking the project's entries."""
+    must_write(svc, project_id, viewer)
+    e = upsert_entity(
+        svc.graph, project_id, body.kind, body.name, body.aliases, audience=body.audience, author_id=viewer.user_id
+    )
+    return EntityOut(
+        id=e.id,
+        kind=body.kind,
+        name=e.name,
+        aliases=list(e.aliases),
+        relink=job_out(svc.relink_jobs.submit(project_id, viewer.user_id or "")),
     )
 
 

@@ -8,14 +8,12 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query
 
 from api.actions import entities
-from api.actions.entities import job_out
-from api.deps import ReadBudget, ServicesDep, ViewerDep, WriteBudget, require_writer
+from api.deps import ReadBudget, ServicesDep, ViewerDep, WriteBudget
 from api.models.analytics import MEASURE_DOC
 from api.models.core import CooccurrenceOut, EntityIn, EntityOut, ImportanceOut, TimelineOut
 from api.ratelimit import READ_LIMITED, rate_limited
 from api.responses import errors
 from api.routes.analytics_params import Clock, DateFrom, DateTo
-from graph.entities import upsert_entity
 
 router = APIRouter(prefix="/v1/projects/{project_id}", tags=["entities"], responses=errors(403, 404))
 
@@ -86,14 +84,4 @@ def add_entity(project_id: str, body: EntityIn, who: ViewerDep, svc: ServicesDep
     """Declare a name and its aliases for an audience (`circle` unless said). The answer is the caller's own
     declaration, never what another source holds about an entity of the same name, and the job re-linking the
     project's existing entries to it (`relink`)."""
-    require_writer(svc, project_id, who)
-    e = upsert_entity(
-        svc.graph, project_id, body.kind, body.name, body.aliases, audience=body.audience, author_id=who.user_id
-    )
-    return EntityOut(
-        id=e.id,
-        kind=body.kind,
-        name=e.name,
-        aliases=list(e.aliases),
-        relink=job_out(svc.relink_jobs.submit(project_id, who.user_id or "")),
-    )
+    return entities.declare(svc, who, project_id, body)

@@ -6,7 +6,8 @@ similar entities. Owners and coauthors also review the names recognition found (
 confirm one as the kind recognition guessed or another, reject it, or merge it into a known entity of the kind
 chosen (confirmed, then merged: its name becomes an alias); a refusal is said in words beside the name. An owner
 also says which person each member is, or takes it back (`/p/{project_id}/who`), so a member's entries count them
-among their persons and their name shows as that person's. Every
+among their persons and their name shows as that person's; a writer adds a name with the names it goes by, for an
+audience (`/p/{project_id}/names`, the API's declaration). Every
 part is the action its API route runs (`api.actions.entities`), called as the viewer, so a name known only from
 hidden entries answers 404 like a name nobody wrote, and every number and name in a picture comes from those reads;
 each page (and the timeline picture) is one read (`api.actions.read`) and pays one from the viewer's read budget, as
@@ -21,22 +22,24 @@ from urllib.parse import quote
 from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from api.actions import called, entities, read
 from api.actions.authors import shown_authors
 from api.actions.budgets import Budgets, Who
+from api.actions.entities import EntityKind
 from api.actions.pictures import SVG, ChartWords, Companion, CompanionWords, companions_svg, timeline_svg
 from api.actions.refusals import Refused
 from api.actions.write import paid_write
 from api.deps import BudgetsDep, ServicesDep, require_member
+from api.models.core import EntityIn, Intimacy
 from api.services import Services
 from api.web import review, who_is_who
 from api.web.i18n import language, translator
 from api.web.render import page
 from api.web.session import SessionDep, WebSession, check_csrf
 from graph.members import role_of
-from graph.visibility import Viewer
+from graph.visibility import INTIMACY_LEVELS, Viewer
 
 router = APIRouter(include_in_schema=False)
 Name = Annotated[str, Query(max_length=200)]
@@ -45,6 +48,8 @@ MOST = 30
 COMPANIONS = 15
 NAMING = 20
 REVIEW = 20
+ALIASES_MAX = 50  # as the API's declaration takes them
+ALIAS_MAX = 200
 
 
 class CandidateForm(BaseModel):
@@ -69,6 +74,7 @@ def _people(
     refused: dict[str, str] | None = None,
     status: int = 200,
     who_refused: dict[str, str] | None = None,
+    name_refused: dict[str, str] | None = None,
 ) -> Response:
     """The page; after a refused decision, with the sentence saying why beside the name (or the member) and what was
     typed kept. An owner also sees who is who: each member and the person they are."""
@@ -84,6 +90,8 @@ def _people(
         "role": role,
         "who_is_who": who_is_who.members(svc, project_id, session.viewer) if role == "owner" else [],
         "who_refused": who_refused,
+        "name_refused": name_refused,
+        "levels": INTIMACY_LEVELS,
     }
     return page(request, "people.html", values, session, status=status)
 
@@ -113,6 +121,40 @@ def review_candidate(
         }
         return _people(request, project_id, session, svc, budgets, said, refusal.status)
     return RedirectResponse(f"/p/{quote(project_id, safe='')}/people#review", status_code=303)
+
+
+class NameForm(BaseModel):
+    csrf: str = Field(default="", max_length=200)
+    name: str = Field(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f]+$")
+    kind: EntityKind
+    aliases: str = Field(default="", max_length=4000, pattern=r"^[^\x00-\x1f]*$")
+    audience: Intimacy = "circle"
+
+
+@router.post("/p/{project_id}/names", response_class=HTMLResponse)
+def declare_name(
+    request: Request,
+    project_id: str,
+    session: SessionDep,
+    svc: ServicesDep,
+    budgets: BudgetsDep,
+    form: Annotated[NameForm, Form()],
+) -> Response:
+    """A writer declares a person, place or thing with the other names it goes by, for an audience (the API's
+    declaration); on to its page, or, refused, the page again with the reason in a sentence and what was typed."""
+    check_csrf(request, session, form.csrf)
+    aliases = [a.strip() for a in form.aliases.split(",") if a.strip()]
+    try:
+        body = EntityIn(kind=form.kind, name=form.name.strip(), aliases=aliases, audience=form.audience)
+        if any(len(a) > ALIAS_MAX for a in aliases):
+            raise ValueError("alias too long")
+    except (ValidationError, ValueError):
+        t = translator(language(request))
+        told = {**form.model_dump(exclude={"csrf"}), "say": t("name_bad").format(most=ALIASES_MAX, longest=ALIAS_MAX)}
+        return _people(request, project_id, session, svc, budgets, status=422, name_refused=told)
+    who = session.viewer
+    done = paid_write(budgets, Who.user(who), lambda: entities.declare(svc, who, project_id, body))
+    return RedirectResponse(_entity_href(project_id, done.name), status_code=303)
 
 
 class WhoForm(BaseModel):

@@ -183,4 +183,47 @@ WORDS: dict[str, tuple[str, str, str]] = {
         "{member} is no longer a member, or “{person}” is gone. Nothing was changed.",
         "{member} n'est plus membre, ou « {person} » n'est plus là. Rien n'a changé.",
     ),
+    "add_name": ("Añadir un nombre", "Add a name", "Ajouter un nom"),
+    "add_name_note": (
+        "Una persona, un lugar o una cosa que las entradas nombran, con los otros nombres por los que se la llama: "
+        "las entradas que los usan la cuentan.",
+        "A person, place or thing the entries name, with the other names it goes by: the entries that use them "
+        "count it.",
+        "Une personne, un lieu ou une chose que les entrées nomment, avec les autres noms qu'on lui donne : les "
+        "entrées qui les emploient la comptent.",
+    ),
+    "name_field": ("Nombre", "Name", "Nom"),
+    "kind_field": ("Qué es", "What it is", "Ce que c'est"),
+    "aliases_field": ("También llamado", "Also called", "Aussi appelé"),
+    "aliases_hint": (
+        "Separados por comas: «yaya, abuela Rosa».",
+        "Separated by commas: “grandma, Nana Rose”.",
+        "Séparés par des virgules : « mamie, grand-mère Rose ».",
+    ),
+    "who_knows": ("Quién conoce este nombre", "Who knows this name", "Qui connaît ce nom"),
+    "knows_private": ("Solo lo conoces tú.", "Only you know it.", "Vous seule le connaissez."),
+    "knows_intimate": (
+        "Lo conocen tú, la propietaria y las coautoras.",
+        "You, the owner and the coauthors know it.",
+        "Vous, la propriétaire et les coautrices le connaissez.",
+    ),
+    "knows_circle": (
+        "Lo conocen todos los miembros del proyecto.",
+        "Every member of the project knows it.",
+        "Tous les membres du projet le connaissent.",
+    ),
+    "knows_public": (
+        "Lo conoce cualquiera con acceso al proyecto.",
+        "Anyone with access to the project knows it.",
+        "Toute personne ayant accès au projet le connaît.",
+    ),
+    "add": ("Añadir", "Add", "Ajouter"),
+    "name_bad": (
+        "Escribe un nombre (hasta {longest} caracteres) y, si quieres, hasta {most} nombres más separados por comas, "
+        "cada uno de hasta {longest} caracteres. Nada ha cambiado.",
+        "Write a name (up to {longest} characters) and, if you like, up to {most} other names separated by commas, "
+        "each up to {longest} characters. Nothing was changed.",
+        "Écrivez un nom (jusqu'à {longest} caractères) et, si vous voulez, jusqu'à {most} autres noms séparés par des "
+        "virgules, chacun de {longest} caractères au plus. Rien n'a changé.",
+    ),
 }
