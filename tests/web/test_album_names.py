@@ -63,6 +63,16 @@ def test_a_writer_adds_a_name_its_audience_knows_and_the_owner_says_a_member_is_
     assert owner.post(f"/p/{world.project}/who", data=said).status_code == 303
     linked = {m["user_id"]: m["person"] for m in member_persons(graph, world.project)}
     assert linked[world.users["reader"]] == "Abuela Rosa"
+
+    hidden = f"Persona{world.words[('owner', 'private')]}"  # named only by the owner's private entry
+    said = {**said, "user": world.users["coauthor"], "person": hidden}
+    refused = owner.post(f"/p/{world.project}/who", data=said)
+    assert refused.status_code == 422
+    assert escape(STRINGS["who_not_shared"][EN].format(person=hidden)) in refused.text, "it says where to add it"
+    assert _declare(owner, world.project, name=hidden, audience="circle").status_code == 303
+    assert owner.post(f"/p/{world.project}/who", data=said).status_code == 303, "known to every member now"
+    linked = {m["user_id"]: m["person"] for m in member_persons(graph, world.project)}
+    assert linked[world.users["coauthor"]] == hidden
     for client in (coauthor, reader, owner):
         client.close()
 

@@ -161,12 +161,12 @@ WORDS: dict[str, tuple[str, str, str]] = {
     ),
     "who_not_shared": (
         "Algunos miembros no saben aún de «{person}»: solo lo nombran entradas que no pueden ver, y todos ven quién "
-        "es cada miembro. Nómbralo primero en una entrada para el círculo. Nada ha cambiado.",
+        "es cada miembro. Añádelo antes para todos los miembros en «Añadir un nombre». Nada ha cambiado.",
         "Some members do not know of “{person}” yet: only entries they cannot see name them, and every member sees "
-        "who each member is. Name them in an entry for the circle first. Nothing was changed.",
+        "who each member is. Add the name for every member under “Add a name” first. Nothing was changed.",
         "Certains membres ne connaissent pas encore « {person} » : seules des entrées qu'ils ne voient pas le "
-        "nomment, et tous voient qui est chaque membre. Nommez-le d'abord dans une entrée pour le cercle. Rien n'a "
-        "changé.",
+        "nomment, et tous voient qui est chaque membre. Ajoutez d'abord le nom pour tous les membres sous « Ajouter "
+        "un nom ». Rien n'a changé.",
     ),
     "who_not_linked": (
         "{member} no era ninguna persona de las entradas: nada que quitar.",
