@@ -232,14 +232,22 @@ class RateLimitedOut(BaseModel):
     detail: str
 
 
+def _not_blank(name: str) -> str:
+    if not name.strip():
+        raise ValueError("a name needs more than spaces")
+    return name
+
+
 class EntityIn(BaseModel):
     """A person, place or thing of a project; aliases are the words people use for it ("papá", "dad")."""
 
     model_config = ConfigDict(extra="forbid")
 
     kind: Literal["person", "place", "thing"]
-    name: str = Field(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f]+$")
-    aliases: list[str] = Field(default_factory=list, max_length=50)
+    name: Annotated[str, AfterValidator(_not_blank)] = Field(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f]+$")
+    aliases: list[Annotated[str, Field(max_length=200, pattern=r"^[^\x00-\x1f]*$")]] = Field(
+        default_factory=list, max_length=50
+    )
     audience: Intimacy = Field(
         default="circle",
         description="Who may learn this name and its aliases, read like an entry's intimacy level (private: only you).",

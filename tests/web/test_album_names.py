@@ -11,10 +11,12 @@ from urllib.parse import quote
 import httpx
 from markupsafe import escape
 
+from api import auth
 from api.web.words import STRINGS
 from graph.db import Graph
 from graph.entities import list_visible_entities
 from graph.member_people import member_persons
+from graph.settings import Settings
 from graph.visibility import Viewer
 from tests.web_world import CSRF, WebWorld, signed_in
 
@@ -43,7 +45,8 @@ def test_a_writer_adds_a_name_its_audience_knows_and_the_owner_says_a_member_is_
     coauthor = signed_in(served, world.users["coauthor"], graph)
     done = _declare(coauthor, world.project, name=" Abuela Rosa ", aliases="yaya, , la abuela", audience="circle")
     assert done.status_code == 303
-    assert done.headers["location"] == f"/p/{quote(world.project, safe='')}/entity?name={quote('Abuela Rosa')}"
+    landed = coauthor.get(done.headers["location"] + "&lang=en")
+    assert landed.status_code == 200 and "Abuela Rosa" in landed.text and "la abuela" in landed.text
     for role in ("owner", "coauthor", "reader"):
         assert "Abuela Rosa" in _names(graph, world, role), role
     reader = signed_in(served, world.users["reader"], graph)
@@ -77,6 +80,34 @@ def test_a_writer_adds_a_name_its_audience_knows_and_the_owner_says_a_member_is_
         client.close()
 
 
+def test_a_name_only_hidden_entries_hold_lands_on_a_page_of_what_the_declarer_may_see(
+    served: str, world: WebWorld, graph: Graph
+) -> None:
+    hidden_word = world.words[("owner", "private")]
+    hidden = f"Persona{hidden_word}"  # named only by the owner's private entry
+    coauthor = signed_in(served, world.users["coauthor"], graph)
+    done = _declare(coauthor, world.project, name=hidden, aliases="otra", audience="private")
+    assert done.status_code == 303
+    landed = coauthor.get(done.headers["location"] + "&lang=en")
+    assert landed.status_code == 200 and hidden in landed.text and "otra" in landed.text
+    assert hidden_word not in landed.text.replace(hidden, ""), "the owner's private entry is not among its entries"
+    coauthor.close()
+
+
+def test_the_api_refuses_a_blank_name_or_an_alias_it_cannot_keep(
+    served: str, world: WebWorld, settings: Settings
+) -> None:
+    token = auth.issue(settings, world.users["owner"])
+    with httpx.Client(base_url=served, headers={"authorization": f"Bearer {token}"}) as api:
+        for body in (
+            {"kind": "person", "name": "   "},
+            {"kind": "person", "name": "Ana", "aliases": ["x" * 201]},
+            {"kind": "person", "name": "Ana", "aliases": ["a\nb"]},
+        ):
+            answer = api.post(f"/v1/projects/{world.project}/entities", json=body)
+            assert answer.status_code == 422, (body, answer.text[:200])
+
+
 def test_a_reader_has_no_form_and_is_refused(served: str, world: WebWorld, graph: Graph) -> None:
     reader = signed_in(served, world.users["reader"], graph)
     page, token = _form(reader, world.project)
@@ -97,11 +128,14 @@ def test_a_form_that_cannot_be_a_name_is_refused_in_words_and_declares_nothing(
         {"name": "   ", "aliases": "algo"},
         {"name": "Muchos", "aliases": ", ".join(f"alias{n}" for n in range(51))},
         {"name": "Largo", "aliases": "x" * 201},
+        {"name": "x" * 201, "aliases": ""},
+        {"name": "a\tb", "aliases": ""},
+        {"name": "Salto", "aliases": "uno\ndos"},
     ):
         answer = _declare(owner, world.project, **fields)
         assert answer.status_code == 422 and said in answer.text, fields
         assert f'value="{escape(fields["aliases"])}"' in answer.text, "what was typed is kept"
-    for fields in ({"name": "x" * 201}, {"name": "a\nb"}, {"name": "Bicho", "kind": "animal"}):
+    for fields in ({"name": "Bicho", "kind": "animal"}, {"name": "Nube", "audience": "everyone"}):
         assert _declare(owner, world.project, **fields).status_code == 422, fields
     forged = owner.post(f"/p/{world.project}/names", data={"csrf": "x", "name": "Falsa", "kind": "person"})
     assert forged.status_code == 403

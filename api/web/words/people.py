@@ -203,9 +203,9 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "who_knows": ("Quién conoce este nombre", "Who knows this name", "Qui connaît ce nom"),
     "knows_private": ("Solo lo conoces tú.", "Only you know it.", "Vous seule le connaissez."),
     "knows_intimate": (
-        "Lo conocen tú, la propietaria y las coautoras.",
-        "You, the owner and the coauthors know it.",
-        "Vous, la propriétaire et les coautrices le connaissez.",
+        "Lo conocen la propietaria y las coautoras.",
+        "The owner and the coauthors know it.",
+        "La propriétaire et les coautrices le connaissent.",
     ),
     "knows_circle": (
         "Lo conocen todos los miembros del proyecto.",
@@ -220,10 +220,10 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "add": ("Añadir", "Add", "Ajouter"),
     "name_bad": (
         "Escribe un nombre (hasta {longest} caracteres) y, si quieres, hasta {most} nombres más separados por comas, "
-        "cada uno de hasta {longest} caracteres. Nada ha cambiado.",
+        "cada uno de hasta {longest} caracteres, sin saltos de línea. Nada ha cambiado.",
         "Write a name (up to {longest} characters) and, if you like, up to {most} other names separated by commas, "
-        "each up to {longest} characters. Nothing was changed.",
+        "each up to {longest} characters, without line breaks. Nothing was changed.",
         "Écrivez un nom (jusqu'à {longest} caractères) et, si vous voulez, jusqu'à {most} autres noms séparés par des "
-        "virgules, chacun de {longest} caractères au plus. Rien n'a changé.",
+        "virgules, chacun de {longest} caractères au plus, sans retour à la ligne. Rien n'a changé.",
     ),
 }
