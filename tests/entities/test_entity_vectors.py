@@ -176,3 +176,26 @@ def test_api_and_cli(
     assert json.loads(capsys.readouterr().out)[0]["rebuilt"] == 0  # nothing changed since the last refresh
     assert main(["entity", "refresh", "--project", project, "--force", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)[0]["rebuilt"] > 0
+
+
+# Memberships no write path makes: two edges at once, and one with no role.
+ODD_MEMBERS = """
+MATCH (p:Project {id: $p})
+MERGE (t:User {id: $two}) CREATE (t)-[:MEMBER_OF {role: 'reader'}]->(p), (t)-[:MEMBER_OF {role: 'coauthor'}]->(p)
+MERGE (n:User {id: $none}) CREATE (n)-[:MEMBER_OF]->(p)
+"""
+
+
+def test_a_member_with_two_edges_or_none_reads_the_variant_of_the_role_the_predicate_applies(
+    graph: Graph, band: dict[str, str], embedder: CheckedEmbedder, ingest: Callable[..., Any], prefix: str
+) -> None:
+    slug = embedder.slug
+    intimate = [("i1", "2016-08", ["Pep"], ["Tarifa"], "Pep en la playa de Tarifa, surf y sol.")]
+    assert not ingest(_records(band["project"], band["owner"], intimate, "intimate")).errors
+    refresh_project(graph, band["project"], slug)
+    graph.write(ODD_MEMBERS, {"p": band["project"], "two": f"{prefix}two", "none": f"{prefix}none"})
+    odd = {**band, "two": f"{prefix}two", "none": f"{prefix}none"}
+    views = {u: _similar(graph, odd, u, slug) for u in ("coauthor", "reader", "two", "none")}
+    assert views["coauthor"] != views["reader"], "the intimate entry shapes only the inner view"
+    assert views["two"] == views["coauthor"], "the stronger edge decides, and each entity comes once"
+    assert views["none"] == views["reader"]
