@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from api import auth
+from graph import generations
 from graph.db import Graph
 from graph.export import ExportScope, export_lines
 from graph.member_people import member_persons
@@ -239,6 +240,9 @@ def test_a_membership_with_no_role_or_two_edges_is_named_by_the_access_it_gives(
     expected = {**{user: role for role, user in world.users.items()}, no_role: "reader", two_roles: "coauthor"}
     assert {m["user_id"]: m["role"] for m in members_of(graph, world.project)} == expected
     assert role_of(graph, world.project, no_role) == "reader" and role_of(graph, world.project, two_roles) == "coauthor"
+    keyed = {user: generations.read(graph, [world.project], user, fresh=True) for user in (no_role, two_roles)}
+    assert [(r["role"], r["inner"] is None) for r in keyed[no_role]] == [("reader", True)], "one row, a reader's key"
+    assert [(r["role"], r["inner"] is None) for r in keyed[two_roles]] == [("coauthor", False)]
     listed = [(m["user_id"], m["role"]) for m in member_persons(graph, world.project)]
     exported = [json.loads(x) for x in export_lines(graph, world.project, ExportScope())]
     exported_members = [(m["user_id"], m["role"]) for m in exported if m.get("memora_record") == "member"]
