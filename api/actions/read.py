@@ -76,6 +76,8 @@ class People:
     known: list[EntityOut]
     candidates: list[CandidateOut]
     """For writers only: the names recognition found, to review."""
+    role: str | None
+    """The viewer's role, read once for the page's own parts."""
 
 
 def people(svc: Services, budgets: Budgets, who: Who, project_id: str, most: int, review: int) -> People:
@@ -85,9 +87,9 @@ def people(svc: Services, budgets: Budgets, who: Who, project_id: str, most: int
     must_be_member(svc, project_id, viewer)
     important = entities.most_important(svc, viewer, project_id, limit=most)
     known = entities.known(svc, viewer, project_id)
-    writer = role_of(svc.graph, project_id, viewer.user_id or "") in WRITERS
-    candidates = entities.candidates(svc, viewer, project_id, limit=review) if writer else []
-    return People(important, known, candidates)
+    role = role_of(svc.graph, project_id, viewer.user_id or "")
+    candidates = entities.candidates(svc, viewer, project_id, limit=review) if role in WRITERS else []
+    return People(important, known, candidates, role)
 
 
 def chapter_entries(svc: Services, budgets: Budgets, grant: Grant, limit: int) -> list[EntryOut]:

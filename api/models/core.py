@@ -232,6 +232,10 @@ class RateLimitedOut(BaseModel):
     detail: str
 
 
+ENTITY_NAME_MAX = 200  # a declared name's characters, and each alias's
+ALIASES_MAX = 50
+
+
 def _not_blank(name: str) -> str:
     if not name.strip():
         raise ValueError("a name needs more than spaces")
@@ -244,9 +248,11 @@ class EntityIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     kind: Literal["person", "place", "thing"]
-    name: Annotated[str, AfterValidator(_not_blank)] = Field(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f]+$")
-    aliases: list[Annotated[str, Field(max_length=200, pattern=r"^[^\x00-\x1f]*$")]] = Field(
-        default_factory=list, max_length=50
+    name: Annotated[str, AfterValidator(_not_blank)] = Field(
+        min_length=1, max_length=ENTITY_NAME_MAX, pattern=r"^[^\x00-\x1f]+$"
+    )
+    aliases: list[Annotated[str, Field(max_length=ENTITY_NAME_MAX, pattern=r"^[^\x00-\x1f]*$")]] = Field(
+        default_factory=list, max_length=ALIASES_MAX
     )
     audience: Intimacy = Field(
         default="circle",

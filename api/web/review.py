@@ -7,7 +7,6 @@ target unknown (hidden and missing alike), of another kind, or the name no longe
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, get_args
 
@@ -18,6 +17,7 @@ from api.actions.roles import must_write
 from api.models.core import EntityOut
 from api.models.entity_review import MergeIn
 from api.services import Services
+from api.web.worded import WordedRefusal
 from graph.textnorm import fold
 from graph.visibility import Viewer
 
@@ -34,16 +34,8 @@ class Decision:
     into: str = ""
 
 
-class ReviewRefused(Exception):
-    """A decision refused before (or instead of) a change, with the words to say why and the API's status."""
-
-    def __init__(self, status: int, words: str, **named: str) -> None:
-        super().__init__(words)
-        self.status, self.words, self.named = status, words, named
-
-    def say(self, t: Callable[[str], str]) -> str:
-        named = {k: (t(f"a_{v}") if k.endswith("kind") else v) for k, v in self.named.items()}
-        return t(self.words).format(**named)
+class ReviewRefused(WordedRefusal):
+    """A decision refused before (or instead of) a change."""
 
 
 def decide(svc: Services, project_id: str, who: Viewer, form: Decision) -> None:
@@ -75,7 +67,7 @@ def _target(svc: Services, project_id: str, who: Viewer, form: Decision, kind: s
     if not into:
         raise ReviewRefused(422, "review_merge_empty", name=form.name)
     key = fold(into)
-    called = [e for e in entities.known(svc, who, project_id) if e.id == into or key in _keys(e)]
+    called = [e for e in entities.known(svc, who, project_id) if e.id == into or key in names_of(e)]
     same = next((e for e in called if e.kind == kind), None)
     if same is not None:
         return same
@@ -87,5 +79,6 @@ def _target(svc: Services, project_id: str, who: Viewer, form: Decision, kind: s
     raise ReviewRefused(422, "review_merge_unknown", name=form.name, into=into)
 
 
-def _keys(e: EntityOut) -> set[str]:
+def names_of(e: EntityOut) -> set[str]:
+    """An entity's name and aliases, folded as a typed name is (`graph.textnorm.fold`)."""
     return {fold(n) for n in (e.name, *e.aliases)}

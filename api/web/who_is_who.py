@@ -6,15 +6,16 @@ name, a person some members may not know of yet, or nothing to take back."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 from api.actions import entities, member_people
 from api.actions.refusals import Invalid, NotFound
 from api.actions.roles import must_own
-from api.models.member_people import MemberPersonIn, MemberPersonOut
+from api.models.member_people import MemberPersonIn
 from api.services import Services
+from api.web.review import names_of
+from api.web.worded import WordedRefusal
 from graph.members import role_of
 from graph.textnorm import fold
 from graph.visibility import Viewer
@@ -29,21 +30,8 @@ class Said:
     action: Literal["link", "unlink"]
 
 
-class WhoRefused(Exception):
-    """A change refused before anything changed, with the words to say why and the API's status."""
-
-    def __init__(self, status: int, words: str, **named: str) -> None:
-        super().__init__(words)
-        self.status, self.words, self.named = status, words, named
-
-    def say(self, t: Callable[[str], str]) -> str:
-        named = {k: (t(f"a_{v}") if k == "kind" else v) for k, v in self.named.items()}
-        return t(self.words).format(**named)
-
-
-def members(svc: Services, project_id: str, who: Viewer) -> list[MemberPersonOut]:
-    """Every member and the person they are, for the owner's section of the page."""
-    return member_people.member_persons(svc, who, project_id)
+class WhoRefused(WordedRefusal):
+    """A change refused before anything changed."""
 
 
 def change(svc: Services, project_id: str, who: Viewer, said: Said) -> None:
@@ -62,7 +50,7 @@ def change(svc: Services, project_id: str, who: Viewer, said: Said) -> None:
     if not typed:
         raise WhoRefused(422, "who_empty", member=said.user_id)
     key = fold(typed)
-    called = [e for e in entities.known(svc, who, project_id) if key in {fold(n) for n in (e.name, *e.aliases)}]
+    called = [e for e in entities.known(svc, who, project_id) if key in names_of(e)]
     person = next((e for e in called if e.kind == "person"), None)
     if person is None and called:
         raise WhoRefused(422, "who_not_a_person", person=called[0].name, kind=called[0].kind)

@@ -24,7 +24,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 from pydantic import BaseModel, Field, ValidationError
 
-from api.actions import called, entities, read
+from api.actions import called, entities, member_people, read
 from api.actions.authors import shown_authors
 from api.actions.budgets import Budgets, Who
 from api.actions.entities import EntityKind
@@ -32,13 +32,12 @@ from api.actions.pictures import SVG, ChartWords, Companion, CompanionWords, com
 from api.actions.refusals import Refused
 from api.actions.write import paid_write
 from api.deps import BudgetsDep, ServicesDep, require_member
-from api.models.core import EntityIn, Intimacy
+from api.models.core import ALIASES_MAX, ENTITY_NAME_MAX, EntityIn, Intimacy
 from api.services import Services
 from api.web import review, who_is_who
 from api.web.i18n import language, translator
 from api.web.render import page
 from api.web.session import SessionDep, WebSession, check_csrf
-from graph.members import role_of
 from graph.visibility import INTIMACY_LEVELS, Viewer
 
 router = APIRouter(include_in_schema=False)
@@ -48,10 +47,8 @@ MOST = 30
 COMPANIONS = 15
 NAMING = 20
 REVIEW = 20
-ALIASES_MAX = 50  # as the API's declaration (api.models.core.EntityIn) takes them
-ALIAS_MAX = 200
 NAME_TYPED = 1000  # what a form may carry, past which no sentence is owed; the model's limits are lower
-ALIASES_TYPED = (ALIAS_MAX + 2) * ALIASES_MAX + 1000
+ALIASES_TYPED = (ENTITY_NAME_MAX + 2) * ALIASES_MAX + 1000
 
 
 class CandidateForm(BaseModel):
@@ -81,7 +78,7 @@ def _people(
     """The page; after a refused decision, with the sentence saying why beside the name (or the member) and what was
     typed kept. An owner also sees who is who: each member and the person they are."""
     seen = read.people(svc, budgets, Who.user(session.viewer), project_id, most=MOST, review=REVIEW)
-    role = role_of(svc.graph, project_id, session.viewer.user_id or "")
+    owner = seen.role == "owner"
     values = {
         "project_id": project_id,
         "important": seen.important,
@@ -89,8 +86,8 @@ def _people(
         "candidates": seen.candidates,
         "kinds": review.KINDS,
         "refused": refused,
-        "role": role,
-        "who_is_who": who_is_who.members(svc, project_id, session.viewer) if role == "owner" else [],
+        "role": seen.role,
+        "who_is_who": member_people.member_persons(svc, session.viewer, project_id) if owner else [],
         "who_refused": who_refused,
         "name_refused": name_refused,
         "levels": INTIMACY_LEVELS,
@@ -149,8 +146,8 @@ def declare_name(
     try:
         body = EntityIn(kind=form.kind, name=form.name.strip(), aliases=aliases, audience=form.audience)
     except ValidationError:
-        t = translator(language(request))
-        told = {**form.model_dump(exclude={"csrf"}), "say": t("name_bad").format(most=ALIASES_MAX, longest=ALIAS_MAX)}
+        said = translator(language(request))("name_bad").format(most=ALIASES_MAX, longest=ENTITY_NAME_MAX)
+        told = {**form.model_dump(exclude={"csrf"}), "say": said}
         return _people(request, project_id, session, svc, budgets, status=422, name_refused=told)
     who = session.viewer
     done = paid_write(budgets, Who.user(who), lambda: entities.declare(svc, who, project_id, body))
