@@ -68,6 +68,13 @@ def build_world(graph: Graph, prefix: str, ingest: Callable[..., Any]) -> WebWor
     return WebWorld(project, users, words, ids)
 
 
+def form_csrf(page: httpx.Response) -> str:
+    """The CSRF token a page's forms carry (the session's, or before sign-in the pre-session's)."""
+    found = CSRF.findall(page.text)
+    assert found, page.text[:300]
+    return str(found[-1])
+
+
 def local_link(graph: Graph, settings: Settings) -> str:
     """The path of a fresh one-time sign-in link, as `memora serve` prints it."""
     return f"/signin/local?key={add_link(graph, settings)}"

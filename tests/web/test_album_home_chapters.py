@@ -17,13 +17,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from graph.db import Graph
 from queries.album import week_of
 from tests.web import test_browser as browser_tests
-from tests.web_world import CHAPTER, CSRF, WebWorld, add_chapter, signed_in
-
-
-def _csrf(page: httpx.Response) -> str:
-    found = CSRF.findall(page.text)
-    assert found, page.text[:300]
-    return found[-1]
+from tests.web_world import CHAPTER, WebWorld, add_chapter, form_csrf, signed_in
 
 
 def _section(html: str, start: str, end: str | None = None) -> str:
@@ -177,9 +171,8 @@ def test_an_invite_names_its_witness_redirects_and_shows_the_link_once_and_a_wit
     page = owner.get(f"/p/{world.project}/chapters", params={"lang": "en"})
     period = re.search(r'name="period_id" value="([^"]+)"', page.text)
     assert period and 'name="name"' in page.text
-    made = owner.post(
-        f"/p/{world.project}/witnesses", data={"period_id": period.group(1), "name": "Tía Carmen", "csrf": _csrf(page)}
-    )
+    invite = {"period_id": period.group(1), "name": "Tía Carmen", "csrf": form_csrf(page)}
+    made = owner.post(f"/p/{world.project}/witnesses", data=invite)
     assert made.status_code == 303
     where = made.headers["location"]
     assert where.startswith(f"/p/{world.project}/witnesses/")
@@ -197,7 +190,7 @@ def test_an_invite_names_its_witness_redirects_and_shows_the_link_once_and_a_wit
     with httpx.Client(base_url=served, follow_redirects=False, timeout=60) as witness:
         home = witness.get(link.group(1), headers={"accept-language": "es"})
         added = witness.post(
-            link.group(1), data={"text": "Yo también estaba: palabratestigonombrado.", "csrf": _csrf(home)}
+            link.group(1), data={"text": "Yo también estaba: palabratestigonombrado.", "csrf": form_csrf(home)}
         )
         assert added.status_code == 303 and added.headers["location"].startswith(link.group(1))
         thanked = witness.get(added.headers["location"], headers={"accept-language": "es"})

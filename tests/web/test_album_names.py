@@ -18,7 +18,7 @@ from graph.entities import list_visible_entities
 from graph.member_people import member_persons
 from graph.settings import Settings
 from graph.visibility import Viewer
-from tests.web_world import CSRF, WebWorld, signed_in
+from tests.web_world import WebWorld, form_csrf, signed_in
 
 EN = 1
 
@@ -29,9 +29,7 @@ def _names(graph: Graph, world: WebWorld, role: str) -> set[str]:
 
 def _form(client: httpx.Client, project: str) -> tuple[str, str]:
     page = client.get(f"/p/{project}/people?lang=en")
-    token = CSRF.search(page.text)
-    assert token, page.text[:300]
-    return page.text, token.group(1)
+    return page.text, form_csrf(page)
 
 
 def _declare(client: httpx.Client, project: str, **fields: str) -> httpx.Response:

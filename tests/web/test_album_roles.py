@@ -20,7 +20,7 @@ from graph.settings import Settings, get_settings
 from graph.visibility import INTIMACY_LEVELS
 from tests.web import test_browser
 from tests.web.test_browser import _violations
-from tests.web_world import CSRF, WebWorld, local_link, signed_in
+from tests.web_world import WebWorld, form_csrf, local_link, signed_in
 
 ROLES = ("owner", "coauthor", "reader")
 WRITE_LINK = re.compile(r'href="/p/[^"]+/write"')
@@ -31,12 +31,6 @@ def _words(key: str, lang: str = "en") -> str:
     from api.web.words import STRINGS
 
     return str(escape(STRINGS[key][("es", "en", "fr").index(lang)]))
-
-
-def _csrf(page: httpx.Response) -> str:
-    found = CSRF.findall(page.text)
-    assert found, page.text[:300]
-    return found[-1]
 
 
 def _path(entry_id: str) -> str:
@@ -65,7 +59,7 @@ def test_a_reader_is_told_readers_may_not_write_and_a_stranger_that_they_are_no_
         assert _words("forbidden_reader", lang) in refused.text, lang
         assert _words("forbidden", lang) not in refused.text, (lang, "a reader is a member")
     own = reader.get(f"/p/{world.project}")
-    posted = reader.post(write, data={"text": "hojaldre de lectora", "intimacy": "circle", "csrf": _csrf(own)})
+    posted = reader.post(write, data={"text": "hojaldre de lectora", "intimacy": "circle", "csrf": form_csrf(own)})
     assert posted.status_code == 403 and _words("forbidden_reader") in posted.text
     assert not WRITE_LINK.search(posted.text), "the refusal's menus are the reader's"
     found = reader.get(f"/p/{world.project}", params={"q": "hojaldre de lectora"}).text.split("</form>", 2)[-1]
@@ -102,11 +96,11 @@ def test_delete_names_what_goes_asks_first_then_deletes_and_says_so(served: str,
     assert f"Título {world.words[key]}" in confirm.text, "its title"
     assert _words("level_circle") in confirm.text and _words("sees_circle") in confirm.text, "its level"
     assert _words("delete_cannot_undo") in confirm.text
-    assert f'action="/delete/{_path(entry_id)}"' in confirm.text and _csrf(confirm)
+    assert f'action="/delete/{_path(entry_id)}"' in confirm.text and form_csrf(confirm)
     assert f'href="/e/{_path(entry_id)}"' in confirm.text, "cancel goes back to the entry"
     assert coauthor.get(f"/e/{_path(entry_id)}").status_code == 200, "opening the page deleted nothing"
 
-    gone = coauthor.post(f"/delete/{_path(entry_id)}", data={"csrf": _csrf(confirm)})
+    gone = coauthor.post(f"/delete/{_path(entry_id)}", data={"csrf": form_csrf(confirm)})
     assert gone.status_code == 303
     where = gone.headers["location"]
     assert where == f"/p/{quote(world.project, safe='')}?done=deleted"
@@ -124,7 +118,7 @@ def test_an_untitled_entry_is_named_by_its_first_words(served: str, world: WebWo
     words = [f"uno{n}" for n in range(30)]
     saved = coauthor.post(
         f"/p/{world.project}/write",
-        data={"text": " ".join(words), "occurred_on": "2011-02-03", "intimacy": "private", "csrf": _csrf(form)},
+        data={"text": " ".join(words), "occurred_on": "2011-02-03", "intimacy": "private", "csrf": form_csrf(form)},
     )
     assert saved.status_code == 303
     confirm = coauthor.get(saved.headers["location"].replace("/e/", "/delete/", 1))
@@ -145,7 +139,7 @@ def test_only_the_author_or_the_owner_may_open_the_confirm_page_or_delete(served
         page = who.get(f"/delete/{owners}")
         assert page.status_code == 403 and _words(reason) in page.text, reason
         assert 'action="/delete/' not in page.text
-    refused = coauthor.post(f"/delete/{owners}", data={"csrf": _csrf(form)})
+    refused = coauthor.post(f"/delete/{owners}", data={"csrf": form_csrf(form)})
     assert refused.status_code == 403 and _words("forbidden_not_author") in refused.text
     assert owner.get(f"/e/{owners}").status_code == 200, "still there"
     assert reader.get(f"/edit/{owners}").status_code == 403

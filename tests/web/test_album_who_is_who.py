@@ -13,7 +13,7 @@ from markupsafe import escape
 from api.web.words import STRINGS
 from graph.db import Graph
 from graph.member_people import member_persons
-from tests.web_world import CSRF, WebWorld, signed_in
+from tests.web_world import WebWorld, form_csrf, signed_in
 
 LANGS = ("es", "en", "fr")
 
@@ -37,9 +37,7 @@ def _persons(graph: Graph, project: str) -> dict[str, str | None]:
 
 def _send(client: httpx.Client, project: str, user: str, person: str, action: str = "link") -> httpx.Response:
     page = client.get(f"/p/{project}/people?lang=en")
-    token = CSRF.search(page.text)
-    assert token, page.text[:300]
-    form = {"csrf": token.group(1), "user": user, "person": person, "action": action}
+    form = {"csrf": form_csrf(page), "user": user, "person": person, "action": action}
     return client.post(f"/p/{project}/who", data=form)
 
 
@@ -96,9 +94,7 @@ def test_only_the_owner_sees_who_is_who_or_changes_it(served: str, world: WebWor
         member = signed_in(served, world.users[role], graph)
         page = member.get(f"/p/{world.project}/people?lang=en")
         assert page.status_code == 200 and not _who(page.text), role
-        token = CSRF.search(page.text)
-        assert token
-        form = {"csrf": token.group(1), "user": world.users[role], "person": "Marta", "action": "link"}
+        form = {"csrf": form_csrf(page), "user": world.users[role], "person": "Marta", "action": "link"}
         refused = member.post(f"/p/{world.project}/who", data=form)
         assert refused.status_code == 403, role
         member.close()
@@ -112,15 +108,14 @@ def test_only_the_owner_sees_who_is_who_or_changes_it(served: str, world: WebWor
 
 def test_a_malformed_form_is_refused_as_such_and_changes_nothing(served: str, world: WebWorld, graph: Graph) -> None:
     owner = signed_in(served, world.users["owner"], graph)
-    token = CSRF.search(owner.get(f"/p/{world.project}/people?lang=en").text)
-    assert token
+    token = form_csrf(owner.get(f"/p/{world.project}/people?lang=en"))
     for form in (
         {"person": "Marta", "action": "link"},
         {"user": "a\nb", "person": "Marta", "action": "link"},
         {"user": world.users["reader"], "person": "Marta", "action": "adopt"},
         {"user": world.users["reader"], "person": "M" * 401, "action": "link"},
     ):
-        answer = owner.post(f"/p/{world.project}/who", data={"csrf": token.group(1), **form})
+        answer = owner.post(f"/p/{world.project}/who", data={"csrf": token, **form})
         assert answer.status_code == 422, form
     owner.close()
     assert _persons(graph, world.project) == dict.fromkeys(world.users.values())

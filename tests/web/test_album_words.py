@@ -27,7 +27,7 @@ from api.web.words import STRINGS
 from graph.db import Graph
 from graph.members import update_project
 from queries.search.understanding.parse import understand
-from tests.web_world import CSRF, WebWorld, signed_in
+from tests.web_world import WebWorld, form_csrf, signed_in
 
 LANG = {code: n for n, code in enumerate(LANGUAGES)}
 SHAPES: dict[str, tuple[str, str, str]] = {
@@ -176,18 +176,12 @@ def test_a_refusal_reads_as_sentences_of_the_page_language_never_as_the_api_says
             assert api_words not in said[0]
 
 
-def _form_csrf(page: httpx.Response) -> str:
-    found = CSRF.findall(page.text)
-    assert found, page.text[:300]
-    return found[-1]
-
-
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_refused_entry_form_says_why_in_the_page_language(served: str, world: WebWorld, lang: str) -> None:
     coauthor = signed_in(served, world.users["coauthor"])
     coauthor.headers["Accept-Language"] = lang
     form = coauthor.get(f"/p/{world.project}/write")
-    typed = {"text": "Hojaldre en Tarifa.", "occurred_on": "2009-13-01", "csrf": _form_csrf(form)}
+    typed = {"text": "Hojaldre en Tarifa.", "occurred_on": "2009-13-01", "csrf": form_csrf(form)}
     refused = coauthor.post(f"/p/{world.project}/write", data=typed)
     assert refused.status_code == 422 and f'lang="{lang}"' in refused.text
     assert _html("form_bad_date", lang) in refused.text and "Hojaldre en Tarifa." in refused.text

@@ -15,7 +15,7 @@ from graph.db import Graph
 from graph.settings import Settings
 from inference.embedders import CheckedEmbedder
 from tests.serving import serve
-from tests.web_world import CHAPTER, CSRF, WebWorld, add_chapter, local_link, signed_in
+from tests.web_world import CHAPTER, CSRF, WebWorld, add_chapter, form_csrf, local_link, signed_in
 
 ROLES = ("owner", "coauthor", "reader")
 
@@ -201,12 +201,6 @@ def test_a_person_named_only_by_hidden_entries_has_no_page_and_appears_with_no_o
         assert picture.status_code == 200 and picture.headers["content-type"].startswith("image/svg+xml")
 
 
-def _csrf(page: httpx.Response) -> str:
-    found = CSRF.findall(page.text)
-    assert found, page.text[:300]
-    return found[-1]
-
-
 def test_writing_editing_and_deleting_go_through_the_api_rules_and_lose_nothing_typed(
     served: str, world: WebWorld
 ) -> None:
@@ -215,7 +209,7 @@ def test_writing_editing_and_deleting_go_through_the_api_rules_and_lose_nothing_
     form = coauthor.get(f"/p/{world.project}/write")
     assert form.status_code == 200 and 'name="intimacy" value="private"' in form.text
     typed = {"text": "Escrito desde la web: hojaldre secreto en Tarifa.", "occurred_on": "not a date at all"}
-    refused = coauthor.post(f"/p/{world.project}/write", data={**typed, "intimacy": "private", "csrf": _csrf(form)})
+    refused = coauthor.post(f"/p/{world.project}/write", data={**typed, "intimacy": "private", "csrf": form_csrf(form)})
     assert refused.status_code == 422 and "hojaldre secreto en Tarifa" in refused.text, "the typed text comes back"
     assert "not a date at all" in refused.text
     forged = coauthor.post(f"/p/{world.project}/write", data={"text": "hojaldre forjado", "csrf": "0" * 64})
@@ -227,7 +221,7 @@ def test_writing_editing_and_deleting_go_through_the_api_rules_and_lose_nothing_
             "occurred_on": "verano de 2009",
             "persons": "Marta, Lupe",
             "intimacy": "private",
-            "csrf": _csrf(form),
+            "csrf": form_csrf(form),
         },
     )
     assert saved.status_code == 303, saved.text.split("<main")[-1][:600]
@@ -243,7 +237,7 @@ def test_writing_editing_and_deleting_go_through_the_api_rules_and_lose_nothing_
     edit_form = coauthor.get(edit_path)
     assert "hojaldre secreto" in edit_form.text
     changed = coauthor.post(
-        edit_path, data={"text": "Hojaldre corregido en Tarifa.", "intimacy": "everyone", "csrf": _csrf(edit_form)}
+        edit_path, data={"text": "Hojaldre corregido en Tarifa.", "intimacy": "everyone", "csrf": form_csrf(edit_form)}
     )
     assert changed.status_code == 303
     assert "Hojaldre corregido" in coauthor.get(entry_path).text
@@ -251,11 +245,11 @@ def test_writing_editing_and_deleting_go_through_the_api_rules_and_lose_nothing_
 
     owners_entry = f"/e/{world.entry_ids[('owner', 'circle')]}"
     assert 'href="/edit/' not in coauthor.get(owners_entry).text and 'href="/edit/' not in reader.get(owners_entry).text
-    assert coauthor.post(owners_entry.replace("/e/", "/delete/", 1), data={"csrf": _csrf(form)}).status_code == 403
+    assert coauthor.post(owners_entry.replace("/e/", "/delete/", 1), data={"csrf": form_csrf(form)}).status_code == 403
     coauthors_entry = f"/e/{world.entry_ids[('coauthor', 'circle')]}"
     page = owner.get(coauthors_entry)
     assert 'href="/delete/' in page.text, "the owner may delete any visible entry"
-    gone = owner.post(coauthors_entry.replace("/e/", "/delete/", 1), data={"csrf": _csrf(page)})
+    gone = owner.post(coauthors_entry.replace("/e/", "/delete/", 1), data={"csrf": form_csrf(page)})
     assert gone.status_code == 303 and owner.get(coauthors_entry).status_code == 404
 
 
@@ -269,9 +263,9 @@ def test_a_witness_link_opens_its_chapter_shared_entries_and_takes_an_account(
     period = re.search(r'name="period_id" value="([^"]+)"', page.text)
     assert period
     assert 'name="period_id"' not in reader.get(f"/p/{world.project}/chapters").text, "only the owner invites"
-    refused = reader.post(f"/p/{world.project}/witnesses", data={"period_id": period.group(1), "csrf": _csrf(page)})
+    refused = reader.post(f"/p/{world.project}/witnesses", data={"period_id": period.group(1), "csrf": form_csrf(page)})
     assert refused.status_code == 403
-    made = owner.post(f"/p/{world.project}/witnesses", data={"period_id": period.group(1), "csrf": _csrf(page)})
+    made = owner.post(f"/p/{world.project}/witnesses", data={"period_id": period.group(1), "csrf": form_csrf(page)})
     assert made.status_code == 303
     link = re.search(r'id="link" value="[^"]*(/w/[^"]+)"', owner.get(made.headers["location"]).text)
     assert link
@@ -288,7 +282,7 @@ def test_a_witness_link_opens_its_chapter_shared_entries_and_takes_an_account(
         hidden = witness.get(f"{link.group(1)}/e/{world.project}/trip-private")
         assert hidden.status_code == 404
         assert witness.get("/w/wit1.forged.link").status_code == 401
-        csrf = _csrf(home)
+        csrf = form_csrf(home)
         assert witness.post(link.group(1), data={"text": "Yo también estaba.", "csrf": "0" * 64}).status_code == 403
         added = witness.post(link.group(1), data={"text": "Yo también estaba: cuaderno testigoanadido.", "csrf": csrf})
         assert added.status_code == 303
