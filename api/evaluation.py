@@ -21,9 +21,10 @@ from inference.embedders import CheckedEmbedder
 from ingest.pipeline import Ingestor, IngestReport
 from ingest.records import LineError, read_jsonl
 from queries.search.door import hybrid_search
-from queries.search.request import Scope, SearchOptions
+from queries.search.request import Scope, SearchOptions, SearchResponse
 
 EVAL_USER = "eval-owner"
+EVAL_VIEWER = Viewer(user_id=EVAL_USER)
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,14 @@ class EvalQuery:
     relevant: frozenset[str]
     category: str
     now: date | None = None
+
+
+def ask(
+    graph: Graph, embedder: CheckedEmbedder, settings: Settings, q: EvalQuery, options: SearchOptions
+) -> SearchResponse:
+    """`q` searched by the door in its own project, as the evaluation user: the one call every evaluation measures."""
+    scope = Scope(project_id=q.project_id)
+    return hybrid_search(graph, embedder, settings, EVAL_VIEWER, q.question, scope, options, project_ids=[q.project_id])
 
 
 def namespace(entries: Path, kind: str = "eval") -> str:
@@ -125,7 +134,6 @@ def run_eval(
     rerank: str = "none",
     fusion: str | None = None,
 ) -> dict[str, Any]:
-    viewer = Viewer(user_id=EVAL_USER)
     per_query: list[dict[str, float]] = []
     latencies: list[float] = []
     by_category: dict[str, list[dict[str, float]]] = defaultdict(list)
@@ -139,16 +147,7 @@ def run_eval(
             rerank=rerank,
             fusion=fusion,
         )
-        response = hybrid_search(
-            graph,
-            embedder,
-            settings,
-            viewer,
-            q.question,
-            Scope(project_id=q.project_id),
-            options,
-            project_ids=[q.project_id],
-        )
+        response = ask(graph, embedder, settings, q, options)
         m = _metrics([r.entry_id for r in response.results], q.relevant)
         per_query.append(m)
         by_category[q.category].append(m)

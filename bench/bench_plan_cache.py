@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import graph.db as db  # noqa: E402
 from api.cli import connect  # noqa: E402
-from api.evaluation import EVAL_USER  # noqa: E402
+from api.evaluation import ask  # noqa: E402
 from api.services import Services  # noqa: E402
 from api.warmup import warm  # noqa: E402
 from bench.percentiles import nearest_rank  # noqa: E402
@@ -36,10 +36,8 @@ from bench.run_evals import ingest_set, one_set_files, one_set_parser  # noqa: E
 from graph.db import Graph  # noqa: E402
 from graph.plan_cache import one_plan  # noqa: E402
 from graph.settings import get_settings  # noqa: E402
-from graph.visibility import Viewer  # noqa: E402
 from inference.embedders import get_embedder  # noqa: E402
-from queries.search.door import hybrid_search  # noqa: E402
-from queries.search.request import Scope, SearchOptions  # noqa: E402
+from queries.search.request import SearchOptions  # noqa: E402
 
 
 def per_value(statement: str, params: Mapping[str, Any] | None) -> tuple[str, dict[str, Any]]:
@@ -59,7 +57,6 @@ def main() -> int:
     base = connect(settings)
     embedder = get_embedder(settings)
     queries = ingest_set(base, embedder, files)[: args.queries]
-    viewer = Viewer(user_id=EVAL_USER)
     rounds: dict[str, list[dict[str, float]]] = {arm: [] for arm in ARMS}
     for n in range(args.rounds):
         for arm, send in ARMS.items():
@@ -72,16 +69,7 @@ def main() -> int:
             times = []
             for q in queries:
                 started = time.perf_counter()
-                hybrid_search(
-                    graph,
-                    embedder,
-                    settings,
-                    viewer,
-                    q.question,
-                    Scope(project_id=q.project_id),
-                    SearchOptions(k=30, now=q.now),
-                    project_ids=[q.project_id],
-                )
+                ask(graph, embedder, settings, q, SearchOptions(k=30, now=q.now))
                 times.append((time.perf_counter() - started) * 1000)
             rest = times[1:]
             row = {

@@ -20,14 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from api.cli import connect
-from api.evaluation import EVAL_USER
+from api.evaluation import ask
 from bench.run_evals import dataset_files, every_nth, ingest_set
 from graph.settings import get_settings
-from graph.visibility import Viewer
 from inference.embedders import get_embedder
 from queries.search import result_cache
-from queries.search.door import hybrid_search
-from queries.search.request import Scope, SearchOptions
+from queries.search.request import SearchOptions
 
 FUSIONS = ("learned", "rrf")
 
@@ -36,7 +34,6 @@ def dump(out: Path, data: Path | None, only: list[str] | None, most: int) -> int
     settings = get_settings().model_copy(update={"query_embed_cache_size": 0, "search_cache_size": 0})
     graph = connect(settings)
     embedder = get_embedder(settings)
-    viewer = Viewer(user_id=EVAL_USER)
     found: dict[str, Any] = {}
     for name, files in dataset_files(data).items():
         if (only and name not in only) or not (files[0].is_file() and files[1].is_file()):
@@ -45,16 +42,7 @@ def dump(out: Path, data: Path | None, only: list[str] | None, most: int) -> int
         for fusion in FUSIONS:
             for q in questions:
                 result_cache.clear(graph)
-                r = hybrid_search(
-                    graph,
-                    embedder,
-                    settings,
-                    viewer,
-                    q.question,
-                    Scope(project_id=q.project_id),
-                    SearchOptions(k=30, now=q.now, fusion=fusion),
-                    project_ids=[q.project_id],
-                )
+                r = ask(graph, embedder, settings, q, SearchOptions(k=30, now=q.now, fusion=fusion))
                 found[f"{name}|{fusion}|{q.id}"] = [[x.entry_id, x.score] for x in r.results]
         print(f"{name}: {len(questions)} questions x {len(FUSIONS)} fusions", file=sys.stderr)
     out.write_text(json.dumps(found, indent=0))

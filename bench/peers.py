@@ -39,18 +39,16 @@ from pathlib import Path
 from typing import Any
 
 from api.cli import connect
-from api.evaluation import EVAL_USER, EvalQuery, _metrics, _summary
+from api.evaluation import EVAL_VIEWER, EvalQuery, _metrics, _summary, ask
 from bench import exact_scan
 from bench.run_evals import EXTERNAL, TABLE_HEAD, dataset_files, ingest_set
 from graph.db import Graph
 from graph.schema import vector_property
 from graph.settings import Settings, get_settings
-from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder, get_embedder
 from queries.search import result_cache
-from queries.search.door import hybrid_search
 from queries.search.lucene import to_lucene
-from queries.search.request import Scope, SearchOptions
+from queries.search.request import SearchOptions
 
 try:
     from bench.peer_corpora import PeerRun
@@ -58,7 +56,6 @@ except ImportError as exc:  # the `bench` extra is not installed
     sys.exit(f"error: {exc.name or 'neo4j_graphrag'} is missing: pip install -e '.[bench]' (or run `make bench`)")
 
 K = 30
-VIEWER = Viewer(user_id=EVAL_USER)
 SETS = ("diary-es",) + EXTERNAL
 Search = Callable[[EvalQuery], list[str]]
 DOOR = "memora hybrid + understanding (search door)"
@@ -80,16 +77,7 @@ def systems(graph: Graph, embedder: CheckedEmbedder, settings: Settings, run: Pe
         def search(q: EvalQuery) -> list[str]:
             result_cache.clear(graph)
             options = SearchOptions(k=K, channels=channels, understand=understand, now=q.now)
-            r = hybrid_search(
-                graph,
-                embedder,
-                cold,
-                VIEWER,
-                q.question,
-                Scope(project_id=q.project_id),
-                options,
-                project_ids=[q.project_id],
-            )
+            r = ask(graph, embedder, cold, q, options)
             return [x.entry_id for x in r.results]
 
         return search
@@ -138,7 +126,7 @@ def run_set(
     t = time.perf_counter()
     projects = sorted({q.project_id for q in qs})
     for project in projects:
-        run.add_project(graph, embedder, VIEWER, project, vector_property(embedder.slug))
+        run.add_project(graph, embedder, EVAL_VIEWER, project, vector_property(embedder.slug))
     run.open(graph, embedder)
     setup_s = time.perf_counter() - t
     table = systems(graph, embedder, settings, run)
@@ -205,7 +193,7 @@ def exact_scans(
         scopes.append((f"all {len(by_project)} projects of the run", sorted(by_project)))
     out = []
     for label, projects in scopes:
-        r = exact_scan.measure(graph, embedder, settings, VIEWER, projects, questions)
+        r = exact_scan.measure(graph, embedder, settings, EVAL_VIEWER, projects, questions)
         out.append({"label": label, **r})
     return out
 

@@ -24,7 +24,7 @@ from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from api.evaluation import EVAL_USER, load_queries, namespace  # noqa: E402
+from api.evaluation import ask, load_queries, namespace  # noqa: E402
 from bench.hash_embedder import HashEmbedder  # noqa: E402
 from bench.kept_project import kept_project  # noqa: E402
 from bench.run_evals import EXTERNAL, dataset_files, every_nth  # noqa: E402
@@ -101,18 +101,8 @@ def dev_set(data: Path, name: str, most: int, rounds: int, out: Path | None) -> 
     embedder = active_embedder(graph, settings)
     entries, queries, _ = dataset_files(data)[name]
     asked = every_nth(load_queries(queries, namespace(entries)), most)
-    viewer = Viewer(user_id=EVAL_USER)
     p50 = stage_medians(
-        lambda q: hybrid_search(
-            graph,
-            embedder,
-            settings,
-            viewer,
-            q.question,
-            Scope(project_id=q.project_id),
-            SearchOptions(k=30, now=q.now),
-            project_ids=[q.project_id],
-        ),
+        lambda q: ask(graph, embedder, settings, q, SearchOptions(k=30, now=q.now)),
         asked,
         rounds,
     )
