@@ -6,6 +6,7 @@ only: a hidden turn is neither read nor a gap in the count; the kept view and th
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
@@ -22,6 +23,7 @@ from queries.search import ranker, turns_around, visible_view
 from queries.search.fusion import Hit
 from queries.search.query_constraints import SoftConstraints
 from queries.search.scope import SearchScope
+from tests.search.test_replies import message
 
 pytestmark = pytest.mark.neo4j
 
@@ -36,18 +38,7 @@ def _chat(graph: Graph, prefix: str, ingest: Callable[..., Any], embedder: Check
     set_member(graph, project, bob, "coauthor")
     set_member(graph, project, eva, "reader")
 
-    def turn(n: int, author: str, text: str, intimacy: str = "circle") -> dict[str, Any]:
-        return {
-            "entry_id": f"{project}/m{n}",
-            "project_id": project,
-            "author": author,
-            "occurred_at": f"2024-03-01T10:{n:02d}",
-            "turn": n,
-            "session": 1,
-            "intimacy": intimacy,
-            "text": text,
-        }
-
+    turn = partial(message, project)
     rows = [
         turn(1, ana, "¿y al final qué hiciste ayer?"),
         turn(2, bob, "uf"),
