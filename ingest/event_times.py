@@ -6,8 +6,10 @@ all, keeps only the times that name their own date ("en el verano de 2008").
 Each expression becomes an interval with the grammar's precision ("day", "month", "season", "year", "range",
 "approx"), so a vague one ("the summer after the move" is not read; "el verano pasado" is a season) stays wide. An
 expression without a year ("en agosto", "at Christmas") is read as its latest occurrence that had begun by the
-writing day, and a bare month or holiday word that may be something else ("Mayo", "Pascua") is kept too; both with a
-lower weight, never narrowed to a day the text does not give.
+writing day, but a calendar day ("on the 10th of February", "el 3 de marzo") as its occurrence nearest to it: a day
+named without its year is as often a plan as a memory ("a trip on the 10th of February", written in late January).
+A bare month or holiday word that may be something else ("Mayo", "Pascua") is kept too; all with a lower weight,
+never narrowed to a day the text does not give.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ SENTENCE_END = re.compile(r"(?<=[.!?…;])\s+|\n+")
 MAX_PER_TEXT = 32
 # Part of every entry's content hash: a new reading of the times rewrites each entry once, at its next ingest or
 # re-link (its vectors reused), instead of leaving entries written before it without their times.
-EVENT_FORM = "told-3"
+EVENT_FORM = "told-4"
 YEARLESS_WEIGHT = 0.5
 AMBIGUOUS_WEIGHT = 0.3
 GRAIN_DAYS = 31  # the grain of automatic periods: a summary line says when it was told when farther than this
@@ -206,6 +208,9 @@ def event_times(text: str, written: date, hemisphere: str | Callable[[], str] = 
             lo, hi, weight = cand.lo, cand.hi, 1.0
             if cand.anchor is not None:
                 span = cal.in_year(cand.anchor, in_year) if in_year is not None else None
+                if span is None and cand.precision == "day":
+                    span = cal.nearest(cand.anchor, written)
+                    weight = YEARLESS_WEIGHT
                 if span is not None:
                     lo, hi = span
                 else:

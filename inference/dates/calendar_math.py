@@ -86,6 +86,15 @@ def ended(make: Maker, now: date) -> tuple[date, date] | None:
     return _most_recent(make, now, lambda _lo, hi: hi < now)
 
 
+def nearest(make: Maker, now: date) -> tuple[date, date] | None:
+    """The occurrence closest to now: the one containing it, else the nearer of the last one ended and the next one
+    to start (the past one on a tie)."""
+    around = [span for y in (now.year - 1, now.year, now.year + 1) if (span := in_year(make, y)) is not None]
+    if not around:
+        return None
+    return min(around, key=lambda s: (max((s[0] - now).days, (now - s[1]).days, 0), s[0] > now))
+
+
 def current(make: Maker, now: date) -> tuple[date, date] | None:
     """The occurrence containing now, else the one starting in now's year."""
     for y in (now.year - 1, now.year):

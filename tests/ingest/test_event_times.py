@@ -63,6 +63,21 @@ def test_a_yearless_time_is_its_latest_occurrence_and_an_ambiguous_word_weighs_l
     assert event_times("Yesterday we moved.", date(2011, 3, 1))[0].start == date(2011, 2, 28), "against the writing day"
 
 
+def test_a_yearless_calendar_day_is_its_occurrence_nearest_the_writing_day() -> None:
+    def day(text: str, written: date) -> list[tuple[date, float]]:
+        return [(t.start, t.weight) for t in event_times(text, written) if t.precision == "day"]
+
+    plan = "I managed to plan a vacation to Athens on the 10th of February for a week."
+    assert day(plan, date(2024, 1, 27)) == [(date(2024, 2, 10), YEARLESS_WEIGHT)], "a plan two weeks ahead"
+    assert day(plan, date(2024, 3, 2)) == [(date(2024, 2, 10), YEARLESS_WEIGHT)], "three weeks back"
+    assert day("El 3 de diciembre fuimos al cine.", date(2024, 1, 10)) == [(date(2023, 12, 3), YEARLESS_WEIGHT)]
+    assert day("Le 3 décembre, nous irons au cinéma.", date(2024, 11, 20)) == [(date(2024, 12, 3), YEARLESS_WEIGHT)]
+    leap = day("On 29 February we married.", date(2025, 3, 3))
+    assert leap == [(date(2024, 2, 29), YEARLESS_WEIGHT)], "a day a year lacks is its nearest year that has it"
+    month = event_times("En agosto iremos a la playa.", date(2010, 6, 2))
+    assert [(t.start, t.end) for t in month] == [(date(2009, 8, 1), date(2009, 8, 31))], "a month: the latest begun"
+
+
 def test_an_entry_without_a_writing_day_keeps_the_times_that_need_none() -> None:
     text = "Ayer llamó Pep. En el verano de 2008 fuimos a Berlín. En agosto, la playa. Hace dos años, el piso."
 
