@@ -327,17 +327,23 @@ def _source(results: dict[str, list[Hit]]) -> str:
 def clocks(out: list[SearchResult], soft: SoftConstraints) -> dict[str, str]:
     """Which clock met the question's date, per result: `written` (the entry's date) or `told` (a time its text
     tells; ingest/event_times.py), against the question's range or any year's occurrence of a recurring date ("in
-    August"). Empty when the search kept no date."""
-    spans = [(lo.isoformat(), hi.isoformat()) for lo, hi in soft.spans]
+    August"); the question's own days first, so an entry written within only the reach past a day that tells the day
+    itself says `told`. Empty when the search kept no date."""
     said: dict[str, str] = {}
     for r in out:
-        for lo, hi in spans:
-            if r.occurred_on and (r.occurred_end or r.occurred_on) >= lo and r.occurred_on <= hi:
-                said[r.entry_id] = "written"
-                break
-            if any(t["start"] >= lo and t["end"] <= hi for t in r.told):
-                said.setdefault(r.entry_id, "told")
+        clock = _clock(r, soft.own_spans) or _clock(r, soft.spans)
+        if clock:
+            said[r.entry_id] = clock
     return said
+
+
+def _clock(r: SearchResult, dates: list[tuple[date, date]]) -> str | None:
+    spans = [(lo.isoformat(), hi.isoformat()) for lo, hi in dates]
+    if any(r.occurred_on and (r.occurred_end or r.occurred_on) >= lo and r.occurred_on <= hi for lo, hi in spans):
+        return "written"
+    if any(t["start"] >= lo and t["end"] <= hi for t in r.told for lo, hi in spans):
+        return "told"
+    return None
 
 
 def _materialise(

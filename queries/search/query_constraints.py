@@ -22,6 +22,8 @@ from queries.search.understanding import EntityMatch, KnownEntity, TemporalRange
 
 # Occurrences of a recurring date are listed for this many years before `now` (and the next one).
 RECURRING_YEARS_BACK = 150
+DAY_REACH = 1  # a question's day meets entries written up to this many days after it
+DAY_FAR_REACH = 2  # and, weighing less with the ranker, up to this many
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,7 @@ class SoftConstraints:
     occurrences: tuple[tuple[date, date] | None, ...] = ()
     first_year: int = 0
     people_named: tuple[tuple[str, str], ...] = ()
+    date_own_to: date | None = None  # the last day of the question's date before its reach (None: `date_to`)
 
     @property
     def dated(self) -> bool:
@@ -53,6 +56,13 @@ class SoftConstraints:
         if self.date_from is not None and self.date_to is not None:
             return [(self.date_from, self.date_to)]
         return [o for o in self.occurrences if o is not None]
+
+    @property
+    def own_spans(self) -> list[tuple[date, date]]:
+        """`spans` without the reach past a day (`date_constraints`): the days a date meets the question's own."""
+        if self.date_own_to is not None and self.date_from is not None:
+            return [(self.date_from, self.date_own_to)]
+        return self.spans
 
     @property
     def empty(self) -> bool:
@@ -85,11 +95,15 @@ class SoftConstraints:
 def date_constraints(t: TemporalRange | None, now: date) -> dict[str, Any]:
     """SoftConstraints' date fields for an understood date: its range, or every year's occurrence. A day reaches
     the next one: what is told of a day is often written that night after midnight or the next morning (a chat's
-    late replies, a diary written the day after)."""
+    late replies, a diary written the day after); and, weighing less (`date_own_to`), the one after that: a day
+    recalled is often a day or two off, and a chat's night runs past midnight."""
     if t is None:
         return {}
     if not t.recurring:
-        return {"date_from": t.start, "date_to": t.end + timedelta(days=1) if t.precision == "day" else t.end}
+        if t.precision != "day":
+            return {"date_from": t.start, "date_to": t.end}
+        own = t.end + timedelta(days=DAY_REACH)
+        return {"date_from": t.start, "date_to": t.end + timedelta(days=DAY_FAR_REACH), "date_own_to": own}
     first = now.year - RECURRING_YEARS_BACK
     return {"occurrences": tuple(t.by_year(first, now.year + 1)), "first_year": first}
 
@@ -167,6 +181,7 @@ def set_aside(parsed: Parsed, ignore: tuple[str, ...]) -> Parsed:
         occurrences=() if undated else c.occurrences,
         first_year=0 if undated else c.first_year,
         people_named=tuple(s for s in c.people_named if s[0] not in drop),
+        date_own_to=None if undated else c.date_own_to,
     )
     named = {str(e.get("id")) for k in ("persons", "places", "things") for e in parsed.explain.get(k) or []}
     implied = named | ({"date"} if c.dated else set()) | ({"author"} if c.author_keys else set())

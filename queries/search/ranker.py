@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 WEIGHTS_FILE = Path(__file__).with_name("ranker_weights.json")
 PLAIN_TEXT_CHARS = 2000
 FORMAT = "memora-ranker/1"
+REACHED = 0.5  # `date_in` of an entry written within only the reach of the question's day
 
 # Lexical coverage is over title, body and names. An entry without lent context has exactly those words, folded, in
 # `ft_terms` (queries/search/keyword.py), so the statement says which query words it holds and no text travels to be
@@ -146,9 +147,12 @@ def _day(value: str | None) -> date | None:
 
 
 def _date_in(start: date | None, end: date | None, soft: SoftConstraints) -> float:
+    """1 when the entry's written date meets the question's own, REACHED when only its reach (a day or two later)."""
     if start is None or end is None:
         return 0.0
-    return 1.0 if any(end >= lo and start <= hi for lo, hi in soft.spans) else 0.0
+    if any(end >= lo and start <= hi for lo, hi in soft.own_spans):
+        return 1.0
+    return REACHED if any(end >= lo and start <= hi for lo, hi in soft.spans) else 0.0
 
 
 def _told_in(told: list[list[str]], soft: SoftConstraints) -> float:
@@ -157,7 +161,7 @@ def _told_in(told: list[list[str]], soft: SoftConstraints) -> float:
     if not told:
         return 0.0
     spans = [(date.fromisoformat(a), date.fromisoformat(b)) for a, b in told]
-    return 1.0 if any(lo <= a and b <= hi for a, b in spans for lo, hi in soft.spans) else 0.0
+    return 1.0 if any(lo <= a and b <= hi for a, b in spans for lo, hi in soft.own_spans) else 0.0
 
 
 def facts_params(

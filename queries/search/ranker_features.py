@@ -15,13 +15,13 @@ The raw record of one query (also the cache format, JSON-safe):
 - `channels`: {channel: [[entry id, score], ...]} in rank order
 - `facts`: {entry id: {"cov", "ent", "author", "date_in", "same_thread", "recency", "told_in", "tells", "by_named",
   "asks", "brief", "alike", "alike_after", "alike_before"}} for every candidate (`date_in`: its written date meets the
-  question's; `told_in`: a time its text tells does; `tells`: its text tells a time at all; `by_named`: its author
-  answers to a person the question names; `asks`: the share of its sentences that are questions, `brief`: 1 / (1 +
-  words / 10), both from `shape`: a message that only asks, or says a word or two, seldom holds what a question looks
-  for; `alike`: its best chunk's cosine with the dense channel's query vector, scaled over the candidates;
-  `alike_after` / `alike_before`: the same for the best chunk of the next two / the previous turn of its conversation
-  the viewer may see, on the candidates' scale: in a chat the replies that follow a message often say what it is
-  about). A fact missing from a cached record counts as 0 (recency as 0.5).
+  question's, 0.5 when only the reach past a day's; `told_in`: a time its text tells does; `tells`: its text tells a
+  time at all; `by_named`: its author answers to a person the question names; `asks`: the share of its sentences that
+  are questions, `brief`: 1 / (1 + words / 10), both from `shape`: a message that only asks, or says a word or two,
+  seldom holds what a question looks for; `alike`: its best chunk's cosine with the dense channel's query vector,
+  scaled over the candidates; `alike_after` / `alike_before`: the same for the best chunk of the next two / the
+  previous turn of its conversation the viewer may see, on the candidates' scale: in a chat the replies that follow a
+  message often say what it is about). A fact missing from a cached record counts as 0 (recency as 0.5).
 """
 
 from __future__ import annotations

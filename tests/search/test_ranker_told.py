@@ -91,3 +91,55 @@ def test_told_facts_are_read_for_visible_candidates_and_weigh_only_a_when_questi
     asked = tells_when("¿Cuándo fuimos al mercado?")
     assert asked == {"told": 1.0, "plain": 0.0, "hidden": 0.0}, "a candidate without facts (hidden) weighs nothing"
     assert set(tells_when("¿Con quién fuimos al mercado?").values()) == {0.0}
+
+
+def test_a_day_reaches_two_days_on_the_second_weighing_less(
+    graph: Graph, embedder: Any, settings: Any, prefix: str, ingest: Callable[..., Any]
+) -> None:
+    """A question's day meets entries written that day and the next (1), the day after that (REACHED, a day
+    recalled a day or two off, a chat's night past midnight), and no later one; a time told two days on is no told
+    match."""
+    from queries.search.door import hybrid_search
+    from queries.search.query_constraints import date_constraints
+    from queries.search.request import Scope, SearchOptions
+    from queries.search.understanding import understand
+
+    project, owner = f"{prefix}reach", f"{prefix}owner"
+    set_member(graph, project, owner, "owner")
+    written = {"d0": "2024-06-09", "d1": "2024-06-10", "d2": "2024-06-11", "d3": "2024-06-12"}
+    report = ingest(
+        [
+            {
+                "entry_id": f"{project}/{key}",
+                "project_id": project,
+                "author": owner,
+                "occurred_on": day,
+                "text": f"Compramos cerezas en el mercado de Triana ({key}).",
+            }
+            for key, day in written.items()
+        ]
+        + [
+            {
+                "entry_id": f"{project}/later",
+                "project_id": project,
+                "author": owner,
+                "occurred_on": "2024-06-20",
+                "text": "El 11 de junio de 2024 compramos cerezas en el mercado de Triana.",
+            }
+        ]
+    )
+    assert not report.errors
+    question = "¿Qué compramos en el mercado el 9 de junio de 2024?"
+    now = date(2024, 7, 1)
+    soft = SoftConstraints(**date_constraints(understand(question, [], now).temporal, now))
+    hits = {"fulltext": [Hit(f"{project}/{key}", 1.0) for key in [*written, "later"]]}
+    record = ranker.gather(graph, question, hits, soft, Viewer(owner)).record
+    facts = {i.rsplit("/", 1)[1]: f for i, f in record["facts"].items()}
+    assert {k: facts[k]["date_in"] for k in written} == {"d0": 1.0, "d1": 1.0, "d2": ranker.REACHED, "d3": 0.0}
+    assert facts["later"]["told_in"] == 0.0, "told two days on: within the reach only, no told match"
+
+    answer = hybrid_search(
+        graph, embedder, settings, Viewer(owner), question, Scope(project_id=project), SearchOptions(k=10)
+    )
+    found = {r.entry_id.rsplit("/", 1)[1] for r in answer.results}
+    assert {"d0", "d1", "d2"} <= found and "d3" not in found, found

@@ -762,10 +762,18 @@ def test_an_abbreviation_alone_is_no_month(query: str) -> None:
     assert understand(query, ENTITIES, NOW).temporal is None
 
 
-def test_a_day_a_question_names_reaches_the_next_morning_and_nothing_else_widens() -> None:
-    from queries.search.query_constraints import date_constraints
+def test_a_day_a_question_names_reaches_two_days_on_the_second_weighing_less_and_nothing_else_widens() -> None:
+    from queries.search.query_constraints import SoftConstraints, date_constraints
 
     day = understand("what did we cook on 29 Dec 2023", ENTITIES, NOW).temporal
     month = understand("what did we cook in December 2023", ENTITIES, NOW).temporal
-    assert date_constraints(day, NOW) == {"date_from": date(2023, 12, 29), "date_to": date(2023, 12, 30)}
+    reached = date_constraints(day, NOW)
+    assert reached == {
+        "date_from": date(2023, 12, 29),
+        "date_to": date(2023, 12, 31),
+        "date_own_to": date(2023, 12, 30),
+    }
+    assert SoftConstraints(**reached).own_spans == [(date(2023, 12, 29), date(2023, 12, 30))]
+    assert SoftConstraints(**reached).spans == [(date(2023, 12, 29), date(2023, 12, 31))]
     assert date_constraints(month, NOW) == {"date_from": date(2023, 12, 1), "date_to": date(2023, 12, 31)}
+    assert SoftConstraints(**date_constraints(month, NOW)).own_spans == [(date(2023, 12, 1), date(2023, 12, 31))]
