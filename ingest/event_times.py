@@ -34,7 +34,7 @@ SENTENCE_END = re.compile(r"(?<=[.!?…;])\s+|\n+")
 MAX_PER_TEXT = 32
 # Part of every entry's content hash: a new reading of the times rewrites each entry once, at its next ingest or
 # re-link (its vectors reused), instead of leaving entries written before it without their times.
-EVENT_FORM = "told-4"
+EVENT_FORM = "told-5"
 YEARLESS_WEIGHT = 0.5
 AMBIGUOUS_WEIGHT = 0.3
 GRAIN_DAYS = 31  # the grain of automatic periods: a summary line says when it was told when farther than this
@@ -208,7 +208,7 @@ def event_times(text: str, written: date, hemisphere: str | Callable[[], str] = 
             lo, hi, weight = cand.lo, cand.hi, 1.0
             if cand.anchor is not None:
                 span = cal.in_year(cand.anchor, in_year) if in_year is not None else None
-                if span is None and cand.precision == "day":
+                if span is None and cand.calendar_day:
                     span = cal.nearest(cand.anchor, written)
                     weight = YEARLESS_WEIGHT
                 if span is not None:

@@ -86,13 +86,19 @@ def ended(make: Maker, now: date) -> tuple[date, date] | None:
     return _most_recent(make, now, lambda _lo, hi: hi < now)
 
 
+NEAREST_DAYS = 183  # half a year: a day of every year is always this near; one of leap years may not be
+
+
 def nearest(make: Maker, now: date) -> tuple[date, date] | None:
     """The occurrence closest to now: the one containing it, else the nearer of the last one ended and the next one
-    to start (the past one on a tie)."""
+    to start (the past one on a tie); None when none is within half a year (29 February three years on)."""
+
+    def distance(s: tuple[date, date]) -> int:
+        return max((s[0] - now).days, (now - s[1]).days, 0)
+
     around = [span for y in (now.year - 1, now.year, now.year + 1) if (span := in_year(make, y)) is not None]
-    if not around:
-        return None
-    return min(around, key=lambda s: (max((s[0] - now).days, (now - s[1]).days, 0), s[0] > now))
+    near = [s for s in around if distance(s) <= NEAREST_DAYS]
+    return min(near, key=lambda s: (distance(s), s[0] > now)) if near else None
 
 
 def current(make: Maker, now: date) -> tuple[date, date] | None:

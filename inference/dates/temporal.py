@@ -34,6 +34,7 @@ class DateCandidate:
     yr: int | None = None
     whole_year: bool = False
     anchor: Maker | None = None
+    calendar_day: bool = False  # a day of a month named without its year ("el 3 de marzo"), not a holiday
 
 
 @dataclass(frozen=True)
@@ -129,11 +130,14 @@ def _cand(
     yr: int | None = None,
     whole_year: bool = False,
     anchor: Maker | None = None,
+    calendar_day: bool = False,
 ) -> DateCandidate | None:
     if span is None:
         return None
     text_start = m.end("pre") if m.groupdict().get("pre") else m.start()
-    return DateCandidate(m.start(), m.end(), text_start, span[0], span[1], precision, weak, yr, whole_year, anchor)
+    return DateCandidate(
+        m.start(), m.end(), text_start, span[0], span[1], precision, weak, yr, whole_year, anchor, calendar_day
+    )
 
 
 def _h_iso(m: re.Match[str], c: DateContext) -> DateCandidate | None:
@@ -164,7 +168,7 @@ def _h_day_month(m: re.Match[str], c: DateContext) -> DateCandidate | None:
     if ys:
         y = _slot_year(ys, c.now)
         return _cand(m, make(y), "day", yr=y)
-    return _cand(m, cal.started(make, c.now), "day", anchor=make)
+    return _cand(m, cal.started(make, c.now), "day", anchor=make, calendar_day=True)
 
 
 def _h_day_range(m: re.Match[str], c: DateContext) -> DateCandidate | None:

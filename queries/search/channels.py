@@ -43,9 +43,9 @@ COARSE_DAYS = 120
 
 # A question's date matches either clock: the entry's date (when it was written) overlaps it, or a time its text
 # tells (`told_starts`/`told_ends`, ingest/event_times.py: "ayer" in an entry of 2010-06-02 is 2010-06-01) lies
-# within it (graph/clocks.py).
+# within it (graph/clocks.py); a day's reach past it (`$q_to`) is the written clock's alone (`$q_told_to`).
 _DATES = f"""((($q_from IS NULL OR e.occurred_end >= $q_from) AND ($q_to IS NULL OR e.occurred_start <= $q_to))
-       OR {told_within("e", "q_from", "q_to")})"""
+       OR {told_within("e", "q_from", "q_told_to")})"""
 _NAMED = f"""(size($q_entity_ids) = 0 OR EXISTS {{ MATCH (e)-[qm:MENTIONS]->(x) WHERE x.id IN $q_entity_ids
                                              AND {mention_seen("qm")} }})"""
 _OTHERS = f"""

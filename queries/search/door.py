@@ -331,7 +331,7 @@ def clocks(out: list[SearchResult], soft: SoftConstraints) -> dict[str, str]:
     itself says `told`. Empty when the search kept no date."""
     said: dict[str, str] = {}
     for r in out:
-        clock = _clock(r, soft.own_spans) or _clock(r, soft.spans)
+        clock = _clock(r, soft.own_spans) or (_clock(r, soft.spans) if soft.date_own_to else None)
         if clock:
             said[r.entry_id] = clock
     return said

@@ -58,6 +58,12 @@ class SoftConstraints:
         return [o for o in self.occurrences if o is not None]
 
     @property
+    def told_to(self) -> date | None:
+        """The last day a time an entry tells may end on: the reach past a day is the written clock's alone (what is
+        written a day or two late), not the told one's (a day told is the day it says)."""
+        return self.date_own_to or self.date_to
+
+    @property
     def own_spans(self) -> list[tuple[date, date]]:
         """`spans` without the reach past a day (`date_constraints`): the days a date meets the question's own."""
         if self.date_own_to is not None and self.date_from is not None:
@@ -85,6 +91,7 @@ class SoftConstraints:
         return {
             "q_from": self.date_from,
             "q_to": self.date_to,
+            "q_told_to": self.date_own_to or self.date_to,
             "q_entity_ids": list(self.entity_ids),
             "q_author_keys": list(self.author_keys),
             "q_occ": occ,

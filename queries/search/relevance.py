@@ -4,12 +4,12 @@ A learned ranker only orders candidates; it cannot say that the best of them is 
 question about another family still gets an ordered page). Relevance is a logistic over evidence that keeps its
 meaning across questions: the dense similarity of the entry (and how far it stands above the median of the visible
 candidates the dense channel found), the share of the question's content words the entry holds, whether it names a
-person or place the question names, whether its date meets the question's, and whether the question reads as prose
-at all (it holds a function word of es/en/fr), and whether a name it asks about (a capitalised word past the first)
-is one the project does not know and the entry does not hold. Calibrated by `bench/calibrate_relevance.py` on the
-dev sets' questions (their evidence entries) against gibberish and questions from another corpus, equal weight to each
-side: a result's relevance is the chance that it answers a question about this project rather than filler for one
-that is not.
+person or place the question names, whether its date meets the question's (its own days, not the reach past a day),
+and whether the question reads as prose at all (it holds a function word of es/en/fr), and whether a name it asks
+about (a capitalised word past the first) is one the project does not know and the entry does not hold. Calibrated
+by `bench/calibrate_relevance.py` on the dev sets' questions (their evidence entries) against gibberish and
+questions from another corpus, equal weight to each side: a result's relevance is the chance that it answers a
+question about this project rather than filler for one that is not.
 
 Every fact read here is about a visible candidate (the ranker's record, queries/search/ranker.py), so relevance and
 the `matched` verdict change only with what the viewer may see. Weights ship as `relevance_weights.json`, fitted for
@@ -73,7 +73,7 @@ def features(record: Mapping[str, Any], query: str) -> dict[str, dict[str, float
             "dense_terse": d * (1.0 - is_prose),
             "cov": float(f.get("cov", 0.0)),
             "named": 1.0 if q.get("named", 0) and f.get("ent", 0.0) > 0 else 0.0,
-            "dated": 1.0 if q.get("dated") and (f.get("date_in", 0.0) > 0 or f.get("told_in", 0.0) > 0) else 0.0,
+            "dated": 1.0 if q.get("dated") and (f.get("date_in", 0.0) >= 1.0 or f.get("told_in", 0.0) > 0) else 0.0,
             "prose": is_prose,
             "lift": (d - middle) * LIFT_SCALE if dense else 0.0,
             "stranger": 0.0 if q.get("named", 0) else 1.0 - float(f.get("names_cov", 1.0)),

@@ -39,9 +39,10 @@ def meeting(view: View, soft: SoftConstraints) -> np.ndarray | None:
     if soft.date_from is not None or soft.date_to is not None:
         lo = _day(soft.date_from) if soft.date_from is not None else -np.inf
         hi = _day(soft.date_to) if soft.date_to is not None else np.inf
+        told_hi = _day(soft.told_to) if soft.told_to is not None else np.inf
         dated = (view.end >= lo) & (view.start <= hi)  # NaN (undated) meets no bound
         for i, spans in enumerate(view.told):
-            if spans and not dated[i] and any(start >= lo and end <= hi for start, end in spans):
+            if spans and not dated[i] and any(start >= lo and end <= told_hi for start, end in spans):
                 dated[i] = True
         mask = both(dated)
     if soft.entity_ids:

@@ -74,6 +74,9 @@ def test_a_yearless_calendar_day_is_its_occurrence_nearest_the_writing_day() -> 
     assert day("Le 3 décembre, nous irons au cinéma.", date(2024, 11, 20)) == [(date(2024, 12, 3), YEARLESS_WEIGHT)]
     leap = day("On 29 February we married.", date(2025, 3, 3))
     assert leap == [(date(2024, 2, 29), YEARLESS_WEIGHT)], "a day a year lacks is its nearest year that has it"
+    assert day("On 29 February we married.", date(2027, 3, 1)) == [(date(2024, 2, 29), YEARLESS_WEIGHT)], "not 2028"
+    halloween = event_times("Por Halloween vino Pep a cenar.", date(2024, 9, 1))
+    assert [t.start for t in halloween] == [date(2023, 10, 31)], "a holiday keeps the last one begun"
     month = event_times("En agosto iremos a la playa.", date(2010, 6, 2))
     assert [(t.start, t.end) for t in month] == [(date(2009, 8, 1), date(2009, 8, 31))], "a month: the latest begun"
 

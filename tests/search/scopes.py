@@ -10,7 +10,13 @@ from graph.visibility import Viewer
 from queries.search.query_constraints import SoftConstraints
 from queries.search.scope import SearchScope
 
-_SOFT = {"q_from": "date_from", "q_to": "date_to", "q_entity_ids": "entity_ids", "q_author_keys": "author_keys"}
+_SOFT = {
+    "q_from": "date_from",
+    "q_to": "date_to",
+    "q_told_to": "date_own_to",  # a day's reach: the written clock's `q_to`, the told clock's `q_told_to`
+    "q_entity_ids": "entity_ids",
+    "q_author_keys": "author_keys",
+}
 
 
 def scope_of(project: str, viewer: Viewer, **parts: Any) -> SearchScope:

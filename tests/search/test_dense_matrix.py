@@ -198,6 +198,7 @@ def test_the_querys_own_constraints_select_as_cypher_does(
         {"q_from": date(2011, 6, 1), "q_to": date(2011, 7, 31)},  # told only (within it; written dates end in 2006)
         {"q_from": date(2011, 6, 10), "q_to": date(2011, 6, 12)},  # inside a told interval: not within, no match
         {"q_to": date(2000, 3, 1), "q_entity_ids": [pep]},
+        {"q_from": date(2011, 6, 1), "q_to": date(2011, 7, 31), "q_told_to": date(2011, 6, 5)},  # a reach: told not
         {"q_entity_ids": [f"{project}/person/Nadie"]},
         {"q_from": date(2030, 1, 1)},
     ]
@@ -217,6 +218,7 @@ def test_the_querys_own_constraints_select_as_cypher_does(
     assert visible_view.counters["listings"] == before["listings"] + 1  # one view served every constraint
     assert sizes[-2:] == [0, 0] and all(0 < n < 40 for n in sizes[:3])
     assert sizes[5] > 0 and sizes[6] == 0, "met by a time their text tells lying within the date, not overlapping it"
+    assert sizes[8] == 0, "a time told past the question's own days is not met by the reach past them"
 
 
 @pytest.mark.parametrize("role", ROLES)

@@ -145,6 +145,20 @@ def test_features_read_prose_lift_and_strangers() -> None:
     assert terse["a"]["prose"] == 0.0 and terse["a"]["dense_terse"] == pytest.approx(0.92)
 
 
+def test_a_date_is_met_by_the_questions_own_days_or_a_time_told_not_by_the_reach_past_a_day() -> None:
+    facts = {
+        "day": {"date_in": 1.0},
+        "reach": {"date_in": 0.5},
+        "told": {"date_in": 0.5, "told_in": 1.0},
+        "none": {"date_in": 0.0},
+    }
+    record = {"query": {"named": 0, "dated": True}, "channels": {}, "facts": facts}
+    dated = {i: x["dated"] for i, x in relevance.features(record, "¿Qué cenamos el 9 de junio de 2024?").items()}
+    assert dated == {"day": 1.0, "reach": 0.0, "told": 1.0, "none": 0.0}
+    undated = relevance.features({**record, "query": {"named": 0, "dated": False}}, "¿Qué cenamos?")
+    assert {x["dated"] for x in undated.values()} == {0.0}
+
+
 def test_a_calibration_file_that_does_not_fit_is_refused(tmp_path: Path) -> None:
     good = json.loads(relevance.WEIGHTS_FILE.read_text(encoding="utf-8"))
     relevance.parse(good, "shipped")
