@@ -7,7 +7,7 @@ CALL () {
 MATCH (e:Entry)-[qm:MENTIONS]->(x) WHERE e.project_id IN $project_ids AND ($witness_period_id IS NULL OR qm.witness_hidden IS NULL)
 WITH DISTINCT e WHERE ((($q_from IS NULL OR e.occurred_end >= $q_from) AND ($q_to IS NULL OR e.occurred_start <= $q_to))
        OR any(i IN range(0, size(coalesce(e.told_starts, [])) - 1)
-  WHERE ($q_from IS NULL OR e.told_starts[i] >= $q_from) AND ($q_to IS NULL OR e.told_ends[i] <= $q_to)))
+  WHERE ($q_from IS NULL OR e.told_starts[i] >= $q_from) AND ($q_told_to IS NULL OR e.told_ends[i] <= $q_told_to)))
 WITH e WHERE e.project_id IN $project_ids
   AND ($date_from IS NULL OR e.occurred_end >= $date_from)
   AND ($date_to IS NULL OR e.occurred_start <= $date_to)

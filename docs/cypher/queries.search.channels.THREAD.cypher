@@ -28,7 +28,7 @@ CALL (s) {
 )
   AND ((($q_from IS NULL OR e.occurred_end >= $q_from) AND ($q_to IS NULL OR e.occurred_start <= $q_to))
        OR any(i IN range(0, size(coalesce(e.told_starts, [])) - 1)
-  WHERE ($q_from IS NULL OR e.told_starts[i] >= $q_from) AND ($q_to IS NULL OR e.told_ends[i] <= $q_to)))
+  WHERE ($q_from IS NULL OR e.told_starts[i] >= $q_from) AND ($q_told_to IS NULL OR e.told_ends[i] <= $q_told_to)))
   AND (size($q_entity_ids) = 0 OR EXISTS { MATCH (e)-[qm:MENTIONS]->(x) WHERE x.id IN $q_entity_ids
                                              AND ($witness_period_id IS NULL OR qm.witness_hidden IS NULL) })
   AND (size($q_author_keys) = 0 OR toLower(e.author_id) IN $q_author_keys)
@@ -71,7 +71,7 @@ CALL (s) {
 )
   AND ((($q_from IS NULL OR e.occurred_end >= $q_from) AND ($q_to IS NULL OR e.occurred_start <= $q_to))
        OR any(i IN range(0, size(coalesce(e.told_starts, [])) - 1)
-  WHERE ($q_from IS NULL OR e.told_starts[i] >= $q_from) AND ($q_to IS NULL OR e.told_ends[i] <= $q_to)))
+  WHERE ($q_from IS NULL OR e.told_starts[i] >= $q_from) AND ($q_told_to IS NULL OR e.told_ends[i] <= $q_told_to)))
   AND (size($q_entity_ids) = 0 OR EXISTS { MATCH (e)-[qm:MENTIONS]->(x) WHERE x.id IN $q_entity_ids
                                              AND ($witness_period_id IS NULL OR qm.witness_hidden IS NULL) })
   AND (size($q_author_keys) = 0 OR toLower(e.author_id) IN $q_author_keys)
