@@ -567,12 +567,14 @@ def _mutate(
                 done.append(f"delete {target.id} ({target.spec.intimacy})")
                 continue
             if op.kind == "edit":
-                target.spec = replace(
+                edited = replace(
                     target.spec,
                     persons=op.entry.persons,
                     words=op.entry.words,
                     chapter=op.entry.chapter if target.spec.thread is None else target.spec.chapter,
                 )
+                # A witness sees their chapter: an edit into it would show the entry, so the entry keeps its own.
+                target.spec = replace(edited, chapter=target.spec.chapter) if can_see(world, who, edited) else edited
                 what = (
                     f"edit {target.id} -> {list(op.entry.persons)} {' '.join(op.entry.words)!r} "
                     f"in {target.spec.chapter!r}"
