@@ -208,13 +208,11 @@ def event_times(text: str, written: date, hemisphere: str | Callable[[], str] = 
             lo, hi, weight = cand.lo, cand.hi, 1.0
             if cand.anchor is not None:
                 span = cal.in_year(cand.anchor, in_year) if in_year is not None else None
-                if span is None and cand.calendar_day:
-                    span = cal.nearest(cand.anchor, written)
+                if span is None:
                     weight = YEARLESS_WEIGHT
+                    span = cal.nearest(cand.anchor, written) if cand.calendar_day else None
                 if span is not None:
                     lo, hi = span
-                else:
-                    weight = YEARLESS_WEIGHT
             if cand.weak:
                 weight = min(weight, AMBIGUOUS_WEIGHT)
             read_from = said.slice(cand.text_start, cand.end).strip()
