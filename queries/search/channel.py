@@ -36,6 +36,11 @@ class ChannelAsk:
     limit: int
     early: EarlyVector | None = None
     found: Mapping[str, list[Hit]] = field(default_factory=dict)
+    dense_limit: int | None = None  # the dense family's depth; None: `limit`
+
+    @property
+    def dense_depth(self) -> int:
+        return max(self.limit, self.dense_limit or 0)
 
     @property
     def text(self) -> str:

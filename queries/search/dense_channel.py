@@ -48,7 +48,7 @@ def _vector_hits(ask: ChannelAsk, embedder: CheckedEmbedder, channel: str) -> Fo
     if channel == "dense":
         run.dense_vector = vector
     t = time.perf_counter()
-    hits, chunks = dense(run.graph, embedder, run.settings, ask.scope, vector, ask.limit)
+    hits, chunks = dense(run.graph, embedder, run.settings, ask.scope, vector, ask.dense_depth)
     floor = run.settings.dense_floor if run.settings.dense_floor is not None else DENSE_FLOORS.get(embedder.slug, 0.0)
     if hits:
         log.info("top %s similarity %.4f (floor %.2f)", channel, hits[0].score, floor)

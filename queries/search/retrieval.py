@@ -90,6 +90,7 @@ def run_channels(
         options.channels or (),
         max(options.candidates_per_channel, options.k),
         early,
+        dense_limit=max(options.dense_candidates, options.k),
     )
     found: dict[str, Found] = {}
     wants = {c.name: c.wanted(ask) for c in channels if not c.seeds}
