@@ -6,8 +6,9 @@ all, keeps only the times that name their own date ("en el verano de 2008").
 Each expression becomes an interval with the grammar's precision ("day", "month", "season", "year", "range",
 "approx"), so a vague one ("the summer after the move" is not read; "el verano pasado" is a season) stays wide. An
 expression without a year ("en agosto", "at Christmas") is read as its latest occurrence that had begun by the
-writing day, but a calendar day ("on the 10th of February", "el 3 de marzo") as its occurrence nearest to it: a day
-named without its year is as often a plan as a memory ("a trip on the 10th of February", written in late January).
+writing day, but a calendar day or days ("on the 10th of February", "del 3 al 5 de marzo") as the occurrence nearest
+to it: days named without their year are as often a plan as a memory ("a trip on the 10th of February", written in
+late January).
 A bare month or holiday word that may be something else ("Mayo", "Pascua") is kept too; all with a lower weight,
 never narrowed to a day the text does not give.
 """
@@ -34,7 +35,7 @@ SENTENCE_END = re.compile(r"(?<=[.!?…;])\s+|\n+")
 MAX_PER_TEXT = 32
 # Part of every entry's content hash: a new reading of the times rewrites each entry once, at its next ingest or
 # re-link (its vectors reused), instead of leaving entries written before it without their times.
-EVENT_FORM = "told-5"
+EVENT_FORM = "told-6"
 YEARLESS_WEIGHT = 0.5
 AMBIGUOUS_WEIGHT = 0.3
 GRAIN_DAYS = 31  # the grain of automatic periods: a summary line says when it was told when farther than this

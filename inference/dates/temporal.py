@@ -34,7 +34,7 @@ class DateCandidate:
     yr: int | None = None
     whole_year: bool = False
     anchor: Maker | None = None
-    calendar_day: bool = False  # a day of a month named without its year ("el 3 de marzo"), not a holiday
+    calendar_day: bool = False  # a day or days of a month named without its year ("el 3 de marzo"), not a holiday
 
 
 @dataclass(frozen=True)
@@ -182,7 +182,7 @@ def _h_day_range(m: re.Match[str], c: DateContext) -> DateCandidate | None:
     if m["ys"]:
         y = _slot_year(m["ys"], c.now)
         return _cand(m, make(y), "range", yr=y)
-    return _cand(m, cal.started(make, c.now), "range", anchor=make)
+    return _cand(m, cal.started(make, c.now), "range", anchor=make, calendar_day=True)
 
 
 def _h_month_year(m: re.Match[str], c: DateContext) -> DateCandidate | None:

@@ -75,6 +75,10 @@ def test_a_yearless_calendar_day_is_its_occurrence_nearest_the_writing_day() -> 
     leap = day("On 29 February we married.", date(2025, 3, 3))
     assert leap == [(date(2024, 2, 29), YEARLESS_WEIGHT)], "a day a year lacks is its nearest year that has it"
     assert day("On 29 February we married.", date(2027, 3, 1)) == [(date(2024, 2, 29), YEARLESS_WEIGHT)], "not 2028"
+    days = [(t.start, t.end) for t in event_times("Del 3 al 5 de marzo iremos a Roma.", date(2024, 2, 20))]
+    assert days == [(date(2024, 3, 3), date(2024, 3, 5))], "days of a month: their nearest occurrence, ahead too"
+    back = [(t.start, t.end) for t in event_times("From 28 to 30 December we skied.", date(2025, 1, 4))]
+    assert back == [(date(2024, 12, 28), date(2024, 12, 30))]
     halloween = event_times("Por Halloween vino Pep a cenar.", date(2024, 9, 1))
     assert [t.start for t in halloween] == [date(2023, 10, 31)], "a holiday keeps the last one begun"
     month = event_times("En agosto iremos a la playa.", date(2010, 6, 2))
