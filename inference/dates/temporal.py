@@ -172,17 +172,31 @@ def _h_day_month(m: re.Match[str], c: DateContext) -> DateCandidate | None:
 
 
 def _h_day_range(m: re.Match[str], c: DateContext) -> DateCandidate | None:
+    """Days of one month ("del 3 al 5 de marzo", "March 3-5"), or from a day of the month before when the first is
+    the larger ("del 28 al 3 de marzo": 28 February to 3 March)."""
     mon, d1, d2 = tw.MONTHS[m["mon"]], int(m["d1"]), int(m["d2"])
-    if d1 > d2:
+    if d1 == d2 or not (1 <= d1 <= 31 and 1 <= d2 <= 31):
         return None
 
     def make(y: int) -> tuple[date, date]:
-        return date(y, mon, d1), date(y, mon, d2)
+        if d1 < d2:
+            return date(y, mon, d1), date(y, mon, d2)
+        return (date(y, mon - 1, d1) if mon > 1 else date(y - 1, 12, d1)), date(y, mon, d2)
 
-    if m["ys"]:
-        y = _slot_year(m["ys"], c.now)
-        return _cand(m, make(y), "range", yr=y)
+    ys = m.groupdict().get("ys") or m.groupdict().get("y")
+    if ys:
+        y = _slot_year(ys, c.now)
+        try:
+            return _cand(m, make(y), "range", yr=y)
+        except ValueError:
+            return None
     return _cand(m, cal.started(make, c.now), "range", anchor=make, calendar_day=True)
+
+
+def _h_month_days(m: re.Match[str], c: DateContext) -> DateCandidate | None:
+    """Days of a month written short ("March 3-5", "3–5 de marzo", "Oct 10 to 12, 2024"), ascending only: a "3-2" is
+    a score."""
+    return _h_day_range(m, c) if int(m["d1"]) < int(m["d2"]) else None
 
 
 def _h_month_year(m: re.Match[str], c: DateContext) -> DateCandidate | None:
@@ -368,6 +382,15 @@ _PATTERNS: list[tuple[str, Handler]] = [
         rf"(?:al|a|au|y|et|to|and|-)\s+(?:(?:el|le|the)\s+)?(?P<d2>[0-3]?\d){_ORD}(?:\s+(?:de|of))?\s+(?P<mon>{_M})"
         rf"{_E}{_YSG}?",
         _h_day_range,
+    ),
+    (
+        rf"{_B}(?P<mon>{_M})\.?\s+(?:the\s+)?(?P<d1>[0-3]?\d){_ORD}\s*(?:-|–|to|through|thru|until)\s*(?:the\s+)?"
+        rf"(?P<d2>[0-3]?\d){_ORD}{_E}(?:,?\s*(?P<y>{_Y4}){_E})?",
+        _h_month_days,
+    ),
+    (
+        rf"{_B}(?P<d1>[0-3]?\d){_ORD}\s*[-–]\s*(?P<d2>[0-3]?\d){_ORD}(?:\s+(?:de|of))?\s+(?P<mon>{_M}){_E}{_YSG}?",
+        _h_month_days,
     ),
     (rf"{_B}(?:(?:el\s+)?mes\s+de\s+|le\s+mois\s+d'|the\s+month\s+of\s+)?(?P<mon>{_M}){_E}\.?{_YSG}", _h_month_year),
     (

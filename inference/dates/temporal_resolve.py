@@ -53,7 +53,8 @@ def _merge(a: DateCandidate, b: DateCandidate, folded: str) -> DateCandidate:
         span = cal.in_year(anchor, a.lo.year)
         if span:
             start = _opener_start(a.start, folded)
-            return DateCandidate(start, b.end, start, span[0], span[1], "range", anchor=anchor)
+            days = a.calendar_day and b.calendar_day
+            return DateCandidate(start, b.end, start, span[0], span[1], "range", anchor=anchor, calendar_day=days)
     if a.anchor and b.yr is not None:
         span = cal.in_year(a.anchor, b.yr)
         if span and span[0] > b.lo:

@@ -77,8 +77,24 @@ def test_a_yearless_calendar_day_is_its_occurrence_nearest_the_writing_day() -> 
     assert day("On 29 February we married.", date(2027, 3, 1)) == [(date(2024, 2, 29), YEARLESS_WEIGHT)], "not 2028"
     days = [(t.start, t.end) for t in event_times("Del 3 al 5 de marzo iremos a Roma.", date(2024, 2, 20))]
     assert days == [(date(2024, 3, 3), date(2024, 3, 5))], "days of a month: their nearest occurrence, ahead too"
-    back = [(t.start, t.end) for t in event_times("From 28 to 30 December we skied.", date(2025, 1, 4))]
-    assert back == [(date(2024, 12, 28), date(2024, 12, 30))]
+    ahead = [(t.start, t.end) for t in event_times("From 28 to 30 December we ski.", date(2024, 12, 20))]
+    assert ahead == [(date(2024, 12, 28), date(2024, 12, 30))]
+    for text, written, span in (
+        ("Del 3 de marzo al 5 de marzo iremos a Roma.", date(2024, 2, 20), (date(2024, 3, 3), date(2024, 3, 5))),
+        ("Del 28 de febrero al 3 de marzo iremos a Roma.", date(2024, 2, 20), (date(2024, 2, 28), date(2024, 3, 3))),
+        ("Del 28 de diciembre al 3 de enero, esquí.", date(2024, 12, 20), (date(2024, 12, 28), date(2025, 1, 3))),
+    ):
+        assert [(t.start, t.end) for t in event_times(text, written)] == [span], text
+    for text, span in (
+        ("Del 28 al 3 de marzo iremos a Roma.", (date(2024, 2, 28), date(2024, 3, 3))),
+        ("I'm off March 3-5, see you after.", (date(2024, 3, 3), date(2024, 3, 5))),
+        ("3–5 de marzo: Roma.", (date(2024, 3, 3), date(2024, 3, 5))),
+    ):
+        assert [(t.start, t.end, t.precision) for t in event_times(text, date(2024, 2, 20))] == [(*span, "range")], text
+    score = event_times("We won 3-2 on March 5.", date(2024, 2, 20))
+    assert [(t.start, t.end) for t in score] == [(date(2024, 3, 5), date(2024, 3, 5))], "a score is no range of days"
+    months = event_times("De julio a septiembre, en el pueblo.", date(2024, 6, 2))
+    assert [(t.start, t.end) for t in months] == [(date(2023, 7, 1), date(2023, 9, 30))], "months: the latest begun"
     halloween = event_times("Por Halloween vino Pep a cenar.", date(2024, 9, 1))
     assert [t.start for t in halloween] == [date(2023, 10, 31)], "a holiday keeps the last one begun"
     month = event_times("En agosto iremos a la playa.", date(2010, 6, 2))
