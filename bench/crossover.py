@@ -59,9 +59,10 @@ from inference.embedders import CheckedEmbedder  # noqa: E402
 from queries.search import channels as ch  # noqa: E402
 from queries.search import dense as dense_module  # noqa: E402
 from queries.search.fusion import Hit  # noqa: E402
+from queries.search.request import SearchOptions  # noqa: E402
 from queries.search.scope import SearchScope  # noqa: E402
 
-LIMIT = 50  # the channel's limit in a search (candidates_per_channel)
+LIMIT = SearchOptions().dense_candidates  # the dense channel's depth in a search
 BATCH = 1000
 WRITE = """
 UNWIND $rows AS row

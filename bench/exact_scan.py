@@ -36,9 +36,10 @@ from graph.visibility import Viewer
 from inference.embedders import CheckedEmbedder
 from queries.search import channels as ch
 from queries.search.dense import dense as dense_step
+from queries.search.request import SearchOptions
 from queries.search.scope import SearchScope
 
-LIMIT = 50
+LIMIT = SearchOptions().dense_candidates  # the dense channel's depth in a search
 
 # The scope's chunks with their vectors, hidden ones included: the matrix is the service's, never a viewer's.
 SCOPE_VECTORS = """

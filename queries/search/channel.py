@@ -36,7 +36,7 @@ class ChannelAsk:
     limit: int
     early: EarlyVector | None = None
     found: Mapping[str, list[Hit]] = field(default_factory=dict)
-    dense_limit: int | None = None  # the dense family's depth; None: `limit`
+    dense_limit: int | None = None  # the depth of `dense` and `dense_next`, never below `limit`
 
     @property
     def dense_depth(self) -> int:

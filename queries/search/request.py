@@ -47,7 +47,8 @@ class SearchOptions:
     explain: bool = False
     candidates_per_channel: int = 50
     # Meaning reaches deeper than keywords: a chat's answer often shares no word with its question, and the learned
-    # ranker lifts a dense hit from past the 50th when the turns around it match (docs/BENCHMARKS.md).
+    # ranker lifts a dense hit from past the 50th when the turns around it match (docs/BENCHMARKS.md). Never below
+    # `candidates_per_channel` or `k`.
     dense_candidates: int = 80
     understand: bool = True
     ignore: tuple[str, ...] = ()  # understood constraints set aside (query_constraints.set_aside)

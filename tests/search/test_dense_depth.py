@@ -72,10 +72,14 @@ def test_dense_hits_past_the_keyword_depth_are_candidates(
     assert [h[0] for h in shallow["dense"]] == [h[0] for h in channels["dense"][: default.candidates_per_channel]]
 
 
-def test_the_cypher_scan_reaches_as_deep_as_the_kept_view(
+def test_the_cypher_scan_and_the_vector_index_reach_as_deep_as_the_kept_view(
     graph: Graph, embedder: CheckedEmbedder, settings: Settings, garden: tuple[str, str]
 ) -> None:
     kept = captured(graph, embedder, settings, garden)
     scanned = captured(graph, embedder, settings.model_copy(update={"dense_matrix_viewers": 0}), garden)
     assert len(scanned["dense"]) == len(kept["dense"]) == SearchOptions().dense_candidates
     assert {h[0] for h in scanned["dense"]} == {h[0] for h in kept["dense"]}
+    by_index = settings.model_copy(update={"dense_matrix_viewers": 0, "exact_scan_max_chunks": 0})
+    indexed = captured(graph, embedder, by_index, garden)
+    assert len(indexed["dense"]) == SearchOptions().dense_candidates, "the fetch grows until that many visible hits"
+    assert [h[0] for h in indexed["dense"][:10]] == [h[0] for h in kept["dense"][:10]]
