@@ -20,16 +20,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from api.cli import connect  # noqa: E402
-from api.evaluation import EVAL_USER, EvalQuery, load_queries, namespace  # noqa: E402
+from api.evaluation import EvalQuery  # noqa: E402
+from bench.dev_questions import dev_questions  # noqa: E402
 from bench.in_turns import in_turns, report  # noqa: E402
-from bench.run_evals import dataset_files  # noqa: E402
-from graph.settings import get_settings  # noqa: E402
-from graph.visibility import Viewer  # noqa: E402
-from ingest.embedding_jobs import active_embedder  # noqa: E402
 from queries.search import ranker  # noqa: E402
-from queries.search.door import hybrid_search  # noqa: E402
-from queries.search.request import Scope, SearchOptions  # noqa: E402
+from queries.search.request import SearchOptions  # noqa: E402
 
 GATHER = ranker.gather
 AROUND = ranker.around
@@ -57,21 +52,15 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
-    settings = get_settings().model_copy(update={"search_cache_seconds": 0.0, "query_embed_cache_size": 0})
-    graph = connect(settings)
-    embedder = active_embedder(graph, settings)
-    entries, queries, _ = dataset_files(args.data)[args.only]
-    asked = load_queries(queries, namespace(entries))
-    viewer = Viewer(user_id=EVAL_USER)
+    dev = dev_questions(args.data, args.only)
     gathers: dict[str, Any] = {"alike": GATHER, "without": without, "alike alone": own_only}
 
     def search(mode: str, q: EvalQuery) -> None:
         ranker.gather = gathers[mode]
-        opts = SearchOptions(k=10, fusion="learned", now=q.now)
-        hybrid_search(graph, embedder, settings, viewer, q.question, Scope(project_id=q.project_id), opts)
+        dev.ask(q, SearchOptions(k=10, fusion="learned", now=q.now))
 
     modes = ("alike", "alike alone") if args.around else ("alike", "without")
-    took = in_turns(search, modes, asked, args.rounds, warm=asked[:20])
+    took = in_turns(search, modes, dev.asked, args.rounds, warm=dev.asked[:20])
     ranker.gather = GATHER
     report(took, modes, args.json)
     return 0

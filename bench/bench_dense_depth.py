@@ -17,15 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from api.cli import connect  # noqa: E402
-from api.evaluation import EVAL_USER, EvalQuery, _metrics, load_queries, namespace  # noqa: E402
+from api.evaluation import EvalQuery, _metrics  # noqa: E402
+from bench.dev_questions import dev_questions  # noqa: E402
 from bench.in_turns import in_turns, report  # noqa: E402
-from bench.run_evals import dataset_files  # noqa: E402
-from graph.settings import get_settings  # noqa: E402
-from graph.visibility import Viewer  # noqa: E402
-from ingest.embedding_jobs import active_embedder  # noqa: E402
-from queries.search.door import hybrid_search  # noqa: E402
-from queries.search.request import Scope, SearchOptions  # noqa: E402
+from queries.search.request import SearchOptions  # noqa: E402
 
 
 def main() -> int:
@@ -35,12 +30,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
-    settings = get_settings().model_copy(update={"search_cache_seconds": 0.0, "query_embed_cache_size": 0})
-    graph = connect(settings)
-    embedder = active_embedder(graph, settings)
-    entries, queries, _ = dataset_files(args.data)[args.only]
-    asked = load_queries(queries, namespace(entries))
-    viewer = Viewer(user_id=EVAL_USER)
+    dev = dev_questions(args.data, args.only)
     default = SearchOptions()
     depths = {f"dense {default.dense_candidates}": default.dense_candidates}
     depths[f"dense {default.candidates_per_channel}"] = default.candidates_per_channel
@@ -48,11 +38,12 @@ def main() -> int:
 
     def search(mode: str, q: EvalQuery) -> None:
         opts = SearchOptions(k=10, fusion="learned", now=q.now, dense_candidates=depths[mode])
-        answer = hybrid_search(graph, embedder, settings, viewer, q.question, Scope(project_id=q.project_id), opts)
-        found[mode][f"{q.project_id}\t{q.question}"] = _metrics([r.entry_id for r in answer.results], q.relevant)
+        answer = dev.ask(q, opts)
+        found[mode][q.id] = _metrics([r.entry_id for r in answer.results], q.relevant)
 
-    modes = (f"dense {default.dense_candidates}", f"dense {default.candidates_per_channel}")
-    took = in_turns(search, modes, asked, args.rounds, warm=asked[:20])
+    first, second = depths
+    modes = (first, second)
+    took = in_turns(search, modes, dev.asked, args.rounds, warm=dev.asked[:20])
     report(took, modes, args.json)
     for mode in modes:
         got = found[mode].values()

@@ -91,7 +91,7 @@ class SoftConstraints:
         return {
             "q_from": self.date_from,
             "q_to": self.date_to,
-            "q_told_to": self.date_own_to or self.date_to,
+            "q_told_to": self.told_to,
             "q_entity_ids": list(self.entity_ids),
             "q_author_keys": list(self.author_keys),
             "q_occ": occ,
